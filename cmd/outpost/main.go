@@ -1,0 +1,140 @@
+// Command outpost runs a Lichess BOT account and analyses chess games the way
+// Lichess does. Each subcommand lives in its own cmd_*.go file; this file only
+// dispatches.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/internal/logging"
+)
+
+// command is one subcommand: a one-line summary and the function that runs it.
+type command struct {
+	summary string
+	run     func(ctx context.Context, env *Env, args []string) error
+}
+
+// commands is the subcommand table. Each entry's run function lives in
+// cmd_<name>.go.
+func commands() map[string]command {
+	return map[string]command{
+		// COMMANDS: one line per subcommand, kept sorted.
+	}
+}
+
+// Env is what every subcommand gets: its standard streams and a logger
+// factory honouring the global --log-level flag.
+type Env struct {
+	Stdin    io.Reader
+	Stdout   io.Writer
+	Stderr   io.Writer
+	LogLevel string
+}
+
+// errUsage marks an error already explained by a usage message.
+var errUsage = errors.New("usage")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	stop()
+	os.Exit(code)
+}
+
+// run parses the global flags and dispatches; it returns the exit code.
+func run(ctx context.Context, args []string, env *Env) int {
+	global := flag.NewFlagSet("outpost", flag.ContinueOnError)
+	global.SetOutput(env.Stderr)
+	global.StringVar(&env.LogLevel, "log-level", "info", "log level: trace, debug, info, warn, error")
+	global.Usage = func() { usage(env.Stderr) }
+	if err := global.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if _, err := logging.ParseLevel(env.LogLevel); err != nil {
+		fmt.Fprintf(env.Stderr, "outpost: %v\n", err)
+		return 2
+	}
+	rest := global.Args()
+	if len(rest) == 0 || rest[0] == "help" || rest[0] == "-h" || rest[0] == "--help" {
+		if len(rest) > 1 {
+			if c, ok := commands()[rest[1]]; ok {
+				_ = c.run(ctx, env, []string{"--help"})
+				return 0
+			}
+		}
+		usage(env.Stdout)
+		return 0
+	}
+	c, ok := commands()[rest[0]]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "outpost: unknown command %q (run 'outpost help')\n", rest[0])
+		return 2
+	}
+	if err := c.run(ctx, env, rest[1:]); err != nil {
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.Is(err, errUsage):
+			return 2
+		}
+		fmt.Fprintf(env.Stderr, "outpost %s: %v\n", rest[0], err)
+		return 1
+	}
+	return 0
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: outpost [--log-level LEVEL] COMMAND [flags]")
+	fmt.Fprintln(w, "\ncommands:")
+	cmds := commands()
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'outpost COMMAND --help' for a command's flags.")
+}
+
+// newFlags returns a flag set for a subcommand whose usage names it and its
+// synopsis, writing to env.Stderr.
+func newFlags(env *Env, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.Stderr, "usage: outpost %s %s\n\nflags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args into fs, mapping -h to flag.ErrHelp and other parse
+// errors to errUsage (the flag package already printed them).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return flag.ErrHelp
+		}
+		return errUsage
+	}
+	return nil
+}
+
+// logger returns the logger for a subcommand, writing to stderr.
+func (e *Env) logger() zerolog.Logger { return logging.New(e.Stderr, e.LogLevel) }

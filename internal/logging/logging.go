@@ -1,0 +1,48 @@
+// Package logging builds Outpost's zerolog loggers: a human console format
+// when writing to a terminal, JSON lines otherwise.
+package logging
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/rs/zerolog"
+)
+
+// ParseLevel turns a level name (trace, debug, info, warn, error) into a
+// zerolog level, naming the allowed values when the name is unknown.
+func ParseLevel(name string) (zerolog.Level, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "trace":
+		return zerolog.TraceLevel, nil
+	case "debug":
+		return zerolog.DebugLevel, nil
+	case "", "info":
+		return zerolog.InfoLevel, nil
+	case "warn", "warning":
+		return zerolog.WarnLevel, nil
+	case "error":
+		return zerolog.ErrorLevel, nil
+	case "disabled", "off":
+		return zerolog.Disabled, nil
+	}
+	return zerolog.NoLevel, fmt.Errorf("log level %q: want one of trace, debug, info, warn, error, off", name)
+}
+
+// New returns a logger writing to w at the named level: console format when w
+// is a terminal, JSON otherwise. An unknown level falls back to info.
+func New(w io.Writer, level string) zerolog.Logger {
+	lvl, err := ParseLevel(level)
+	if err != nil {
+		lvl = zerolog.InfoLevel
+	}
+	out := w
+	if f, ok := w.(*os.File); ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
+		out = zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly}
+	}
+	return zerolog.New(out).Level(lvl).With().Timestamp().Logger()
+}
