@@ -1,0 +1,55 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// CacheGet returns the cached value of key within kind (for example
+// "sfeval" for Stockfish evaluations keyed by position and depth). ok is
+// false on a miss.
+func (s *Store) CacheGet(ctx context.Context, kind, key string) (value []byte, ok bool, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT value FROM cache WHERE kind = ? AND key = ?`, kind, key).Scan(&value)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("store: cache get %s/%s: %w", kind, key, err)
+	}
+	return value, true, nil
+}
+
+// CachePut stores value under key within kind, replacing any older value.
+func (s *Store) CachePut(ctx context.Context, kind, key string, value []byte) error {
+	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO cache (kind, key, value, created_at) VALUES (?, ?, ?, ?)`,
+		kind, key, value, unixMs(time.Now()))
+	if err != nil {
+		return fmt.Errorf("store: cache put %s/%s: %w", kind, key, err)
+	}
+	return nil
+}
+
+// RecordDecline remembers that user declined one of our challenges.
+func (s *Store) RecordDecline(ctx context.Context, user, reason string) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO declines (user, reason, at) VALUES (lower(?), ?, ?)`,
+		user, reason, unixMs(time.Now()))
+	if err != nil {
+		return fmt.Errorf("store: record decline by %s: %w", user, err)
+	}
+	return nil
+}
+
+// DeclinedSince reports whether user declined one of our challenges at or
+// after t.
+func (s *Store) DeclinedSince(ctx context.Context, user string, t time.Time) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM declines WHERE user = lower(?) AND at >= ?`,
+		user, unixMs(t)).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("store: declines by %s: %w", user, err)
+	}
+	return n > 0, nil
+}

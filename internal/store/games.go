@@ -1,0 +1,166 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Game is one game the daemon played or is playing.
+type Game struct {
+	ID             string
+	Opponent       string
+	OpponentRating int
+	OpponentBot    bool
+	Color          string // "white" or "black"
+	Engine         string // the engine chosen for this game
+	Speed          string
+	Variant        string
+	Rated          bool
+	InitialFEN     string
+	Moves          string // all moves so far, UCI, space-separated
+	Status         string // Lichess status name; "started" while in progress
+	Winner         string // "white", "black" or "" (draw / unfinished)
+	PGN            string
+	StartedAt      time.Time
+	UpdatedAt      time.Time
+	FinishedAt     time.Time
+}
+
+// Finished reports whether the game is over.
+func (g Game) Finished() bool { return !g.FinishedAt.IsZero() }
+
+const gameColumns = `id, opponent, opponent_rating, opponent_bot, color, engine, speed, variant, rated,
+	initial_fen, moves, status, winner, pgn, started_at, updated_at, finished_at`
+
+// StartGame records a game that started, or refreshes its descriptive fields
+// if it is already known (a restart replays gameStart). It never clears moves,
+// results or the start time of a known game.
+func (s *Store) StartGame(ctx context.Context, g Game) error {
+	now := time.Now()
+	if g.StartedAt.IsZero() {
+		g.StartedAt = now
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO games (id, opponent, opponent_rating, opponent_bot, color, engine,
+		speed, variant, rated, initial_fen, moves, status, started_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'started', ?, ?)
+		ON CONFLICT(id) DO UPDATE SET opponent = excluded.opponent, opponent_rating = excluded.opponent_rating,
+			opponent_bot = excluded.opponent_bot, color = excluded.color,
+			engine = CASE WHEN games.engine = '' THEN excluded.engine ELSE games.engine END,
+			speed = excluded.speed, variant = excluded.variant, rated = excluded.rated,
+			initial_fen = excluded.initial_fen, updated_at = excluded.updated_at`,
+		g.ID, g.Opponent, g.OpponentRating, g.OpponentBot, g.Color, g.Engine, g.Speed, g.Variant, g.Rated,
+		g.InitialFEN, g.Moves, unixMs(g.StartedAt), unixMs(now))
+	if err != nil {
+		return fmt.Errorf("store: start game %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+// UpdateMoves stores the moves of a game in progress.
+func (s *Store) UpdateMoves(ctx context.Context, id, moves string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE games SET moves = ?, updated_at = ? WHERE id = ?`, moves, unixMs(time.Now()), id)
+	if err != nil {
+		return fmt.Errorf("store: update moves of %s: %w", id, err)
+	}
+	return nil
+}
+
+// FinishGame records a game's end. It is idempotent: a second call for a
+// finished game changes nothing and reports false.
+func (s *Store) FinishGame(ctx context.Context, id, status, winner, moves, pgn string) (bool, error) {
+	now := unixMs(time.Now())
+	res, err := s.db.ExecContext(ctx, `UPDATE games SET status = ?, winner = ?, moves = ?, pgn = ?, updated_at = ?,
+		finished_at = ? WHERE id = ? AND finished_at = 0`, status, winner, moves, pgn, now, now, id)
+	if err != nil {
+		return false, fmt.Errorf("store: finish game %s: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("store: finish game %s: %w", id, err)
+	}
+	return n == 1, nil
+}
+
+// SetPGN replaces a game's stored PGN (after the server's export is fetched).
+func (s *Store) SetPGN(ctx context.Context, id, pgn string) error {
+	if _, err := s.db.ExecContext(ctx, `UPDATE games SET pgn = ? WHERE id = ?`, pgn, id); err != nil {
+		return fmt.Errorf("store: set pgn of %s: %w", id, err)
+	}
+	return nil
+}
+
+// Game returns one game, or ErrNotFound.
+func (s *Store) Game(ctx context.Context, id string) (Game, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id)
+	g, err := scanGame(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Game{}, fmt.Errorf("store: game %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Game{}, fmt.Errorf("store: game %s: %w", id, err)
+	}
+	return g, nil
+}
+
+// ActiveGames returns the games not yet finished, oldest first.
+func (s *Store) ActiveGames(ctx context.Context) ([]Game, error) {
+	return s.queryGames(ctx, `SELECT `+gameColumns+` FROM games WHERE finished_at = 0 ORDER BY started_at`)
+}
+
+// RecentGames returns up to limit games, most recently started first.
+func (s *Store) RecentGames(ctx context.Context, limit int) ([]Game, error) {
+	return s.queryGames(ctx, `SELECT `+gameColumns+` FROM games ORDER BY started_at DESC LIMIT ?`, limit)
+}
+
+// CountGamesSince counts games started at or after t, against bots only when
+// botsOnly is set, and against one opponent when opponent is not empty.
+func (s *Store) CountGamesSince(ctx context.Context, t time.Time, botsOnly bool, opponent string) (int, error) {
+	q := `SELECT COUNT(*) FROM games WHERE started_at >= ?`
+	args := []any{unixMs(t)}
+	if botsOnly {
+		q += ` AND opponent_bot = 1`
+	}
+	if opponent != "" {
+		q += ` AND lower(opponent) = lower(?)`
+		args = append(args, opponent)
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count games: %w", err)
+	}
+	return n, nil
+}
+
+func (s *Store) queryGames(ctx context.Context, q string, args ...any) ([]Game, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: list games: %w", err)
+	}
+	defer rows.Close()
+	var out []Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: list games: %w", err)
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list games: %w", err)
+	}
+	return out, nil
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanGame(r scanner) (Game, error) {
+	var g Game
+	var started, updated, finished int64
+	err := r.Scan(&g.ID, &g.Opponent, &g.OpponentRating, &g.OpponentBot, &g.Color, &g.Engine, &g.Speed, &g.Variant,
+		&g.Rated, &g.InitialFEN, &g.Moves, &g.Status, &g.Winner, &g.PGN, &started, &updated, &finished)
+	g.StartedAt, g.UpdatedAt, g.FinishedAt = fromMs(started), fromMs(updated), fromMs(finished)
+	return g, err
+}
