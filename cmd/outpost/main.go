@@ -30,6 +30,16 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		// COMMANDS: one line per subcommand, kept sorted.
+		"account": {"show the Lichess account, or upgrade it to a BOT account", runAccount},
+		"analyse": {"analyse games the way Lichess does (judgements, accuracy, annotated PGN)", runAnalyse},
+		"bench":   {"measure hard's nodes/s against Stockfish, or perft against notnil", runBench},
+		"config":  {"validate a config file or print the annotated example", runConfig},
+		"models":  {"install the ONNX Runtime library and Maia weights", runModels},
+		"perft":   {"count the legal move tree of a position (move generator test)", runPerft},
+		"predict": {"print Maia move probabilities and WDL for a position", runPredict},
+		"run":     {"run the bot daemon (or, with --sandbox, the offline demo)", runRun},
+		"sandbox": {"run a Lichess-compatible sandbox server on loopback", runSandbox},
+		"uci":     {"speak UCI on stdin/stdout for one of our engines (for chess GUIs)", runUCI},
 	}
 }
 

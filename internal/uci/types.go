@@ -66,6 +66,9 @@ type Result struct {
 	// Nodes and Time are the totals of the search as last reported.
 	Nodes int64
 	Time  time.Duration
+	// Stopped is true when the search was ended early by "stop" because the
+	// caller's context ended; BestMove is then the engine's best so far.
+	Stopped bool
 }
 
 // Best returns the first line's info, or false when the engine reported none.

@@ -1,0 +1,114 @@
+// Package chat turns a game's analysis into a few short chat lines (at most
+// MaxLines of at most MaxLineLen characters), as the daemon posts after a
+// game: each side's accuracy and counts, and its worst moment with its NAG.
+package chat
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/outpostchess/outpost/analysis"
+)
+
+// Limits of a chat summary (Lichess's game chat takes 140 characters).
+const (
+	MaxLines   = 3
+	MaxLineLen = 140
+)
+
+// Summary returns the chat lines for a: one per side. Each line is at most
+// MaxLineLen characters; less important parts are dropped to fit.
+func Summary(a *analysis.Analysis) []string {
+	lines := []string{
+		sideLine(a, true),
+		sideLine(a, false),
+	}
+	return lines
+}
+
+func sideLine(a *analysis.Analysis, white bool) string {
+	p, side := a.Players.White, "White"
+	if !white {
+		p, side = a.Players.Black, "Black"
+	}
+	name := p.Name
+	if utf8.RuneCountInString(name) > 30 {
+		name = string([]rune(name)[:30])
+	}
+	who := side
+	if name != "" {
+		who = side + " " + name
+	}
+	acc := ""
+	if p.Accuracy != nil {
+		acc = fmt.Sprintf(" %d%% accuracy", *p.Accuracy)
+	}
+	acpl := ""
+	if p.ACPL != nil {
+		acpl = fmt.Sprintf(", ACPL %d", *p.ACPL)
+	}
+	counts := plural(p.Inaccuracy, "inaccuracy", "inaccuracies") + ", " + plural(p.Mistake, "mistake", "mistakes") + ", " + plural(p.Blunder, "blunder", "blunders")
+	short := fmt.Sprintf("%d?! %d? %d??", p.Inaccuracy, p.Mistake, p.Blunder)
+	worst, worstShort := worstMoment(a, white)
+	candidates := []string{
+		who + ":" + acc + acpl + ", " + counts + worst,
+		who + ":" + acc + acpl + ", " + short + worst,
+		who + ":" + acc + ", " + short + worst,
+		who + ":" + acc + ", " + short + worstShort,
+		side + ":" + acc + ", " + short + worstShort,
+	}
+	for _, c := range candidates {
+		c = strings.Replace(c, ":, ", ": ", 1)
+		if utf8.RuneCountInString(c) <= MaxLineLen {
+			return c
+		}
+	}
+	return string([]rune(candidates[len(candidates)-1])[:MaxLineLen])
+}
+
+// worstMoment describes the side's most severe judged move (ties: the
+// largest loss of winning chances, then the earliest).
+func worstMoment(a *analysis.Analysis, white bool) (long, short string) {
+	var best *analysis.Ply
+	score := func(p *analysis.Ply) float64 {
+		s := float64(p.Judgement) * 10
+		if p.Delta != nil {
+			s += *p.Delta
+		} else if p.MateCase != "" {
+			s += 1
+		}
+		return s
+	}
+	for i := range a.Plies {
+		p := &a.Plies[i]
+		if p.White() != white || p.Judgement == analysis.NoJudgement {
+			continue
+		}
+		if best == nil || score(p) > score(best) {
+			best = p
+		}
+	}
+	if best == nil {
+		return ". No mistakes.", ""
+	}
+	move := fmt.Sprintf("%d. %s%s", best.MoveNumber, best.SAN, best.NAG)
+	if !white {
+		move = fmt.Sprintf("%d... %s%s", best.MoveNumber, best.SAN, best.NAG)
+	}
+	long = ". Worst: " + move + " (" + best.EvalChange + ")"
+	if best.MateCase != "" {
+		long += " " + best.Verdict().Mate.Text()
+	}
+	if best.BestSAN != nil {
+		long += ", " + *best.BestSAN + " was best"
+	}
+	return long + ".", ". Worst: " + move
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

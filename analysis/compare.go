@@ -1,0 +1,246 @@
+package analysis
+
+import "math"
+
+// BorderlineMargin is the distance to a threshold within which both our and
+// Lichess's deltas make a disagreement "borderline".
+const BorderlineMargin = 0.05
+
+// Disagreement causes.
+const (
+	CauseGate       = "best_move_gate" // one side's best move was the move played
+	CauseMateVsCP   = "mate_vs_cp"     // one side saw a mate where the other saw cp
+	CauseBorderline = "borderline"     // both deltas within 0.05 of a threshold
+	CauseEvalScale  = "eval_scale"     // the evals differ in size
+)
+
+// Comparison compares our analysis of a game with Lichess's.
+type Comparison struct {
+	Judgments JudgmentCounts `json:"judgments"`
+	// EvalMAECP is the mean absolute eval difference in centipawns (both
+	// capped at ±1000, a mate counting as ±1000) over plies both evaluated.
+	EvalMAECP float64 `json:"eval_mae_cp"`
+	// EvalMAEWinPct is the same in Win% points.
+	EvalMAEWinPct float64 `json:"eval_mae_winpct"`
+	EvalPlies     int     `json:"eval_plies"`
+	// Confusion[lichess][ours] counts plies by judgement ("none",
+	// "Inaccuracy", "Mistake", "Blunder").
+	Confusion map[string]map[string]int `json:"confusion"`
+	// Flagged-vs-not agreement (a ply is flagged when it has any judgement).
+	Precision *float64 `json:"precision"`
+	Recall    *float64 `json:"recall"`
+	F1        *float64 `json:"f1"`
+	// SameNameRate is Judgments.Exact / Judgments.Lichess.
+	SameNameRate *float64 `json:"same_name_rate"`
+	// Plies counted, plies with the same judgement (incl. none) and plies
+	// whose grades differ by at most one step (none < ?! < ? < ??).
+	Plies          int            `json:"plies"`
+	Agree          int            `json:"agree"`
+	WithinOneGrade int            `json:"within_one_grade"`
+	White          PlayerDiff     `json:"white"`
+	Black          PlayerDiff     `json:"black"`
+	PlyDiffs       []PlyDiff      `json:"ply_diffs"`
+	Disagreements  []Disagree     `json:"disagreements"`
+	Causes         map[string]int `json:"causes"`
+}
+
+// JudgmentCounts is the minimum comparison: Lichess's judgements, ours, and
+// how many of Lichess's we reproduced with the same name.
+type JudgmentCounts struct {
+	Lichess int `json:"lichess"`
+	Ours    int `json:"ours"`
+	Exact   int `json:"exact"`
+}
+
+// PlayerDiff compares one player's figures (ours minus Lichess's).
+type PlayerDiff struct {
+	OurAccuracy     *float64 `json:"our_accuracy"`
+	LichessAccuracy *float64 `json:"lichess_accuracy"`
+	AccuracyDiff    *float64 `json:"accuracy_diff"`
+	OurACPL         *int     `json:"our_acpl"`
+	LichessACPL     *int     `json:"lichess_acpl"`
+	ACPLDiff        *int     `json:"acpl_diff"`
+}
+
+// PlyDiff is the eval difference at one ply.
+type PlyDiff struct {
+	Ply        int     `json:"ply"`
+	Ours       Eval    `json:"ours"`
+	Lichess    Eval    `json:"lichess"`
+	DiffCP     int     `json:"diff_cp"`
+	DiffWinPct float64 `json:"diff_winpct"`
+}
+
+// Disagree is one ply where the judgements differ.
+type Disagree struct {
+	Ply          int      `json:"ply"`
+	SAN          string   `json:"san"`
+	Lichess      string   `json:"lichess"`
+	Ours         string   `json:"ours"`
+	Cause        string   `json:"cause"`
+	OurDelta     *float64 `json:"our_delta,omitempty"`
+	LichessDelta *float64 `json:"lichess_delta,omitempty"`
+}
+
+// Compare compares ours with Lichess's analysis of the same game: lichess
+// is the analysis built from Lichess's own evals (see LichessEvals) and
+// stated what the input says (judgements, figures).
+func Compare(ours, lichess *Analysis, stated *LichessAnalysis) *Comparison {
+	c := &Comparison{Confusion: map[string]map[string]int{}, Causes: map[string]int{}}
+	n := min(len(ours.Plies), len(lichess.Plies))
+	if stated != nil {
+		n = min(n, len(stated.Plies))
+	}
+	var sumCP, sumWin float64
+	var tp, fp, fn int
+	for i := 0; i < n; i++ {
+		o, l := &ours.Plies[i], &lichess.Plies[i]
+		lj := l.Judgement
+		if stated != nil {
+			lj = stated.Plies[i].Judgement
+		}
+		oj := o.Judgement
+		c.Plies++
+		if c.Confusion[lj.Label()] == nil {
+			c.Confusion[lj.Label()] = map[string]int{}
+		}
+		c.Confusion[lj.Label()][oj.Label()]++
+		if lj != NoJudgement {
+			c.Judgments.Lichess++
+			if oj == lj {
+				c.Judgments.Exact++
+			}
+		}
+		if oj != NoJudgement {
+			c.Judgments.Ours++
+		}
+		switch {
+		case lj != NoJudgement && oj != NoJudgement:
+			tp++
+		case oj != NoJudgement:
+			fp++
+		case lj != NoJudgement:
+			fn++
+		}
+		if oj == lj {
+			c.Agree++
+		}
+		if absInt(int(oj)-int(lj)) <= 1 {
+			c.WithinOneGrade++
+		}
+		if o.Eval != nil && l.Eval != nil {
+			d := PlyDiff{Ply: o.Ply, Ours: *o.Eval, Lichess: *l.Eval,
+				DiffCP:     o.Eval.CappedCP() - l.Eval.CappedCP(),
+				DiffWinPct: WinPercent(*o.Eval) - WinPercent(*l.Eval)}
+			c.PlyDiffs = append(c.PlyDiffs, d)
+			sumCP += math.Abs(float64(d.DiffCP))
+			sumWin += math.Abs(d.DiffWinPct)
+			c.EvalPlies++
+		}
+		if oj != lj {
+			dis := Disagree{Ply: o.Ply, SAN: o.SAN, Lichess: lj.Label(), Ours: oj.Label(),
+				OurDelta: o.Delta, LichessDelta: l.Delta}
+			dis.Cause = disagreementCause(o, l, lj, stated != nil && stated.Literate)
+			c.Causes[dis.Cause]++
+			c.Disagreements = append(c.Disagreements, dis)
+		}
+	}
+	if c.EvalPlies > 0 {
+		c.EvalMAECP = sumCP / float64(c.EvalPlies)
+		c.EvalMAEWinPct = sumWin / float64(c.EvalPlies)
+	}
+	c.Precision, c.Recall, c.F1 = PRF(tp, fp, fn)
+	if c.Judgments.Lichess > 0 {
+		r := float64(c.Judgments.Exact) / float64(c.Judgments.Lichess)
+		c.SameNameRate = &r
+	}
+	c.White = playerDiff(ours.Players.White, lichess.Players.White, statedFor(stated, true))
+	c.Black = playerDiff(ours.Players.Black, lichess.Players.Black, statedFor(stated, false))
+	return c
+}
+
+// PRF returns precision, recall and F1 from true positives, false positives
+// and false negatives (nil where undefined).
+func PRF(tp, fp, fn int) (p, r, f *float64) {
+	if tp+fp > 0 {
+		v := float64(tp) / float64(tp+fp)
+		p = &v
+	}
+	if tp+fn > 0 {
+		v := float64(tp) / float64(tp+fn)
+		r = &v
+	}
+	if p != nil && r != nil && *p+*r > 0 {
+		v := 2 * *p * *r / (*p + *r)
+		f = &v
+	}
+	return p, r, f
+}
+
+func statedFor(s *LichessAnalysis, white bool) *StatedFigures {
+	if s == nil {
+		return nil
+	}
+	if white {
+		return s.White
+	}
+	return s.Black
+}
+
+func playerDiff(ours, computed Player, stated *StatedFigures) PlayerDiff {
+	var d PlayerDiff
+	d.OurAccuracy = ours.AccuracyExact
+	d.OurACPL = ours.ACPL
+	d.LichessAccuracy = computed.AccuracyExact
+	d.LichessACPL = computed.ACPL
+	if stated != nil {
+		if stated.Accuracy != nil {
+			v := float64(*stated.Accuracy)
+			d.LichessAccuracy = &v
+		}
+		if stated.ACPL != nil {
+			d.LichessACPL = stated.ACPL
+		}
+	}
+	if d.OurAccuracy != nil && d.LichessAccuracy != nil {
+		v := *d.OurAccuracy - *d.LichessAccuracy
+		d.AccuracyDiff = &v
+	}
+	if d.OurACPL != nil && d.LichessACPL != nil {
+		v := *d.OurACPL - *d.LichessACPL
+		d.ACPLDiff = &v
+	}
+	return d
+}
+
+// disagreementCause explains why our judgement differs from Lichess's.
+func disagreementCause(o, l *Ply, lj Judgement, literate bool) string {
+	if o.Judgement == NoJudgement && o.gate == GateClosed {
+		return CauseGate
+	}
+	if lj == NoJudgement && literate && l.gate == GateClosed {
+		return CauseGate
+	}
+	if mateMismatch(o.prev, l.prev) || mateMismatch(o.Eval, l.Eval) {
+		return CauseMateVsCP
+	}
+	if o.Delta != nil && l.Delta != nil {
+		for _, t := range Thresholds {
+			if math.Abs(*o.Delta-t) <= BorderlineMargin && math.Abs(*l.Delta-t) <= BorderlineMargin {
+				return CauseBorderline
+			}
+		}
+	}
+	return CauseEvalScale
+}
+
+func mateMismatch(a, b *Eval) bool {
+	return a != nil && b != nil && a.IsMate() != b.IsMate()
+}
+
+func absInt(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -1,0 +1,139 @@
+package input
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/outpostchess/outpost/analysis"
+)
+
+// ErrOffline is returned for a Lichess game id or URL when no Fetcher is
+// configured.
+var ErrOffline = errors.New("fetching Lichess games is not available offline (no fetcher configured)")
+
+// GameSource yields games to analyse. Games that cannot be read come back
+// in errs (one per bad game); the error return is for the source as a
+// whole (file missing, fetch failed).
+type GameSource interface {
+	// Name identifies the source in messages.
+	Name() string
+	Games(ctx context.Context) (games []*analysis.Game, errs []error, err error)
+}
+
+// Fetcher fetches Lichess games by id or URL; the Lichess client plugs in
+// here (e.g. exporting with evals=true&literate=true so Lichess's own
+// analysis comes along).
+type Fetcher interface {
+	Fetch(ctx context.Context, id string) (GameSource, error)
+}
+
+// File is a PGN or JSON file ("-" is standard input, read as PGN unless it
+// starts with '{' or '[').
+type File struct {
+	Path  string
+	Stdin io.Reader
+}
+
+// Name returns the path.
+func (f File) Name() string {
+	if f.Path == "-" {
+		return "stdin"
+	}
+	return f.Path
+}
+
+// Games reads the file.
+func (f File) Games(ctx context.Context) ([]*analysis.Game, []error, error) {
+	var data []byte
+	var err error
+	if f.Path == "-" && f.Stdin != nil {
+		data, err = io.ReadAll(io.LimitReader(f.Stdin, MaxJSONInput+1))
+	} else {
+		data, err = os.ReadFile(f.Path)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("input: %w", err)
+	}
+	return Bytes{Label: f.Name(), Data: data}.Games(ctx)
+}
+
+// Bytes is in-memory PGN or JSON text.
+type Bytes struct {
+	Label string
+	Data  []byte
+}
+
+// Name returns the label.
+func (b Bytes) Name() string { return b.Label }
+
+// Games parses the bytes: JSON when they start with '{' or '[' followed by
+// a quote or brace (a PGN starts with a '[Tag'), else PGN.
+func (b Bytes) Games(ctx context.Context) ([]*analysis.Game, []error, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	if looksJSON(b.Data) {
+		g, errs := ReadJSON(strings.NewReader(string(b.Data)), b.Label)
+		return g, errs, nil
+	}
+	g, errs := ReadPGN(strings.NewReader(string(b.Data)), b.Label)
+	return g, errs, nil
+}
+
+var jsonStartRe = regexp.MustCompile(`^\s*(\{|\[\s*(\{|\]))`)
+
+func looksJSON(data []byte) bool {
+	head := data
+	if len(head) > 64 {
+		head = head[:64]
+	}
+	return jsonStartRe.Match(head)
+}
+
+var (
+	gameIDRe  = regexp.MustCompile(`^[A-Za-z0-9]{8}(?:[A-Za-z0-9]{4})?$`)
+	gameURLRe = regexp.MustCompile(`^https?://(?:[a-z]+\.)?lichess\.(?:org|dev)/([A-Za-z0-9]{8})(?:[A-Za-z0-9]{4})?(?:/(?:white|black))?(?:[#?].*)?$`)
+)
+
+// LichessID returns the game id when arg is a Lichess game id or URL.
+func LichessID(arg string) (string, bool) {
+	if m := gameURLRe.FindStringSubmatch(arg); m != nil {
+		return m[1], true
+	}
+	if gameIDRe.MatchString(arg) {
+		return arg[:8], true
+	}
+	return "", false
+}
+
+// Open resolves a command-line input: an existing file (or "-"), else a
+// Lichess game id or URL (through fetcher; ErrOffline without one).
+func Open(ctx context.Context, arg string, stdin io.Reader, fetcher Fetcher) (GameSource, error) {
+	if arg == "-" {
+		return File{Path: "-", Stdin: stdin}, nil
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return File{Path: arg}, nil
+	}
+	if id, ok := LichessID(arg); ok {
+		if fetcher == nil {
+			return nil, fmt.Errorf("input %s: %w", arg, ErrOffline)
+		}
+		src, err := fetcher.Fetch(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("input %s: %w", arg, err)
+		}
+		return src, nil
+	}
+	ext := strings.ToLower(filepath.Ext(arg))
+	if ext == ".pgn" || ext == ".json" || ext == ".ndjson" {
+		return nil, fmt.Errorf("input %s: no such file", arg)
+	}
+	return nil, fmt.Errorf("input %q: not a file, Lichess game id or game URL", arg)
+}

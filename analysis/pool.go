@@ -1,0 +1,323 @@
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/internal/uci"
+)
+
+// DefaultEngineCommand is the UCI engine run when none is configured.
+var DefaultEngineCommand = []string{"/usr/games/stockfish"}
+
+// Searcher is one running engine driven by a pool worker; *uci.Engine
+// satisfies it.
+type Searcher interface {
+	Analyse(ctx context.Context, pos uci.Position, lim uci.Limits) (*uci.Result, error)
+	NewGame(ctx context.Context) error
+	Restart(ctx context.Context) error
+	Close() error
+}
+
+// EngineFactory starts the engine of one worker (numbered from 0).
+type EngineFactory func(ctx context.Context, worker int) (Searcher, error)
+
+// PoolConfig configures an engine pool.
+type PoolConfig struct {
+	// Command is the engine's command line (default /usr/games/stockfish).
+	Command []string
+	// Workers is the number of engines (default 1).
+	Workers int
+	// Threads and HashMB are set on every engine (defaults 1 and 64):
+	// the hash is per worker.
+	Threads int
+	HashMB  int
+	// Options are extra UCI options for every engine.
+	Options map[string]string
+	// Factory starts engines instead of Command (tests use fakes).
+	Factory EngineFactory
+	// Retries is how often a position is retried on a restarted engine
+	// after a crash (default 2).
+	Retries int
+	Logger  zerolog.Logger
+}
+
+// Pool runs positions over a fixed set of engines, one per worker.
+type Pool struct {
+	cfg     PoolConfig
+	engines []Searcher
+	name    string
+	mu      sync.Mutex
+	closed  bool
+}
+
+// NewPool starts cfg.Workers engines. On failure the engines already
+// started are closed.
+func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
+	if cfg.Workers <= 0 {
+		cfg.Workers = 1
+	}
+	if cfg.Threads <= 0 {
+		cfg.Threads = 1
+	}
+	if cfg.HashMB <= 0 {
+		cfg.HashMB = 64
+	}
+	if cfg.Retries <= 0 {
+		cfg.Retries = 2
+	}
+	if len(cfg.Command) == 0 {
+		cfg.Command = DefaultEngineCommand
+	}
+	p := &Pool{cfg: cfg}
+	factory := cfg.Factory
+	if factory == nil {
+		factory = p.uciFactory
+	}
+	for i := 0; i < cfg.Workers; i++ {
+		e, err := factory(ctx, i)
+		if err != nil {
+			p.Close()
+			return nil, fmt.Errorf("analysis: start engine %d: %w", i, err)
+		}
+		p.engines = append(p.engines, e)
+	}
+	p.name = p.cfg.Command[0]
+	if ider, ok := p.engines[0].(interface{ ID() uci.ID }); ok && ider.ID().Name != "" {
+		p.name = ider.ID().Name
+	}
+	return p, nil
+}
+
+func (p *Pool) uciFactory(ctx context.Context, worker int) (Searcher, error) {
+	opts := map[string]string{
+		"Threads": strconv.Itoa(p.cfg.Threads),
+		"Hash":    strconv.Itoa(p.cfg.HashMB),
+	}
+	for k, v := range p.cfg.Options {
+		opts[k] = v
+	}
+	e, err := uci.Start(ctx, uci.Config{
+		Path:    p.cfg.Command[0],
+		Args:    p.cfg.Command[1:],
+		Options: opts,
+		Logger:  p.cfg.Logger.With().Int("worker", worker).Logger(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// EngineName is the engine's self-reported name (or its command).
+func (p *Pool) EngineName() string { return p.name }
+
+// Workers returns the number of engines.
+func (p *Pool) Workers() int { return len(p.engines) }
+
+// Close stops every engine.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	var errs []error
+	for _, e := range p.engines {
+		if err := e.Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Job is one position to search.
+type Job struct {
+	Pos         uci.Position
+	WhiteToMove bool
+	Limits      uci.Limits
+	// Skip marks a terminal position that is not searched; Fixed then holds
+	// its outcome.
+	Skip  bool
+	Fixed Outcome
+}
+
+// Outcome is the engine's answer for one position.
+type Outcome struct {
+	Eval    *Eval    // White POV; nil for a checkmated position
+	BestUCI string   // "" when the position has no move
+	PV      []string // UCI
+	Depth   int
+	Nodes   int64
+}
+
+// SearchOptions shape one Search call.
+type SearchOptions struct {
+	// ChunkSize groups consecutive jobs: a worker takes a whole chunk,
+	// clears the hash (ucinewgame) and searches it backwards, as Lichess's
+	// fishnet does (default 6; 1 = every position on its own).
+	ChunkSize int
+	// Progress is called after each position with the count done so far.
+	Progress func(done, total int)
+}
+
+// Search runs the jobs over the workers and returns one outcome per job.
+func (p *Pool) Search(ctx context.Context, jobs []Job, opt SearchOptions) ([]Outcome, error) {
+	if opt.ChunkSize <= 0 {
+		opt.ChunkSize = 6
+	}
+	out := make([]Outcome, len(jobs))
+	type chunk struct{ lo, hi int }
+	chunks := make(chan chunk)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		done     int
+		firstErr error
+	)
+	report := func() {
+		mu.Lock()
+		done++
+		d := done
+		mu.Unlock()
+		if opt.Progress != nil {
+			opt.Progress(d, len(jobs))
+		}
+	}
+	for w, eng := range p.engines {
+		wg.Add(1)
+		go func(w int, eng Searcher) {
+			defer wg.Done()
+			for c := range chunks {
+				if err := p.runChunk(ctx, eng, jobs, out, c.lo, c.hi, report); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = fmt.Errorf("analysis: worker %d: %w", w, err)
+					}
+					mu.Unlock()
+					cancel()
+					// drain so the feeder does not block
+					for range chunks {
+					}
+					return
+				}
+			}
+		}(w, eng)
+	}
+feed:
+	for lo := 0; lo < len(jobs); lo += opt.ChunkSize {
+		select {
+		case chunks <- chunk{lo, min(lo+opt.ChunkSize, len(jobs))}:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(chunks)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (p *Pool) runChunk(ctx context.Context, eng Searcher, jobs []Job, out []Outcome, lo, hi int, report func()) error {
+	fresh := false
+	for i := hi - 1; i >= lo; i-- {
+		j := jobs[i]
+		if j.Skip {
+			out[i] = j.Fixed
+			report()
+			continue
+		}
+		if !fresh {
+			if err := p.withRetry(ctx, eng, "new game", func() error { return eng.NewGame(ctx) }); err != nil {
+				return err
+			}
+			fresh = true
+		}
+		var res *uci.Result
+		err := p.withRetry(ctx, eng, "position "+j.Pos.FEN, func() error {
+			r, err := eng.Analyse(ctx, j.Pos, j.Limits)
+			res = r
+			return err
+		})
+		if err != nil && !errors.Is(err, uci.ErrNoMove) {
+			return fmt.Errorf("search %s moves %v: %w", posName(j.Pos), j.Pos.Moves, err)
+		}
+		out[i] = toOutcome(res, j.WhiteToMove)
+		report()
+	}
+	return nil
+}
+
+// withRetry runs f, restarting the engine and retrying after a crash or
+// timeout.
+func (p *Pool) withRetry(ctx context.Context, eng Searcher, what string, f func() error) error {
+	var err error
+	for attempt := 0; attempt <= p.cfg.Retries; attempt++ {
+		err = f()
+		if err == nil || !(errors.Is(err, uci.ErrCrashed) || errors.Is(err, uci.ErrTimeout)) || ctx.Err() != nil {
+			return err
+		}
+		if attempt == p.cfg.Retries {
+			break
+		}
+		p.cfg.Logger.Warn().Err(err).Str("what", what).Int("attempt", attempt+1).Msg("engine failed; restarting")
+		if rerr := eng.Restart(ctx); rerr != nil {
+			return fmt.Errorf("%w (restart failed: %v)", err, rerr)
+		}
+		if nerr := eng.NewGame(ctx); nerr != nil && !errors.Is(nerr, uci.ErrCrashed) {
+			return nerr
+		}
+	}
+	return err
+}
+
+func posName(p uci.Position) string {
+	if p.FEN == "" {
+		return "startpos"
+	}
+	return strconv.Quote(p.FEN)
+}
+
+// toOutcome normalises the engine's side-to-move score to White's POV.
+func toOutcome(res *uci.Result, whiteToMove bool) Outcome {
+	var o Outcome
+	if res == nil {
+		return o
+	}
+	o.BestUCI = res.BestMove
+	o.Nodes = res.Nodes
+	best, ok := res.Best()
+	if !ok || !best.HasScore {
+		return o
+	}
+	o.PV = best.PV
+	o.Depth = best.Depth
+	var e Eval
+	switch {
+	case best.Score.IsMate && best.Score.Mate == 0:
+		// side to move is mated: no eval, as Lichess
+		return o
+	case best.Score.IsMate:
+		e = MateEval(best.Score.Mate)
+	default:
+		e = CPEval(best.Score.CP)
+	}
+	if !whiteToMove {
+		e = e.Negate()
+	}
+	o.Eval = &e
+	return o
+}

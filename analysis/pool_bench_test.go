@@ -1,0 +1,114 @@
+package analysis
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/outpostchess/outpost/internal/uci"
+)
+
+// benchGame is a fixed game (Lichess q7ZvsdUF, first 30 moves).
+const benchGame = "d4 d5 c4 c6 Nc3 e6 e4 Nd7 exd5 cxd5 cxd5 exd5 Nxd5 Nb6 Bb5+ Bd7 Qe2+ Ne7 Nxb6 Qxb6 " +
+	"Bxd7+ Kxd7 Nf3 Qa6 Ne5+ Ke8 Qf3 f6 Nd3 Qc6 Qe2 Kf7 O-O Kg8 Bd2 Re8 Rac1 Nf5 Be3 Qe6 " +
+	"Rfe1 g6 b3 Bd6 Qd2 Kf7 Bf4 Qd7 Bxd6 Nxd6 Nc5 Rxe1+ Rxe1 Qc6 f3 Re8 Rxe8 Nxe8 Kf2 Nc7"
+
+// BenchmarkPoolVsDirect analyses the positions of a fixed game with two
+// workers through the pool, and with two Stockfish processes driven
+// directly over the UCI client (same positions, budget, chunking and hash
+// clearing), in one run. It reports both times and the pool's overhead.
+//
+//	go test -run '^$' -bench PoolVsDirect -benchtime 3x ./analysis/
+func BenchmarkPoolVsDirect(b *testing.B) {
+	cmd := stockfishOrSkip(b)
+	ctx := context.Background()
+	g := gameFromSANB(b, benchGame)
+	gp, err := positionsOf(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lim := uci.Limits{Nodes: 200_000}
+	jobs := make([]Job, len(gp.boards))
+	for k := range gp.boards {
+		jobs[k] = gp.job(k, lim)
+	}
+	const workers, chunk = 2, 6
+	pool, err := NewPool(ctx, PoolConfig{Command: cmd, Workers: workers, HashMB: 16})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pool.Close()
+	direct := make([]*uci.Engine, workers)
+	for i := range direct {
+		e, err := uci.Start(ctx, uci.Config{Path: cmd[0], Args: cmd[1:], Options: map[string]string{"Threads": "1", "Hash": "16"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer e.Close()
+		direct[i] = e
+	}
+	runDirect := func() time.Duration {
+		start := time.Now()
+		var wg sync.WaitGroup
+		for w, e := range direct {
+			wg.Add(1)
+			go func(w int, e *uci.Engine) {
+				defer wg.Done()
+				// static split: worker w takes every workers-th chunk
+				for lo := w * chunk; lo < len(jobs); lo += workers * chunk {
+					if err := e.NewGame(ctx); err != nil {
+						b.Error(err)
+						return
+					}
+					for i := min(lo+chunk, len(jobs)) - 1; i >= lo; i-- {
+						if jobs[i].Skip {
+							continue
+						}
+						if _, err := e.Analyse(ctx, jobs[i].Pos, jobs[i].Limits); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				}
+			}(w, e)
+		}
+		wg.Wait()
+		return time.Since(start)
+	}
+	runPool := func() time.Duration {
+		start := time.Now()
+		if _, err := pool.Search(ctx, jobs, SearchOptions{ChunkSize: chunk}); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	var td, tp time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 {
+			td += runDirect()
+			tp += runPool()
+		} else {
+			tp += runPool()
+			td += runDirect()
+		}
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(td.Seconds()/n, "direct-s/op")
+	b.ReportMetric(tp.Seconds()/n, "pool-s/op")
+	b.ReportMetric(100*(tp.Seconds()-td.Seconds())/td.Seconds(), "overhead-%")
+	b.ReportMetric(float64(len(jobs))*n/tp.Seconds(), "pool-positions/s")
+	b.Logf("%d positions x %s nodes, %d workers", len(jobs), strconv.FormatInt(lim.Nodes, 10), workers)
+}
+
+func gameFromSANB(b *testing.B, line string) *Game {
+	b.Helper()
+	g, err := gameFromLine(line)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g
+}

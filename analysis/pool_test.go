@@ -1,0 +1,372 @@
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/outpostchess/outpost/analysis/replay"
+	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/internal/uci/ucitest"
+)
+
+func TestMain(m *testing.M) {
+	ucitest.Main()
+	os.Exit(m.Run())
+}
+
+// scripted is a fake engine: the score of a position (side to move POV)
+// and its best move come from a script keyed by the number of moves played.
+type scripted struct {
+	worker int
+	rec    *recorder
+	script func(pos uci.Position, lim uci.Limits) (uci.Score, string, error)
+	calls  int
+	closed bool
+}
+
+type recorder struct {
+	mu       sync.Mutex
+	events   []string
+	searched map[int]int // worker → positions searched
+	restarts int
+}
+
+func (r *recorder) add(s string) {
+	r.mu.Lock()
+	r.events = append(r.events, s)
+	r.mu.Unlock()
+}
+
+func (s *scripted) Analyse(ctx context.Context, pos uci.Position, lim uci.Limits) (*uci.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.calls++
+	sc, best, err := s.script(pos, lim)
+	if err != nil {
+		return nil, err
+	}
+	s.rec.mu.Lock()
+	s.rec.searched[s.worker]++
+	s.rec.events = append(s.rec.events, fmt.Sprintf("w%d search %d", s.worker, len(pos.Moves)))
+	s.rec.mu.Unlock()
+	time.Sleep(time.Millisecond) // let the other workers take chunks
+	return &uci.Result{BestMove: best, Nodes: lim.Nodes, Lines: []uci.Info{{Depth: 10, Score: sc, HasScore: true, PV: []string{best}}}}, nil
+}
+
+func (s *scripted) NewGame(ctx context.Context) error {
+	s.rec.add(fmt.Sprintf("w%d newgame", s.worker))
+	return nil
+}
+
+func (s *scripted) Restart(ctx context.Context) error {
+	s.rec.mu.Lock()
+	s.rec.restarts++
+	s.rec.mu.Unlock()
+	return nil
+}
+
+func (s *scripted) Close() error { s.closed = true; return nil }
+
+func newScriptedPool(t *testing.T, workers int, script func(uci.Position, uci.Limits) (uci.Score, string, error)) (*Pool, *recorder, []*scripted) {
+	t.Helper()
+	rec := &recorder{searched: map[int]int{}}
+	var engines []*scripted
+	var mu sync.Mutex
+	p, err := NewPool(context.Background(), PoolConfig{Workers: workers, Factory: func(ctx context.Context, w int) (Searcher, error) {
+		e := &scripted{worker: w, rec: rec, script: script}
+		mu.Lock()
+		engines = append(engines, e)
+		mu.Unlock()
+		return e, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p, rec, engines
+}
+
+func TestPoolSpreadsChunksBackwardsAndNormalisesPOV(t *testing.T) {
+	// the score is the number of moves played, from the side to move's POV
+	p, rec, _ := newScriptedPool(t, 2, func(pos uci.Position, _ uci.Limits) (uci.Score, string, error) {
+		return uci.Score{CP: 10 * len(pos.Moves)}, "e2e4", nil
+	})
+	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5"}
+	var jobs []Job
+	for k := 0; k <= len(moves); k++ {
+		jobs = append(jobs, Job{Pos: uci.Position{Moves: moves[:k]}, WhiteToMove: k%2 == 0, Limits: uci.Limits{Nodes: 1000}})
+	}
+	var progress []int
+	var pmu sync.Mutex
+	outs, err := p.Search(context.Background(), jobs, SearchOptions{ChunkSize: 6, Progress: func(d, total int) {
+		pmu.Lock()
+		progress = append(progress, d)
+		pmu.Unlock()
+		if total != len(jobs) {
+			t.Errorf("progress total %d", total)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, o := range outs {
+		want := 10 * k
+		if k%2 == 1 {
+			want = -want // Black to move: White POV is the negation
+		}
+		if o.Eval == nil || o.Eval.CP != want || o.BestUCI != "e2e4" {
+			t.Errorf("position %d: %+v, want cp %d", k, o, want)
+		}
+	}
+	if len(progress) != len(jobs) || progress[len(progress)-1] != len(jobs) {
+		t.Errorf("progress %v", progress)
+	}
+	// chunks of 6 searched backwards after a fresh ucinewgame
+	perWorker := map[string][]string{}
+	for _, e := range rec.events {
+		w, rest, _ := strings.Cut(e, " ")
+		perWorker[w] = append(perWorker[w], rest)
+	}
+	for w, evs := range perWorker {
+		for i, e := range evs {
+			if e == "newgame" && i+1 < len(evs) {
+				var first int
+				fmt.Sscanf(evs[i+1], "search %d", &first)
+				if first%6 != 5 && first != len(moves) {
+					t.Errorf("%s: chunk starts at position %d, want the chunk's last", w, first)
+				}
+			}
+		}
+	}
+	if rec.searched[0] == 0 || rec.searched[1] == 0 {
+		t.Errorf("positions not spread over both workers: %v", rec.searched)
+	}
+}
+
+func TestPoolRestartsCrashedEngineAndRetries(t *testing.T) {
+	var mu sync.Mutex
+	crashed := map[int]bool{}
+	p, rec, _ := newScriptedPool(t, 1, func(pos uci.Position, _ uci.Limits) (uci.Score, string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(pos.Moves) == 2 && !crashed[2] {
+			crashed[2] = true
+			return uci.Score{}, "", &uci.CrashError{Stage: "search"}
+		}
+		return uci.Score{CP: 5}, "a2a3", nil
+	})
+	jobs := []Job{{WhiteToMove: true}, {Pos: uci.Position{Moves: []string{"e2e4"}}}, {Pos: uci.Position{Moves: []string{"e2e4", "e7e5"}}, WhiteToMove: true}}
+	outs, err := p.Search(context.Background(), jobs, SearchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.restarts != 1 {
+		t.Errorf("%d restarts, want 1", rec.restarts)
+	}
+	if outs[2].Eval == nil || outs[2].Eval.CP != 5 {
+		t.Errorf("retried position: %+v", outs[2])
+	}
+}
+
+func TestPoolGivesUpAfterRetries(t *testing.T) {
+	p, rec, _ := newScriptedPool(t, 2, func(pos uci.Position, _ uci.Limits) (uci.Score, string, error) {
+		if len(pos.Moves) == 1 {
+			return uci.Score{}, "", &uci.CrashError{Stage: "search"}
+		}
+		return uci.Score{CP: 5}, "a2a3", nil
+	})
+	jobs := []Job{{WhiteToMove: true}, {Pos: uci.Position{Moves: []string{"e2e4"}}}}
+	_, err := p.Search(context.Background(), jobs, SearchOptions{ChunkSize: 1})
+	if !errors.Is(err, uci.ErrCrashed) || !strings.Contains(err.Error(), "e2e4") {
+		t.Fatalf("err = %v", err)
+	}
+	if rec.restarts != 2 {
+		t.Errorf("%d restarts, want 2 (the retry limit)", rec.restarts)
+	}
+}
+
+func TestPoolCancel(t *testing.T) {
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	p, _, _ := newScriptedPool(t, 2, func(pos uci.Position, _ uci.Limits) (uci.Score, string, error) {
+		if len(pos.Moves) == 3 {
+			cancel()
+		}
+		return uci.Score{CP: 1}, "a2a3", nil
+	})
+	var jobs []Job
+	for k := 0; k < 200; k++ {
+		jobs = append(jobs, Job{Pos: uci.Position{Moves: make([]string, k)}})
+	}
+	if _, err := p.Search(ctx, jobs, SearchOptions{ChunkSize: 1}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want canceled", err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if after := runtime.NumGoroutine(); after > before+1 {
+		t.Errorf("goroutines %d → %d", before, after)
+	}
+}
+
+func TestPoolCloseClosesEngines(t *testing.T) {
+	p, _, engines := newScriptedPool(t, 3, func(uci.Position, uci.Limits) (uci.Score, string, error) {
+		return uci.Score{}, "a2a3", nil
+	})
+	if p.Workers() != 3 {
+		t.Fatalf("%d workers", p.Workers())
+	}
+	p.Close()
+	for _, e := range engines {
+		if !e.closed {
+			t.Error("engine left open")
+		}
+	}
+	failing := errors.New("no engine here")
+	_, err := NewPool(context.Background(), PoolConfig{Workers: 2, Factory: func(ctx context.Context, w int) (Searcher, error) {
+		if w == 1 {
+			return nil, failing
+		}
+		return &scripted{rec: &recorder{searched: map[int]int{}}}, nil
+	}})
+	if !errors.Is(err, failing) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// TestPoolRealProcessCrash drives the real UCI client against a fake engine
+// process that crashes on its first search: the pool restarts it and the
+// position is retried.
+func TestPoolRealProcessCrash(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "crashed")
+	path, args, env := ucitest.Config(ucitest.CrashOnce, ucitest.EnvMarker+"="+marker)
+	p, err := NewPool(context.Background(), PoolConfig{Workers: 1, Factory: func(ctx context.Context, w int) (Searcher, error) {
+		return uci.Start(ctx, uci.Config{Path: path, Args: args, Env: env})
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	outs, err := p.Search(context.Background(), []Job{{WhiteToMove: true, Limits: uci.Limits{Depth: 3}}}, SearchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if outs[0].BestUCI == "" || outs[0].Eval == nil {
+		t.Errorf("outcome after crash: %+v", outs[0])
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the fake never crashed: %v", err)
+	}
+}
+
+// TestAnalyseGamesJudgesAndRefinesBorderline scripts evals for a short game
+// and checks judgements, the gate, the deeper re-search of borderline plies
+// and the borderline mark.
+func TestAnalyseGamesJudgesAndRefinesBorderline(t *testing.T) {
+	g := gameFromSAN(t, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#")
+	// White POV evals after k moves at the main budget, and at the deeper one
+	main := []int{20, 30, 30, -100, -45, -80, 86, 0}
+	deeper := map[int]int{4: -90}
+	best := []string{"e2e4", "e7e5", "d2d4", "g8f6", "f1c4", "d7d6", "h5f7", ""}
+	var deepCalls []int
+	var mu sync.Mutex
+	p, _, _ := newScriptedPool(t, 2, func(pos uci.Position, lim uci.Limits) (uci.Score, string, error) {
+		k := len(pos.Moves)
+		cp := main[k]
+		if lim.Nodes > 1000 {
+			if lim.Nodes != 4000 {
+				t.Errorf("re-search with %d nodes, want 4000", lim.Nodes)
+			}
+			mu.Lock()
+			deepCalls = append(deepCalls, k)
+			mu.Unlock()
+			if v, ok := deeper[k]; ok {
+				cp = v
+			}
+		}
+		if k%2 == 1 {
+			cp = -cp
+		}
+		return uci.Score{CP: cp}, best[k], nil
+	})
+	as, errs, err := p.AnalyseGames(context.Background(), []*Game{g}, EngineOptions{Budget: Budget{Nodes: 1000}})
+	if err != nil || errs[0] != nil {
+		t.Fatal(err, errs)
+	}
+	a := as[0]
+	want := []struct {
+		j          Judgement
+		gate       Gate
+		borderline bool
+	}{
+		{NoJudgement, GateClosed, false}, // e4: the engine's move
+		{NoJudgement, GateClosed, false}, // e5
+		{Mistake, GateOpen, false},       // Qh5: 0.30 → -1.00, delta 0.237
+		{NoJudgement, GateOpen, false},   // Nc6: delta 0.099 borderline, deeper -0.90 → none
+		{NoJudgement, GateClosed, false}, // Bc4
+		{Blunder, GateOpen, true},        // Nf6: delta 0.303 stays borderline
+		{NoJudgement, GateClosed, false}, // Qxf7#: the engine's move; no eval after mate
+	}
+	for i, w := range want {
+		p := a.Plies[i]
+		if p.Judgement != w.j || p.Gate() != w.gate || p.Borderline != w.borderline {
+			t.Errorf("ply %d %s: judgement %v gate %v borderline %v, want %v %v %v", i+1, p.SAN, p.Judgement, p.Gate(), p.Borderline, w.j, w.gate, w.borderline)
+		}
+	}
+	if a.Plies[6].Eval != nil {
+		t.Errorf("checkmated position has eval %v", a.Plies[6].Eval)
+	}
+	if a.Plies[3].Eval == nil || a.Plies[3].Eval.CP != -90 {
+		t.Errorf("refined eval not used: %v", a.Plies[3].Eval)
+	}
+	sort.Ints(deepCalls)
+	if fmt.Sprint(deepCalls) != "[3 4 5 6]" {
+		t.Errorf("re-searched positions %v, want [3 4 5 6]", deepCalls)
+	}
+	if got := a.Plies[2].Variation; len(got) != 1 || got[0] != "d4" || *a.Plies[2].BestSAN != "d4" {
+		t.Errorf("Qh5 best line %v", got)
+	}
+	if a.Plies[2].Comment != "Mistake. d4 was best." || a.Plies[2].EvalChange != "0.30 → -1.00" {
+		t.Errorf("Qh5 comment %q %q", a.Plies[2].Comment, a.Plies[2].EvalChange)
+	}
+	if !strings.Contains(a.Engine, "nodes 1000") {
+		t.Errorf("engine %q", a.Engine)
+	}
+	if a.Players.White.Mistake != 1 || a.Players.Black.Blunder != 1 || a.Players.White.Accuracy == nil {
+		t.Errorf("players %+v", a.Players)
+	}
+}
+
+func gameFromSAN(t *testing.T, line string) *Game {
+	t.Helper()
+	g, err := gameFromLine(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func gameFromLine(line string) (*Game, error) {
+	b, err := replay.New("")
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{Index: 1, Source: "test", Result: "*"}
+	for _, san := range strings.Fields(line) {
+		m, err := b.ParseSAN(san)
+		if err != nil {
+			return nil, err
+		}
+		g.Moves = append(g.Moves, Move{SAN: san, UCI: m.UCI})
+		b = b.Play(m)
+	}
+	return g, nil
+}

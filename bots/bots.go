@@ -1,0 +1,204 @@
+// Package bots builds Outpost's engines by name: the built-in easy, medium,
+// hard and eval-knob engines, and any external UCI engine
+// ("uci:/path/to/engine"). It also provides Fallback, the wrapper that makes
+// sure an engine never loses a game by itself.
+package bots
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/outpostchess/outpost/bots/easy"
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/knobs"
+	"github.com/outpostchess/outpost/bots/search"
+	"github.com/outpostchess/outpost/bots/uciengine"
+)
+
+// StockfishPath is where Debian installs Stockfish; the "stockfish" spec
+// also looks on $PATH.
+const StockfishPath = "/usr/games/stockfish"
+
+// builder makes one kind of engine from a parsed spec and the options.
+type builder func(ctx context.Context, s Spec, c *config) (engine.Engine, error)
+
+// builders lists the engine names New knows. It is rebuilt on each call so
+// that there is no package-level mutable state.
+func builders() map[string]builder {
+	return map[string]builder{
+		"easy":      buildEasy,
+		"medium":    buildSearch(search.NewMedium),
+		"hard":      buildSearch(search.NewHard),
+		"knobs":     buildKnobs,
+		"stockfish": buildStockfish,
+		"uci":       buildUCI,
+	}
+}
+
+// Names returns the engine names New accepts (besides "uci:PATH"), sorted.
+func Names() []string {
+	names := []string{}
+	for n := range builders() {
+		if n != "uci" {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// New builds the engine named by spec (see ParseSpec): "easy", "medium",
+// "hard", "knobs", "stockfish" (the installed Stockfish) or
+// "uci:/path/to/engine", each optionally followed by ",Key=Value" options
+// that are passed to the engine's Configure (UCI setoption for external
+// engines). The caller must Close the engine.
+func New(ctx context.Context, spec string, opts ...Option) (engine.Engine, error) {
+	s, err := ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	c := &config{}
+	for _, o := range opts {
+		if err := o(c); err != nil {
+			return nil, err
+		}
+	}
+	b, ok := builders()[s.Name]
+	if !ok {
+		return nil, fmt.Errorf("bots: unknown engine %q (want one of %s, or uci:/path/to/engine)", s.Name, strings.Join(Names(), ", "))
+	}
+	e, err := b(ctx, s, c)
+	if err != nil {
+		return nil, err
+	}
+	if c.fallback {
+		opts := []easy.Option{}
+		if c.seeded {
+			opts = append(opts, easy.WithSeed(c.seed^0x5eed))
+		}
+		sec, err := easy.New(opts...)
+		if err != nil {
+			_ = e.Close()
+			return nil, fmt.Errorf("bots: fallback engine: %w", err)
+		}
+		return NewFallback(e, sec, WithFallbackLogger(c.log)), nil
+	}
+	return e, nil
+}
+
+// options merges WithUCIOptions with the spec's options (the spec wins).
+func (c *config) options(s Spec) map[string]string {
+	m := map[string]string{}
+	maps.Copy(m, c.uciOptions)
+	maps.Copy(m, s.Options)
+	return m
+}
+
+// configure applies options to a built-in engine, closing it on failure.
+func configure(e engine.Engine, opts map[string]string) (engine.Engine, error) {
+	if len(opts) == 0 {
+		return e, nil
+	}
+	ce, ok := e.(engine.Configurable)
+	if !ok {
+		_ = e.Close()
+		return nil, fmt.Errorf("bots: engine %s takes no options (got %s)", e.Name(), strings.Join(sortedKeys(opts), ", "))
+	}
+	if err := ce.Configure(opts); err != nil {
+		_ = e.Close()
+		return nil, fmt.Errorf("bots: configure %s: %w", e.Name(), err)
+	}
+	return e, nil
+}
+
+func buildEasy(_ context.Context, s Spec, c *config) (engine.Engine, error) {
+	var opts []easy.Option
+	if c.seeded {
+		opts = append(opts, easy.WithSeed(c.seed))
+	}
+	if c.name != "" {
+		opts = append(opts, easy.WithName(c.name))
+	}
+	e, err := easy.New(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("bots: easy: %w", err)
+	}
+	return configure(e, c.options(s))
+}
+
+func buildSearch(newEngine func(...search.Option) (*search.Engine, error)) builder {
+	return func(_ context.Context, s Spec, c *config) (engine.Engine, error) {
+		opts := []search.Option{search.WithLogger(c.log)}
+		if c.hashMB > 0 {
+			opts = append(opts, search.WithHashMB(min(c.hashMB, 4096)))
+		}
+		if c.name != "" {
+			opts = append(opts, search.WithName(c.name))
+		}
+		e, err := newEngine(opts...)
+		if err != nil {
+			return nil, fmt.Errorf("bots: %s: %w", s.Name, err)
+		}
+		return configure(e, c.options(s))
+	}
+}
+
+func buildKnobs(_ context.Context, s Spec, c *config) (engine.Engine, error) {
+	cfg := knobs.Defaults()
+	if c.knobs != nil {
+		cfg = *c.knobs
+	}
+	var opts []knobs.Option
+	if c.name != "" {
+		opts = append(opts, knobs.WithName(c.name))
+	}
+	e, err := knobs.New(cfg, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("bots: knobs: %w", err)
+	}
+	return configure(e, c.options(s))
+}
+
+// FindStockfish returns the path of the installed Stockfish.
+func FindStockfish() (string, error) {
+	if p, err := exec.LookPath("stockfish"); err == nil {
+		return p, nil
+	}
+	if _, err := os.Stat(StockfishPath); err == nil {
+		return StockfishPath, nil
+	}
+	return "", fmt.Errorf("bots: stockfish not found on $PATH or at %s (Debian: apt-get install stockfish)", StockfishPath)
+}
+
+func buildStockfish(ctx context.Context, s Spec, c *config) (engine.Engine, error) {
+	p, err := FindStockfish()
+	if err != nil {
+		return nil, err
+	}
+	s.Path = p
+	return buildUCI(ctx, s, c)
+}
+
+func buildUCI(ctx context.Context, s Spec, c *config) (engine.Engine, error) {
+	opts := map[string]string{}
+	if c.hashMB > 0 {
+		opts["Hash"] = strconv.Itoa(c.hashMB)
+	}
+	if c.threads > 0 {
+		opts["Threads"] = strconv.Itoa(c.threads)
+	}
+	maps.Copy(opts, c.options(s))
+	e, err := uciengine.New(ctx, uciengine.Config{
+		Path: s.Path, Options: opts, Elo: c.elo, Name: c.name, Logger: c.log, Client: c.uciClient,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bots: %s: %w", s, err)
+	}
+	return e, nil
+}

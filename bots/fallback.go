@@ -1,0 +1,231 @@
+package bots
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/notnil/chess"
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/bots/engine"
+)
+
+// ErrNoLegalMove is returned when the position is already over (checkmate
+// or stalemate): there is nothing to play.
+var ErrNoLegalMove = errors.New("bots: no legal move in this position")
+
+// FallbackReason says why the Fallback did not use the primary's move.
+type FallbackReason string
+
+// The reasons for falling back.
+const (
+	ReasonError   FallbackReason = "error"   // the primary returned an error
+	ReasonIllegal FallbackReason = "illegal" // the primary's move is not legal
+	ReasonTimeout FallbackReason = "timeout" // the primary did not answer in time
+)
+
+// FallbackEvent describes one fallback, for logs, metrics and tests.
+type FallbackEvent struct {
+	Primary   string         // the primary engine's name
+	Reason    FallbackReason // why it was not trusted
+	Err       error          // the primary's error (ReasonError)
+	Illegal   string         // the primary's move (ReasonIllegal)
+	Budget    time.Duration  // the primary's time budget (ReasonTimeout)
+	Move      string         // the move played instead
+	Secondary string         // who chose it: the secondary's name or "legal-move"
+}
+
+// Fallback wraps a primary engine so that it never loses a game by itself:
+// when the primary errors, returns an illegal move or does not answer within
+// its budget (MoveBudget plus a grace period), Fallback logs why and returns
+// a legal move from the secondary engine, or failing that the first legal
+// move. It is Configurable, Stateful and Inspectable through the primary.
+//
+// A primary that overruns keeps running in the background with a cancelled
+// context until it returns; engines that honour cancellation (all of ours)
+// return promptly.
+type Fallback struct {
+	primary   engine.Engine
+	secondary engine.Engine
+	log       zerolog.Logger
+	onEvent   func(FallbackEvent)
+}
+
+// FallbackOption configures NewFallback.
+type FallbackOption func(*Fallback)
+
+// WithFallbackLogger sets where fallbacks are logged (at warn level).
+func WithFallbackLogger(l zerolog.Logger) FallbackOption {
+	return func(f *Fallback) { f.log = l }
+}
+
+// WithFallbackHook calls fn for every fallback, synchronously.
+func WithFallbackHook(fn func(FallbackEvent)) FallbackOption {
+	return func(f *Fallback) { f.onEvent = fn }
+}
+
+// NewFallback wraps primary; secondary may be nil (then the first legal
+// move is the fallback). Close closes both.
+func NewFallback(primary, secondary engine.Engine, opts ...FallbackOption) *Fallback {
+	f := &Fallback{primary: primary, secondary: secondary}
+	for _, o := range opts {
+		o(f)
+	}
+	return f
+}
+
+var (
+	_ engine.Configurable = (*Fallback)(nil)
+	_ engine.Stateful     = (*Fallback)(nil)
+	_ engine.Inspectable  = (*Fallback)(nil)
+)
+
+// Primary returns the wrapped engine.
+func (f *Fallback) Primary() engine.Engine { return f.primary }
+
+// Name returns the primary's name.
+func (f *Fallback) Name() string { return f.primary.Name() }
+
+// Info returns the primary's Info (a minimal one when it is not Inspectable).
+func (f *Fallback) Info() engine.Info {
+	if in, ok := f.primary.(engine.Inspectable); ok {
+		return in.Info()
+	}
+	return engine.Info{Name: f.primary.Name()}
+}
+
+// Configure passes options to the primary.
+func (f *Fallback) Configure(options map[string]string) error {
+	c, ok := f.primary.(engine.Configurable)
+	if !ok {
+		return fmt.Errorf("bots: engine %s takes no options", f.primary.Name())
+	}
+	return c.Configure(options)
+}
+
+// NewGame tells both engines that a new game starts.
+func (f *Fallback) NewGame(ctx context.Context) error {
+	var errs []error
+	for _, e := range []engine.Engine{f.primary, f.secondary} {
+		if s, ok := e.(engine.Stateful); ok {
+			if err := s.NewGame(ctx); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Close closes both engines.
+func (f *Fallback) Close() error {
+	errs := []error{f.primary.Close()}
+	if f.secondary != nil {
+		errs = append(errs, f.secondary.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// SelectMove asks the primary and checks its answer; see Fallback. It fails
+// only when the position itself is invalid or has no legal move.
+func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
+	g, err := Replay(pos)
+	if err != nil {
+		return engine.Move{}, err
+	}
+	if len(g.ValidMoves()) == 0 {
+		return engine.Move{}, ErrNoLegalMove
+	}
+	white := g.Position().Turn() == chess.White
+	budget, bounded := MoveBudget(lim, white)
+
+	pctx, cancel := context.WithCancel(ctx)
+	var wait <-chan time.Time
+	if bounded {
+		gr := grace(lim, white, budget)
+		var cancelT context.CancelFunc
+		pctx, cancelT = context.WithTimeout(pctx, budget+gr)
+		defer cancelT()
+		t := time.NewTimer(budget + 2*gr)
+		defer t.Stop()
+		wait = t.C
+	}
+	defer cancel()
+
+	type answer struct {
+		m   engine.Move
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		m, err := f.primary.SelectMove(pctx, pos, lim)
+		ch <- answer{m, err}
+	}()
+
+	ev := FallbackEvent{Primary: f.primary.Name()}
+	select {
+	case a := <-ch:
+		switch {
+		case a.err != nil:
+			ev.Reason, ev.Err = ReasonError, a.err
+		case !IsLegal(g, a.m.UCI):
+			ev.Reason, ev.Illegal = ReasonIllegal, a.m.UCI
+		default:
+			return a.m, nil
+		}
+	case <-wait:
+		ev.Reason, ev.Budget = ReasonTimeout, budget
+	case <-ctx.Done():
+		// The caller gave up: still answer, quickly, if the primary does.
+		t := time.NewTimer(minGrace)
+		select {
+		case a := <-ch:
+			t.Stop()
+			if a.err == nil && IsLegal(g, a.m.UCI) {
+				return a.m, nil
+			}
+			ev.Reason, ev.Err, ev.Illegal = ReasonError, a.err, a.m.UCI
+		case <-t.C:
+			ev.Reason, ev.Err = ReasonTimeout, ctx.Err()
+		}
+	}
+	return f.fallBack(ctx, g, pos, lim, ev), nil
+}
+
+// fallBack asks the secondary (briefly) and returns its move if legal, or
+// else the first legal move, logging the event.
+func (f *Fallback) fallBack(ctx context.Context, g *chess.Game, pos engine.Position, lim engine.Limits, ev FallbackEvent) engine.Move {
+	var m engine.Move
+	if f.secondary != nil {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 100*time.Millisecond)
+		slim := engine.Limits{MoveTime: 50 * time.Millisecond, WTime: lim.WTime, BTime: lim.BTime, WInc: lim.WInc, BInc: lim.BInc}
+		sm, err := f.secondary.SelectMove(sctx, pos, slim)
+		cancel()
+		if err == nil && IsLegal(g, sm.UCI) {
+			m = sm
+			ev.Secondary = f.secondary.Name()
+		}
+	}
+	if m.UCI == "" {
+		m = engine.Move{UCI: LegalMoves(g)[0]}
+		ev.Secondary = "legal-move"
+	}
+	ev.Move = m.UCI
+	l := f.log.Warn().Str("engine", ev.Primary).Str("reason", string(ev.Reason)).
+		Str("move", ev.Move).Str("by", ev.Secondary)
+	if ev.Err != nil {
+		l = l.AnErr("primary_error", ev.Err)
+	}
+	if ev.Illegal != "" {
+		l = l.Str("illegal_move", ev.Illegal)
+	}
+	if ev.Reason == ReasonTimeout {
+		l = l.Dur("budget", ev.Budget)
+	}
+	l.Msg("bots: engine failed; playing a fallback move")
+	if f.onEvent != nil {
+		f.onEvent(ev)
+	}
+	return m
+}

@@ -1,0 +1,191 @@
+package bots
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/outpostchess/outpost/bots/engine"
+)
+
+// scripted is a test engine whose SelectMove is a function.
+type scripted struct {
+	name   string
+	fn     func(ctx context.Context) (engine.Move, error)
+	mu     sync.Mutex
+	closed bool
+}
+
+func (s *scripted) SelectMove(ctx context.Context, _ engine.Position, _ engine.Limits) (engine.Move, error) {
+	return s.fn(ctx)
+}
+func (s *scripted) Name() string { return s.name }
+func (s *scripted) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	return nil
+}
+
+func answer(m string) func(context.Context) (engine.Move, error) {
+	return func(context.Context) (engine.Move, error) { return engine.Move{UCI: m}, nil }
+}
+
+func TestFallback(t *testing.T) {
+	start := engine.Position{Moves: []string{"e2e4", "e7e5"}}
+	boom := errors.New("boom")
+	tests := []struct {
+		name      string
+		primary   func(context.Context) (engine.Move, error)
+		secondary func(context.Context) (engine.Move, error) // nil: no secondary
+		lim       engine.Limits
+		want      string         // the move played
+		reason    FallbackReason // "" when the primary's move is used
+		by        string
+	}{
+		{name: "good primary", primary: answer("g1f3"), secondary: answer("d2d4"), lim: engine.Limits{MoveTime: time.Second},
+			want: "g1f3"},
+		{name: "error", primary: func(context.Context) (engine.Move, error) { return engine.Move{}, boom },
+			secondary: answer("d2d4"), lim: engine.Limits{Depth: 3}, want: "d2d4", reason: ReasonError, by: "second"},
+		{name: "illegal", primary: answer("e1e3"), secondary: answer("d2d4"), lim: engine.Limits{Depth: 3},
+			want: "d2d4", reason: ReasonIllegal, by: "second"},
+		{name: "garbage move", primary: answer("(none)"), secondary: answer("d2d4"), lim: engine.Limits{Depth: 3},
+			want: "d2d4", reason: ReasonIllegal, by: "second"},
+		{name: "timeout ignoring ctx", primary: func(context.Context) (engine.Move, error) {
+			time.Sleep(2 * time.Second)
+			return engine.Move{UCI: "g1f3"}, nil
+		}, secondary: answer("d2d4"), lim: engine.Limits{MoveTime: 100 * time.Millisecond}, want: "d2d4", reason: ReasonTimeout, by: "second"},
+		{name: "clock timeout", primary: func(context.Context) (engine.Move, error) {
+			time.Sleep(2 * time.Second)
+			return engine.Move{UCI: "g1f3"}, nil
+		}, secondary: answer("d2d4"), lim: engine.Limits{WTime: 2 * time.Second, BTime: time.Second}, want: "d2d4", reason: ReasonTimeout, by: "second"},
+		{name: "honours ctx with best so far", primary: func(ctx context.Context) (engine.Move, error) {
+			<-ctx.Done()
+			return engine.Move{UCI: "b1c3"}, nil
+		}, secondary: answer("d2d4"), lim: engine.Limits{MoveTime: 100 * time.Millisecond}, want: "b1c3"},
+		{name: "secondary also illegal", primary: answer("e1e3"), secondary: answer("a1a8"), lim: engine.Limits{Depth: 1},
+			want: "a2a3", reason: ReasonIllegal, by: "legal-move"},
+		{name: "no secondary", primary: func(context.Context) (engine.Move, error) { return engine.Move{}, boom },
+			lim: engine.Limits{Depth: 1}, want: "a2a3", reason: ReasonError, by: "legal-move"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var events []FallbackEvent
+			var sec engine.Engine
+			if tc.secondary != nil {
+				sec = &scripted{name: "second", fn: tc.secondary}
+			}
+			f := NewFallback(&scripted{name: "first", fn: tc.primary}, sec,
+				WithFallbackHook(func(ev FallbackEvent) { events = append(events, ev) }))
+			begin := time.Now()
+			m, err := f.SelectMove(context.Background(), start, tc.lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.UCI != tc.want {
+				t.Errorf("move %q, want %q", m.UCI, tc.want)
+			}
+			if tc.reason == "" {
+				if len(events) != 0 {
+					t.Errorf("unexpected fallback %+v", events)
+				}
+				return
+			}
+			if len(events) != 1 || events[0].Reason != tc.reason || events[0].Secondary != tc.by || events[0].Primary != "first" {
+				t.Fatalf("events = %+v", events)
+			}
+			if tc.reason == ReasonTimeout {
+				budget, _ := MoveBudget(tc.lim, true)
+				if d := time.Since(begin); d > budget+time.Second {
+					t.Errorf("timeout fallback took %v (budget %v)", d, budget)
+				}
+			}
+		})
+	}
+}
+
+func TestFallbackBadPositions(t *testing.T) {
+	f := NewFallback(&scripted{name: "p", fn: answer("e2e4")}, nil)
+	if _, err := f.SelectMove(context.Background(), engine.Position{Moves: []string{"e2e5"}}, engine.Limits{}); err == nil {
+		t.Error("illegal history accepted")
+	}
+	if _, err := f.SelectMove(context.Background(), engine.Position{StartFEN: "not a fen"}, engine.Limits{}); err == nil {
+		t.Error("bad FEN accepted")
+	}
+	mated := engine.Position{Moves: []string{"f2f3", "e7e5", "g2g4", "d8h4"}}
+	if _, err := f.SelectMove(context.Background(), mated, engine.Limits{}); !errors.Is(err, ErrNoLegalMove) {
+		t.Errorf("checkmated side: %v, want ErrNoLegalMove", err)
+	}
+}
+
+func TestFallbackCallerCancels(t *testing.T) {
+	f := NewFallback(&scripted{name: "p", fn: func(context.Context) (engine.Move, error) {
+		time.Sleep(time.Second)
+		return engine.Move{}, nil
+	}}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	m, err := f.SelectMove(ctx, engine.Position{}, engine.Limits{Infinite: true})
+	if err != nil || m.UCI == "" {
+		t.Errorf("after caller cancel: %+v, %v", m, err)
+	}
+}
+
+func TestFallbackDelegates(t *testing.T) {
+	p := &scripted{name: "p", fn: answer("e2e4")}
+	s := &scripted{name: "s", fn: answer("e2e4")}
+	f := NewFallback(p, s)
+	if f.Name() != "p" || f.Info().Name != "p" || f.Primary() != p {
+		t.Errorf("delegation: %q %+v", f.Name(), f.Info())
+	}
+	if err := f.Configure(map[string]string{"x": "1"}); err == nil {
+		t.Error("Configure on a non-configurable primary succeeded")
+	}
+	if err := f.NewGame(context.Background()); err != nil {
+		t.Error(err)
+	}
+	if err := f.Close(); err != nil || !p.closed || !s.closed {
+		t.Errorf("Close: %v, primary closed %v, secondary closed %v", err, p.closed, s.closed)
+	}
+}
+
+func TestMoveBudget(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name  string
+		lim   engine.Limits
+		white bool
+		want  time.Duration
+		ok    bool
+	}{
+		{"nothing", engine.Limits{}, true, 0, false},
+		{"depth only", engine.Limits{Depth: 8}, true, 0, false},
+		{"infinite", engine.Limits{Infinite: true, MoveTime: time.Second}, true, 0, false},
+		{"movetime", engine.Limits{MoveTime: 300 * ms}, true, 300 * ms, true},
+		{"clock white", engine.Limits{WTime: 60 * time.Second, BTime: time.Second, WInc: time.Second}, true, 6750 * ms, true},
+		{"clock black", engine.Limits{WTime: 60 * time.Second, BTime: 10 * time.Second}, false, time.Second, true},
+		{"movestogo 1", engine.Limits{WTime: 10 * time.Second, MovesToGo: 1}, true, 5 * time.Second, true},
+		{"movestogo 40", engine.Limits{WTime: 10 * time.Second, MovesToGo: 40}, true, time.Second, true},
+		{"increment bigger than clock", engine.Limits{WTime: time.Second, WInc: 10 * time.Second, MoveOverhead: 100 * ms}, true, 850 * ms, true},
+		{"tiny clock", engine.Limits{WTime: 5 * ms}, true, 10 * ms, true},
+		{"movetime and clock", engine.Limits{MoveTime: 5 * time.Second, WTime: 10 * time.Second}, true, time.Second, true},
+	}
+	for _, tc := range tests {
+		got, ok := MoveBudget(tc.lim, tc.white)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%s: MoveBudget = %v, %v; want %v, %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+		if ok {
+			g := grace(tc.lim, tc.white, got)
+			own := tc.lim.WTime
+			if !tc.white {
+				own = tc.lim.BTime
+			}
+			if g <= 0 || g > maxGrace || (own > 20*ms && got+2*g > own) {
+				t.Errorf("%s: grace %v with budget %v overruns clock %v", tc.name, g, got, own)
+			}
+		}
+	}
+}

@@ -1,0 +1,307 @@
+package knobs
+
+import (
+	"context"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/notnil/chess"
+)
+
+// errAbort unwinds a search whose time, node budget or context ran out.
+type abortSignal struct{}
+
+// searcher runs one move selection. It is not safe for concurrent use.
+type searcher struct {
+	lc       lineContext
+	p        *params
+	ctx      context.Context
+	deadline time.Time
+	maxNodes int64
+	nodes    int64
+	maxExt   int
+	hist     map[repKey]int // occurrences of each position in the game so far
+	path     []plyRecord
+	keys     []repKey
+}
+
+// result is the outcome of searching a node: its engine-centric score, the
+// line that produced it and that line's breakdown.
+type result struct {
+	score float64
+	pv    []string
+	bd    Breakdown
+}
+
+// node is a position in the search with its mailbox and features.
+type node struct {
+	pos  *chess.Position
+	mb   mailbox
+	feat features
+}
+
+func (s *searcher) tick() {
+	s.nodes++
+	if s.nodes&255 == 0 {
+		if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) {
+			panic(abortSignal{})
+		}
+	}
+	if s.maxNodes > 0 && s.nodes >= s.maxNodes {
+		panic(abortSignal{})
+	}
+}
+
+// child plays mv from n and returns the new node and the ply's record.
+func (s *searcher) child(n *node, mv *chess.Move) (*node, plyRecord) {
+	c := &s.p.cfg
+	stm := colorIndex(n.pos.Turn())
+	kind := absKind(n.mb[mv.S1()])
+	ch := &node{pos: n.pos.Update(mv), mb: n.mb}
+	captured, promo := ch.mb.play(mv)
+	ch.feat = s.p.measure(&ch.mb)
+	rec := plyRecord{
+		move:       mv,
+		uci:        mv.String(),
+		mover:      stm,
+		captured:   s.p.value[captured],
+		givesCheck: mv.HasTag(chess.Check),
+		devBefore:  n.feat[stm].development,
+		devAfter:   ch.feat[stm].development,
+	}
+	if captured == kKing {
+		rec.captured = 0
+	}
+	if promo != 0 {
+		rec.promoGain = s.p.value[promo] - c.PieceValuePawn
+	}
+	color := chess.White
+	if stm == black {
+		color = chess.Black
+	}
+	before, after := n.pos.CastleRights(), ch.pos.CastleRights()
+	switch {
+	case mv.HasTag(chess.KingSideCastle):
+		rec.castle = chess.KingSide
+	case mv.HasTag(chess.QueenSideCastle):
+		rec.castle = chess.QueenSide
+	case kind == kKing:
+		rec.kingMove = true
+		rec.kingRight = before.CanCastle(color, chess.KingSide) || before.CanCastle(color, chess.QueenSide)
+	case kind == kRook:
+		for _, side := range []chess.Side{chess.KingSide, chess.QueenSide} {
+			if before.CanCastle(color, side) && !after.CanCastle(color, side) {
+				rec.lostRight[side] = true
+			}
+		}
+	}
+	return ch, rec
+}
+
+// drawn reports a draw by the fifty-move rule or insufficient material.
+func drawn(n *node) bool {
+	if n.pos.HalfMoveClock() >= 100 {
+		return true
+	}
+	minors := 0
+	for _, p := range n.mb {
+		switch absKind(p) {
+		case kPawn, kRook, kQueen:
+			return false
+		case kKnight, kBishop:
+			minors++
+		}
+	}
+	return minors <= 1
+}
+
+// repetitions counts how often key occurs in the game and the current line.
+func (s *searcher) repetitions(k repKey) int {
+	n := s.hist[k]
+	for i := range s.keys {
+		if s.keys[i] == k {
+			n++
+		}
+	}
+	return n
+}
+
+// orderMoves sorts captures by most valuable victim / least valuable
+// attacker, then promotions and checks, keeping generation order otherwise.
+func (s *searcher) orderMoves(n *node, moves []*chess.Move) {
+	key := func(m *chess.Move) float64 {
+		var k float64
+		if v := absKind(n.mb[m.S2()]); v != 0 {
+			k += 10*s.p.value[v] - s.p.value[absKind(n.mb[m.S1()])]/10 + 1e5
+		} else if m.HasTag(chess.EnPassant) {
+			k += 10*s.p.cfg.PieceValuePawn + 1e5
+		}
+		if m.Promo() != chess.NoPieceType {
+			k += 5e4 + s.p.value[kindOf(m.Promo())]
+		}
+		if m.HasTag(chess.Check) {
+			k += 2e4
+		}
+		return k
+	}
+	keys := make([]float64, len(moves))
+	idx := make([]int, len(moves))
+	for i, m := range moves {
+		keys[i], idx[i] = key(m), i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] > keys[idx[b]] })
+	sorted := make([]*chess.Move, len(moves))
+	for i, j := range idx {
+		sorted[i] = moves[j]
+	}
+	copy(moves, sorted)
+}
+
+// leaf scores the current line ending at n.
+func (s *searcher) leaf(n *node, term int) result {
+	bd := s.lc.score(&n.feat, s.path, colorIndex(n.pos.Turn()), term)
+	return result{score: bd.Total, bd: bd}
+}
+
+// search returns the best line from n. depth is the nominal depth left;
+// ext the extension plies used; swingPending that a material swing still
+// awaits its non-check reply; checkSeq that the previous ply answered a
+// check in the extension zone, so the side to move may keep checking.
+func (s *searcher) search(n *node, depth, ext int, swingPending, checkSeq bool, alpha, beta float64) result {
+	s.tick()
+	stm := colorIndex(n.pos.Turn())
+	inCheck := n.feat[stm].inCheck
+	if drawn(n) {
+		return s.leaf(n, termDraw)
+	}
+	var moves []*chess.Move
+	if inCheck || !hasMoveQuick(&n.mb, &n.feat, stm) {
+		moves = n.pos.ValidMoves()
+		if len(moves) == 0 {
+			if inCheck {
+				return s.leaf(n, termMate)
+			}
+			return s.leaf(n, termDraw)
+		}
+	}
+	// Beyond the nominal depth only forced continuations are searched:
+	// evasions when in check (full width); after a material swing the
+	// reply side may recapture or compensate (captures and promotions) or
+	// decline (stand pat, the line ends); after answering a check the
+	// checking side may continue with checks or stop.
+	standPat := false
+	var keep func(*chess.Move) bool
+	nextExt := ext
+	if depth <= 0 {
+		switch {
+		case ext >= s.maxExt || (!inCheck && !swingPending && !checkSeq):
+			return s.leaf(n, termNone)
+		case inCheck:
+			nextExt++
+		default:
+			nextExt++
+			standPat = true
+			keep = func(m *chess.Move) bool {
+				return (swingPending && (m.HasTag(chess.Capture) || m.Promo() != chess.NoPieceType)) ||
+					(checkSeq && m.HasTag(chess.Check))
+			}
+		}
+	}
+
+	maximize := stm == s.lc.engine
+	best := result{score: math.Inf(-1)}
+	if !maximize {
+		best.score = math.Inf(1)
+	}
+	if standPat {
+		best = s.leaf(n, termNone)
+		if maximize {
+			alpha = math.Max(alpha, best.score)
+		} else {
+			beta = math.Min(beta, best.score)
+		}
+		if alpha >= beta {
+			return best
+		}
+	}
+	if moves == nil {
+		moves = n.pos.ValidMoves()
+	}
+	if keep != nil {
+		kept := moves[:0]
+		for _, m := range moves {
+			if keep(m) {
+				kept = append(kept, m)
+			}
+		}
+		moves = kept
+	}
+	s.orderMoves(n, moves)
+	for _, mv := range moves {
+		ch, rec := s.child(n, mv)
+		k := keyOf(&ch.mb, ch.pos)
+		s.path = append(s.path, rec)
+		var r result
+		if s.repetitions(k) >= 2 {
+			// This move makes the third occurrence: a draw, stop the line.
+			s.keys = append(s.keys, k)
+			r = s.leaf(ch, termDraw)
+		} else {
+			s.keys = append(s.keys, k)
+			pending := rec.swing() || (swingPending && rec.givesCheck)
+			childCheckSeq := depth <= 0 && inCheck
+			r = s.search(ch, depth-1, nextExt, pending, childCheckSeq, alpha, beta)
+		}
+		s.path = s.path[:len(s.path)-1]
+		s.keys = s.keys[:len(s.keys)-1]
+		if (maximize && r.score > best.score) || (!maximize && r.score < best.score) || best.pv == nil && math.IsInf(best.score, 0) {
+			best = result{score: r.score, pv: append([]string{rec.uci}, r.pv...), bd: r.bd}
+		}
+		if maximize {
+			alpha = math.Max(alpha, best.score)
+		} else {
+			beta = math.Min(beta, best.score)
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	return best
+}
+
+// candidate is one root move with its line and score.
+type candidate struct {
+	uci string
+	res result
+}
+
+// searchRoot searches every root move to depth (the root ply included) and
+// returns the candidates, best first. With exact set every candidate gets a
+// full window (for debug reports); otherwise later moves are bounded.
+func (s *searcher) searchRoot(root *node, moves []*chess.Move, depth int, exact bool) []candidate {
+	cands := make([]candidate, 0, len(moves))
+	alpha := math.Inf(-1)
+	for _, mv := range moves {
+		ch, rec := s.child(root, mv)
+		k := keyOf(&ch.mb, ch.pos)
+		s.path = append(s.path[:0], rec)
+		s.keys = append(s.keys[:0], k)
+		var r result
+		if s.repetitions(k) >= 3 {
+			r = s.leaf(ch, termDraw)
+		} else {
+			lo := alpha
+			if exact {
+				lo = math.Inf(-1)
+			}
+			r = s.search(ch, depth-1, 0, rec.swing(), false, lo, math.Inf(1))
+		}
+		s.path, s.keys = s.path[:0], s.keys[:0]
+		r.pv = append([]string{rec.uci}, r.pv...)
+		cands = append(cands, candidate{uci: rec.uci, res: r})
+		alpha = math.Max(alpha, r.score)
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].res.score > cands[b].res.score })
+	return cands
+}

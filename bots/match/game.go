@@ -1,0 +1,154 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/outpostchess/outpost/bots/engine"
+)
+
+// Result is a finished game's outcome.
+type Result string
+
+// Game results in PGN notation.
+const (
+	WhiteWins Result = "1-0"
+	BlackWins Result = "0-1"
+	Draw      Result = "1/2-1/2"
+)
+
+// Game is one refereed game.
+type Game struct {
+	Index    int    // 0-based index in the match
+	Opening  string // the opening's name
+	White    string // engine names
+	Black    string
+	AIsWhite bool
+	Result   Result
+	Reason   string // "checkmate", "stalemate", "threefold repetition", "time forfeit", …
+	Plies    int    // plies played by the engines (after the opening)
+	Start    engine.Position
+	Moves    []string // the engines' moves in UCI
+}
+
+// ScoreA returns A's points from this game (1, ½ or 0).
+func (g Game) ScoreA() float64 {
+	switch {
+	case g.Result == Draw:
+		return 0.5
+	case (g.Result == WhiteWins) == g.AIsWhite:
+		return 1
+	}
+	return 0
+}
+
+// referee holds the settings a game is played under.
+type referee struct {
+	moveTime  time.Duration
+	tolerance time.Duration
+	maxPlies  int
+}
+
+// play plays one game between white and black from start, refereed by
+// notnil/chess. An engine error, an illegal move or a move later than
+// moveTime+tolerance loses the game. Draws are adjudicated on threefold
+// repetition, the fifty-move rule, insufficient material (automatic in
+// notnil/chess) and after maxPlies plies in total.
+func (r referee) play(ctx context.Context, white, black engine.Engine, start engine.Position) (Game, error) {
+	gm := Game{White: white.Name(), Black: black.Name(), Start: start}
+	fen, err := chess.FEN(start.FEN())
+	if err != nil {
+		return gm, fmt.Errorf("match: opening FEN: %w", err)
+	}
+	g := chess.NewGame(fen, chess.UseNotation(chess.UCINotation{}))
+	for _, m := range start.Moves {
+		if err := g.MoveStr(m); err != nil {
+			return gm, fmt.Errorf("match: opening move %s: %w", m, err)
+		}
+	}
+	for _, e := range []engine.Engine{white, black} {
+		if st, ok := e.(engine.Stateful); ok {
+			if err := st.NewGame(ctx); err != nil {
+				return gm, fmt.Errorf("match: %s: new game: %w", e.Name(), err)
+			}
+		}
+	}
+	pos := engine.Position{StartFEN: start.StartFEN, Moves: append([]string(nil), start.Moves...)}
+	for {
+		if g.Outcome() != chess.NoOutcome {
+			gm.Result, gm.Reason = Result(g.Outcome().String()), methodName(g.Method())
+			return gm, nil
+		}
+		for _, d := range g.EligibleDraws() {
+			switch d {
+			case chess.ThreefoldRepetition:
+				gm.Result, gm.Reason = Draw, "threefold repetition"
+			case chess.FiftyMoveRule:
+				gm.Result, gm.Reason = Draw, "fifty-move rule"
+			}
+		}
+		if gm.Result != "" {
+			return gm, nil
+		}
+		if len(pos.Moves) >= r.maxPlies {
+			gm.Result, gm.Reason = Draw, fmt.Sprintf("adjudicated after %d plies", r.maxPlies)
+			return gm, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return gm, err
+		}
+		side, mover := white, chess.White
+		if g.Position().Turn() == chess.Black {
+			side, mover = black, chess.Black
+		}
+		lose := func(reason string) (Game, error) {
+			gm.Result, gm.Reason = WhiteWins, reason
+			if mover == chess.White {
+				gm.Result = BlackWins
+			}
+			return gm, nil
+		}
+		limit := r.moveTime + r.tolerance
+		mctx, cancel := context.WithTimeout(ctx, limit)
+		begin := time.Now()
+		m, err := side.SelectMove(mctx, pos, engine.Limits{MoveTime: r.moveTime})
+		took := time.Since(begin)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return gm, ctx.Err()
+		case took > limit:
+			return lose(fmt.Sprintf("time forfeit: %s took %v for a %v move", side.Name(), took.Round(time.Millisecond), r.moveTime))
+		case err != nil && errors.Is(err, context.DeadlineExceeded):
+			return lose(fmt.Sprintf("time forfeit: %s: %v", side.Name(), err))
+		case err != nil:
+			return lose(fmt.Sprintf("engine error: %s: %v", side.Name(), err))
+		}
+		if err := g.MoveStr(m.UCI); err != nil {
+			return lose(fmt.Sprintf("illegal move: %s played %q", side.Name(), m.UCI))
+		}
+		pos.Moves = append(pos.Moves, m.UCI)
+		gm.Moves = append(gm.Moves, m.UCI)
+		gm.Plies++
+	}
+}
+
+func methodName(m chess.Method) string {
+	switch m {
+	case chess.Checkmate:
+		return "checkmate"
+	case chess.Stalemate:
+		return "stalemate"
+	case chess.InsufficientMaterial:
+		return "insufficient material"
+	case chess.FivefoldRepetition:
+		return "fivefold repetition"
+	case chess.SeventyFiveMoveRule:
+		return "seventy-five-move rule"
+	}
+	return m.String()
+}

@@ -1,0 +1,190 @@
+// Package match plays engines against each other: concurrent games from a
+// fixed list of openings with colours swapped per opening, refereed by
+// notnil/chess with draw adjudication and a time tolerance, summarised as a
+// score, an Elo difference with its 95% error margin and a likelihood of
+// superiority. It also runs the Stockfish ladder (Ladder) that estimates an
+// engine's Elo.
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/bots/engine"
+)
+
+// Factory makes a fresh engine; each concurrent game slot gets its own.
+type Factory func(ctx context.Context) (engine.Engine, error)
+
+// Defaults for Config's zero fields.
+const (
+	DefaultMaxPlies    = 200
+	DefaultConcurrency = 2
+	minTolerance       = 100 * time.Millisecond
+)
+
+// Config describes a match between engines A and B.
+type Config struct {
+	A, B  Factory
+	Games int // total games; colours alternate within each opening pair
+	// MoveTime is the fixed time per move each engine is given.
+	MoveTime time.Duration
+	// Tolerance is how much a move may overrun MoveTime before the engine
+	// forfeits; zero means max(100 ms, MoveTime/2).
+	Tolerance time.Duration
+	// Concurrency is the number of games played at once (default 2).
+	Concurrency int
+	// Openings are used in order, each for two games (A white, then B
+	// white), cycling when there are more games; default ECOOpenings().
+	Openings []Opening
+	// MaxPlies adjudicates a draw after this many plies including the
+	// opening (default 200).
+	MaxPlies int
+	// Logger receives one line per game at info level.
+	Logger zerolog.Logger
+	// OnGame, when set, is called after each game (from the game's
+	// goroutine; calls are serialised).
+	OnGame func(Game)
+}
+
+// Summary is a finished match.
+type Summary struct {
+	Stats
+	NameA, NameB string
+	Games        []Game // in index order
+}
+
+// Run plays the match. It returns the games played so far and ctx's error
+// when ctx ends early, and an error when an engine cannot be created or an
+// opening is invalid.
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	if cfg.A == nil || cfg.B == nil {
+		return Summary{}, errors.New("match: both engines are needed")
+	}
+	if cfg.Games < 1 {
+		return Summary{}, fmt.Errorf("match: %d games: want at least 1", cfg.Games)
+	}
+	if cfg.MoveTime <= 0 {
+		return Summary{}, fmt.Errorf("match: move time %v must be positive", cfg.MoveTime)
+	}
+	if cfg.Tolerance <= 0 {
+		cfg.Tolerance = max(minTolerance, cfg.MoveTime/2)
+	}
+	if cfg.Concurrency < 1 {
+		cfg.Concurrency = DefaultConcurrency
+	}
+	if cfg.MaxPlies < 1 {
+		cfg.MaxPlies = DefaultMaxPlies
+	}
+	if len(cfg.Openings) == 0 {
+		cfg.Openings = ECOOpenings()
+	}
+	for _, o := range cfg.Openings {
+		if _, err := replay(o.Position()); err != nil {
+			return Summary{}, fmt.Errorf("match: opening %s: %w", o.Name, err)
+		}
+	}
+	ref := referee{moveTime: cfg.MoveTime, tolerance: cfg.Tolerance, maxPlies: cfg.MaxPlies}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	games := make([]Game, cfg.Games)
+	played := make([]bool, cfg.Games)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		names    [2]string
+	)
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstErr == nil {
+			firstErr = err
+			cancel()
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(cfg.Concurrency, cfg.Games) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a, err := cfg.A(ctx)
+			if err != nil {
+				fail(fmt.Errorf("match: engine A: %w", err))
+				return
+			}
+			defer a.Close()
+			b, err := cfg.B(ctx)
+			if err != nil {
+				fail(fmt.Errorf("match: engine B: %w", err))
+				return
+			}
+			defer b.Close()
+			mu.Lock()
+			names = [2]string{a.Name(), b.Name()}
+			mu.Unlock()
+			for i := range jobs {
+				op := cfg.Openings[(i/2)%len(cfg.Openings)]
+				white, black := a, b
+				if i%2 == 1 {
+					white, black = b, a
+				}
+				g, err := ref.play(ctx, white, black, op.Position())
+				if err != nil {
+					if ctx.Err() == nil {
+						fail(err)
+					}
+					continue
+				}
+				g.Index, g.Opening, g.AIsWhite = i, op.Name, i%2 == 0
+				mu.Lock()
+				games[i], played[i] = g, true
+				if cfg.OnGame != nil {
+					cfg.OnGame(g)
+				}
+				mu.Unlock()
+				cfg.Logger.Info().Int("game", i+1).Str("white", g.White).Str("black", g.Black).
+					Str("opening", g.Opening).Str("result", string(g.Result)).Str("reason", g.Reason).
+					Int("plies", g.Plies).Msg("match: game over")
+			}
+		}()
+	}
+feed:
+	for i := range cfg.Games {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+
+	s := Summary{NameA: names[0], NameB: names[1]}
+	var w, l, d int
+	for i, g := range games {
+		if !played[i] {
+			continue
+		}
+		s.Games = append(s.Games, g)
+		switch g.ScoreA() {
+		case 1:
+			w++
+		case 0:
+			l++
+		default:
+			d++
+		}
+	}
+	s.Stats = ComputeStats(w, l, d)
+	if firstErr != nil {
+		return s, firstErr
+	}
+	return s, ctx.Err()
+}

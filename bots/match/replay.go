@@ -1,0 +1,11 @@
+package match
+
+import (
+	"github.com/notnil/chess"
+
+	"github.com/outpostchess/outpost/bots"
+	"github.com/outpostchess/outpost/bots/engine"
+)
+
+// replay plays pos with the shared referee.
+func replay(pos engine.Position) (*chess.Game, error) { return bots.Replay(pos) }

@@ -1,0 +1,127 @@
+package bots
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/bots/knobs"
+	"github.com/outpostchess/outpost/internal/uci"
+)
+
+// Option configures New.
+type Option func(*config) error
+
+// config collects the options of one New call.
+type config struct {
+	log        zerolog.Logger
+	knobs      *knobs.Config
+	seed       uint64
+	seeded     bool
+	uciOptions map[string]string
+	hashMB     int
+	threads    int
+	elo        int
+	fallback   bool
+	name       string
+	uciClient  uci.Config
+}
+
+// WithLogger sets the logger engines and the fallback report to.
+func WithLogger(l zerolog.Logger) Option {
+	return func(c *config) error { c.log = l; return nil }
+}
+
+// WithKnobs sets the eval-knob engine's configuration (default
+// knobs.Defaults()). Other engines ignore it.
+func WithKnobs(k knobs.Config) Option {
+	return func(c *config) error {
+		if err := k.Validate(); err != nil {
+			return fmt.Errorf("bots: knobs: %w", err)
+		}
+		c.knobs = &k
+		return nil
+	}
+}
+
+// WithSeed makes random engines (easy, and the fallback's easy engine)
+// reproducible.
+func WithSeed(seed uint64) Option {
+	return func(c *config) error { c.seed, c.seeded = seed, true; return nil }
+}
+
+// WithUCIOptions adds options for external UCI engines (setoption) and for
+// configurable built-ins (Configure). Spec options win over these.
+func WithUCIOptions(opts map[string]string) Option {
+	return func(c *config) error {
+		if c.uciOptions == nil {
+			c.uciOptions = map[string]string{}
+		}
+		maps.Copy(c.uciOptions, opts)
+		return nil
+	}
+}
+
+// WithHashMB sets the hash table size of engines that have one (hard, and
+// UCI engines with a "Hash" option).
+func WithHashMB(mb int) Option {
+	return func(c *config) error {
+		if mb < 1 || mb > 65536 {
+			return fmt.Errorf("bots: hash %d MB out of range 1-65536", mb)
+		}
+		c.hashMB = mb
+		return nil
+	}
+}
+
+// WithThreads sets a UCI engine's "Threads" option.
+func WithThreads(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > 1024 {
+			return fmt.Errorf("bots: threads %d out of range 1-1024", n)
+		}
+		c.threads = n
+		return nil
+	}
+}
+
+// WithElo limits a UCI engine's strength (UCI_LimitStrength/UCI_Elo,
+// clamped into the engine's range).
+func WithElo(elo int) Option {
+	return func(c *config) error {
+		if elo <= 0 {
+			return fmt.Errorf("bots: Elo %d must be positive", elo)
+		}
+		c.elo = elo
+		return nil
+	}
+}
+
+// WithFallback wraps the engine in a Fallback whose secondary is the easy
+// engine, so that an error, an illegal move or a timeout never loses a game.
+func WithFallback() Option {
+	return func(c *config) error { c.fallback = true; return nil }
+}
+
+// WithName overrides the engine's name.
+func WithName(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return fmt.Errorf("bots: empty engine name")
+		}
+		c.name = name
+		return nil
+	}
+}
+
+// WithUCIClient sets the UCI client's timeouts for external engines (its
+// Path, Args, Options and Logger are ignored).
+func WithUCIClient(cfg uci.Config) Option {
+	return func(c *config) error { c.uciClient = cfg; return nil }
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}

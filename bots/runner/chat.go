@@ -1,0 +1,117 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/lichess"
+)
+
+// chatFlagKind is the Journal cache kind for one-time chat messages.
+const chatFlagKind = "chat-sent"
+
+// greet posts the greeting once per game, even across restarts.
+func (r *Runner) greet(ctx context.Context) {
+	r.postOnce(ctx, "greeting", r.cfg.Game.Greeting)
+}
+
+// farewell posts the goodbye once per game, even across restarts.
+func (r *Runner) farewell(ctx context.Context) {
+	r.postOnce(ctx, "goodbye", r.cfg.Game.Goodbye)
+}
+
+func (r *Runner) postOnce(ctx context.Context, what, template string) {
+	if template == "" || r.full == nil {
+		return
+	}
+	key := r.cfg.GameID + ":" + what
+	if _, done, err := r.journal.CacheGet(ctx, chatFlagKind, key); err != nil || done {
+		return
+	}
+	// Flag first: a message lost to a crash is better than one sent twice.
+	if err := r.journal.CachePut(ctx, chatFlagKind, key, []byte{1}); err != nil {
+		r.log.Warn().Err(err).Str("what", what).Msg("journal chat flag")
+		return
+	}
+	text := r.expand(template)
+	for _, room := range r.cfg.Game.GreetingRooms {
+		if err := r.api.Chat(ctx, r.cfg.GameID, lichess.ChatRoom(room), text); err != nil && ctx.Err() == nil {
+			r.log.Warn().Err(err).Str("room", room).Str("what", what).Msg("chat")
+		}
+	}
+}
+
+// expand fills a chat template's {engine}, {opponent} and {me}.
+func (r *Runner) expand(t string) string {
+	opp := r.full.Black
+	if r.color == lichess.Black {
+		opp = r.full.White
+	}
+	name := opp.Name
+	if name == "" && opp.AILevel > 0 {
+		name = fmt.Sprintf("Stockfish level %d", opp.AILevel)
+	}
+	return strings.NewReplacer("{engine}", r.cfg.EngineName, "{opponent}", name, "{me}", r.cfg.Me).Replace(t)
+}
+
+// chatHelp lists the chat commands.
+const chatHelp = "Commands: !help, !engine (what I play with), !eval (my current evaluation)"
+
+// onChat answers chat commands from other users, in the room they used.
+func (r *Runner) onChat(ctx context.Context, c *lichess.ChatLine) {
+	if !r.cfg.Game.ChatCommands || strings.EqualFold(c.Username, r.cfg.Me) || strings.EqualFold(c.Username, "lichess") {
+		return
+	}
+	reply := r.commandReply(c.Text)
+	if reply == "" {
+		return
+	}
+	room := lichess.ChatRoom(c.Room)
+	if room != lichess.RoomSpectator {
+		room = lichess.RoomPlayer
+	}
+	if err := r.api.Chat(ctx, r.cfg.GameID, room, reply); err != nil && ctx.Err() == nil {
+		r.log.Warn().Err(err).Msg("chat reply")
+	}
+}
+
+// commandReply returns the answer to a chat line, or "" when it is not a
+// command.
+func (r *Runner) commandReply(text string) string {
+	fields := strings.Fields(strings.TrimSpace(text))
+	if len(fields) == 0 || !strings.HasPrefix(fields[0], "!") {
+		return ""
+	}
+	cmd, args := strings.ToLower(fields[0]), fields[1:]
+	switch cmd {
+	case "!help", "!commands":
+		return chatHelp
+	case "!engine", "!name":
+		if len(args) > 0 {
+			return "Usage: !engine (no arguments)"
+		}
+		return "I'm playing with " + r.cfg.EngineName + "."
+	case "!eval":
+		if len(args) > 0 {
+			return "Usage: !eval (no arguments)"
+		}
+		if !r.lastScore.Set {
+			return "No evaluation yet."
+		}
+		return "My evaluation: " + formatScore(r.lastScore) + fmt.Sprintf(" (depth %d, my point of view)", r.lastDepth)
+	}
+	return "Unknown command " + fields[0] + ". " + chatHelp
+}
+
+// formatScore renders a score like "+0.35", "-1.20" or "mate in 3".
+func formatScore(s engine.Score) string {
+	switch {
+	case s.Mate > 0:
+		return fmt.Sprintf("mate in %d", s.Mate)
+	case s.Mate < 0:
+		return fmt.Sprintf("mated in %d", -s.Mate)
+	}
+	return fmt.Sprintf("%+.2f", float64(s.CP)/100)
+}

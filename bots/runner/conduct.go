@@ -1,0 +1,159 @@
+package runner
+
+import (
+	"context"
+	"time"
+
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/lichess"
+)
+
+// Draw policies ([game] accept_draw).
+const (
+	DrawNever      = "never"       // decline every offer
+	DrawAlways     = "always"      // accept every offer (after draw_min_ply)
+	DrawWhenBehind = "when_behind" // accept when our eval is at or below -draw_eval_cp
+	DrawByEval     = "by_eval"     // accept when |our eval| is at most draw_eval_cp
+)
+
+// mateCP is the centipawn value a mate score counts as in draw and resign
+// decisions.
+const mateCP = 100000
+
+// scoreCP turns an engine score (our point of view) into centipawns.
+func scoreCP(s engine.Score) int {
+	switch {
+	case s.Mate > 0:
+		return mateCP - s.Mate
+	case s.Mate < 0:
+		return -mateCP - s.Mate
+	}
+	return s.CP
+}
+
+// considerDraw answers the opponent's draw offer, once per ply.
+func (r *Runner) considerDraw(ctx context.Context, s *lichess.GameState, ply int) {
+	if !s.DrawOffered(opposite(r.color)) || r.drawAnswered == ply {
+		return
+	}
+	r.drawAnswered = ply
+	accept := r.acceptDraw(ply)
+	if err := r.api.Draw(ctx, r.cfg.GameID, accept); err != nil && ctx.Err() == nil {
+		r.log.Warn().Err(err).Bool("accept", accept).Msg("answer draw offer")
+		return
+	}
+	r.log.Info().Bool("accept", accept).Int("ply", ply).Msg("answered draw offer")
+}
+
+func (r *Runner) acceptDraw(ply int) bool {
+	g := r.cfg.Game
+	if ply < g.DrawMinPly {
+		return false
+	}
+	switch g.AcceptDraw {
+	case DrawAlways:
+		return true
+	case DrawWhenBehind:
+		return r.lastScore.Set && scoreCP(r.lastScore) <= -g.DrawEvalCP
+	case DrawByEval:
+		if !r.lastScore.Set {
+			return false
+		}
+		cp := scoreCP(r.lastScore)
+		return cp <= g.DrawEvalCP && cp >= -g.DrawEvalCP
+	}
+	return false
+}
+
+// considerResign resigns after resign_moves consecutive own moves evaluated
+// at or below resign_below_cp.
+func (r *Runner) considerResign(ctx context.Context, s engine.Score) {
+	g := r.cfg.Game
+	if !g.ResignEnabled {
+		return
+	}
+	if scoreCP(s) <= g.ResignBelowCP {
+		r.lowStreak++
+	} else {
+		r.lowStreak = 0
+	}
+	if r.lowStreak < max(g.ResignMoves, 1) || r.resigned {
+		return
+	}
+	r.resigned = true
+	if err := r.api.Resign(ctx, r.cfg.GameID); err != nil && ctx.Err() == nil {
+		r.log.Warn().Err(err).Msg("resign")
+		r.resigned = false
+		return
+	}
+	r.log.Info().Int("eval_cp", scoreCP(s)).Msg("resigned a lost position")
+}
+
+// considerAbort arms the abort timer while the opponent owes their first
+// move, and disarms it once they made it.
+func (r *Runner) considerAbort(ply int) {
+	waiting := r.cfg.Game.AbortAfter > 0 && r.full.Clock != nil && r.opponentOwesFirstMove(ply)
+	switch {
+	case waiting && r.abortTimer == nil:
+		r.abortTimer = time.NewTimer(r.cfg.Game.AbortAfter)
+	case !waiting && r.abortTimer != nil:
+		r.abortTimer.Stop()
+		r.abortTimer = nil
+	}
+}
+
+// opponentOwesFirstMove reports whether it is the opponent's turn and they
+// have not moved yet in this game.
+func (r *Runner) opponentOwesFirstMove(ply int) bool {
+	if r.ourTurn() {
+		return false
+	}
+	// The opponent's first move is ply 0 if they move first, else ply 1.
+	return ply <= 1
+}
+
+func (r *Runner) onAbortTimer(ctx context.Context) {
+	if r.state == nil || !r.state.Status.Ongoing() || !r.opponentOwesFirstMove(len(r.gameMoves)) {
+		return
+	}
+	r.log.Info().Dur("waited", r.cfg.Game.AbortAfter).Msg("opponent did not make a first move; aborting")
+	if err := r.api.Abort(ctx, r.cfg.GameID); err != nil && ctx.Err() == nil {
+		r.log.Warn().Err(err).Msg("abort")
+	}
+}
+
+// onOpponentGone claims victory once Lichess allows it.
+func (r *Runner) onOpponentGone(ctx context.Context, e *lichess.OpponentGone) {
+	if r.claimTimer != nil {
+		r.claimTimer.Stop()
+		r.claimTimer = nil
+	}
+	if !e.Gone || !r.cfg.Game.ClaimVictory || e.ClaimWinInSeconds == nil {
+		return
+	}
+	wait := time.Duration(*e.ClaimWinInSeconds) * time.Second
+	if wait <= 0 {
+		r.claim(ctx)
+		return
+	}
+	// A little after the moment, so that the server agrees it has come.
+	r.claimTimer = time.NewTimer(wait + 250*time.Millisecond)
+}
+
+func (r *Runner) claim(ctx context.Context) {
+	if r.state == nil || !r.state.Status.Ongoing() {
+		return
+	}
+	if err := r.api.ClaimVictory(ctx, r.cfg.GameID); err != nil && ctx.Err() == nil {
+		r.log.Warn().Err(err).Msg("claim victory")
+		return
+	}
+	r.log.Info().Msg("claimed victory: the opponent left")
+}
+
+func opposite(c lichess.Color) lichess.Color {
+	if c == lichess.White {
+		return lichess.Black
+	}
+	return lichess.White
+}

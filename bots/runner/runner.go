@@ -1,0 +1,424 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/notnil/chess"
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess"
+)
+
+// Config is what a runner needs to know besides its collaborators.
+type Config struct {
+	GameID string
+	// Me is our Lichess user id (lower case).
+	Me string
+	// EngineName is announced in the greeting and by !engine.
+	EngineName string
+	// Game holds the conduct settings ([game] in the config).
+	Game config.GameConfig
+	// UnknownOutcomeRetry is how long to wait before resending a move
+	// whose answer was lost, when no new game state has arrived (default 2 s).
+	UnknownOutcomeRetry time.Duration
+	Logger              zerolog.Logger
+}
+
+// Outcome is how a game ended, as the runner saw it.
+type Outcome struct {
+	GameID     string
+	Color      lichess.Color
+	Status     lichess.Status
+	Winner     lichess.Color
+	Moves      []string
+	InitialFEN string // "" for the standard start
+	Full       *lichess.GameFull
+	// Latencies are, per move we sent, the time the runner itself spent
+	// between a game state arriving and the move request going out, with
+	// the engine's thinking time excluded.
+	Latencies []time.Duration
+	// Fallbacks counts moves the runner had to choose itself because the
+	// engine failed or answered an illegal move.
+	Fallbacks int
+}
+
+// Runner plays one game. Create it with New and call Run once.
+type Runner struct {
+	cfg     Config
+	api     GameAPI
+	eng     engine.Engine
+	journal Journal
+	log     zerolog.Logger
+
+	full      *lichess.GameFull
+	color     lichess.Color
+	state     *lichess.GameState
+	stateAt   time.Time
+	game      *chess.Game // the position after state's moves
+	gameMoves []string    // the moves game was built from
+	greeted   bool
+
+	// per-ply bookkeeping
+	thinkingPly  int                // ply the engine is thinking about, -1 when idle
+	thinkCancel  context.CancelFunc // stops the current think
+	sentPly      int                // ply whose move was sent and not yet seen played, -1 none
+	drawAnswered int                // ply at which the opponent's draw offer was answered, -1 none
+	lastScore    engine.Score
+	lastDepth    int
+	lowStreak    int
+	resigned     bool
+
+	abortTimer *time.Timer
+	claimTimer *time.Timer
+	retryTimer *time.Timer
+
+	wg     sync.WaitGroup
+	moveCh chan thought
+	out    Outcome
+}
+
+// thought is an engine's answer for one ply.
+type thought struct {
+	ply      int
+	move     engine.Move
+	err      error
+	overhead time.Duration // runner time spent before the engine started
+	doneAt   time.Time
+}
+
+// New returns a runner for one game. The engine should already be wrapped in
+// a fallback (bots.Fallback) so that it always answers; the runner still
+// checks every move and picks a legal one itself as a last resort.
+func New(cfg Config, api GameAPI, eng engine.Engine, j Journal) *Runner {
+	if cfg.UnknownOutcomeRetry <= 0 {
+		cfg.UnknownOutcomeRetry = 2 * time.Second
+	}
+	cfg.Me = strings.ToLower(cfg.Me)
+	return &Runner{
+		cfg: cfg, api: api, eng: eng, journal: j,
+		log:         cfg.Logger.With().Str("game", cfg.GameID).Logger(),
+		thinkingPly: -1, sentPly: -1, drawAnswered: -1,
+		moveCh: make(chan thought, 1),
+		out:    Outcome{GameID: cfg.GameID},
+	}
+}
+
+// Run plays the game until it ends or ctx is done. It returns the outcome
+// and nil when the game ended, or the outcome so far and ctx's error (or a
+// stream error such as a 404) otherwise. It leaves no goroutine behind.
+func (r *Runner) Run(ctx context.Context) (Outcome, error) {
+	stream, err := r.api.StreamGame(ctx, r.cfg.GameID)
+	if err != nil {
+		return r.out, fmt.Errorf("runner: open game stream %s: %w", r.cfg.GameID, err)
+	}
+	defer func() {
+		r.stopThinking()
+		r.wg.Wait()
+		stream.Close()
+		for _, t := range []*time.Timer{r.abortTimer, r.claimTimer, r.retryTimer} {
+			if t != nil {
+				t.Stop()
+			}
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return r.out, ctx.Err()
+		case ev, ok := <-stream.Events():
+			if !ok {
+				if err := stream.Err(); err != nil {
+					return r.out, fmt.Errorf("runner: game stream %s: %w", r.cfg.GameID, err)
+				}
+				if r.out.Status == "" || r.out.Status.Ongoing() {
+					return r.out, fmt.Errorf("runner: game stream %s ended before the game did", r.cfg.GameID)
+				}
+				return r.out, nil
+			}
+			if done := r.onEvent(ctx, ev); done {
+				return r.out, nil
+			}
+		case t := <-r.moveCh:
+			r.onThought(ctx, t)
+		case <-timerC(r.abortTimer):
+			r.abortTimer = nil
+			r.onAbortTimer(ctx)
+		case <-timerC(r.claimTimer):
+			r.claimTimer = nil
+			r.claim(ctx)
+		case <-timerC(r.retryTimer):
+			r.retryTimer = nil
+			r.onRetry(ctx)
+		}
+	}
+}
+
+// timerC returns a timer's channel, or nil (blocks forever) for no timer.
+func timerC(t *time.Timer) <-chan time.Time {
+	if t == nil {
+		return nil
+	}
+	return t.C
+}
+
+// onEvent handles one stream event and reports whether the game is over.
+func (r *Runner) onEvent(ctx context.Context, ev lichess.GameEvent) bool {
+	switch e := ev.(type) {
+	case *lichess.GameFull:
+		if err := r.onFull(ctx, e); err != nil {
+			r.log.Error().Err(err).Msg("unusable gameFull")
+			return false
+		}
+		return r.onState(ctx, &e.State)
+	case *lichess.GameState:
+		if r.full == nil {
+			r.log.Warn().Msg("gameState before gameFull; ignored")
+			return false
+		}
+		return r.onState(ctx, e)
+	case *lichess.ChatLine:
+		r.onChat(ctx, e)
+	case *lichess.OpponentGone:
+		r.onOpponentGone(ctx, e)
+	case *lichess.Reconnected:
+		r.log.Info().Int("attempt", e.Attempt).AnErr("cause", e.Cause).Msg("game stream reconnected")
+	}
+	return false
+}
+
+func (r *Runner) onFull(ctx context.Context, f *lichess.GameFull) error {
+	color, ok := f.ColorOf(r.cfg.Me)
+	if !ok {
+		return fmt.Errorf("we (%s) play neither side of game %s", r.cfg.Me, f.ID)
+	}
+	if _, err := startGame(f.StartFEN()); err != nil {
+		return err
+	}
+	first := r.full == nil
+	r.full, r.color = f, color
+	r.out.Color, r.out.Full, r.out.InitialFEN = color, f, f.StartFEN()
+	// After a reconnection the server's state is the truth: a move we sent
+	// at the current ply evidently did not land, so it may be sent again
+	// (the same reserved move, never another one).
+	r.sentPly = -1
+	if first {
+		r.greet(ctx)
+	}
+	return nil
+}
+
+// onState brings the runner up to date with a game state and acts on it. It
+// reports whether the game is over.
+func (r *Runner) onState(ctx context.Context, s *lichess.GameState) bool {
+	r.state, r.stateAt = s, time.Now()
+	moves := s.MoveList()
+	if err := r.syncBoard(moves); err != nil {
+		r.log.Error().Err(err).Msg("server moves do not replay; waiting for the next state")
+		return false
+	}
+	r.out.Moves = moves
+	if err := r.journal.UpdateMoves(ctx, r.cfg.GameID, s.Moves); err != nil {
+		r.log.Warn().Err(err).Msg("journal moves")
+	}
+	ply := len(moves)
+	if r.thinkingPly >= 0 && r.thinkingPly != ply {
+		r.stopThinking()
+	}
+	if r.sentPly >= 0 && r.sentPly < ply {
+		r.sentPly = -1
+	}
+	if !s.Status.Ongoing() {
+		r.out.Status, r.out.Winner = s.Status, s.Winner
+		r.stopThinking()
+		r.farewell(ctx)
+		return true
+	}
+	r.considerDraw(ctx, s, ply)
+	r.considerAbort(ply)
+	if r.ourTurn() && r.thinkingPly != ply && r.sentPly != ply && !r.resigned {
+		r.think(ctx, ply)
+	}
+	return false
+}
+
+// syncBoard replays the server's moves onto r.game, incrementally when they
+// extend the moves already replayed.
+func (r *Runner) syncBoard(moves []string) error {
+	extends := r.game != nil && len(moves) >= len(r.gameMoves)
+	for i := 0; extends && i < len(r.gameMoves); i++ {
+		extends = moves[i] == r.gameMoves[i]
+	}
+	if !extends {
+		g, err := startGame(r.full.StartFEN())
+		if err != nil {
+			return err
+		}
+		r.game, r.gameMoves = g, nil
+	}
+	for _, m := range moves[len(r.gameMoves):] {
+		if err := playUCI(r.game, m); err != nil {
+			r.game = nil
+			return fmt.Errorf("replay move %d %q: %w", len(r.gameMoves)+1, m, err)
+		}
+		r.gameMoves = append(r.gameMoves, m)
+	}
+	return nil
+}
+
+func (r *Runner) ourTurn() bool {
+	if r.game == nil {
+		return false
+	}
+	white := r.game.Position().Turn() == chess.White
+	return white == (r.color == lichess.White)
+}
+
+// limits turns the clock of the latest state into engine limits.
+func (r *Runner) limits() engine.Limits {
+	lim := engine.Limits{MoveOverhead: r.cfg.Game.MoveOverhead}
+	if r.full.Clock == nil || (r.state.WTime == 0 && r.state.BTime == 0) {
+		lim.MoveTime = r.cfg.Game.CorrespondenceMoveTime
+		if lim.MoveTime <= 0 {
+			lim.MoveTime = 10 * time.Second
+		}
+		return lim
+	}
+	s := r.state
+	lim.WTime, lim.BTime = s.TimeLeft(lichess.White), s.TimeLeft(lichess.Black)
+	lim.WInc, lim.BInc = s.Increment(lichess.White), s.Increment(lichess.Black)
+	// The clock ran on while the state travelled and was processed.
+	elapsed := time.Since(r.stateAt)
+	if r.color == lichess.White {
+		lim.WTime = max(lim.WTime-elapsed, time.Millisecond)
+	} else {
+		lim.BTime = max(lim.BTime-elapsed, time.Millisecond)
+	}
+	return lim
+}
+
+// think starts the engine on the current position in the background.
+func (r *Runner) think(ctx context.Context, ply int) {
+	pos := engine.Position{StartFEN: r.full.StartFEN(), Moves: append([]string(nil), r.gameMoves...)}
+	lim := r.limits()
+	tctx, cancel := context.WithCancel(ctx)
+	r.thinkingPly, r.thinkCancel = ply, cancel
+	received := r.stateAt
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		start := time.Now()
+		mv, err := r.eng.SelectMove(tctx, pos, lim)
+		t := thought{ply: ply, move: mv, err: err, overhead: start.Sub(received), doneAt: time.Now()}
+		select {
+		case r.moveCh <- t:
+		case <-ctx.Done():
+		}
+	}()
+}
+
+func (r *Runner) stopThinking() {
+	if r.thinkCancel != nil {
+		r.thinkCancel()
+		r.thinkCancel = nil
+	}
+	r.thinkingPly = -1
+}
+
+// onThought sends the engine's move if it is still wanted.
+func (r *Runner) onThought(ctx context.Context, t thought) {
+	if t.ply != r.thinkingPly {
+		return // stale: the position changed while the engine thought
+	}
+	r.thinkCancel()
+	r.thinkCancel, r.thinkingPly = nil, -1
+	if r.game == nil || len(r.gameMoves) != t.ply || !r.ourTurn() {
+		return
+	}
+	uci := t.move.UCI
+	if t.err != nil || !legal(r.game, uci) {
+		fb := fallbackMove(r.game)
+		r.log.Warn().AnErr("engine_error", t.err).Str("engine_move", uci).Str("fallback", fb).
+			Msg("engine gave no legal move; playing a fallback")
+		uci = fb
+		r.out.Fallbacks++
+	} else if t.move.Score.Set {
+		r.lastScore, r.lastDepth = t.move.Score, t.move.Depth
+	}
+	r.sendReserved(ctx, t.ply, uci, t.overhead+time.Since(t.doneAt))
+	if t.err == nil && t.move.Score.Set {
+		r.considerResign(ctx, t.move.Score)
+	}
+}
+
+// sendReserved reserves uci at ply (or takes the move already reserved
+// there) and sends it.
+func (r *Runner) sendReserved(ctx context.Context, ply int, uci string, overhead time.Duration) {
+	reqStart := time.Now()
+	ok, prev, err := r.journal.ReserveMove(ctx, store.SentMove{
+		GameID: r.cfg.GameID, Ply: ply, UCI: uci,
+		WTime: r.state.TimeLeft(lichess.White), BTime: r.state.TimeLeft(lichess.Black),
+	})
+	if err != nil {
+		r.log.Error().Err(err).Msg("journal unavailable; sending without reservation")
+	} else if !ok {
+		if legal(r.game, prev.UCI) {
+			if prev.UCI != uci {
+				r.log.Info().Str("reserved", prev.UCI).Str("engine", uci).Int("ply", ply).
+					Msg("a move was already sent at this ply; sending it again, not a new one")
+			}
+			uci = prev.UCI
+		} else {
+			r.log.Error().Str("reserved", prev.UCI).Int("ply", ply).Msg("reserved move is illegal here; replacing it")
+			_ = r.journal.ReleaseMove(ctx, r.cfg.GameID, ply)
+			if _, _, err := r.journal.ReserveMove(ctx, store.SentMove{GameID: r.cfg.GameID, Ply: ply, UCI: uci}); err != nil {
+				r.log.Error().Err(err).Msg("journal reserve")
+			}
+		}
+	}
+	r.out.Latencies = append(r.out.Latencies, overhead+time.Since(reqStart))
+	r.sentPly = ply
+	err = r.api.Move(ctx, r.cfg.GameID, uci, false)
+	switch {
+	case err == nil:
+		r.log.Debug().Str("move", uci).Int("ply", ply).Msg("moved")
+	case errors.Is(err, lichess.ErrUnknownOutcome):
+		r.log.Warn().Err(err).Str("move", uci).Msg("move outcome unknown; will check the game state")
+		r.armRetry()
+	case ctx.Err() != nil:
+	case errors.Is(err, lichess.ErrBadRequest) && strings.Contains(strings.ToLower(err.Error()), "not your turn"):
+		r.log.Info().Str("move", uci).Msg("server says not our turn; waiting for the game state")
+	default:
+		r.log.Error().Err(err).Str("move", uci).Msg("move refused; will retry")
+		r.armRetry()
+	}
+}
+
+func (r *Runner) armRetry() {
+	if r.retryTimer != nil {
+		r.retryTimer.Stop()
+	}
+	r.retryTimer = time.NewTimer(r.cfg.UnknownOutcomeRetry)
+}
+
+// onRetry resends the reserved move when the state still shows it unplayed.
+func (r *Runner) onRetry(ctx context.Context) {
+	if r.state == nil || !r.state.Status.Ongoing() || !r.ourTurn() {
+		return
+	}
+	ply := len(r.gameMoves)
+	prev, err := r.journal.SentMoveAt(ctx, r.cfg.GameID, ply)
+	if err != nil || !legal(r.game, prev.UCI) {
+		r.sentPly = -1
+		r.think(ctx, ply)
+		return
+	}
+	r.sendReserved(ctx, ply, prev.UCI, 0)
+}

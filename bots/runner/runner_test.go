@@ -1,0 +1,342 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/notnil/chess"
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess"
+	"github.com/outpostchess/outpost/lichess/sandbox"
+)
+
+// scripted is a test engine: it plays the moves it is given in order when
+// they are legal, and the first legal move otherwise. It can be made to
+// fail or to answer an illegal move.
+type scripted struct {
+	moves   []string
+	illegal bool
+	fail    bool
+	score   engine.Score
+	calls   atomic.Int32
+}
+
+func (s *scripted) SelectMove(ctx context.Context, pos engine.Position, _ engine.Limits) (engine.Move, error) {
+	s.calls.Add(1)
+	if s.fail {
+		return engine.Move{}, errors.New("engine crashed")
+	}
+	if s.illegal {
+		return engine.Move{UCI: "a1a8"}, nil
+	}
+	g, err := startGame(pos.StartFEN)
+	if err != nil {
+		return engine.Move{}, err
+	}
+	for _, m := range pos.Moves {
+		if err := playUCI(g, m); err != nil {
+			return engine.Move{}, err
+		}
+	}
+	for _, m := range s.moves {
+		if legal(g, m) {
+			return engine.Move{UCI: m, Score: s.score, Depth: 3}, nil
+		}
+	}
+	mv := g.Position().ValidMoves()[0]
+	return engine.Move{UCI: chess.UCINotation{}.Encode(g.Position(), mv), Score: s.score, Depth: 3}, nil
+}
+func (s *scripted) Name() string { return "scripted" }
+func (s *scripted) Close() error { return nil }
+
+type world struct {
+	srv   *sandbox.Server
+	bot   *lichess.Client
+	alice *lichess.Client
+	store *store.Store
+}
+
+func newWorld(t *testing.T, cfg sandbox.Config) *world {
+	t.Helper()
+	cfg.Accounts = []sandbox.Account{{Name: "Bot1", Token: "bot-token-1", Bot: true}, {Name: "Alice", Token: "alice-token-1"}}
+	if cfg.KeepAlive == 0 {
+		cfg.KeepAlive = 200 * time.Millisecond
+	}
+	srv := sandbox.New(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	url, err := srv.Listen(ctx, "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { cancel(); srv.Close() })
+	mk := func(tok string) *lichess.Client {
+		c, err := lichess.New(lichess.Options{BaseURL: url, Token: lichess.Token(tok), StreamTimeout: 2 * time.Second, ReconnectMin: -1})
+		require.NoError(t, err)
+		return c
+	}
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	return &world{srv: srv, bot: mk("bot-token-1"), alice: mk("alice-token-1"), store: st}
+}
+
+// challenge has alice challenge the bot and the bot accept; it returns the
+// game id.
+func (w *world) challenge(t *testing.T, p lichess.ChallengeParams) string {
+	t.Helper()
+	ctx := context.Background()
+	ch, err := w.alice.CreateChallenge(ctx, "bot1", p)
+	require.NoError(t, err)
+	require.NoError(t, w.bot.AcceptChallenge(ctx, ch.ID, ""))
+	return ch.ID
+}
+
+func gameCfg() config.GameConfig {
+	g := config.Default().Game
+	g.Greeting = "Hi {opponent}, {engine} here"
+	g.Goodbye = "GG {opponent}"
+	g.GreetingRooms = []string{"player"}
+	return g
+}
+
+func (w *world) runner(id string, eng engine.Engine, g config.GameConfig) *Runner {
+	return New(Config{GameID: id, Me: "bot1", EngineName: eng.Name(), Game: g, Logger: zerolog.Nop(),
+		UnknownOutcomeRetry: 200 * time.Millisecond}, w.bot.Bot(), eng, w.store)
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func (w *world) movesIn(id string) int {
+	g, _ := w.srv.Game(id)
+	return len(g.Moves)
+}
+
+func runAsync(ctx context.Context, r *Runner) chan struct {
+	out Outcome
+	err error
+} {
+	ch := make(chan struct {
+		out Outcome
+		err error
+	}, 1)
+	go func() {
+		out, err := r.Run(ctx)
+		ch <- struct {
+			out Outcome
+			err error
+		}{out, err}
+	}()
+	return ch
+}
+
+func TestRunnerPlaysGreetsAnswersAndFinishes(t *testing.T) {
+	w := newWorld(t, sandbox.Config{})
+	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
+	eng := &scripted{moves: []string{"e2e4", "g1f3", "f1c4"}, score: engine.Score{CP: 35, Set: true}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := runAsync(ctx, w.runner(id, eng, gameCfg()))
+
+	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
+	require.NoError(t, w.alice.Board().Move(ctx, id, "e7e5", false))
+	waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
+	require.NoError(t, w.alice.Board().Chat(ctx, id, lichess.RoomPlayer, "!eval"))
+	require.NoError(t, w.alice.Board().Chat(ctx, id, lichess.RoomPlayer, "!eval now"))
+	require.NoError(t, w.alice.Board().Chat(ctx, id, lichess.RoomSpectator, "!engine"))
+	waitFor(t, "chat replies", func() bool { return len(w.srv.Chat(id)) >= 6 })
+	require.NoError(t, w.alice.Board().Resign(ctx, id))
+
+	res := <-done
+	require.NoError(t, res.err)
+	assert.Equal(t, lichess.StatusResign, res.out.Status)
+	assert.Equal(t, lichess.White, res.out.Winner)
+	assert.Equal(t, lichess.White, res.out.Color)
+	assert.Equal(t, []string{"e2e4", "e7e5", "g1f3"}, res.out.Moves)
+	assert.Len(t, res.out.Latencies, 2)
+
+	var texts []string
+	for _, l := range w.srv.Chat(id) {
+		if strings.EqualFold(l.User, "bot1") {
+			texts = append(texts, l.Room+": "+l.Text)
+		}
+	}
+	assert.Contains(t, texts, "player: Hi Alice, scripted here")
+	assert.Contains(t, texts, "player: My evaluation: +0.35 (depth 3, my point of view)")
+	assert.Contains(t, texts, "player: Usage: !eval (no arguments)")
+	assert.Contains(t, texts, "spectator: I'm playing with scripted.")
+	assert.Contains(t, texts, "player: GG Alice")
+
+	// A restarted runner for the finished game greets no one again.
+	before := len(w.srv.Chat(id))
+	r2 := w.runner(id, eng, gameCfg())
+	out, err := r2.Run(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, lichess.StatusResign, out.Status)
+	assert.Equal(t, before, len(w.srv.Chat(id)))
+}
+
+func TestRunnerFallsBackOnBrokenEngine(t *testing.T) {
+	for _, eng := range []*scripted{{fail: true}, {illegal: true}} {
+		w := newWorld(t, sandbox.Config{})
+		id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		done := runAsync(ctx, w.runner(id, eng, gameCfg()))
+		waitFor(t, "fallback move", func() bool { return w.movesIn(id) == 1 })
+		require.NoError(t, w.alice.Board().Resign(ctx, id))
+		res := <-done
+		cancel()
+		require.NoError(t, res.err)
+		assert.Equal(t, 1, res.out.Fallbacks)
+		g, _ := w.srv.Game(id)
+		assert.Equal(t, "resign", g.Status)
+	}
+}
+
+func TestRunnerResendsReservedMoveAfterRestart(t *testing.T) {
+	w := newWorld(t, sandbox.Config{})
+	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
+	// A previous life of the daemon reserved d2d4 at ply 0 and died before
+	// (or after) sending it: the new runner must send d2d4, not its own choice.
+	ok, _, err := w.store.ReserveMove(context.Background(), store.SentMove{GameID: id, Ply: 0, UCI: "d2d4"})
+	require.NoError(t, err)
+	require.True(t, ok)
+	eng := &scripted{moves: []string{"e2e4"}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := runAsync(ctx, w.runner(id, eng, gameCfg()))
+	waitFor(t, "the reserved move", func() bool { return w.movesIn(id) == 1 })
+	g, _ := w.srv.Game(id)
+	assert.Equal(t, []string{"d2d4"}, g.Moves)
+	require.NoError(t, w.alice.Board().Resign(ctx, id))
+	res := <-done
+	require.NoError(t, res.err)
+}
+
+func TestRunnerDrawPolicies(t *testing.T) {
+	tests := []struct {
+		policy string
+		score  int
+		drawn  bool
+	}{
+		{DrawAlways, 300, true},
+		{DrawNever, 0, false},
+		{DrawByEval, 10, true},
+		{DrawByEval, 150, false},
+		{DrawWhenBehind, -200, true},
+		{DrawWhenBehind, 50, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.policy, func(t *testing.T) {
+			w := newWorld(t, sandbox.Config{})
+			id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
+			g := gameCfg()
+			g.AcceptDraw, g.DrawEvalCP, g.DrawMinPly = tc.policy, 20, 0
+			if tc.policy == DrawWhenBehind {
+				g.DrawEvalCP = 100
+			}
+			eng := &scripted{score: engine.Score{CP: tc.score, Set: true}}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			done := runAsync(ctx, w.runner(id, eng, g))
+			waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
+			snap, _ := w.srv.Game(id)
+			reply := "e7e5"
+			if snap.Moves[0] == "e2e4" {
+				reply = "e7e6"
+			}
+			require.NoError(t, w.alice.Board().Move(ctx, id, reply, true))
+			if tc.drawn {
+				res := <-done
+				require.NoError(t, res.err)
+				assert.Equal(t, lichess.StatusDraw, res.out.Status)
+				return
+			}
+			waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
+			snap, _ = w.srv.Game(id)
+			assert.False(t, snap.WhiteDraw || snap.BlackDraw, "the offer was declined")
+			require.NoError(t, w.alice.Board().Resign(ctx, id))
+			res := <-done
+			require.NoError(t, res.err)
+		})
+	}
+}
+
+func TestRunnerResignsLostPosition(t *testing.T) {
+	w := newWorld(t, sandbox.Config{})
+	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
+	g := gameCfg()
+	g.ResignEnabled, g.ResignBelowCP, g.ResignMoves = true, -500, 2
+	eng := &scripted{score: engine.Score{Mate: -3, Set: true}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := runAsync(ctx, w.runner(id, eng, g))
+	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
+	snap, _ := w.srv.Game(id)
+	reply := "e7e5"
+	if snap.Moves[0] == "e2e4" {
+		reply = "e7e6"
+	}
+	require.NoError(t, w.alice.Board().Move(ctx, id, reply, false))
+	res := <-done
+	require.NoError(t, res.err)
+	assert.Equal(t, lichess.StatusResign, res.out.Status)
+	assert.Equal(t, lichess.Black, res.out.Winner)
+	assert.Equal(t, 3, len(res.out.Moves), "resigned after its second low evaluation")
+}
+
+func TestRunnerAbortsWhenOpponentNeverMoves(t *testing.T) {
+	w := newWorld(t, sandbox.Config{NoStartTimeout: time.Minute})
+	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.White})
+	g := gameCfg()
+	g.AbortAfter = 300 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := w.runner(id, &scripted{}, g).Run(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, lichess.StatusAborted, out.Status)
+	assert.Empty(t, out.Moves)
+}
+
+func TestRunnerClaimsVictoryWhenOpponentLeaves(t *testing.T) {
+	w := newWorld(t, sandbox.Config{GoneAfter: 200 * time.Millisecond, ClaimWinAfter: time.Second})
+	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 600}, Color: lichess.Black})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	// Alice opens her game stream, plays, then goes away.
+	as, err := w.alice.Board().StreamGame(ctx, id)
+	require.NoError(t, err)
+	done := runAsync(ctx, w.runner(id, &scripted{}, gameCfg()))
+	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
+	snap, _ := w.srv.Game(id)
+	reply := "e7e5"
+	if snap.Moves[0] == "e2e4" {
+		reply = "e7e6"
+	}
+	require.NoError(t, w.alice.Board().Move(ctx, id, reply, false))
+	waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
+	as.Close()
+	res := <-done
+	require.NoError(t, res.err)
+	assert.Equal(t, lichess.StatusTimeout, res.out.Status)
+	assert.Equal(t, lichess.White, res.out.Winner)
+}

@@ -1,0 +1,37 @@
+package search
+
+import (
+	"context"
+	"testing"
+
+	"github.com/outpostchess/outpost/bots/engine"
+)
+
+// BenchmarkHardSearch reports hard's nodes per second on a middlegame
+// searched to a fixed depth (fresh table each time).
+func BenchmarkHardSearch(b *testing.B) {
+	benchSearch(b, func() (*Engine, error) { return NewHard(WithHashMB(16)) }, 7)
+}
+
+// BenchmarkMediumSearch is the same for medium (shallower: no pruning).
+func BenchmarkMediumSearch(b *testing.B) {
+	benchSearch(b, func() (*Engine, error) { return NewMedium() }, 4)
+}
+
+func benchSearch(b *testing.B, mk func() (*Engine, error), depth int) {
+	e, err := mk()
+	if err != nil {
+		b.Fatal(err)
+	}
+	pos := engine.Position{StartFEN: "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"}
+	var nodes int64
+	for b.Loop() {
+		_ = e.NewGame(context.Background())
+		m, err := e.SelectMove(context.Background(), pos, engine.Limits{Depth: depth})
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes += m.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}

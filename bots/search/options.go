@@ -1,0 +1,162 @@
+package search
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// Features is a set of optional search techniques. Medium uses none of
+// them; hard uses them all. Each can be switched off to measure its gain.
+type Features uint32
+
+// The optional search features.
+const (
+	FeatTT         Features = 1 << iota // transposition table (probe cutoffs and move ordering)
+	FeatPVS                             // principal variation search (null-window scouting)
+	FeatNullMove                        // null-move pruning
+	FeatLMR                             // late-move reductions
+	FeatKillers                         // killer-move ordering
+	FeatHistory                         // history-heuristic ordering
+	FeatCheckExt                        // check extensions
+	FeatRepetition                      // repetition / fifty-move draws in the tree, game history included
+	FeatFullEval                        // hard's tapered evaluation instead of medium's simple one
+	FeatDelta                           // delta pruning in quiescence search
+	FeatSEE                             // static exchange evaluation: losing captures pruned in quiescence, ordered late
+	FeatFutility                        // reverse futility and futility pruning near the leaves
+	FeatAspiration                      // aspiration windows around the previous iteration's score
+
+	// AllFeatures is hard's set.
+	AllFeatures = FeatTT | FeatPVS | FeatNullMove | FeatLMR | FeatKillers | FeatHistory | FeatCheckExt |
+		FeatRepetition | FeatFullEval | FeatDelta | FeatSEE | FeatFutility | FeatAspiration
+)
+
+var featureNames = map[string]Features{
+	"tt": FeatTT, "pvs": FeatPVS, "nullmove": FeatNullMove, "lmr": FeatLMR,
+	"killers": FeatKillers, "history": FeatHistory, "checkext": FeatCheckExt,
+	"repetition": FeatRepetition, "eval": FeatFullEval, "delta": FeatDelta,
+	"see": FeatSEE, "futility": FeatFutility, "aspiration": FeatAspiration,
+}
+
+// FeatureNames lists the names accepted by ParseFeatures, sorted.
+func FeatureNames() []string {
+	names := make([]string, 0, len(featureNames))
+	for n := range featureNames {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ParseFeatures parses a comma-separated list of feature names ("tt,pvs").
+func ParseFeatures(s string) (Features, error) {
+	var f Features
+	for _, name := range strings.Split(s, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
+			continue
+		}
+		v, ok := featureNames[name]
+		if !ok {
+			return 0, fmt.Errorf("search: unknown feature %q (known: %s)", name, strings.Join(FeatureNames(), ", "))
+		}
+		f |= v
+	}
+	return f, nil
+}
+
+// String lists the feature names, sorted and comma-separated.
+func (f Features) String() string {
+	var names []string
+	for n, v := range featureNames {
+		if f&v != 0 {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return strings.Join(names, ",")
+}
+
+type config struct {
+	name        string
+	features    Features
+	hashMB      int
+	defaultTime time.Duration
+	maxDepth    int
+	log         zerolog.Logger
+}
+
+// Option configures an engine built by NewMedium or NewHard.
+type Option func(*config) error
+
+// WithHashMB sets the transposition table size in MiB (1 to 4096).
+func WithHashMB(mb int) Option {
+	return func(c *config) error {
+		if mb < 1 || mb > 4096 {
+			return fmt.Errorf("search: hash size %d MB out of range 1-4096", mb)
+		}
+		c.hashMB = mb
+		return nil
+	}
+}
+
+// WithFeatures replaces the engine's feature set.
+func WithFeatures(f Features) Option {
+	return func(c *config) error { c.features = f; return nil }
+}
+
+// WithoutFeatures switches the named features off ("lmr", "nullmove", …),
+// to measure what each one gains.
+func WithoutFeatures(names ...string) Option {
+	return func(c *config) error {
+		f, err := ParseFeatures(strings.Join(names, ","))
+		if err != nil {
+			return err
+		}
+		c.features &^= f
+		return nil
+	}
+}
+
+// WithLogger sets the logger (search progress at debug level).
+func WithLogger(l zerolog.Logger) Option {
+	return func(c *config) error { c.log = l; return nil }
+}
+
+// WithDefaultMoveTime sets the time used when SelectMove gets no limit at
+// all (no depth, nodes, movetime, clock or infinite).
+func WithDefaultMoveTime(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return fmt.Errorf("search: default move time %v must be positive", d)
+		}
+		c.defaultTime = d
+		return nil
+	}
+}
+
+// WithMaxDepth caps the search depth in plies (1 to 64).
+func WithMaxDepth(d int) Option {
+	return func(c *config) error {
+		if d < 1 || d > maxDepth {
+			return fmt.Errorf("search: max depth %d out of range 1-%d", d, maxDepth)
+		}
+		c.maxDepth = d
+		return nil
+	}
+}
+
+// WithName overrides the engine's name (e.g. "hard-nolmr" in experiments).
+func WithName(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return fmt.Errorf("search: empty engine name")
+		}
+		c.name = name
+		return nil
+	}
+}

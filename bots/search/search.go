@@ -1,0 +1,411 @@
+package search
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/outpostchess/outpost/bots/board"
+)
+
+const (
+	maxDepth  = 64    // deepest iteration
+	maxPly    = 128   // deepest node (extensions and quiescence included)
+	mateScore = 32000 // score of "mated now"; mate in n plies = mateScore-n
+	mateBound = mateScore - 1000
+	infinity  = 32500
+)
+
+// Move-ordering score bands: hash move, then captures and promotions by
+// MVV-LVA, then the two killers, then quiet moves by history.
+const (
+	orderTT      = 1 << 30
+	orderCapture = 1 << 28
+	orderKiller1 = 1<<27 + 1
+	orderKiller2 = 1 << 27
+	orderBad     = 1 << 26 // captures that lose material by SEE: after the killers
+	historyMax   = 1 << 24 // history scores are halved when one reaches this
+)
+
+// deltaMargin: in quiescence, a capture that cannot lift the score to
+// alpha even if the captured piece is won outright plus this safety margin
+// (two pawns, for positional swings the static evaluation may not see) is
+// skipped.
+const deltaMargin = 200
+
+// Futility constants. Reverse futility: at depth <= rfpDepth, a node whose
+// static evaluation beats beta by rfpMargin per remaining ply is assumed to
+// hold (the opponent rarely wins back more than about a pawn and a quarter
+// per move in quiet play). Futility: at depth <= len(futilityMargin)-1, a
+// quiet move that does not give check is skipped when the static
+// evaluation plus futilityMargin[depth] (a pawn and a half at depth 1, three
+// pawns at depth 2: the most a quiet move is likely to gain positionally
+// within that horizon) still cannot reach alpha.
+const (
+	rfpDepth  = 3
+	rfpMargin = 120
+)
+
+var futilityMargin = [3]int{0, 150, 300}
+
+// Aspiration windows: from depth aspirationDepth on, search first within
+// ±aspirationDelta (a third of a pawn) of the previous score, widening the
+// failing side fourfold on each failure; most iterations stay inside, and
+// the narrow window prunes more.
+const (
+	aspirationDepth = 5
+	aspirationDelta = 35
+)
+
+// lmrTable[d][i] is the late-move reduction at depth d for the i-th move:
+// 0.75 + ln(d)·ln(i)/2.25 plies, the well-known logarithmic shape (reduce
+// more when deep and when the move comes late in a well-ordered list). The
+// constants were chosen so that depth 3 reduces moves from about the 5th by
+// one ply and deep nodes reduce late quiet moves by 3-4 plies.
+var lmrTable [maxDepth + 1][64]int
+
+func init() {
+	for d := 1; d <= maxDepth; d++ {
+		for i := 1; i < 64; i++ {
+			lmrTable[d][i] = int(0.75 + math.Log(float64(d))*math.Log(float64(i))/2.25)
+		}
+	}
+}
+
+// searcher holds the state of one search.
+type searcher struct {
+	b         *board.Board
+	feat      Features
+	kind      EvalKind
+	tt        *ttable
+	killers   [maxPly][2]board.Move
+	history   *[2][64][64]int32
+	pv        [maxPly][maxPly]board.Move
+	pvLen     [maxPly]int
+	nodes     int64
+	nodeLimit int64
+	stopped   bool
+	ctx       context.Context
+	deadline  time.Time // hard stop; zero = none
+	prevBest  board.Move
+	iterBest  board.Move
+	iterScore int
+	stack     [maxPly + 1]plyData
+}
+
+// plyData is the per-ply scratch space, kept in the searcher so that move
+// lists are not re-zeroed at every node.
+type plyData struct {
+	ml     board.MoveList
+	scores [board.MaxMoves]int32
+}
+
+func (s *searcher) checkStop() bool {
+	if s.stopped {
+		return true
+	}
+	if s.nodeLimit > 0 && s.nodes >= s.nodeLimit {
+		s.stopped = true
+		return true
+	}
+	if s.nodes&1023 == 0 {
+		if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) {
+			s.stopped = true
+		}
+	}
+	return s.stopped
+}
+
+func (s *searcher) eval() int { return Evaluate(s.b, s.kind) }
+
+// scoreMoves assigns ordering scores.
+func (s *searcher) scoreMoves(ml *board.MoveList, scores *[board.MaxMoves]int32, ttMove board.Move, ply int) {
+	us := s.b.SideToMove()
+	for i, m := range ml.Slice() {
+		var sc int32
+		switch {
+		case m == ttMove:
+			sc = orderTT
+		case m.IsCapture() || m.IsPromotion():
+			victim := board.Pawn
+			if !m.IsEnPassant() && m.IsCapture() {
+				victim = s.b.PieceAt(m.To()).Type()
+			}
+			sc = orderCapture + int32(seeValue[victim])*8 - int32(s.b.PieceAt(m.From()).Type())
+			if m.IsPromotion() {
+				sc += int32(seeValue[m.Promotion()]) * 8
+			} else if s.feat&FeatSEE != 0 && badCapture(s.b, m) {
+				sc += orderBad - orderCapture
+			}
+		case s.feat&FeatKillers != 0 && m == s.killers[ply][0]:
+			sc = orderKiller1
+		case s.feat&FeatKillers != 0 && m == s.killers[ply][1]:
+			sc = orderKiller2
+		case s.feat&FeatHistory != 0:
+			sc = s.history[us][m.From()][m.To()]
+		}
+		scores[i] = sc
+	}
+}
+
+// pickNext moves the best-scored remaining move to position i.
+func pickNext(ml *board.MoveList, scores *[board.MaxMoves]int32, i int) board.Move {
+	best := i
+	for j := i + 1; j < ml.N; j++ {
+		if scores[j] > scores[best] {
+			best = j
+		}
+	}
+	ml.Moves[i], ml.Moves[best] = ml.Moves[best], ml.Moves[i]
+	scores[i], scores[best] = scores[best], scores[i]
+	return ml.Moves[i]
+}
+
+func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
+	s.pvLen[ply] = ply
+	if s.checkStop() {
+		return 0
+	}
+	s.nodes++
+	b := s.b
+	pvNode := beta-alpha > 1
+	if ply > 0 {
+		if s.feat&FeatRepetition != 0 && (b.RepetitionCount() > 0 || b.IsFiftyMoveDraw()) {
+			return 0
+		}
+		if b.InsufficientMaterial() {
+			return 0
+		}
+		if ply >= maxPly-1 {
+			return s.eval()
+		}
+		// Mate-distance pruning: no line from here can beat a shorter mate.
+		alpha = max(alpha, -mateScore+ply)
+		beta = min(beta, mateScore-ply-1)
+		if alpha >= beta {
+			return alpha
+		}
+	}
+	inCheck := b.InCheck()
+	if inCheck && s.feat&FeatCheckExt != 0 && ply < maxPly/2 {
+		depth++
+	}
+	if depth <= 0 {
+		return s.qsearch(ply, alpha, beta)
+	}
+
+	ttMove := board.NullMove
+	if ply == 0 {
+		ttMove = s.prevBest
+	}
+	if s.tt != nil {
+		if e, ok := s.tt.probe(b.Hash()); ok {
+			if ply > 0 {
+				ttMove = e.move
+			}
+			if !pvNode && ply > 0 && int(e.depth) >= depth {
+				sc := scoreFromTT(int(e.score), ply)
+				if e.bound == boundExact || (e.bound == boundLower && sc >= beta) || (e.bound == boundUpper && sc <= alpha) {
+					return sc
+				}
+			}
+		}
+	}
+
+	staticEval := 0
+	if !inCheck && !pvNode && ply > 0 && s.feat&(FeatNullMove|FeatFutility) != 0 {
+		staticEval = s.eval()
+		if s.feat&FeatFutility != 0 && depth <= rfpDepth && staticEval-rfpMargin*depth >= beta && abs(beta) < mateBound {
+			return staticEval
+		}
+	}
+	futile := s.feat&FeatFutility != 0 && !inCheck && !pvNode && ply > 0 && depth < len(futilityMargin) &&
+		staticEval+futilityMargin[depth] <= alpha && abs(alpha) < mateBound
+
+	// Null-move pruning: if passing the move still leaves us >= beta after a
+	// reduced search, a real move will too. R = 2 + depth/6 plies (reduce
+	// more at depth). Not in check, not at PV nodes, and only with pieces
+	// other than pawns (zugzwang is common in pawn endings).
+	if s.feat&FeatNullMove != 0 && nullOK && !inCheck && !pvNode && depth >= 3 && ply > 0 &&
+		nonPawnMaterial(b, b.SideToMove()) > 0 && staticEval >= beta {
+		r := 2 + depth/6
+		b.MakeNull()
+		sc := -s.negamax(depth-1-r, ply+1, -beta, -beta+1, false)
+		b.Unmake()
+		if s.stopped {
+			return 0
+		}
+		if sc >= beta {
+			if sc > mateBound {
+				sc = beta
+			}
+			return sc
+		}
+	}
+
+	ml, scores := &s.stack[ply].ml, &s.stack[ply].scores
+	b.GenerateMoves(ml)
+	if ml.N == 0 {
+		if inCheck {
+			return -mateScore + ply
+		}
+		return 0
+	}
+	s.scoreMoves(ml, scores, ttMove, ply)
+	us := b.SideToMove()
+	best, bestMove, origAlpha := -infinity, board.NullMove, alpha
+	for i := 0; i < ml.N; i++ {
+		m := pickNext(ml, scores, i)
+		quiet := !m.IsCapture() && !m.IsPromotion()
+		b.Make(m)
+		givesCheck := b.InCheck()
+		if futile && quiet && !givesCheck && i > 0 {
+			b.Unmake()
+			continue
+		}
+		var sc int
+		if i == 0 {
+			sc = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+		} else {
+			r := 0
+			if s.feat&FeatLMR != 0 && depth >= 3 && quiet && !inCheck && !givesCheck &&
+				scores[i] < orderKiller2 {
+				r = lmrTable[min(depth, maxDepth)][min(i, 63)]
+				if pvNode && r > 0 {
+					r-- // be more careful on the principal variation
+				}
+				r = max(0, min(r, depth-2))
+			}
+			if s.feat&FeatPVS != 0 {
+				sc = -s.negamax(depth-1-r, ply+1, -alpha-1, -alpha, true)
+				if sc > alpha && r > 0 {
+					sc = -s.negamax(depth-1, ply+1, -alpha-1, -alpha, true)
+				}
+				if sc > alpha && sc < beta {
+					sc = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+				}
+			} else {
+				if r > 0 {
+					sc = -s.negamax(depth-1-r, ply+1, -beta, -alpha, true)
+				}
+				if r == 0 || sc > alpha {
+					sc = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+				}
+			}
+		}
+		b.Unmake()
+		if s.stopped {
+			return 0
+		}
+		if sc > best {
+			best, bestMove = sc, m
+			if sc > alpha {
+				alpha = sc
+				s.pv[ply][ply] = m
+				copy(s.pv[ply][ply+1:s.pvLen[ply+1]], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+				s.pvLen[ply] = max(s.pvLen[ply+1], ply+1)
+				if ply == 0 {
+					s.iterBest, s.iterScore = m, sc
+				}
+				if alpha >= beta {
+					if quiet {
+						s.rememberCutoff(us, m, depth, ply)
+					}
+					break
+				}
+			}
+		}
+	}
+	if s.tt != nil {
+		bound := boundUpper
+		switch {
+		case best >= beta:
+			bound = boundLower
+		case best > origAlpha:
+			bound = boundExact
+		}
+		s.tt.store(b.Hash(), bestMove, best, depth, ply, bound)
+	}
+	return best
+}
+
+func (s *searcher) rememberCutoff(us board.Color, m board.Move, depth, ply int) {
+	if s.feat&FeatKillers != 0 && s.killers[ply][0] != m {
+		s.killers[ply][1] = s.killers[ply][0]
+		s.killers[ply][0] = m
+	}
+	if s.feat&FeatHistory != 0 {
+		h := &s.history[us][m.From()][m.To()]
+		*h += int32(depth * depth)
+		if *h >= historyMax {
+			for c := range s.history {
+				for f := range s.history[c] {
+					for t := range s.history[c][f] {
+						s.history[c][f][t] /= 2
+					}
+				}
+			}
+		}
+	}
+}
+
+func (s *searcher) qsearch(ply, alpha, beta int) int {
+	s.pvLen[ply] = ply
+	if s.checkStop() {
+		return 0
+	}
+	s.nodes++
+	b := s.b
+	if ply >= maxPly-1 {
+		return s.eval()
+	}
+	inCheck := b.InCheck()
+	ml, scores := &s.stack[ply].ml, &s.stack[ply].scores
+	best, stand := -infinity, 0
+	if inCheck {
+		b.GenerateMoves(ml)
+		if ml.N == 0 {
+			return -mateScore + ply
+		}
+	} else {
+		stand = s.eval()
+		if stand >= beta {
+			return stand
+		}
+		alpha = max(alpha, stand)
+		best = stand
+		b.GenerateCaptures(ml)
+	}
+	s.scoreMoves(ml, scores, board.NullMove, ply)
+	for i := 0; i < ml.N; i++ {
+		m := pickNext(ml, scores, i)
+		if !inCheck && s.feat&FeatDelta != 0 && !m.IsPromotion() {
+			victim := board.Pawn
+			if !m.IsEnPassant() {
+				victim = b.PieceAt(m.To()).Type()
+			}
+			if stand+seeValue[victim]+deltaMargin <= alpha {
+				continue
+			}
+		}
+		if !inCheck && s.feat&FeatSEE != 0 && scores[i] < orderCapture {
+			break // the rest are losing captures (ordered last)
+		}
+		b.Make(m)
+		sc := -s.qsearch(ply+1, -beta, -alpha)
+		b.Unmake()
+		if s.stopped {
+			return 0
+		}
+		if sc > best {
+			best = sc
+			if sc > alpha {
+				alpha = sc
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}

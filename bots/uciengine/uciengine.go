@@ -1,0 +1,248 @@
+// Package uciengine plays with an external UCI engine (Stockfish and the
+// like) through internal/uci: it turns engine.Limits into a "go" command,
+// limits strength on request, and restarts a crashed process and retries
+// once.
+package uciengine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/internal/uci"
+)
+
+// DefaultMoveTime is the search time used when the limits set nothing and
+// the context has no deadline: an external engine would otherwise think
+// forever.
+const DefaultMoveTime = time.Second
+
+// Config describes the external engine.
+type Config struct {
+	// Path is the engine executable; Args and Env are passed to it.
+	Path string
+	Args []string
+	Env  []string
+	// Options are UCI options set at start and after every restart.
+	Options map[string]string
+	// Elo, when positive, limits strength with UCI_LimitStrength/UCI_Elo
+	// (clamped into the engine's declared range).
+	Elo int
+	// Name overrides the name the engine gives in its handshake.
+	Name string
+	// Logger receives restarts and protocol problems.
+	Logger zerolog.Logger
+	// Client tunes the UCI client's timeouts; its Path, Args, Env, Options
+	// and Logger are taken from the fields above.
+	Client uci.Config
+}
+
+// Engine is an engine.Engine backed by an external UCI process. It is
+// Configurable (UCI options), Stateful (ucinewgame) and Inspectable. One
+// SelectMove runs at a time; concurrent calls wait their turn.
+type Engine struct {
+	cfg      Config
+	log      zerolog.Logger
+	c        *uci.Engine
+	elo      int // the UCI_Elo actually applied, 0 when unlimited
+	overhead time.Duration
+}
+
+// New starts the engine, sets its options and strength limit.
+func New(ctx context.Context, cfg Config) (*Engine, error) {
+	cc := cfg.Client
+	cc.Path, cc.Args, cc.Env, cc.Logger = cfg.Path, cfg.Args, cfg.Env, cfg.Logger
+	cc.Options = cfg.Options
+	c, err := uci.Start(ctx, cc)
+	if err != nil {
+		return nil, fmt.Errorf("uciengine: %w", err)
+	}
+	e := &Engine{cfg: cfg, log: cfg.Logger.With().Str("engine", cfg.Path).Logger(), c: c}
+	if cfg.Elo > 0 {
+		used, err := c.LimitElo(ctx, cfg.Elo)
+		if err != nil {
+			_ = c.Close()
+			return nil, fmt.Errorf("uciengine: limit strength to %d: %w", cfg.Elo, err)
+		}
+		e.elo = used
+	}
+	return e, nil
+}
+
+// Client returns the underlying UCI client, for callers (analysis) that
+// want MultiPV or raw info lines.
+func (e *Engine) Client() *uci.Engine { return e.c }
+
+// Elo returns the UCI_Elo in force, or 0 when strength is not limited.
+func (e *Engine) Elo() int { return e.elo }
+
+// Name implements engine.Engine.
+func (e *Engine) Name() string {
+	if e.cfg.Name != "" {
+		return e.cfg.Name
+	}
+	if n := e.c.ID().Name; n != "" {
+		return n
+	}
+	return filepath.Base(e.cfg.Path)
+}
+
+// Info implements engine.Inspectable.
+func (e *Engine) Info() engine.Info {
+	id := e.c.ID()
+	feats := map[string]bool{}
+	if _, ok := e.c.Option("MultiPV"); ok {
+		feats["multipv"] = true
+	}
+	if _, ok := e.c.Option("UCI_ShowWDL"); ok {
+		feats["wdl"] = true
+	}
+	if _, ok := e.c.Option(uci.OptElo); ok {
+		feats["limit-strength"] = true
+	}
+	return engine.Info{Name: e.Name(), Author: id.Author, Version: id.Name, Kind: engine.KindUCI, Features: feats}
+}
+
+// Configure implements engine.Configurable: each option is validated
+// against the engine's declaration and sent, in name order. The special
+// option "UCI_Elo" alone also turns UCI_LimitStrength on.
+func (e *Engine) Configure(options map[string]string) error {
+	ctx := context.Background()
+	names := make([]string, 0, len(options))
+	for n := range options {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := e.c.SetOption(ctx, n, options[n]); err != nil {
+			return fmt.Errorf("uciengine: %w", err)
+		}
+	}
+	if v, ok := options[uci.OptElo]; ok {
+		if _, lim := options[uci.OptLimitStrength]; !lim {
+			if err := e.c.SetOption(ctx, uci.OptLimitStrength, "true"); err != nil {
+				return fmt.Errorf("uciengine: %w", err)
+			}
+		}
+		e.elo, _ = strconv.Atoi(v)
+	}
+	if err := e.c.IsReady(ctx); err != nil {
+		return fmt.Errorf("uciengine: %w", err)
+	}
+	return nil
+}
+
+// NewGame implements engine.Stateful.
+func (e *Engine) NewGame(ctx context.Context) error {
+	err := e.c.NewGame(ctx)
+	if errors.Is(err, uci.ErrCrashed) {
+		if err = e.c.Restart(ctx); err == nil {
+			err = e.c.NewGame(ctx)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("uciengine: new game: %w", err)
+	}
+	return nil
+}
+
+// SelectMove implements engine.Engine. If the process has crashed (before
+// or during the search) it is restarted and the search retried once.
+func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
+	ul := Limits(lim)
+	if lim.Depth == 0 && lim.Nodes == 0 && lim.MoveTime == 0 && !lim.Infinite && !lim.HasClock() {
+		if _, ok := ctx.Deadline(); !ok {
+			ul.MoveTime = DefaultMoveTime
+		}
+	}
+	if err := e.setOverhead(ctx, lim.MoveOverhead); err != nil && !errors.Is(err, uci.ErrCrashed) {
+		return engine.Move{}, err
+	}
+	upos := uci.Position{FEN: pos.StartFEN, Moves: pos.Moves}
+	res, err := e.c.Analyse(ctx, upos, ul)
+	if errors.Is(err, uci.ErrCrashed) && ctx.Err() == nil {
+		e.log.Warn().Err(err).Msg("uciengine: engine crashed; restarting and retrying")
+		if rerr := e.c.Restart(ctx); rerr != nil {
+			return engine.Move{}, fmt.Errorf("uciengine: %w (restart failed: %v)", err, rerr)
+		}
+		res, err = e.c.Analyse(ctx, upos, ul)
+	}
+	if err != nil {
+		return engine.Move{}, fmt.Errorf("uciengine: %s: %w", e.Name(), err)
+	}
+	return toMove(res), nil
+}
+
+// setOverhead passes the move overhead to the engine's "Move Overhead"
+// option when it has one and the value changed.
+func (e *Engine) setOverhead(ctx context.Context, d time.Duration) error {
+	if d <= 0 || d == e.overhead {
+		return nil
+	}
+	spec, ok := e.c.Option("Move Overhead")
+	if !ok || spec.Type != uci.OptionSpin {
+		return nil
+	}
+	ms := min(max(int(d.Milliseconds()), spec.Min), spec.Max)
+	if err := e.c.SetOption(ctx, spec.Name, strconv.Itoa(ms)); err != nil {
+		return fmt.Errorf("uciengine: move overhead: %w", err)
+	}
+	e.overhead = d
+	return nil
+}
+
+// Close implements engine.Engine.
+func (e *Engine) Close() error { return e.c.Close() }
+
+// Limits converts engine limits to a UCI "go". A fixed move time is reduced
+// by the move overhead (never below 1 ms); clock times are passed as they
+// are, the overhead going to the engine's own Move Overhead option.
+func Limits(lim engine.Limits) uci.Limits {
+	ul := uci.Limits{
+		Depth: lim.Depth, Nodes: lim.Nodes,
+		WTime: lim.WTime, BTime: lim.BTime, WInc: lim.WInc, BInc: lim.BInc, MovesToGo: lim.MovesToGo,
+	}
+	if lim.MoveTime > 0 {
+		ul.MoveTime = max(lim.MoveTime-lim.MoveOverhead, time.Millisecond)
+	}
+	if lim.Infinite {
+		ul = uci.Limits{}
+	}
+	return ul
+}
+
+// toMove converts a search result to an engine.Move.
+func toMove(res *uci.Result) engine.Move {
+	m := engine.Move{UCI: res.BestMove, Nodes: res.Nodes}
+	if best, ok := res.Best(); ok {
+		m.Depth = best.Depth
+		m.PV = append([]string(nil), best.PV...)
+		if best.HasScore {
+			m.Score = ScoreOf(best.Score)
+		}
+		if best.Nodes > m.Nodes {
+			m.Nodes = best.Nodes
+		}
+	}
+	return m
+}
+
+// ScoreOf converts a UCI score to an engine.Score. "mate 0" (the side to
+// move is mated) becomes a large negative centipawn score, because
+// engine.Score reserves Mate 0 for "no mate".
+func ScoreOf(s uci.Score) engine.Score {
+	switch {
+	case s.IsMate && s.Mate != 0:
+		return engine.Score{Mate: s.Mate, Set: true}
+	case s.IsMate:
+		return engine.Score{CP: -100000, Set: true}
+	}
+	return engine.Score{CP: s.CP, Set: true}
+}

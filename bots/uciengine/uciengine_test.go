@@ -1,0 +1,168 @@
+package uciengine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/internal/uci/ucitest"
+)
+
+func TestMain(m *testing.M) {
+	ucitest.Main()
+	os.Exit(m.Run())
+}
+
+func fake(t *testing.T, mode ucitest.Mode, env ...string) *Engine {
+	t.Helper()
+	path, args, e := ucitest.Config(mode, env...)
+	eng, err := New(context.Background(), Config{Path: path, Args: args, Env: e,
+		Client: uci.Config{StopTimeout: 200 * time.Millisecond, QuitTimeout: 200 * time.Millisecond}})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(func() { _ = eng.Close() })
+	return eng
+}
+
+// legal reports whether move is legal after pos.
+func legal(t *testing.T, pos engine.Position, move string) bool {
+	t.Helper()
+	fen, err := chess.FEN(pos.FEN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := chess.NewGame(fen, chess.UseNotation(chess.UCINotation{}))
+	for _, m := range pos.Moves {
+		if err := g.MoveStr(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g.MoveStr(move) == nil
+}
+
+func TestLimits(t *testing.T) {
+	tests := []struct {
+		in   engine.Limits
+		want uci.Limits
+	}{
+		{engine.Limits{Depth: 5, Nodes: 100}, uci.Limits{Depth: 5, Nodes: 100}},
+		{engine.Limits{MoveTime: time.Second, MoveOverhead: 100 * time.Millisecond}, uci.Limits{MoveTime: 900 * time.Millisecond}},
+		{engine.Limits{MoveTime: 50 * time.Millisecond, MoveOverhead: time.Second}, uci.Limits{MoveTime: time.Millisecond}},
+		{engine.Limits{WTime: time.Minute, BTime: 2 * time.Minute, WInc: time.Second, BInc: 2 * time.Second, MovesToGo: 10},
+			uci.Limits{WTime: time.Minute, BTime: 2 * time.Minute, WInc: time.Second, BInc: 2 * time.Second, MovesToGo: 10}},
+		{engine.Limits{Infinite: true, Depth: 3}, uci.Limits{}},
+	}
+	for _, tc := range tests {
+		if got := Limits(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Limits(%+v) = %+v, want %+v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSelectMove(t *testing.T) {
+	e := fake(t, ucitest.Normal)
+	pos := engine.Position{Moves: []string{"e2e4", "c7c5", "g1f3"}}
+	m, err := e.SelectMove(context.Background(), pos, engine.Limits{Depth: 3, MoveOverhead: 30 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !legal(t, pos, m.UCI) || m.Depth != 3 || !m.Score.Set || len(m.PV) == 0 || m.PV[0] != m.UCI || m.Nodes != 300 {
+		t.Errorf("move = %+v", m)
+	}
+	if e.Name() != "Fake Engine 1.0" || e.Info().Kind != engine.KindUCI || !e.Info().Features["multipv"] {
+		t.Errorf("name %q info %+v", e.Name(), e.Info())
+	}
+	if err := e.NewGame(context.Background()); err != nil {
+		t.Error(err)
+	}
+	if err := e.Configure(map[string]string{"UCI_Elo": "1600"}); err != nil || e.Elo() != 1600 {
+		t.Errorf("Configure UCI_Elo: %v, elo %d", err, e.Elo())
+	}
+	if err := e.Configure(map[string]string{"Bogus": "1"}); err == nil {
+		t.Error("Configure accepted an unknown option")
+	}
+	var _ engine.Configurable = e
+	var _ engine.Stateful = e
+	var _ engine.Inspectable = e
+}
+
+func TestCrashRestartsAndRetriesOnce(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "m")
+	e := fake(t, ucitest.CrashOnce, ucitest.EnvMarker+"="+marker)
+	m, err := e.SelectMove(context.Background(), engine.Position{}, engine.Limits{Depth: 2})
+	if err != nil || !legal(t, engine.Position{}, m.UCI) {
+		t.Fatalf("after one crash: %+v, %v", m, err)
+	}
+	always := fake(t, ucitest.CrashOnGo)
+	_, err = always.SelectMove(context.Background(), engine.Position{}, engine.Limits{Depth: 2})
+	if !errors.Is(err, uci.ErrCrashed) {
+		t.Errorf("engine crashing every time: %v, want ErrCrashed", err)
+	}
+}
+
+func TestHungEngineHonoursDeadline(t *testing.T) {
+	e := fake(t, ucitest.Hang)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := e.SelectMove(ctx, engine.Position{}, engine.Limits{MoveTime: 50 * time.Millisecond})
+	if !errors.Is(err, uci.ErrTimeout) {
+		t.Errorf("hung engine: %v, want ErrTimeout", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v", d)
+	}
+	// The next move restarts the (still hanging) engine rather than failing
+	// on the dead process.
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel2()
+	if _, err := e.SelectMove(ctx2, engine.Position{}, engine.Limits{Depth: 1}); !errors.Is(err, uci.ErrTimeout) {
+		t.Errorf("second move on hung engine: %v, want ErrTimeout after a restart", err)
+	}
+}
+
+func TestScoreOf(t *testing.T) {
+	for in, want := range map[uci.Score]engine.Score{
+		{CP: 35}:                 {CP: 35, Set: true},
+		{Mate: -4, IsMate: true}: {Mate: -4, Set: true},
+		{IsMate: true}:           {CP: -100000, Set: true},
+	} {
+		if got := ScoreOf(in); got != want {
+			t.Errorf("ScoreOf(%+v) = %+v, want %+v", in, got, want)
+		}
+	}
+}
+
+func TestStockfish(t *testing.T) {
+	path := "/usr/games/stockfish"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("stockfish not installed")
+	}
+	e, err := New(context.Background(), Config{Path: path, Elo: 1500, Options: map[string]string{"Hash": "16"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.Elo() != 1500 || e.Info().Version != "Stockfish 15.1" {
+		t.Errorf("elo %d info %+v", e.Elo(), e.Info())
+	}
+	pos := engine.Position{StartFEN: "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"}
+	lim := engine.Limits{WTime: 5 * time.Second, BTime: 5 * time.Second, WInc: 100 * time.Millisecond, BInc: 100 * time.Millisecond, MoveOverhead: 20 * time.Millisecond}
+	start := time.Now()
+	m, err := e.SelectMove(context.Background(), pos, lim)
+	if err != nil || !legal(t, pos, m.UCI) {
+		t.Fatalf("move %+v, %v", m, err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("used %v of a 5 s clock", d)
+	}
+}

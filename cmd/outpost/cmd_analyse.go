@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/input"
+	"github.com/outpostchess/outpost/analysis/report"
+)
+
+const analyseSynopsis = "[--nodes N | --depth N | --preset quick|lichess|deep] [--threads N] [--workers N] [--hash MB] [--engine CMD] [--lichess-evals] [--format text|json|pgn] [--out FILE] INPUT..."
+
+// analyseFetcher returns the fetcher for Lichess game ids and URLs given as
+// inputs; nil means offline ("not available offline" errors).
+func analyseFetcher(_ *Env) input.Fetcher { return nil }
+
+// runAnalyse implements `outpost analyse`.
+func runAnalyse(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "analyse", analyseSynopsis)
+	nodes := fs.Int64("nodes", 0, "nodes per position (default 1000000, Lichess's budget)")
+	depth := fs.Int("depth", 0, "depth per position instead of nodes")
+	preset := fs.String("preset", "", "budget preset: quick (100k nodes), lichess (1M nodes), deep (5M nodes)")
+	threads := fs.Int("threads", 1, "engine threads per worker")
+	workers := fs.Int("workers", 0, "engines run in parallel (default: CPUs / threads)")
+	hash := fs.Int("hash", 64, "engine hash per worker, MB")
+	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand, " "), "UCI engine command line")
+	band := fs.Float64("borderline-band", analysis.DefaultBorderlineBand, "re-search plies whose delta is this close to a threshold deeper (negative: off)")
+	lichessEvals := fs.Bool("lichess-evals", false, "classify from the evals in the input (Lichess's analysis), no engine")
+	format := fs.String("format", "text", "output format: text, json or pgn")
+	out := fs.String("out", "", "write the output to FILE instead of stdout")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return fmt.Errorf("no INPUT given: %w", errUsage)
+	}
+	switch *format {
+	case "text", "json", "pgn":
+	default:
+		return fmt.Errorf("--format %q: want text, json or pgn", *format)
+	}
+	budget, err := analyseBudget(*nodes, *depth, *preset)
+	if err != nil {
+		return err
+	}
+	log := env.logger()
+
+	games, skipped, err := readAnalyseInputs(ctx, env, fs.Args())
+	if err != nil {
+		return err
+	}
+	var analyses []*analysis.Analysis
+	if *lichessEvals {
+		for _, g := range games {
+			a, err := analysis.BuildLichess(g)
+			if err != nil {
+				skipped = append(skipped, fmt.Sprintf("%s game %d (%s): %v", g.Source, g.Index, g.Key(), err))
+				continue
+			}
+			analyses = append(analyses, a)
+		}
+	} else if len(games) > 0 {
+		cmdline := strings.Fields(*engine)
+		if len(cmdline) == 0 {
+			return errors.New("--engine is empty")
+		}
+		if *threads < 1 {
+			return fmt.Errorf("--threads %d: want at least 1", *threads)
+		}
+		n := *workers
+		if n <= 0 {
+			n = max(1, runtime.NumCPU() / *threads)
+		}
+		pool, err := analysis.NewPool(ctx, analysis.PoolConfig{Command: cmdline, Workers: n, Threads: *threads, HashMB: *hash, Logger: log})
+		if err != nil {
+			return err
+		}
+		progress, finish := analysis.TerminalProgress(env.Stderr, "analysing")
+		res, errs, err := pool.AnalyseGames(ctx, games, analysis.EngineOptions{Budget: budget, BorderlineBand: *band, Progress: progress})
+		finish()
+		cerr := pool.Close()
+		if err != nil {
+			return err
+		}
+		if cerr != nil {
+			log.Warn().Err(cerr).Msg("closing engines")
+		}
+		for i, a := range res {
+			if errs[i] != nil {
+				skipped = append(skipped, errs[i].Error())
+				continue
+			}
+			analyses = append(analyses, a)
+		}
+	}
+	for _, a := range analyses {
+		if err := a.CompareWithLichess(); err != nil {
+			skipped = append(skipped, err.Error())
+		}
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(env.Stderr, "outpost analyse: skipped %s\n", s)
+	}
+	if err := writeAnalyseOutput(env, *out, *format, analyses, skipped); err != nil {
+		return err
+	}
+	if len(analyses) == 0 {
+		return fmt.Errorf("no game analysed (%d skipped)", len(skipped))
+	}
+	return nil
+}
+
+func analyseBudget(nodes int64, depth int, preset string) (analysis.Budget, error) {
+	set := 0
+	for _, b := range []bool{nodes != 0, depth != 0, preset != ""} {
+		if b {
+			set++
+		}
+	}
+	if set > 1 {
+		return analysis.Budget{}, fmt.Errorf("use only one of --nodes, --depth and --preset: %w", errUsage)
+	}
+	switch {
+	case nodes < 0 || depth < 0:
+		return analysis.Budget{}, errors.New("--nodes and --depth must be positive")
+	case nodes > 0:
+		return analysis.Budget{Nodes: nodes}, nil
+	case depth > 0:
+		return analysis.Budget{Depth: depth}, nil
+	case preset != "":
+		return analysis.Preset(preset)
+	}
+	return analysis.DefaultBudget, nil
+}
+
+// readAnalyseInputs reads every input; unreadable games become messages.
+func readAnalyseInputs(ctx context.Context, env *Env, args []string) ([]*analysis.Game, []string, error) {
+	var games []*analysis.Game
+	var skipped []string
+	for _, arg := range args {
+		src, err := input.Open(ctx, arg, env.Stdin, analyseFetcher(env))
+		if err != nil {
+			return nil, nil, err
+		}
+		gs, errs, err := src.Games(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", src.Name(), err)
+		}
+		for _, e := range errs {
+			skipped = append(skipped, e.Error())
+		}
+		games = append(games, gs...)
+	}
+	return games, skipped, nil
+}
+
+func writeAnalyseOutput(env *Env, path, format string, analyses []*analysis.Analysis, skipped []string) (err error) {
+	var w io.Writer = env.Stdout
+	if path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		defer func() {
+			if cerr := f.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("--out: %w", cerr)
+			}
+		}()
+		w = f
+	}
+	switch format {
+	case "json":
+		return report.WriteJSON(w, report.Document{Games: analyses, Errors: skipped, Aggregate: report.AggregateComparisons(analyses)})
+	case "pgn":
+		return report.WritePGN(w, analyses, report.DefaultPGNOptions)
+	}
+	return report.WriteText(w, analyses, nil)
+}

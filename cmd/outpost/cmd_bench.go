@@ -1,0 +1,288 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/search"
+)
+
+// benchFENs are the fixed positions of `outpost bench`: the start, the
+// standard perft positions 2 (Kiwipete), 4 and 6, a quiet middlegame and a
+// rook endgame.
+var benchFENs = []string{
+	board.StartFEN,
+	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+	"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+	"r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+	"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+	"8/5pk1/6p1/1r5p/7P/4R1P1/5PK1/8 w - - 0 40",
+}
+
+// runBench measures hard's nodes per second against Stockfish's (or, with
+// the perft subcommand, our move generator against notnil/chess).
+func runBench(ctx context.Context, env *Env, args []string) error {
+	if len(args) > 0 && args[0] == "perft" {
+		return runBenchPerft(ctx, env, args[1:])
+	}
+	fs := newFlags(env, "bench", "[--movetime D] [--stockfish PATH] [--hash MB]   |   bench perft [--fen FEN] [--depth N] [--min-time D]")
+	movetime := fs.Duration("movetime", 2*time.Second, "search time per position for each engine")
+	sfPath := fs.String("stockfish", "/usr/games/stockfish", "Stockfish binary to compare with (empty to skip)")
+	hash := fs.Int("hash", 64, "hash size in MiB for both engines")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *movetime <= 0 {
+		return fmt.Errorf("--movetime must be positive")
+	}
+	hard, err := search.NewHard(search.WithHashMB(*hash))
+	if err != nil {
+		return err
+	}
+	defer hard.Close()
+	var sf *uciProc
+	if *sfPath != "" {
+		if _, err := os.Stat(*sfPath); err == nil {
+			sf, err = startUCI(ctx, *sfPath, map[string]string{"Threads": "1", "Hash": strconv.Itoa(*hash)})
+			if err != nil {
+				return fmt.Errorf("stockfish: %w", err)
+			}
+			defer sf.close()
+		} else {
+			fmt.Fprintf(env.Stderr, "stockfish not found at %s; measuring hard only\n", *sfPath)
+		}
+	}
+	fmt.Fprintf(env.Stdout, "%-3s %12s %10s %12s %10s\n", "pos", "hard nodes", "hard nps", "sf nodes", "sf nps")
+	var hNodes, sNodes int64
+	var hTime, sTime time.Duration
+	for i, fen := range benchFENs {
+		// Interleave the engines position by position so that both see the
+		// same machine load.
+		if err := hard.NewGame(ctx); err != nil {
+			return err
+		}
+		start := time.Now()
+		m, err := hard.SelectMove(ctx, engine.Position{StartFEN: fen}, engine.Limits{MoveTime: *movetime})
+		if err != nil {
+			return fmt.Errorf("hard on position %d: %w", i+1, err)
+		}
+		el := time.Since(start)
+		hNodes += m.Nodes
+		hTime += el
+		line := fmt.Sprintf("%-3d %12d %10.0f", i+1, m.Nodes, float64(m.Nodes)/el.Seconds())
+		if sf != nil {
+			n, t, err := sf.searchNodes(ctx, fen, *movetime)
+			if err != nil {
+				return fmt.Errorf("stockfish on position %d: %w", i+1, err)
+			}
+			sNodes += n
+			sTime += t
+			line += fmt.Sprintf(" %12d %10.0f", n, float64(n)/t.Seconds())
+		}
+		fmt.Fprintln(env.Stdout, line)
+	}
+	hNPS := float64(hNodes) / hTime.Seconds()
+	fmt.Fprintf(env.Stdout, "hard: %d nodes in %v = %.0f nodes/s\n", hNodes, hTime.Round(time.Millisecond), hNPS)
+	if sf != nil {
+		sNPS := float64(sNodes) / sTime.Seconds()
+		fmt.Fprintf(env.Stdout, "stockfish (Threads=1): %d nodes in %v = %.0f nodes/s\n", sNodes, sTime.Round(time.Millisecond), sNPS)
+		fmt.Fprintf(env.Stdout, "ratio hard/stockfish: %.2f\n", hNPS/sNPS)
+	}
+	return nil
+}
+
+// runBenchPerft runs full make/unmake perft with our board and with
+// notnil/chess on the same position, each for at least --min-time.
+func runBenchPerft(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "bench perft", "[--fen FEN] [--depth N] [--min-time D]")
+	fen := fs.String("fen", benchFENs[1], "position (default Kiwipete)")
+	depth := fs.Int("depth", 3, "perft depth (1-6)")
+	minTime := fs.Duration("min-time", 2*time.Second, "minimum measuring time per library")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *depth < 1 || *depth > 6 {
+		return fmt.Errorf("--depth must be 1-6, got %d", *depth)
+	}
+	b, err := board.FromFEN(*fen)
+	if err != nil {
+		return err
+	}
+	pos := &chess.Position{}
+	if err := pos.UnmarshalText([]byte(*fen)); err != nil {
+		return fmt.Errorf("notnil rejects the FEN: %w", err)
+	}
+	measure := func(f func() int64) (int64, float64, error) {
+		var nodes, count int64
+		start := time.Now()
+		for time.Since(start) < *minTime || nodes == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, 0, err
+			}
+			count = f()
+			nodes += count
+		}
+		return count, float64(nodes) / time.Since(start).Seconds(), nil
+	}
+	ours, oursNPS, err := measure(func() int64 { return b.Perft(*depth) })
+	if err != nil {
+		return err
+	}
+	theirs, theirNPS, err := measure(func() int64 { return board.NotnilPerft(pos, *depth) })
+	if err != nil {
+		return err
+	}
+	if ours != theirs {
+		return fmt.Errorf("perft(%d) disagrees: ours %d, notnil %d", *depth, ours, theirs)
+	}
+	fmt.Fprintf(env.Stdout, "perft(%d) = %d\n", *depth, ours)
+	fmt.Fprintf(env.Stdout, "outpost board: %.0f nodes/s\n", oursNPS)
+	fmt.Fprintf(env.Stdout, "notnil/chess:  %.0f nodes/s\n", theirNPS)
+	fmt.Fprintf(env.Stdout, "ratio: %.1fx\n", oursNPS/theirNPS)
+	return nil
+}
+
+// uciProc is the minimal UCI driver the benchmark needs: start, options,
+// timed searches, quit.
+type uciProc struct {
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan string
+}
+
+func startUCI(ctx context.Context, path string, options map[string]string) (*uciProc, error) {
+	cmd := exec.Command(path)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", path, err)
+	}
+	p := &uciProc{cmd: cmd, in: in, lines: make(chan string, 256)}
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	if err := p.send("uci"); err != nil {
+		p.close()
+		return nil, err
+	}
+	if _, err := p.waitFor(ctx, "uciok", 10*time.Second); err != nil {
+		p.close()
+		return nil, err
+	}
+	for k, v := range options {
+		if err := p.send("setoption name " + k + " value " + v); err != nil {
+			p.close()
+			return nil, err
+		}
+	}
+	if err := p.send("isready"); err != nil {
+		p.close()
+		return nil, err
+	}
+	if _, err := p.waitFor(ctx, "readyok", 10*time.Second); err != nil {
+		p.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *uciProc) send(s string) error {
+	if _, err := io.WriteString(p.in, s+"\n"); err != nil {
+		return fmt.Errorf("uci write %q: %w", s, err)
+	}
+	return nil
+}
+
+// waitFor reads lines until one starts with prefix, returning the lines read.
+func (p *uciProc) waitFor(ctx context.Context, prefix string, timeout time.Duration) ([]string, error) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var seen []string
+	for {
+		select {
+		case l, ok := <-p.lines:
+			if !ok {
+				return seen, errors.New("engine exited")
+			}
+			seen = append(seen, l)
+			if strings.HasPrefix(l, prefix) {
+				return seen, nil
+			}
+		case <-timer.C:
+			return seen, fmt.Errorf("no %q within %v", prefix, timeout)
+		case <-ctx.Done():
+			return seen, ctx.Err()
+		}
+	}
+}
+
+// searchNodes searches fen for movetime and returns the engine's own node
+// count and time from its last info line.
+func (p *uciProc) searchNodes(ctx context.Context, fen string, movetime time.Duration) (int64, time.Duration, error) {
+	for _, c := range []string{"ucinewgame", "position fen " + fen, fmt.Sprintf("go movetime %d", movetime.Milliseconds())} {
+		if err := p.send(c); err != nil {
+			return 0, 0, err
+		}
+	}
+	lines, err := p.waitFor(ctx, "bestmove", movetime+10*time.Second)
+	if err != nil {
+		return 0, 0, err
+	}
+	var nodes, ms int64
+	for _, l := range lines {
+		f := strings.Fields(l)
+		for i := 0; i+1 < len(f); i++ {
+			switch f[i] {
+			case "nodes":
+				if v, err := strconv.ParseInt(f[i+1], 10, 64); err == nil {
+					nodes = v
+				}
+			case "time":
+				if v, err := strconv.ParseInt(f[i+1], 10, 64); err == nil {
+					ms = v
+				}
+			}
+		}
+	}
+	if nodes == 0 || ms == 0 {
+		return 0, 0, fmt.Errorf("no nodes/time in the engine's info output")
+	}
+	return nodes, time.Duration(ms) * time.Millisecond, nil
+}
+
+func (p *uciProc) close() {
+	_ = p.send("quit")
+	_ = p.in.Close()
+	done := make(chan struct{})
+	go func() { _ = p.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-done
+	}
+	for range p.lines { // drain so the reader goroutine ends
+	}
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/outpostchess/outpost/bots/board"
+)
+
+// runPerft counts the legal move tree of a position with Outpost's board,
+// printing the count as the last line of stdout (timing goes to stderr).
+func runPerft(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "perft", "[--fen FEN] --depth N [--divide]")
+	fen := fs.String("fen", board.StartFEN, "position to count from")
+	depth := fs.Int("depth", 0, "depth in plies (1-12)")
+	divide := fs.Bool("divide", false, "print the count below each root move first")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *depth < 1 || *depth > 12 {
+		fmt.Fprintf(env.Stderr, "outpost perft: --depth must be 1-12, got %d\n", *depth)
+		fs.Usage()
+		return errUsage
+	}
+	b, err := board.FromFEN(*fen)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	var total int64
+	var lines []string
+	var ml board.MoveList
+	b.GenerateMoves(&ml)
+	// Root moves one by one so that an interrupt is noticed between them.
+	for _, m := range ml.Slice() {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted: %w", err)
+		}
+		b.Make(m)
+		n := b.Perft(*depth - 1)
+		b.Unmake()
+		total += n
+		lines = append(lines, fmt.Sprintf("%s: %d", m, n))
+	}
+	if *divide {
+		sort.Strings(lines)
+		for _, l := range lines {
+			fmt.Fprintln(env.Stdout, l)
+		}
+		fmt.Fprintln(env.Stdout)
+	}
+	el := time.Since(start)
+	fmt.Fprintf(env.Stderr, "perft(%d) in %v, %.1f M nodes/s\n", *depth, el.Round(time.Millisecond), float64(total)/el.Seconds()/1e6)
+	fmt.Fprintln(env.Stdout, total)
+	return nil
+}

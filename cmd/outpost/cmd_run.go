@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+		"time"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/demo"
+	"github.com/outpostchess/outpost/internal/postgame"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess"
+)
+
+func runRun(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "run", "[--config FILE] [--sandbox [--games N] [--tc BASE+INC] [--sparring ENGINE]]")
+	cfgPath := fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML); default: built-in defaults")
+	sb := fs.Bool("sandbox", false, "run against an embedded Lichess sandbox with a sparring partner (offline demo)")
+	games := fs.Int("games", 0, "with --sandbox: exit 0 once this many games are over and summarised (0 = run until killed)")
+	tc := fs.String("tc", "1+0", "with --sandbox: the sparring partner's time control, MINUTES+SECONDS")
+	sparring := fs.String("sparring", "easy", "with --sandbox: the sparring partner's engine")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	cfg := config.Default()
+	if *cfgPath != "" {
+		var err error
+		if cfg, err = config.Load(*cfgPath); err != nil {
+			return err
+		}
+	}
+	log := env.logger()
+	if *sb {
+		return runSandboxDemo(ctx, env, cfg, demoOptions{games: *games, tc: *tc, sparring: *sparring})
+	}
+	token, err := lichess.LoadToken(os.Getenv, cfg.Lichess.TokenFile)
+	if err != nil {
+		return err
+	}
+	client, err := lichess.New(lichess.Options{
+		BaseURL: cfg.Lichess.URL, Token: token, Logger: log,
+		RateLimit:     time.Duration(cfg.RateLimit.Seconds) * time.Second,
+		StreamTimeout: cfg.Lichess.StreamTimeout, RequestTimeout: cfg.Lichess.RequestTimeout,
+	})
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, cfg.Store.Path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	sum := newSummariser(cfg, "")
+	defer sum.Close()
+	d, err := daemon.New(daemon.Options{Config: cfg, Client: client, Store: st,
+		Engines: daemon.NewEngineFactory(cfg, log), Summariser: sum, Logger: log})
+	if err != nil {
+		return err
+	}
+	return d.Run(ctx)
+}
+
+// newSummariser builds the post-game summariser from [summary] and
+// [analysis]. When the configured engine is missing, our own hard engine
+// (this binary in UCI mode) analyses instead, and the log says so.
+func newSummariser(cfg *config.Config, me string) *postgame.Summariser {
+	cmd := cfg.Summary.Engine
+	if len(cmd) == 0 {
+		cmd = cfg.Analysis.Engine
+	}
+	if len(cmd) > 0 {
+		if _, err := os.Stat(cmd[0]); errors.Is(err, os.ErrNotExist) {
+			if self, err := os.Executable(); err == nil {
+				cmd = []string{self, "uci", "--engine", "hard"}
+			}
+		}
+	}
+	return postgame.New(analysis.PoolConfig{Command: cmd, Workers: 1, Threads: 1, HashMB: cfg.Analysis.HashMB},
+		int64(cfg.Summary.Nodes), me)
+}
+
+// demoOptions are the --sandbox flags.
+type demoOptions struct {
+	games    int
+	tc       string
+	sparring string
+}
+
+// runSandboxDemo runs the daemon against an embedded sandbox and prints each
+// finished game's PGN and chat transcript.
+func runSandboxDemo(ctx context.Context, env *Env, cfg *config.Config, o demoOptions) error {
+	sum := newSummariser(cfg, demo.BotName)
+	defer sum.Close()
+	res, err := demo.Run(ctx, demo.Options{Config: cfg, Games: o.games, TC: o.tc, Sparring: o.sparring,
+		Out: env.Stdout, Summariser: sum, Logger: env.logger()})
+	if err != nil {
+		if o.games == 0 && ctx.Err() != nil {
+			return nil // interrupted an open-ended run: a normal end
+		}
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "\n%d games played; store and PGNs in %s\n", len(res.Summary), res.StoreDir)
+	return nil
+}

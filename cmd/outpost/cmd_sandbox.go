@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/outpostchess/outpost/lichess/sandbox"
+)
+
+// accountFlags collects repeated --account NAME:TOKEN[:bot] flags.
+type accountFlags []sandbox.Account
+
+// String implements flag.Value without revealing tokens.
+func (a *accountFlags) String() string {
+	names := make([]string, len(*a))
+	for i, acc := range *a {
+		names[i] = acc.Name
+	}
+	return strings.Join(names, ",")
+}
+
+// Set implements flag.Value.
+func (a *accountFlags) Set(v string) error {
+	acc, err := parseAccountFlag(v)
+	if err != nil {
+		return err
+	}
+	*a = append(*a, acc)
+	return nil
+}
+
+// parseAccountFlag parses NAME:TOKEN[:bot|:human] (the token is never echoed).
+func parseAccountFlag(v string) (sandbox.Account, error) {
+	parts := strings.Split(v, ":")
+	if len(parts) < 2 || len(parts) > 3 || parts[0] == "" || parts[1] == "" {
+		name := parts[0]
+		return sandbox.Account{}, fmt.Errorf("account %q: want NAME:TOKEN or NAME:TOKEN:bot", name)
+	}
+	acc := sandbox.Account{Name: parts[0], Token: parts[1]}
+	if len(parts) == 3 {
+		switch strings.ToLower(parts[2]) {
+		case "bot":
+			acc.Bot = true
+		case "human", "":
+		default:
+			return sandbox.Account{}, fmt.Errorf("account %q: kind %q: want bot or human", parts[0], parts[2])
+		}
+	}
+	return acc, nil
+}
+
+// faultFlags collects repeated --fault SPEC flags.
+type faultFlags []sandbox.Fault
+
+// String implements flag.Value.
+func (f *faultFlags) String() string {
+	s := make([]string, len(*f))
+	for i, x := range *f {
+		s[i] = x.String()
+	}
+	return strings.Join(s, " ")
+}
+
+// Set implements flag.Value.
+func (f *faultFlags) Set(v string) error {
+	x, err := sandbox.ParseFault(v)
+	if err != nil {
+		return err
+	}
+	*f = append(*f, x)
+	return nil
+}
+
+// runSandbox runs the Lichess-compatible sandbox server until ctx ends.
+func runSandbox(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "sandbox", "[--addr HOST:PORT] --account NAME:TOKEN[:bot]... [--fault SPEC]...")
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
+	var accounts accountFlags
+	var faults faultFlags
+	fs.Var(&accounts, "account", "an account NAME:TOKEN, or NAME:TOKEN:bot for a BOT account (repeatable)")
+	fs.Var(&faults, "fault", "inject a fault (repeatable); see the fault spec below")
+	keepAlive := fs.Duration("keepalive", sandbox.DefaultKeepAlive, "interval of keep-alive blank lines on streams")
+	ttl := fs.Duration("challenge-ttl", sandbox.DefaultChallengeTTL, "expiry of real-time challenges without keepAliveStream")
+	noStart := fs.Duration("nostart", sandbox.DefaultNoStartTimeout, "time for each side's first move before the game ends as noStart")
+	gone := fs.Duration("gone-after", sandbox.DefaultGoneAfter, "time without a game stream before the opponent is told a player is gone")
+	claim := fs.Duration("claim-after", sandbox.DefaultClaimWinAfter, "countdown after opponentGone before victory can be claimed")
+	seed := fs.Int64("seed", 1, "seed of game ids and random faults")
+	prev := fs.Usage
+	fs.Usage = func() {
+		prev()
+		fmt.Fprintf(env.Stderr, "\n%s\n", sandbox.FaultSpecHelp)
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.Stderr, "outpost sandbox: unexpected arguments %q\n", fs.Args())
+		return errUsage
+	}
+	if len(accounts) == 0 {
+		fmt.Fprintln(env.Stderr, "outpost sandbox: at least one --account NAME:TOKEN[:bot] is needed")
+		return errUsage
+	}
+	for _, d := range []time.Duration{*keepAlive, *ttl, *noStart, *gone, *claim} {
+		if d <= 0 {
+			return errors.New("durations must be positive")
+		}
+	}
+	srv := sandbox.New(sandbox.Config{
+		Accounts: accounts, KeepAlive: *keepAlive, ChallengeTTL: *ttl, NoStartTimeout: *noStart,
+		GoneAfter: *gone, ClaimWinAfter: *claim, Logger: env.logger(), Seed: *seed,
+	})
+	for _, f := range faults {
+		if _, err := srv.Faults().Add(f); err != nil {
+			return err
+		}
+	}
+	url, err := srv.Listen(ctx, *addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, url)
+	<-ctx.Done()
+	srv.Close()
+	return nil
+}

@@ -1,0 +1,500 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// MaxFileSize bounds the size of a configuration file (a complete one,
+// every knob included, is about 30 KiB).
+const MaxFileSize = 256 << 10
+
+// maxProblems bounds how many problems Parse reports.
+const maxProblems = 200
+
+// maxLineProbes bounds how many keys get a line number: finding one costs a
+// pass over the file, so a pathological file with a huge number of keys
+// gets line numbers for the first ones only.
+const maxLineProbes = 1000
+
+// Load reads, decodes and validates the configuration file at path. Keys the
+// file does not set keep their defaults. On any problem it returns a nil
+// Config and an error wrapping ValidationErrors that lists them all.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return Parse(data, path)
+}
+
+// Parse decodes and validates a configuration held in memory; name (usually
+// the file name) prefixes the error. Unknown keys, wrong types and invalid
+// values are all reported at once in a ValidationErrors, each naming its
+// key, its line when known, the bad value and what is allowed.
+func Parse(data []byte, name string) (*Config, error) {
+	if name == "" {
+		name = "(config)"
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("config %s: %w", name, ValidationErrors{{
+			Problem: fmt.Sprintf("file too large (%d bytes)", len(data)),
+			Allowed: fmt.Sprintf("at most %d bytes", MaxFileSize),
+		}})
+	}
+	cfg := Default()
+	d, errs := decodeFile(data, cfg)
+	if d == nil { // syntax error: nothing was decoded
+		return nil, fmt.Errorf("config %s: %w", name, errs)
+	}
+	verrs := cfg.validate()
+	for i := range verrs {
+		if verrs[i].Line == 0 {
+			verrs[i].Line = d.lineOf(verrs[i].Key)
+		}
+	}
+	errs = append(errs, verrs...)
+	errs.sortByLine()
+	if len(errs) > maxProblems {
+		more := len(errs) - maxProblems
+		errs = append(errs[:maxProblems], FieldError{Problem: fmt.Sprintf("%d more problems not shown", more)})
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("config %s: %w", name, errs)
+	}
+	return cfg, nil
+}
+
+// decoder turns a raw TOML document into a Config, collecting every
+// problem instead of stopping at the first.
+type decoder struct {
+	lines     map[string]int   // key path → line of its definition
+	tableRows map[string][]int // array-of-tables key → line of each [[header]]
+	probes    int              // keys probed for their line so far
+	errs      ValidationErrors
+}
+
+// decodeFile decodes data into cfg. On a TOML syntax error it returns a nil
+// decoder and that one error.
+func decodeFile(data []byte, cfg *Config) (*decoder, ValidationErrors) {
+	var raw map[string]any
+	if _, err := toml.Decode(string(data), &raw); err != nil {
+		return nil, ValidationErrors{syntaxError(err, data)}
+	}
+	var prims map[string]toml.Primitive
+	md, err := toml.Decode(string(data), &prims)
+	if err != nil { // cannot happen: the same input decoded above
+		return nil, ValidationErrors{syntaxError(err, data)}
+	}
+	d := &decoder{lines: map[string]int{}, tableRows: map[string][]int{}}
+	for k, p := range prims {
+		d.collectLines(&md, joinKey("", k), p)
+	}
+	d.collectArrayTables(data)
+	d.decodeTable("", raw, reflect.ValueOf(cfg).Elem())
+	return d, d.errs
+}
+
+// syntaxError turns a TOML parse error into a FieldError naming its line. A
+// line that assigns a token-like key has its text withheld from the message.
+func syntaxError(err error, data []byte) FieldError {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		return FieldError{Problem: "TOML syntax error: " + err.Error()}
+	}
+	msg := pe.Message
+	if lineHasSecret(data, pe.Position.Line) {
+		msg = "invalid value in a line that sets a token (text withheld)"
+	}
+	return FieldError{Line: pe.Position.Line, Problem: "TOML syntax error: " + msg}
+}
+
+// lineHasSecret reports whether line n (1-based) of data assigns a key whose
+// name mentions a token (other than a *_file key) or holds something shaped
+// like a Lichess token.
+func lineHasSecret(data []byte, n int) bool {
+	lines := strings.Split(string(data), "\n")
+	if n < 1 || n > len(lines) {
+		return false
+	}
+	if strings.Contains(lines[n-1], "lip_") || strings.Contains(lines[n-1], "lio_") {
+		return true
+	}
+	key, _, ok := strings.Cut(lines[n-1], "=")
+	if !ok {
+		return false
+	}
+	key = strings.ToLower(key)
+	return strings.Contains(key, "token") && !strings.Contains(key, "file")
+}
+
+// lineProbe makes the TOML decoder report where a key is defined: decoding
+// into it always fails with a ParseError carrying the key's position.
+type lineProbe struct{}
+
+var errProbe = errors.New("line probe")
+
+// UnmarshalTOML always fails; see lineProbe.
+func (lineProbe) UnmarshalTOML(any) error { return errProbe }
+
+// collectLines records the line of key path and, for tables, of every key
+// below it. Keys inside arrays are skipped: the decoder cannot tell their
+// elements apart (collectArrayTables covers [[rules]]).
+func (d *decoder) collectLines(md *toml.MetaData, path string, p toml.Primitive) {
+	if d.probes >= maxLineProbes {
+		return
+	}
+	d.probes++
+	var probe lineProbe
+	var pe toml.ParseError
+	if err := md.PrimitiveDecode(p, &probe); errors.As(err, &pe) && pe.Position.Line > 0 {
+		d.lines[path] = pe.Position.Line
+	}
+	var v any
+	if err := md.PrimitiveDecode(p, &v); err != nil {
+		return
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return
+	}
+	var sub map[string]toml.Primitive
+	if err := md.PrimitiveDecode(p, &sub); err != nil {
+		return
+	}
+	for k, sp := range sub {
+		d.collectLines(md, joinKey(path, k), sp)
+	}
+}
+
+// collectArrayTables records the line of every top-level [[NAME]] header.
+func (d *decoder) collectArrayTables(data []byte) {
+	for i, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if !strings.HasPrefix(t, "[[") {
+			continue
+		}
+		end := strings.Index(t, "]]")
+		if end < 0 {
+			continue
+		}
+		name := strings.TrimSpace(t[2:end])
+		d.tableRows[name] = append(d.tableRows[name], i+1)
+	}
+}
+
+// lineOf returns the line where key (a path as built by joinKey and
+// indexKey) is defined, 0 when unknown. A key inside the i-th element of an
+// array of tables gets the line of that element's header; a key the file
+// does not set gets the line of its table's header.
+func (d *decoder) lineOf(key string) int {
+	for k := key; k != ""; {
+		if n, ok := d.lines[k]; ok {
+			return n
+		}
+		i := strings.LastIndexByte(k, '.')
+		if i < 0 || strings.Contains(k, "[") {
+			break
+		}
+		k = k[:i]
+	}
+	name, rest, ok := strings.Cut(key, "[")
+	if !ok {
+		return 0
+	}
+	var i int
+	if _, err := fmt.Sscanf(rest, "%d]", &i); err != nil {
+		return 0
+	}
+	if rows := d.tableRows[name]; i >= 0 && i < len(rows) {
+		return rows[i]
+	}
+	return 0
+}
+
+// fail records a problem at key, with its line when known.
+func (d *decoder) fail(key string, value any, problem, allowed string) {
+	d.errs = append(d.errs, FieldError{
+		Key: key, Value: formatValue(value), Problem: problem, Allowed: allowed, Line: d.lineOf(key),
+	})
+}
+
+// typeError records that key holds a value of the wrong TOML type.
+func (d *decoder) typeError(key string, v any, want string) {
+	d.fail(key, v, "wrong type: "+tomlType(v), want)
+}
+
+// orderedKeys returns m's keys in file order (then by name).
+func (d *decoder) orderedKeys(parent string, m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		li, lj := d.lines[joinKey(parent, keys[i])], d.lines[joinKey(parent, keys[j])]
+		if li != lj {
+			return li < lj
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+// decodeTable decodes the TOML table raw into the struct dst, reporting
+// unknown keys (with a suggestion) and secrets.
+func (d *decoder) decodeTable(path string, raw map[string]any, dst reflect.Value) {
+	fields := fieldsOf(dst.Type())
+	for _, k := range d.orderedKeys(path, raw) {
+		v := raw[k]
+		key := joinKey(path, k)
+		if i, ok := fields.index[k]; ok {
+			d.decodeValue(key, v, dst.Field(i))
+			continue
+		}
+		if isSecretKey(k) {
+			d.secret(key, k)
+			continue
+		}
+		if fields.rest >= 0 {
+			if _, isTable := v.(map[string]any); isTable {
+				d.decodeRest(key, k, v, dst.Field(fields.rest))
+				continue
+			}
+		}
+		d.unknown(path, k, fields)
+	}
+}
+
+// decodeRest stores the table v under name k in the catch-all map field dst.
+func (d *decoder) decodeRest(key, k string, v any, dst reflect.Value) {
+	if dst.IsNil() {
+		dst.Set(reflect.MakeMap(dst.Type()))
+	}
+	elem := reflect.New(dst.Type().Elem()).Elem()
+	d.decodeValue(key, v, elem)
+	dst.SetMapIndex(reflect.ValueOf(k), elem)
+}
+
+// secret reports a token written into the config file, never showing it.
+func (d *decoder) secret(key, name string) {
+	allowed := "lichess.token_file (a file only you can read) or the LICHESS_TOKEN environment variable"
+	if strings.HasPrefix(key, "web.") {
+		allowed = "web.access_token_file (a file only you can read)"
+	}
+	d.errs = append(d.errs, FieldError{
+		Key: key, Value: string(hidden), Line: d.lineOf(key),
+		Problem: fmt.Sprintf("a %s must never be written in the config file", strings.ReplaceAll(name, "_", " ")),
+		Allowed: allowed,
+	})
+}
+
+// isSecretKey reports whether an unknown key looks like it holds a secret.
+func isSecretKey(k string) bool {
+	l := strings.ToLower(k)
+	return (strings.Contains(l, "token") || strings.Contains(l, "password") || strings.Contains(l, "secret")) &&
+		!strings.Contains(l, "file")
+}
+
+var (
+	durationType = reflect.TypeOf(time.Duration(0))
+	anyMapType   = reflect.TypeOf(map[string]any{})
+	knobSetType  = reflect.TypeOf(KnobSet{})
+)
+
+// decodeValue decodes one TOML value v into dst according to dst's type,
+// recording a type error (and leaving dst at its default) on mismatch.
+func (d *decoder) decodeValue(key string, v any, dst reflect.Value) {
+	t := dst.Type()
+	switch {
+	case t == durationType:
+		s, ok := v.(string)
+		if !ok {
+			d.typeError(key, v, `a duration string such as "20s", "1m30s", "24h" or "30d"`)
+			return
+		}
+		dur, err := ParseDuration(s)
+		if err != nil {
+			d.fail(key, s, "not a duration", `a duration such as "100ms", "20s", "1m30s", "24h" or "30d"`)
+			return
+		}
+		dst.SetInt(int64(dur))
+	case t == anyMapType || t == knobSetType:
+		m, ok := v.(map[string]any)
+		if !ok {
+			d.typeError(key, v, "a table")
+			return
+		}
+		out := reflect.MakeMapWithSize(t, len(m))
+		for _, k := range d.orderedKeys(key, m) {
+			if t == anyMapType && !isScalar(m[k]) {
+				d.typeError(joinKey(key, k), m[k], "a string, integer, float or boolean")
+				continue
+			}
+			out.SetMapIndex(reflect.ValueOf(k), reflect.ValueOf(m[k]))
+		}
+		dst.Set(out)
+	default:
+		d.decodeKind(key, v, dst)
+	}
+}
+
+// decodeKind handles the plain kinds: scalars, pointers, lists, tables.
+func (d *decoder) decodeKind(key string, v any, dst reflect.Value) {
+	t := dst.Type()
+	switch t.Kind() {
+	case reflect.String:
+		s, ok := v.(string)
+		if !ok {
+			d.typeError(key, v, "a string")
+			return
+		}
+		dst.SetString(s)
+	case reflect.Bool:
+		b, ok := v.(bool)
+		if !ok {
+			d.typeError(key, v, "true or false")
+			return
+		}
+		dst.SetBool(b)
+	case reflect.Int:
+		n, ok := v.(int64)
+		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
+			d.typeError(key, v, "an integer")
+			return
+		}
+		dst.SetInt(n)
+	case reflect.Float64:
+		switch n := v.(type) {
+		case float64:
+			dst.SetFloat(n)
+		case int64:
+			dst.SetFloat(float64(n))
+		default:
+			d.typeError(key, v, "a number")
+		}
+	case reflect.Pointer:
+		p := reflect.New(t.Elem())
+		before := len(d.errs)
+		d.decodeValue(key, v, p.Elem())
+		if len(d.errs) == before {
+			dst.Set(p)
+		}
+	case reflect.Slice:
+		d.decodeSlice(key, v, dst)
+	case reflect.Map:
+		m, ok := v.(map[string]any)
+		if !ok {
+			d.typeError(key, v, "a table")
+			return
+		}
+		if dst.IsNil() {
+			dst.Set(reflect.MakeMap(t))
+		}
+		for _, k := range d.orderedKeys(key, m) {
+			d.decodeRest(joinKey(key, k), k, m[k], dst)
+		}
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			d.typeError(key, v, "a table")
+			return
+		}
+		d.decodeTable(key, m, dst)
+	default: // a Config field of a kind this decoder does not know: a bug
+		d.fail(key, nil, "internal error: unsupported field type "+t.String(), "")
+	}
+}
+
+// decodeSlice decodes a list of strings or an array of tables.
+func (d *decoder) decodeSlice(key string, v any, dst reflect.Value) {
+	t := dst.Type()
+	if t.Elem().Kind() == reflect.Struct {
+		tables, ok := asTables(v)
+		if !ok {
+			d.typeError(key, v, "an array of tables ([["+key+"]])")
+			return
+		}
+		out := reflect.MakeSlice(t, 0, len(tables))
+		for i, m := range tables {
+			elem := reflect.New(t.Elem()).Elem()
+			d.decodeTable(indexKey(key, i), m, elem)
+			out = reflect.Append(out, elem)
+		}
+		dst.Set(out)
+		return
+	}
+	list, ok := v.([]any)
+	if !ok {
+		d.typeError(key, v, "an array of strings, e.g. [\"a\", \"b\"]")
+		return
+	}
+	out := make([]string, 0, len(list))
+	for _, item := range list {
+		s, ok := item.(string)
+		if !ok {
+			d.fail(key, v, "wrong type: an element is "+tomlType(item), "an array of strings, e.g. [\"a\", \"b\"]")
+			return
+		}
+		out = append(out, s)
+	}
+	dst.Set(reflect.ValueOf(out))
+}
+
+// asTables accepts an array of tables written either as [[key]] sections
+// or as an inline array of inline tables.
+func asTables(v any) ([]map[string]any, bool) {
+	switch x := v.(type) {
+	case []map[string]any:
+		return x, true
+	case []any:
+		out := make([]map[string]any, 0, len(x))
+		for _, e := range x {
+			m, ok := e.(map[string]any)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, m)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// isScalar reports whether v is a TOML string, integer, float or boolean.
+func isScalar(v any) bool {
+	switch v.(type) {
+	case string, int64, float64, bool:
+		return true
+	}
+	return false
+}
+
+// tomlType names the TOML type of a decoded value.
+func tomlType(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case int64:
+		return "integer"
+	case float64:
+		return "float"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case []map[string]any:
+		return "array of tables"
+	case map[string]any:
+		return "table"
+	case time.Time:
+		return "date/time"
+	}
+	return fmt.Sprintf("%T", v)
+}

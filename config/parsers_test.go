@@ -1,0 +1,94 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseDuration(t *testing.T) {
+	good := map[string]time.Duration{
+		"100ms": 100 * time.Millisecond, "20s": 20 * time.Second, "1m30s": 90 * time.Second, "24h": 24 * time.Hour,
+		"30d": 30 * 24 * time.Hour, "1.5d": 36 * time.Hour, "2w": 14 * 24 * time.Hour, " 5s ": 5 * time.Second, "0s": 0, "0": 0,
+	}
+	for s, want := range good {
+		got, err := ParseDuration(s)
+		if err != nil || got != want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"", "d", "5", "5 s", "-5s", "-1d", "1e3d", "infd", "NaNd", "1d12h", "twenty", "1x", "+3d"} {
+		if _, err := ParseDuration(s); err == nil || !strings.Contains(err.Error(), "duration") {
+			t.Errorf("ParseDuration(%q) accepted or unclear: %v", s, err)
+		}
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		100 * time.Millisecond: "100ms", 20 * time.Second: "20s", 10 * time.Minute: "10m", 90 * time.Minute: "1h30m",
+		time.Hour: "1h", 24 * time.Hour: "1d", 30 * 24 * time.Hour: "30d", 14 * 24 * time.Hour: "2w", 0: "0s",
+		36 * time.Hour: "36h", 61 * time.Second: "1m1s",
+	} {
+		if got := FormatDuration(d); got != want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
+		}
+		if back, err := ParseDuration(FormatDuration(d)); err != nil || back != d {
+			t.Errorf("round trip %v: %v, %v", d, back, err)
+		}
+	}
+}
+
+func TestParseTimeControl(t *testing.T) {
+	cases := []struct {
+		in         string
+		base, inc  time.Duration
+		speed, out string
+	}{
+		{"3+2", 3 * time.Minute, 2 * time.Second, "blitz", "3+2"},
+		{"1+0", time.Minute, 0, "bullet", "1+0"},
+		{"0.5+0", 30 * time.Second, 0, "bullet", "0.5+0"},
+		{"0.25+0", 15 * time.Second, 0, "ultraBullet", "0.25+0"},
+		{"2+1", 2 * time.Minute, time.Second, "bullet", "2+1"}, {"3+0", 3 * time.Minute, 0, "blitz", "3+0"},
+		{"10+0", 10 * time.Minute, 0, "rapid", "10+0"},
+		{"15+10", 15 * time.Minute, 10 * time.Second, "rapid", "15+10"},
+		{"30+0", 30 * time.Minute, 0, "classical", "30+0"},
+		{"0+1", 0, time.Second, "bullet", "0+1"},
+		{" 5 + 3 ", 5 * time.Minute, 3 * time.Second, "blitz", "5+3"},
+	}
+	for _, c := range cases {
+		tc, err := ParseTimeControl(c.in)
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if tc.Base != c.base || tc.Increment != c.inc || tc.Speed() != c.speed || tc.String() != c.out {
+			t.Errorf("%q: got %+v speed %s string %s", c.in, tc, tc.Speed(), tc)
+		}
+	}
+	for _, s := range []string{"", "3", "3|2", "a+2", "3+b", "-1+0", "0+0", "181+0", "3+181", "0.01+0", "3+1.5", "1e1+0", "NaN+0"} {
+		if _, err := ParseTimeControl(s); err == nil || !strings.Contains(err.Error(), "MINUTES+SECONDS") {
+			t.Errorf("%q accepted or unclear: %v", s, err)
+		}
+	}
+}
+
+func TestFieldErrorFormat(t *testing.T) {
+	e := FieldError{Key: "challenge.min_base", Value: "-5", Problem: "out of range", Allowed: "0..10800 seconds", Line: 12}
+	if got := e.Error(); got != "line 12: challenge.min_base: out of range (got -5); allowed: 0..10800 seconds" {
+		t.Errorf("Error() = %q", got)
+	}
+	if got := e.Message(); got != "challenge.min_base: out of range (got -5); allowed: 0..10800 seconds" {
+		t.Errorf("Message() = %q", got)
+	}
+	if got := (FieldError{Problem: "x"}).Error(); got != "x" {
+		t.Errorf("bare: %q", got)
+	}
+	if ValidationErrors(nil).err() != nil {
+		t.Error("empty ValidationErrors is a non-nil error")
+	}
+	long := formatValue(strings.Repeat("x", 500))
+	if n := len([]rune(long)); n > maxValueLen {
+		t.Errorf("value not shortened: %d runes", n)
+	}
+}

@@ -1,0 +1,180 @@
+package daemon
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/outpostchess/outpost/lichess"
+)
+
+// offerOf turns a Lichess challenge into what the policy reads.
+func offerOf(c *lichess.Challenge) Offer {
+	o := Offer{
+		ID:      c.ID,
+		Variant: c.Variant.Key,
+		Speed:   c.Speed,
+		Rated:   c.Rated,
+		FEN:     c.InitialFEN,
+	}
+	if o.Variant == "" {
+		o.Variant = "standard"
+	}
+	if u := c.Challenger; u != nil {
+		o.Challenger, o.Rating, o.Title, o.Bot = u.Name, u.Rating, u.Title, u.IsBot()
+		if o.Challenger == "" {
+			o.Challenger = u.ID
+		}
+	}
+	switch c.TimeControl.Type {
+	case "clock":
+		o.Base, o.Increment = c.TimeControl.Limit, c.TimeControl.Increment
+	case "correspondence":
+		o.Days = c.TimeControl.DaysPerTurn
+	case "unlimited":
+		if o.Speed == "" {
+			o.Speed = "correspondence"
+		}
+	}
+	return o
+}
+
+// onChallenge accepts, queues or declines an incoming challenge.
+func (d *Daemon) onChallenge(ctx context.Context, c *lichess.Challenge) {
+	if c.Challenger != nil && strings.EqualFold(c.Challenger.ID, d.me) {
+		return // one of ours, sent by the matchmaker
+	}
+	if c.DestUser != nil && !strings.EqualFold(c.DestUser.ID, d.me) {
+		return
+	}
+	o := offerOf(c)
+	d.mu.Lock()
+	if d.stopping {
+		d.mu.Unlock()
+		d.decline(ctx, o, Verdict{Reason: ReasonLater, Why: "shutting down"})
+		return
+	}
+	for _, q := range d.queue {
+		if q.ID == o.ID {
+			d.mu.Unlock()
+			return // replayed on reconnect; already waiting
+		}
+	}
+	d.mu.Unlock()
+	d.judge(ctx, o, true)
+}
+
+// judge applies the policy to an offer; fresh says whether it may be queued
+// (a queued offer being retried is not queued again).
+func (d *Daemon) judge(ctx context.Context, o Offer, fresh bool) {
+	load := d.load(ctx, o)
+	v := Decide(d.cfg.Challenge, o, load)
+	log := d.log.With().Str("challenge", o.ID).Str("from", o.Challenger).Str("speed", o.Speed).Logger()
+	switch {
+	case v.Accept:
+		name, label := SelectEngine(d.cfg.Rules, d.cfg.Engines.Default, o)
+		d.mu.Lock()
+		d.accepted[o.ID] = accepted{offer: o, engine: name, label: label, at: time.Now()}
+		d.mu.Unlock()
+		if err := d.api.AcceptChallenge(ctx, o.ID, ""); err != nil {
+			d.mu.Lock()
+			delete(d.accepted, o.ID)
+			d.mu.Unlock()
+			log.Warn().Err(err).Msg("accept failed")
+			return
+		}
+		log.Info().Str("engine", name).Str("rule", label).Msg("challenge accepted")
+	case v.Queue && fresh:
+		d.mu.Lock()
+		d.queue = append(d.queue, o)
+		d.mu.Unlock()
+		log.Info().Msg("at capacity: challenge queued")
+	case v.Queue:
+		// Still no room: leave it queued.
+		d.mu.Lock()
+		d.queue = append([]Offer{o}, d.queue...)
+		d.mu.Unlock()
+	default:
+		d.decline(ctx, o, v)
+	}
+}
+
+func (d *Daemon) decline(ctx context.Context, o Offer, v Verdict) {
+	if err := d.api.DeclineChallenge(ctx, o.ID, lichess.DeclineReason(v.Reason)); err != nil {
+		d.log.Warn().Err(err).Str("challenge", o.ID).Msg("decline failed")
+		return
+	}
+	d.log.Info().Str("challenge", o.ID).Str("from", o.Challenger).Str("reason", v.Reason).Str("why", v.Why).
+		Msg("challenge declined")
+}
+
+// load counts what the policy needs to know about the daemon's load.
+func (d *Daemon) load(ctx context.Context, o Offer) Load {
+	d.mu.Lock()
+	l := Load{Playing: len(d.games) + len(d.accepted), Queued: len(d.queue)}
+	for _, g := range d.games {
+		if strings.EqualFold(g.opponent, o.Challenger) {
+			l.PlayingVsOpponent++
+		}
+	}
+	for _, a := range d.accepted {
+		if strings.EqualFold(a.offer.Challenger, o.Challenger) {
+			l.PlayingVsOpponent++
+		}
+	}
+	d.mu.Unlock()
+	if o.Bot {
+		n, err := d.store.CountGamesSince(ctx, time.Now().Add(-24*time.Hour), true, "")
+		if err != nil {
+			d.log.Warn().Err(err).Msg("count bot games")
+		}
+		l.BotGamesToday = n
+	}
+	return l
+}
+
+// drainQueue retries the oldest queued challenge while there is room.
+func (d *Daemon) drainQueue(ctx context.Context) {
+	for {
+		d.mu.Lock()
+		room := d.cfg.Challenge.MaxGames <= 0 || len(d.games)+len(d.accepted) < d.cfg.Challenge.MaxGames
+		if len(d.queue) == 0 || !room || d.stopping {
+			d.mu.Unlock()
+			return
+		}
+		o := d.queue[0]
+		d.queue = d.queue[1:]
+		d.mu.Unlock()
+		d.judge(ctx, o, false)
+		d.mu.Lock()
+		requeued := len(d.queue) > 0 && d.queue[0].ID == o.ID
+		d.mu.Unlock()
+		if requeued {
+			return
+		}
+	}
+}
+
+// dropQueued forgets a challenge withdrawn by its sender.
+func (d *Daemon) dropQueued(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i, q := range d.queue {
+		if q.ID == id {
+			d.queue = append(d.queue[:i], d.queue[i+1:]...)
+			return
+		}
+	}
+}
+
+// expireAccepted frees slots held by accepted challenges whose game never
+// started.
+func (d *Daemon) expireAccepted() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for id, a := range d.accepted {
+		if time.Since(a.at) > acceptedTTL {
+			delete(d.accepted, id)
+		}
+	}
+}

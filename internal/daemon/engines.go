@@ -1,0 +1,92 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/bots"
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/knobs"
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/uci"
+)
+
+// NewEngineFactory returns the factory that builds the engines the
+// configuration names: an [engines.NAME] definition, or else a built-in
+// spec (easy, medium, hard, knobs, stockfish, uci:/path). Every engine is
+// wrapped in a fallback so that a failing engine never loses a game by
+// itself. extra options (a Maia predictor, for example) apply to all.
+func NewEngineFactory(cfg *config.Config, log zerolog.Logger, extra ...bots.Option) EngineFactory {
+	return func(ctx context.Context, name string) (engine.Engine, error) {
+		spec, opts, err := engineSpec(cfg, name)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, bots.WithLogger(log), bots.WithFallback(), bots.WithName(name))
+		opts = append(opts, extra...)
+		e, err := bots.New(ctx, spec, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("engine %s: %w", name, err)
+		}
+		return e, nil
+	}
+}
+
+// engineSpec turns an engine name into a bots spec and options.
+func engineSpec(cfg *config.Config, name string) (string, []bots.Option, error) {
+	def, ok := cfg.Engines.Defs[name]
+	if !ok {
+		return name, nil, nil
+	}
+	var opts []bots.Option
+	switch def.Type {
+	case "easy", "medium", "hard":
+		return def.Type, nil, nil
+	case "knobs":
+		k := knobs.Defaults()
+		if def.Knobs != "" {
+			set, ok := cfg.Knobs[def.Knobs]
+			if !ok {
+				return "", nil, fmt.Errorf("engine %s: no knob set %q", name, def.Knobs)
+			}
+			var err error
+			if k, err = knobs.FromMap(set); err != nil {
+				return "", nil, fmt.Errorf("engine %s: knob set %s: %w", name, def.Knobs, err)
+			}
+		}
+		return "knobs", append(opts, bots.WithKnobs(k)), nil
+	case "uci":
+		uopts := map[string]string{}
+		keys := make([]string, 0, len(def.Options))
+		for k := range def.Options {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			uopts[k] = fmt.Sprint(def.Options[k])
+		}
+		if def.SkillLevel != nil {
+			uopts["Skill Level"] = fmt.Sprint(*def.SkillLevel)
+		}
+		opts = append(opts, bots.WithUCIOptions(uopts), bots.WithUCIClient(uci.Config{Path: def.Path, Args: def.Args}))
+		if def.Elo > 0 {
+			opts = append(opts, bots.WithElo(def.Elo))
+		}
+		if def.HashMB > 0 {
+			opts = append(opts, bots.WithHashMB(def.HashMB))
+		}
+		return "uci:" + def.Path, opts, nil
+	case "maia":
+		spec := fmt.Sprintf("maia-%d", def.Rating)
+		if def.Temperature > 0 {
+			spec += fmt.Sprintf(",temperature=%g", def.Temperature)
+		}
+		return spec, nil, nil
+	}
+	return "", nil, fmt.Errorf("engine %s: unknown type %q (want %s)", name, def.Type,
+		strings.Join([]string{"easy", "medium", "hard", "knobs", "uci", "maia"}, ", "))
+}

@@ -1,0 +1,211 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/outpostchess/outpost/bots/runner"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess"
+)
+
+// resume restarts the runners of games in progress (the account's playing
+// list) before any new challenge is considered, so that the concurrency
+// limit holds across restarts, and closes the games that ended while the
+// daemon was down.
+func (d *Daemon) resume(ctx, gamesCtx context.Context) error {
+	ongoing, err := d.api.OngoingGames(ctx, 50)
+	if err != nil {
+		return fmt.Errorf("list ongoing games: %w", err)
+	}
+	live := map[string]bool{}
+	for _, g := range ongoing.NowPlaying {
+		live[gameIDOf(g)] = true
+		d.startGame(gamesCtx, g)
+	}
+	active, err := d.store.ActiveGames(ctx)
+	if err != nil {
+		return err
+	}
+	for _, g := range active {
+		if live[g.ID] {
+			continue
+		}
+		d.log.Info().Str("game", g.ID).Msg("game ended while the daemon was down")
+		d.finishFromServer(gamesCtx, g.ID)
+	}
+	return nil
+}
+
+func gameIDOf(g lichess.GameInfo) string {
+	if g.GameID != "" {
+		return g.GameID
+	}
+	return g.ID
+}
+
+// startGame starts a runner for a game unless one is running.
+func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
+	id := gameIDOf(info)
+	if id == "" {
+		return
+	}
+	d.mu.Lock()
+	if _, running := d.games[id]; running {
+		d.mu.Unlock()
+		return
+	}
+	acc, wasAccepted := d.accepted[id]
+	delete(d.accepted, id)
+	gctx, cancel := context.WithCancel(gamesCtx)
+	slot := &gameSlot{opponent: info.Opponent.Username, cancel: cancel}
+	d.games[id] = slot
+	d.lastBusy = time.Now()
+	d.mu.Unlock()
+
+	engineName, label := acc.engine, acc.label
+	bot := acc.offer.Bot
+	if known, err := d.store.Game(gamesCtx, id); err == nil {
+		// A restart: keep the engine chosen when the game began.
+		if known.Engine != "" {
+			engineName, label = known.Engine, "resumed"
+		}
+		bot = bot || known.OpponentBot
+	}
+	if engineName == "" {
+		o := Offer{Challenger: info.Opponent.Username, Rating: info.Opponent.Rating, Variant: info.Variant.Key,
+			Speed: info.Speed, Rated: info.Rated}
+		engineName, label = SelectEngine(d.cfg.Rules, d.cfg.Engines.Default, o)
+	}
+	slot.bot = bot
+	rec := store.Game{ID: id, Opponent: info.Opponent.Username, OpponentRating: info.Opponent.Rating, OpponentBot: bot,
+		Color: string(info.Color), Engine: engineName, Speed: info.Speed, Variant: info.Variant.Key, Rated: info.Rated}
+	if info.FEN != "" && !wasAccepted {
+		rec.InitialFEN = "" // gameStart's fen is the current position, not the initial one
+	}
+	if err := d.store.StartGame(gamesCtx, rec); err != nil {
+		d.log.Error().Err(err).Str("game", id).Msg("record game start")
+	}
+	d.log.Info().Str("game", id).Str("opponent", info.Opponent.Username).Str("engine", engineName).
+		Str("rule", label).Msg("game started")
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		defer cancel()
+		d.runGame(gctx, id, engineName)
+		d.mu.Lock()
+		delete(d.games, id)
+		d.lastBusy = time.Now()
+		d.mu.Unlock()
+	}()
+}
+
+// runGame plays one game to its end and records the result.
+func (d *Daemon) runGame(ctx context.Context, id, engineName string) {
+	log := d.log.With().Str("game", id).Logger()
+	eng, err := d.eng(ctx, engineName)
+	if err != nil {
+		log.Error().Err(err).Str("engine", engineName).Msg("cannot build engine; falling back to easy")
+		if eng, err = d.eng(ctx, "easy"); err != nil {
+			log.Error().Err(err).Msg("cannot build the fallback engine either; leaving the game")
+			return
+		}
+	}
+	defer eng.Close()
+	r := runner.New(d.newRunnerConfig(id, engineName), d.bot, eng, d.store)
+	out, err := r.Run(ctx)
+	switch {
+	case err == nil:
+		d.finishGame(ctx, out)
+	case ctx.Err() != nil:
+		log.Info().Msg("left the game (shutdown); it resumes on the next start")
+	case errors.Is(err, lichess.ErrNotFound):
+		log.Warn().Err(err).Msg("game not found on the server")
+		d.finishFromServer(ctx, id)
+	default:
+		log.Error().Err(err).Msg("game runner stopped")
+		d.finishFromServer(ctx, id)
+	}
+}
+
+// onGameFinishEvent covers a game that ended without its runner noticing
+// (for example one that was not running).
+func (d *Daemon) onGameFinishEvent(ctx context.Context, info lichess.GameInfo) {
+	id := gameIDOf(info)
+	d.mu.Lock()
+	_, running := d.games[id]
+	d.mu.Unlock()
+	if running {
+		return // the runner sees the end on its game stream
+	}
+	if g, err := d.store.Game(ctx, id); err == nil && !g.Finished() {
+		d.finishFromServer(ctx, id)
+	}
+}
+
+// finishFromServer records a game's end from the server's export.
+func (d *Daemon) finishFromServer(ctx context.Context, id string) {
+	g, err := d.api.ExportGame(ctx, id, lichess.ExportOptions{})
+	if err != nil {
+		d.log.Warn().Err(err).Str("game", id).Msg("export game")
+		return
+	}
+	if g.Status.Ongoing() {
+		return
+	}
+	out := runner.Outcome{GameID: id, Status: g.Status, Winner: g.Winner, Moves: strings.Fields(g.Moves), InitialFEN: g.InitialFEN}
+	d.finishGame(ctx, out)
+}
+
+// finishGame records the end of a game once: result, PGN (the server's
+// export when available), PGN file, and the post-game analysis job.
+func (d *Daemon) finishGame(ctx context.Context, out runner.Outcome) {
+	log := d.log.With().Str("game", out.GameID).Logger()
+	pgn, err := d.api.ExportGamePGN(ctx, out.GameID, lichess.ExportOptions{Clocks: true, Opening: true})
+	if err != nil {
+		log.Warn().Err(err).Msg("export PGN")
+	}
+	first, err := d.store.FinishGame(ctx, out.GameID, string(out.Status), string(out.Winner),
+		strings.Join(out.Moves, " "), pgn)
+	if err != nil {
+		log.Error().Err(err).Msg("record game end")
+		return
+	}
+	if !first {
+		return
+	}
+	log.Info().Str("status", string(out.Status)).Str("winner", string(out.Winner)).Int("plies", len(out.Moves)).
+		Msg("game over")
+	if dir := d.cfg.Store.PGNDir; dir != "" && pgn != "" {
+		if err := writePGN(dir, out.GameID, pgn); err != nil {
+			log.Warn().Err(err).Msg("write PGN file")
+		}
+	}
+	if d.sum != nil && d.cfg.Summary.Enabled && out.Status != lichess.StatusAborted && out.Status != lichess.StatusNoStart {
+		if err := d.store.EnqueueAnalysis(ctx, out.GameID); err != nil {
+			log.Error().Err(err).Msg("queue analysis")
+		}
+		d.kickAnalysis()
+	}
+	if h := d.hooks.GameFinished; h != nil {
+		if g, err := d.store.Game(ctx, out.GameID); err == nil {
+			h(g)
+		}
+	}
+}
+
+func writePGN(dir, id, pgn string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("pgn dir %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, id+".pgn")
+	if err := os.WriteFile(path, []byte(strings.TrimSpace(pgn)+"\n"), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

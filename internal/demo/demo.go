@@ -1,0 +1,212 @@
+// Package demo runs Outpost's daemon against an embedded Lichess sandbox,
+// over real loopback HTTP, with a sparring partner (a built-in engine on a
+// human account) that keeps challenging the bot. It is the README's first
+// command (outpost run --sandbox) and the harness of the daemon's
+// end-to-end and soak tests.
+package demo
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess"
+	"github.com/outpostchess/outpost/lichess/sandbox"
+)
+
+// Account names in the embedded sandbox.
+const (
+	BotName      = "OutpostBot"
+	SparringName = "Sparring"
+)
+
+// Options configure a demo run.
+type Options struct {
+	// Config is the daemon's configuration; its Lichess URL, store and PGN
+	// directory are replaced by the demo's own.
+	Config *config.Config
+	// Games ends the run once this many games are over and summarised
+	// (0 = until ctx ends).
+	Games int
+	// TC is the sparring partner's time control, "MINUTES+SECONDS".
+	TC string
+	// Sparring is the sparring partner's engine spec (default "easy").
+	Sparring string
+	// Dir holds the store and PGNs (default: a new temporary directory).
+	Dir string
+	// Out receives each finished game's PGN and chat transcript.
+	Out io.Writer
+	// Summariser analyses finished games (nil: no summaries).
+	Summariser daemon.Summariser
+	// Engines builds the daemon's engines (default: from Config).
+	Engines daemon.EngineFactory
+	// Sandbox tunes the embedded server (accounts are set by the demo).
+	Sandbox sandbox.Config
+	// Client tunes the daemon's client (BaseURL and Token are set by the
+	// demo).
+	Client lichess.Options
+	// Logger receives the daemon's and the sandbox's logs.
+	Logger zerolog.Logger
+	// Ready, when set, is called with the running sandbox before the
+	// daemon starts (tests switch faults on through it).
+	Ready func(*sandbox.Server)
+}
+
+// Result is what a demo run produced.
+type Result struct {
+	URL      string
+	Games    []store.Game
+	Summary  map[string][]string // posted summary lines by game id
+	Sandbox  *sandbox.Server
+	StoreDir string
+}
+
+// Run starts the sandbox, the sparring partner and the daemon, and returns
+// once opt.Games games are over and summarised, or ctx ends.
+func Run(ctx context.Context, opt Options) (*Result, error) {
+	if opt.Config == nil {
+		opt.Config = config.Default()
+	}
+	if opt.Out == nil {
+		opt.Out = io.Discard
+	}
+	if opt.Sparring == "" {
+		opt.Sparring = "easy"
+	}
+	if opt.TC == "" {
+		opt.TC = "1+0"
+	}
+	tc, err := config.ParseTimeControl(opt.TC)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	if opt.Dir == "" {
+		if opt.Dir, err = os.MkdirTemp("", "outpost-demo-"); err != nil {
+			return nil, fmt.Errorf("demo: %w", err)
+		}
+	}
+	botToken, sparToken := "lip_"+randomHex(12), "lip_"+randomHex(12)
+	sbCfg := opt.Sandbox
+	sbCfg.Accounts = []sandbox.Account{{Name: BotName, Token: botToken, Bot: true, Rating: 1500},
+		{Name: SparringName, Token: sparToken, Rating: 1500}}
+	sbCfg.Logger = opt.Logger.With().Str("component", "sandbox").Logger()
+	srv := sandbox.New(sbCfg)
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	url, err := srv.Listen(runCtx, "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("demo: start sandbox: %w", err)
+	}
+	defer srv.Close()
+	fmt.Fprintf(opt.Out, "Lichess sandbox on %s (bot %s, sparring partner %s playing %s at %s)\n",
+		url, BotName, SparringName, opt.Sparring, opt.TC)
+
+	cfg := *opt.Config
+	cfg.Lichess.URL = url
+	cfg.Store.Path = filepath.Join(opt.Dir, "outpost.db")
+	cfg.Store.PGNDir = filepath.Join(opt.Dir, "pgn")
+	cfg.Game.Shutdown = "leave"
+	st, err := store.Open(ctx, cfg.Store.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+
+	copt := opt.Client
+	copt.BaseURL, copt.Token = url, lichess.Token(botToken)
+	copt.Logger = opt.Logger.With().Str("component", "client").Logger()
+	if copt.RateLimit == 0 {
+		copt.RateLimit = time.Duration(cfg.RateLimit.Seconds) * time.Second
+	}
+	client, err := lichess.New(copt)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{URL: url, Summary: map[string][]string{}, Sandbox: srv, StoreDir: opt.Dir}
+	var mu sync.Mutex
+	finished := 0
+	report := func(id string, lines []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, seen := res.Summary[id]; seen {
+			return
+		}
+		res.Summary[id] = lines
+		finished++
+		printGame(opt.Out, srv, st, id, finished, opt.Games)
+		if opt.Games > 0 && finished >= opt.Games {
+			stop()
+		}
+	}
+	hooks := daemon.Hooks{SummaryPosted: report}
+	if opt.Summariser == nil {
+		hooks = daemon.Hooks{GameFinished: func(g store.Game) { report(g.ID, nil) }}
+	}
+	engines := opt.Engines
+	if engines == nil {
+		engines = daemon.NewEngineFactory(&cfg, opt.Logger)
+	}
+	d, err := daemon.New(daemon.Options{Config: &cfg, Client: client, Store: st, Engines: engines,
+		Summariser: opt.Summariser, Hooks: hooks, Logger: opt.Logger.With().Str("component", "daemon").Logger()})
+	if err != nil {
+		return nil, err
+	}
+	if opt.Ready != nil {
+		opt.Ready(srv)
+	}
+	sp, err := newSparring(url, sparToken, opt, tc, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); sp.run(runCtx) }()
+	runErr := d.Run(runCtx)
+	stop()
+	wg.Wait()
+	res.Games, _ = st.RecentGames(context.WithoutCancel(ctx), 1000)
+	if runErr != nil {
+		return res, runErr
+	}
+	if opt.Games > 0 && finished < opt.Games {
+		return res, fmt.Errorf("demo: stopped after %d of %d games: %w", finished, opt.Games, ctx.Err())
+	}
+	return res, nil
+}
+
+// printGame writes a finished game's PGN and chat transcript.
+func printGame(w io.Writer, srv *sandbox.Server, st *store.Store, id string, n, of int) {
+	pgn, err := srv.ExportPGN(id)
+	if err != nil {
+		if g, gerr := st.Game(context.Background(), id); gerr == nil {
+			pgn = g.PGN
+		}
+	}
+	total := ""
+	if of > 0 {
+		total = fmt.Sprintf("/%d", of)
+	}
+	fmt.Fprintf(w, "\n=== Game %d%s: %s ===\n%s\n", n, total, id, strings.TrimSpace(pgn))
+	fmt.Fprintln(w, "--- chat ---")
+	for _, l := range srv.Chat(id) {
+		fmt.Fprintf(w, "[%s] %s: %s\n", l.Room, l.User, l.Text)
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,123 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess/sandbox"
+)
+
+// countingSummariser returns a fixed summary and counts its calls per game.
+type countingSummariser struct {
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func (c *countingSummariser) Summarise(_ context.Context, g store.Game) (string, []string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.calls == nil {
+		c.calls = map[string]int{}
+	}
+	c.calls[g.ID]++
+	return `{}`, []string{"Summary of " + g.ID + " (" + g.Status + ")"}, nil
+}
+
+func fastConfig() *config.Config {
+	cfg := config.Default()
+	cfg.Engines.Default = "medium"
+	cfg.Game.MoveOverhead = 50 * time.Millisecond
+	cfg.Summary.Rooms = []string{"player"}
+	return cfg
+}
+
+// checkGames asserts what every demo run must hold: each game over, no move
+// refused as illegal, the bot never out of time, one summary per game.
+func checkGames(t *testing.T, res *Result, sum *countingSummariser) {
+	t.Helper()
+	require.NotEmpty(t, res.Summary)
+	for id := range res.Summary {
+		g, ok := res.Sandbox.Game(id)
+		require.True(t, ok, id)
+		assert.NotEqual(t, "started", g.Status, "game %s is over", id)
+		if g.Status == "outoftime" {
+			loser := g.White
+			if g.Winner == "white" {
+				loser = g.Black
+			}
+			assert.NotEqual(t, BotName, loser, "game %s: the bot lost on time", id)
+		}
+		n := 0
+		for _, l := range res.Sandbox.Chat(id) {
+			if l.User == BotName && strings.HasPrefix(l.Text, "Summary of "+id) {
+				n++
+			}
+		}
+		assert.Equal(t, 1, n, "game %s summarised exactly once in the chat", id)
+		if sum != nil {
+			assert.Equal(t, 1, sum.calls[id], "game %s analysed once", id)
+		}
+	}
+	for _, r := range res.Sandbox.Requests() {
+		if strings.Contains(r.Path, "/move/") && r.User == strings.ToLower(BotName) {
+			assert.NotEqual(t, 400, r.Status, "illegal or refused move %s", r.Path)
+		}
+	}
+}
+
+func TestDemoPlaysGamesAndSummarisesEachOnce(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	sum := &countingSummariser{}
+	var out bytes.Buffer
+	res, err := Run(ctx, Options{Config: fastConfig(), Games: 2, TC: "0.25+1", Out: &out, Summariser: sum,
+		Dir: t.TempDir(), Logger: zerolog.Nop()})
+	require.NoError(t, err)
+	checkGames(t, res, sum)
+	assert.Len(t, res.Summary, 2)
+	text := out.String()
+	assert.Contains(t, text, "=== Game 1/2")
+	assert.Contains(t, text, "=== Game 2/2")
+	assert.Contains(t, text, "[Event ")
+	assert.Contains(t, text, "--- chat ---")
+	assert.Contains(t, text, "Hi Sparring, I'm medium. Good luck!")
+}
+
+func TestDemoDeclinesByPolicy(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cfg := fastConfig()
+	cfg.Challenge.Speeds = []string{"blitz"} // the sparring partner offers bullet
+	var seen *sandbox.Server
+	runCtx, stop := context.WithCancel(ctx)
+	go func() {
+		// Give the daemon time to see and decline a few challenges.
+		time.Sleep(3 * time.Second)
+		stop()
+	}()
+	res, err := Run(runCtx, Options{Config: cfg, Games: 1, TC: "1+0", Summariser: &countingSummariser{},
+		Dir: t.TempDir(), Logger: zerolog.Nop(), Ready: func(s *sandbox.Server) { seen = s }})
+	require.Error(t, err, "no game can be played")
+	require.NotNil(t, seen)
+	assert.Empty(t, res.Summary)
+	declines := 0
+	for _, r := range seen.Requests() {
+		if strings.HasSuffix(r.Path, "/decline") && r.Status == 200 {
+			declines++
+		}
+	}
+	assert.Positive(t, declines, "challenges were declined")
+	assert.Empty(t, seen.Games(), "no game started")
+}

@@ -1,0 +1,99 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/bots"
+	"github.com/outpostchess/outpost/bots/runner"
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess"
+)
+
+// sparring is the human account that keeps challenging the bot and plays
+// its games through the Board API with a built-in engine.
+type sparring struct {
+	client *lichess.Client
+	opt    Options
+	tc     config.TimeControl
+	cfg    *config.Config
+	log    zerolog.Logger
+}
+
+func newSparring(url, token string, opt Options, tc config.TimeControl, cfg *config.Config) (*sparring, error) {
+	c, err := lichess.New(lichess.Options{BaseURL: url, Token: lichess.Token(token),
+		Logger: opt.Logger.With().Str("component", "sparring").Logger(), ReconnectMin: 100 * time.Millisecond})
+	if err != nil {
+		return nil, err
+	}
+	return &sparring{client: c, opt: opt, tc: tc, cfg: cfg, log: opt.Logger.With().Str("component", "sparring").Logger()}, nil
+}
+
+// run challenges the bot, plays the game, and starts over, until ctx ends.
+func (s *sparring) run(ctx context.Context) {
+	journal, err := store.Open(ctx, ":memory:")
+	if err != nil {
+		s.log.Error().Err(err).Msg("sparring journal")
+		return
+	}
+	defer journal.Close()
+	colors := []lichess.Color{lichess.Black, lichess.White}
+	for n := 0; ctx.Err() == nil; n++ {
+		p := lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: int(s.tc.Base / time.Second),
+			Increment: int(s.tc.Increment / time.Second)}, Color: colors[n%2]}
+		ch, err := s.client.CreateChallenge(ctx, strings.ToLower(BotName), p)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Warn().Err(err).Msg("challenge the bot")
+				sleep(ctx, time.Second)
+			}
+			continue
+		}
+		if !s.waitStart(ctx, ch.ID) {
+			continue
+		}
+		s.play(ctx, ch.ID, journal)
+	}
+}
+
+// waitStart waits until the challenge became a game (the bot accepted).
+func (s *sparring) waitStart(ctx context.Context, id string) bool {
+	deadline := time.Now().Add(25 * time.Second)
+	for ctx.Err() == nil && time.Now().Before(deadline) {
+		g, err := s.client.ExportGame(ctx, id, lichess.ExportOptions{})
+		if err == nil && g.Status != "" && g.Status != lichess.StatusCreated {
+			return true
+		}
+		sleep(ctx, 200*time.Millisecond)
+	}
+	return false
+}
+
+func (s *sparring) play(ctx context.Context, id string, journal *store.Store) {
+	eng, err := bots.New(ctx, s.opt.Sparring, bots.WithFallback(), bots.WithLogger(s.log))
+	if err != nil {
+		s.log.Error().Err(err).Msg("sparring engine")
+		return
+	}
+	defer eng.Close()
+	g := s.cfg.Game
+	g.Greeting, g.Goodbye, g.ChatCommands, g.ResignEnabled = "", "", false, false
+	g.AcceptDraw, g.DrawMinPly, g.AbortAfter = "by_eval", 80, 0
+	r := runner.New(runner.Config{GameID: id, Me: strings.ToLower(SparringName), EngineName: s.opt.Sparring, Game: g,
+		Logger: s.log}, s.client.Board(), eng, journal)
+	if _, err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		s.log.Warn().Err(err).Str("game", id).Msg("sparring game")
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}

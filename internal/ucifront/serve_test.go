@@ -1,0 +1,280 @@
+package ucifront
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/outpostchess/outpost/bots"
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/internal/uci"
+)
+
+// testEngine plays the first legal move. With Infinite limits it waits for
+// the context; it records options and new games.
+type testEngine struct {
+	mu       sync.Mutex
+	options  map[string]string
+	newGames int
+	lastLim  engine.Limits
+	calls    int
+}
+
+func (e *testEngine) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
+	e.mu.Lock()
+	e.lastLim = lim
+	e.calls++
+	e.mu.Unlock()
+	g, err := bots.Replay(pos)
+	if err != nil {
+		return engine.Move{}, err
+	}
+	ms := bots.LegalMoves(g)
+	if lim.Infinite {
+		<-ctx.Done()
+	}
+	pv := []string{ms[0]}
+	if g.MoveStr(ms[0]) == nil && len(bots.LegalMoves(g)) > 0 {
+		pv = append(pv, bots.LegalMoves(g)[0])
+	}
+	return engine.Move{UCI: ms[0], Score: engine.Score{CP: 17, Set: true}, Depth: 4, Nodes: 1234, PV: pv}, nil
+}
+func (e *testEngine) Name() string { return "tester" }
+func (e *testEngine) Close() error { return nil }
+func (e *testEngine) Configure(o map[string]string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for k, v := range o {
+		if k == "Bad" {
+			return errors.New("bad option")
+		}
+		e.options[k] = v
+	}
+	return nil
+}
+func (e *testEngine) NewGame(context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.newGames++
+	return nil
+}
+
+// gui drives Serve through pipes the way a chess GUI would.
+type gui struct {
+	t     *testing.T
+	in    *io.PipeWriter
+	lines chan string
+	done  chan error
+}
+
+func newGUI(t *testing.T, eng engine.Engine, cfg Config) *gui {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	g := &gui{t: t, in: inW, lines: make(chan string, 100), done: make(chan error, 1)}
+	go func() {
+		err := Serve(context.Background(), inR, outW, eng, cfg)
+		outW.Close()
+		g.done <- err
+	}()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			g.lines <- sc.Text()
+		}
+		close(g.lines)
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return g
+}
+
+func (g *gui) send(line string) {
+	g.t.Helper()
+	if _, err := io.WriteString(g.in, line+"\n"); err != nil {
+		g.t.Fatalf("send %q: %v", line, err)
+	}
+}
+
+// expect reads lines until one starts with prefix, returning it and the
+// lines skipped.
+func (g *gui) expect(prefix string) (string, []string) {
+	g.t.Helper()
+	var skipped []string
+	timeout := time.After(5 * time.Second)
+	for {
+		select {
+		case l, ok := <-g.lines:
+			if !ok {
+				g.t.Fatalf("output ended waiting for %q (saw %q)", prefix, skipped)
+			}
+			if strings.HasPrefix(l, prefix) {
+				return l, skipped
+			}
+			skipped = append(skipped, l)
+		case <-timeout:
+			g.t.Fatalf("timed out waiting for %q (saw %q)", prefix, skipped)
+		}
+	}
+}
+
+// quiet asserts nothing is printed for d.
+func (g *gui) quiet(d time.Duration) {
+	g.t.Helper()
+	select {
+	case l := <-g.lines:
+		g.t.Fatalf("unexpected output %q", l)
+	case <-time.After(d):
+	}
+}
+
+func TestServeSession(t *testing.T) {
+	eng := &testEngine{options: map[string]string{}}
+	g := newGUI(t, eng, Config{Author: "Us", MoveOverhead: 30 * time.Millisecond,
+		Options: []uci.OptionSpec{{Name: "Hash", Type: uci.OptionSpin, Default: "16", Min: 1, Max: 256}}})
+
+	g.send("uci")
+	ok, before := g.expect("uciok")
+	want := []string{"id name tester", "id author Us", "option name Hash type spin default 16 min 1 max 256"}
+	if ok != "uciok" || strings.Join(before, "|") != strings.Join(want, "|") {
+		t.Errorf("uci reply %q", before)
+	}
+	g.send("setoption name Hash value 32")
+	g.send("setoption name Bad value 1")
+	if l, _ := g.expect("info string"); !strings.Contains(l, "bad option") {
+		t.Errorf("bad option reply %q", l)
+	}
+	g.send("isready")
+	g.expect("readyok")
+	g.send("ucinewgame")
+	g.send("position startpos moves e2e4 e7e5")
+	g.send("go wtime 60000 btime 60000 winc 1000 binc 1000")
+	best, skipped := g.expect("bestmove")
+	if best != "bestmove a2a3 ponder a7a5" {
+		t.Errorf("bestmove line %q", best)
+	}
+	if len(skipped) != 1 || !strings.HasPrefix(skipped[0], "info depth 4 score cp 17 nodes 1234") || !strings.Contains(skipped[0], " pv a2a3 a7a5") {
+		t.Errorf("info lines %q", skipped)
+	}
+	eng.mu.Lock()
+	if eng.options["Hash"] != "32" || eng.newGames != 1 || eng.lastLim.WTime != time.Minute || eng.lastLim.MoveOverhead != 30*time.Millisecond {
+		t.Errorf("engine state: %+v", eng)
+	}
+	eng.mu.Unlock()
+
+	// Infinite: no bestmove before stop, isready answered during the search.
+	g.send("position fen 8/8/8/8/8/8/8/K6k w - - 0 1")
+	g.send("go infinite")
+	g.quiet(100 * time.Millisecond)
+	g.send("isready")
+	g.expect("readyok")
+	g.send("stop")
+	if best, _ := g.expect("bestmove"); best != "bestmove a1a2 ponder h1g1" {
+		t.Errorf("after stop: %q", best)
+	}
+
+	// Bad input keeps the previous position.
+	g.send("position startpos moves e2e5")
+	if l, _ := g.expect("info string"); !strings.Contains(l, "illegal") {
+		t.Errorf("illegal move reply %q", l)
+	}
+	g.send("flibbertigibbet")
+	g.expect("info string")
+	g.send("go depth 1")
+	if best, _ := g.expect("bestmove"); best != "bestmove a1a2 ponder h1g1" {
+		t.Errorf("after bad position: %q", best)
+	}
+
+	// Ponder: held until ponderhit restarts with the real limits.
+	g.send("go ponder movetime 50")
+	g.quiet(80 * time.Millisecond)
+	g.send("ponderhit")
+	g.expect("bestmove")
+	eng.mu.Lock()
+	if eng.lastLim.MoveTime != 50*time.Millisecond || eng.lastLim.Infinite {
+		t.Errorf("after ponderhit limits %+v", eng.lastLim)
+	}
+	eng.mu.Unlock()
+
+	// Checkmated side to move.
+	g.send("position startpos moves f2f3 e7e5 g2g4 d8h4")
+	g.send("go depth 3")
+	if best, _ := g.expect("bestmove"); best != "bestmove (none)" {
+		t.Errorf("mated: %q", best)
+	}
+
+	g.send("go infinite")
+	g.send("quit")
+	select {
+	case err := <-g.done:
+		if err != nil {
+			t.Errorf("Serve returned %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after quit")
+	}
+}
+
+func TestServeEOFFinishesSearch(t *testing.T) {
+	var out strings.Builder
+	in := strings.NewReader("position startpos\ngo depth 2\n")
+	if err := Serve(context.Background(), in, &out, &testEngine{options: map[string]string{}}, Config{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "bestmove a2a3") {
+		t.Errorf("output %q", out.String())
+	}
+}
+
+func TestServeContextCancel(t *testing.T) {
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var out syncBuilder
+	go func() { done <- Serve(ctx, inR, &out, &testEngine{options: map[string]string{}}, Config{}) }()
+	io.WriteString(inW, "go infinite\n")
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Serve = %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve ignored ctx")
+	}
+}
+
+func TestServeRealEngine(t *testing.T) {
+	e, err := bots.New(context.Background(), "medium")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer e.Close()
+	var out strings.Builder
+	in := strings.NewReader("uci\nisready\nposition startpos moves e2e4\ngo depth 2\n")
+	if err := Serve(context.Background(), in, &out, e, Config{}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	last := lines[len(lines)-1]
+	g, _ := bots.Replay(engine.Position{Moves: []string{"e2e4"}})
+	if f := strings.Fields(last); len(f) < 2 || f[0] != "bestmove" || !bots.IsLegal(g, f[1]) {
+		t.Errorf("medium over UCI: %q", out.String())
+	}
+}
+
+type syncBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuilder) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}

@@ -1,0 +1,142 @@
+package lichess
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	retryablehttp "github.com/hashicorp/go-retryablehttp"
+	"github.com/rs/zerolog"
+)
+
+// Client talks to Lichess (or a Lichess-compatible server). It is safe for
+// concurrent use; it sends one request at a time (opening a stream counts as
+// a request until its response headers arrive) and, after a 429, none at all
+// until the lockout ends.
+type Client struct {
+	opts  Options
+	base  *url.URL
+	hc    *http.Client
+	retry *retryablehttp.Client // idempotent requests: network errors and 5xx retried
+	once  *retryablehttp.Client // non-idempotent requests: retried only if surely unsent
+	log   zerolog.Logger
+	clock Clock
+	red   redactor
+
+	turn chan struct{} // one-slot semaphore: whose turn it is to send
+
+	mu          sync.Mutex
+	lockedUntil time.Time
+}
+
+// New returns a Client for opts, filling in defaults. It fails on a malformed
+// BaseURL, an HTTPClient with a Timeout, or a token that cannot be sent.
+func New(opts Options) (*Client, error) {
+	o := opts.withDefaults()
+	base, err := url.Parse(strings.TrimRight(o.BaseURL, "/"))
+	if err != nil {
+		return nil, fmt.Errorf("lichess: base URL %q: %w", o.BaseURL, err)
+	}
+	if base.Scheme != "http" && base.Scheme != "https" || base.Host == "" {
+		return nil, fmt.Errorf("lichess: base URL %q: want http(s)://host[:port]", o.BaseURL)
+	}
+	if o.Token != "" {
+		if err := validateToken(string(o.Token)); err != nil {
+			return nil, fmt.Errorf("lichess: %w", err)
+		}
+	}
+	hc := o.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	}
+	if hc.Timeout != 0 {
+		return nil, fmt.Errorf("lichess: HTTPClient.Timeout must be 0 (streams stay open); use Options.RequestTimeout")
+	}
+	c := &Client{
+		opts:  o,
+		base:  base,
+		hc:    hc,
+		log:   o.Logger.With().Str("component", "lichess").Logger(),
+		clock: o.Clock,
+		red:   redactor{token: string(o.Token)},
+		turn:  make(chan struct{}, 1),
+	}
+	c.retry = &retryablehttp.Client{
+		HTTPClient:     hc,
+		RetryWaitMin:   o.RetryWaitMin,
+		RetryWaitMax:   o.RetryWaitMax,
+		RetryMax:       o.RetryMax,
+		CheckRetry:     retryTransient,
+		Backoff:        jitterBackoff,
+		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+		RequestLogHook: c.logRetry,
+	}
+	c.once = &retryablehttp.Client{
+		HTTPClient:     hc,
+		RetryWaitMin:   o.RetryWaitMin,
+		RetryWaitMax:   o.RetryWaitMax,
+		RetryMax:       o.RetryMax,
+		CheckRetry:     retryUnsent,
+		Backoff:        jitterBackoff,
+		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+		RequestLogHook: c.logRetry,
+	}
+	return c, nil
+}
+
+// BaseURL returns the server the client talks to.
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// LockedUntil returns when the current 429 lockout ends (the zero time or a
+// past time when there is none).
+func (c *Client) LockedUntil() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lockedUntil
+}
+
+// lockout extends the lockout to last at least d from now.
+func (c *Client) lockout(d time.Duration) time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	until := c.clock.Now().Add(d)
+	if until.After(c.lockedUntil) {
+		c.lockedUntil = until
+	}
+	return c.lockedUntil
+}
+
+// acquire waits for the client's turn and for any 429 lockout to end. The
+// returned function gives the turn back.
+func (c *Client) acquire(ctx context.Context) (func(), error) {
+	select {
+	case c.turn <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	release := func() { <-c.turn }
+	for {
+		wait := c.LockedUntil().Sub(c.clock.Now())
+		if wait <= 0 {
+			return release, nil
+		}
+		c.log.Debug().Dur("wait", wait).Msg("rate-limit lockout: holding request")
+		select {
+		case <-c.clock.After(wait):
+		case <-ctx.Done():
+			release()
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// logRetry logs each retry of a request (never its headers).
+func (c *Client) logRetry(_ retryablehttp.Logger, req *http.Request, attempt int) {
+	if attempt > 0 {
+		c.log.Warn().Str("method", req.Method).Str("path", req.URL.Path).Int("attempt", attempt+1).Msg("retrying request")
+	}
+}

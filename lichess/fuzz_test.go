@@ -1,0 +1,165 @@
+package lichess
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// Seeds shared by the event fuzzers: real-looking lines and odd ones.
+var fuzzSeeds = []string{
+	`{"type":"gameStart","game":{"fullId":"abcdefgh1234","gameId":"abcdefgh","color":"white","status":{"id":20,"name":"started"},"variant":{"key":"standard","name":"Standard"},"opponent":{"id":null,"username":"Stockfish level 1","ai":1},"secondsLeft":60}}`,
+	`{"type":"gameFinish","game":{"gameId":"abcdefgh","status":"mate","winner":"black","variant":"standard","perf":"blitz"}}`,
+	`{"type":"challenge","challenge":{"id":"x","challenger":{"id":"a","name":"A","title":"BOT"},"destUser":null,"variant":{"key":"chess960"},"timeControl":{"type":"clock","limit":60,"increment":1},"perf":{"icon":"","name":"Bullet"}},"compat":{"bot":true}}`,
+	`{"type":"challengeCanceled","challenge":{"id":"x","rules":["noAbort"]}}`,
+	`{"type":"challengeDeclined","challenge":{"id":"x","declineReasonKey":"toofast","declineReason":"Too fast"}}`,
+	`{"type":"gameFull","id":"g","variant":{"key":"standard"},"clock":{"initial":60000,"increment":0},"white":{"aiLevel":8},"black":{"id":"b","name":"B","title":null},"initialFen":"startpos","state":{"type":"gameState","moves":"e2e4","wtime":1,"btime":2,"winc":0,"binc":0,"status":"started","expiration":{"idleMillis":1,"millisToMove":2}}}`,
+	`{"type":"gameState","moves":"e2e4 e7e5","wtime":59000,"btime":60000,"winc":0,"binc":0,"status":"started","wdraw":true}`,
+	`{"type":"chatLine","room":"player","username":"x","text":"hi"}`,
+	`{"type":"opponentGone","gone":true,"claimWinInSeconds":8}`,
+	`{"type":"gameState","status":{"id":31},"wtime":1e3}`,
+	`{"type":"somethingNew"}`,
+	`{"type":"gameState","moves":"\ud800"}`,
+	`{}`, `[]`, `null`, `{"type":null}`,
+}
+
+// checkEncodingStable asserts that encoding a decoded value and decoding it
+// again gives the same encoding: the custom decoders (Status, Variant, Perf)
+// read back what the structs write.
+func checkEncodingStable[T any](t *testing.T, v *T) {
+	t.Helper()
+	b1, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	var w T
+	if err := json.Unmarshal(b1, &w); err != nil {
+		t.Fatalf("re-decode of %s: %v", b1, err)
+	}
+	b2, err := json.Marshal(&w)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	if !bytes.Equal(b1, b2) {
+		t.Fatalf("unstable encoding:\n%s\n%s", b1, b2)
+	}
+}
+
+func addSeeds(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+}
+
+// FuzzDecodeEvent: never panics; a returned event's type is the line's type;
+// a nil event always comes with a *DecodeError.
+func FuzzDecodeEvent(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, line []byte) {
+		ev, err := DecodeEvent(line)
+		if ev == nil {
+			if _, ok := err.(*DecodeError); !ok {
+				t.Fatalf("nil event with error %T %v", err, err)
+			}
+			return
+		}
+		typ, terr := lineType(line)
+		if terr != nil || typ != ev.EventType() {
+			t.Fatalf("event type %q, line type %q (%v)", ev.EventType(), typ, terr)
+		}
+	})
+}
+
+// FuzzDecodeGameEvent: as FuzzDecodeEvent for game-stream lines.
+func FuzzDecodeGameEvent(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, line []byte) {
+		ev, err := DecodeGameEvent(line)
+		if ev == nil {
+			if _, ok := err.(*DecodeError); !ok {
+				t.Fatalf("nil event with error %T %v", err, err)
+			}
+			return
+		}
+		typ, terr := lineType(line)
+		if terr != nil || typ != ev.EventType() {
+			t.Fatalf("event type %q, line type %q (%v)", ev.EventType(), typ, terr)
+		}
+		if _, over := ev.(*GameState); over {
+			_ = gameOver(ev) // must not panic
+		}
+	})
+}
+
+// fuzzType fuzzes one event type's decoder: decoding never panics and, when
+// it succeeds, re-encoding is stable.
+func fuzzType[T any](f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var v T
+		if err := json.Unmarshal(line, &v); err != nil {
+			return
+		}
+		checkEncodingStable(t, &v)
+	})
+}
+
+func FuzzGameStartEvent(f *testing.F)         { fuzzType[GameStartEvent](f) }
+func FuzzGameFinishEvent(f *testing.F)        { fuzzType[GameFinishEvent](f) }
+func FuzzChallengeEvent(f *testing.F)         { fuzzType[ChallengeEvent](f) }
+func FuzzChallengeCanceledEvent(f *testing.F) { fuzzType[ChallengeCanceledEvent](f) }
+func FuzzChallengeDeclinedEvent(f *testing.F) { fuzzType[ChallengeDeclinedEvent](f) }
+func FuzzGameFull(f *testing.F)               { fuzzType[GameFull](f) }
+func FuzzGameState(f *testing.F)              { fuzzType[GameState](f) }
+func FuzzChatLine(f *testing.F)               { fuzzType[ChatLine](f) }
+func FuzzOpponentGone(f *testing.F)           { fuzzType[OpponentGone](f) }
+func FuzzGame(f *testing.F)                   { fuzzType[Game](f) }
+
+// FuzzStatus, FuzzVariant and FuzzPerf: the lenient decoders accept any
+// JSON value without error.
+func FuzzStatus(f *testing.F) {
+	for _, s := range []string{`"mate"`, `{"id":20,"name":"started"}`, `{"id":31}`, `35`, `null`, `true`, `[1]`, `{"id":"x"}`, `1e400`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return
+		}
+		var s Status
+		if err := s.UnmarshalJSON(b); err != nil {
+			t.Fatalf("%q: %v", b, err)
+		}
+	})
+}
+
+func FuzzVariant(f *testing.F) {
+	for _, s := range []string{`"chess960"`, `{"key":"standard","name":"Standard","short":"Std"}`, `null`, `7`, `{"key":7}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return
+		}
+		var v Variant
+		if err := v.UnmarshalJSON(b); err != nil {
+			t.Fatalf("%q: %v", b, err)
+		}
+		checkEncodingStable(t, &v)
+	})
+}
+
+func FuzzPerf(f *testing.F) {
+	for _, s := range []string{`"blitz"`, `{"icon":"x","name":"Blitz"}`, `null`, `[]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return
+		}
+		var p Perf
+		if err := p.UnmarshalJSON(b); err != nil {
+			t.Fatalf("%q: %v", b, err)
+		}
+		checkEncodingStable(t, &p)
+	})
+}

@@ -1,0 +1,124 @@
+package lichess
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// Defaults applied by New to zero-valued Options fields.
+const (
+	DefaultBaseURL        = "https://lichess.org"
+	DefaultRateLimit      = 60 * time.Second
+	DefaultStreamTimeout  = 20 * time.Second
+	DefaultMaxLineBytes   = 1 << 20
+	DefaultRequestTimeout = 30 * time.Second
+	DefaultRetryMax       = 4
+	DefaultRetryWaitMin   = 1 * time.Second
+	DefaultRetryWaitMax   = 30 * time.Second
+	DefaultReconnectMin   = 500 * time.Millisecond
+	DefaultReconnectMax   = 20 * time.Second
+	DefaultUserAgent      = "outpost (+https://github.com/outpostchess/outpost)"
+	// maxBodyBytes bounds a non-streamed answer.
+	maxBodyBytes = 32 << 20
+)
+
+// Options configures a Client. The zero value of every field selects its
+// default.
+type Options struct {
+	// BaseURL is the server, default https://lichess.org. A sandbox on
+	// loopback is given as http://127.0.0.1:PORT.
+	BaseURL string
+	// Token authenticates requests (Authorization: Bearer). It may be empty
+	// for the public endpoints. It never appears in an error or log line.
+	Token Token
+	// HTTPClient sends the requests. Its Timeout must be zero, because
+	// streams stay open for hours; per-request deadlines come from
+	// RequestTimeout. Default: a client with its own transport.
+	HTTPClient *http.Client
+	// Logger receives the client's log lines. The zero value logs nothing.
+	Logger zerolog.Logger
+	// RateLimit is the shortest lockout after a 429 (default 60 s); a longer
+	// ratelimit.seconds in the body or Retry-After header wins.
+	RateLimit time.Duration
+	// StreamTimeout is how long a stream may stay silent (not even a
+	// keep-alive blank line) before it is dropped and reconnected
+	// (default 20 s).
+	StreamTimeout time.Duration
+	// MaxLineBytes bounds one ndjson line; longer lines are skipped
+	// (default 1 MiB).
+	MaxLineBytes int
+	// RequestTimeout bounds one non-streamed request, retries included,
+	// and the wait for a stream's response headers (default 30 s). Waiting
+	// for the client's turn and for a 429 lockout is not counted.
+	RequestTimeout time.Duration
+	// RetryMax is how many times a request that failed with a network error
+	// or a 5xx is retried (default 4; negative means never).
+	RetryMax int
+	// RetryWaitMin and RetryWaitMax bound the exponential, jittered backoff
+	// between retries (defaults 1 s and 30 s).
+	RetryWaitMin, RetryWaitMax time.Duration
+	// ReconnectMin and ReconnectMax bound the exponential, jittered delay
+	// before a dropped stream is reopened (defaults 500 ms and 20 s). A
+	// negative ReconnectMin reconnects at once (for tests).
+	ReconnectMin, ReconnectMax time.Duration
+	// Clock is the time source for the lockout, the stream watchdog and the
+	// reconnect delay (default SystemClock).
+	Clock Clock
+	// UserAgent is sent with every request.
+	UserAgent string
+}
+
+// withDefaults returns o with every zero field set to its default.
+func (o Options) withDefaults() Options {
+	if o.BaseURL == "" {
+		o.BaseURL = DefaultBaseURL
+	}
+	if o.RateLimit <= 0 {
+		o.RateLimit = DefaultRateLimit
+	}
+	if o.StreamTimeout <= 0 {
+		o.StreamTimeout = DefaultStreamTimeout
+	}
+	if o.MaxLineBytes <= 0 {
+		o.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = DefaultRequestTimeout
+	}
+	switch {
+	case o.RetryMax == 0:
+		o.RetryMax = DefaultRetryMax
+	case o.RetryMax < 0:
+		o.RetryMax = 0
+	}
+	if o.RetryWaitMin <= 0 {
+		o.RetryWaitMin = DefaultRetryWaitMin
+	}
+	if o.RetryWaitMax <= 0 {
+		o.RetryWaitMax = DefaultRetryWaitMax
+	}
+	if o.RetryWaitMax < o.RetryWaitMin {
+		o.RetryWaitMax = o.RetryWaitMin
+	}
+	switch {
+	case o.ReconnectMin == 0:
+		o.ReconnectMin = DefaultReconnectMin
+	case o.ReconnectMin < 0:
+		o.ReconnectMin = 0
+	}
+	if o.ReconnectMax <= 0 {
+		o.ReconnectMax = DefaultReconnectMax
+	}
+	if o.ReconnectMax < o.ReconnectMin {
+		o.ReconnectMax = o.ReconnectMin
+	}
+	if o.Clock == nil {
+		o.Clock = SystemClock{}
+	}
+	if o.UserAgent == "" {
+		o.UserAgent = DefaultUserAgent
+	}
+	return o
+}

@@ -1,0 +1,157 @@
+package lichess
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// waitPending waits (in real time) until the manual clock has at least n
+// pending timers.
+func waitPending(t *testing.T, clk *ManualClock, n int) {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for clk.Pending() < n {
+		select {
+		case <-clk.Changed():
+		case <-time.After(10 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("timed out waiting for %d pending timers (have %d)", n, clk.Pending())
+		}
+	}
+}
+
+func TestRateLimitLockout(t *testing.T) {
+	checkGoroutines(t)
+	var limited atomic.Bool
+	limited.Store(true)
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+		if limited.Swap(false) {
+			writeJSON(w, 429, `{"error":"Too many requests. Try again later."}`)
+			return
+		}
+		fakeAnswers(w, r)
+	})
+	clk := NewManualClock(t0)
+	c, logs := newTestClient(t, f.URL, func(o *Options) { o.Clock = clk })
+	ctx := ctxT(t)
+
+	_, err := c.Account(ctx)
+	var apiErr *APIError
+	if !errors.Is(err, ErrRateLimited) || !errors.As(err, &apiErr) || apiErr.RetryAfter != 60*time.Second {
+		t.Fatalf("want a 429 APIError with a 60 s lockout, got %v", err)
+	}
+	if f.count() != 1 {
+		t.Fatalf("429 was retried: %d requests", f.count())
+	}
+	if got := c.LockedUntil(); !got.Equal(t0.Add(60 * time.Second)) {
+		t.Fatalf("locked until %v", got)
+	}
+
+	// Three different kinds of request during the lockout: none is sent.
+	results := make(chan error, 3)
+	go func() { _, err := c.Account(ctx); results <- err }()
+	go func() { results <- c.Bot().Move(ctx, "abcdefgh", "e2e4", false) }()
+	go func() {
+		s, err := c.StreamEvents(ctx)
+		if err == nil {
+			<-s.Events()
+			s.Close()
+		}
+		results <- err
+	}()
+	waitPending(t, clk, 1) // the one holding the turn waits on the clock
+	time.Sleep(50 * time.Millisecond)
+	if n := f.count(); n != 1 {
+		t.Fatalf("%d requests sent during the lockout", n)
+	}
+	clk.Advance(59 * time.Second)
+	time.Sleep(50 * time.Millisecond)
+	if n := f.count(); n != 1 {
+		t.Fatalf("%d requests sent 59 s into the lockout", n)
+	}
+	select {
+	case err := <-results:
+		t.Fatalf("a request finished during the lockout: %v", err)
+	default:
+	}
+	clk.Advance(time.Second)
+	for i := 0; i < 3; i++ {
+		if err := <-results; err != nil {
+			t.Fatalf("after the lockout: %v", err)
+		}
+	}
+	if n := f.count(); n != 4 {
+		t.Fatalf("%d requests after the lockout, want 4", n)
+	}
+	if !strings.Contains(logs.String(), "rate limited") {
+		t.Error("lockout not logged")
+	}
+}
+
+
+func TestRateLimitDuration(t *testing.T) {
+	tests := []struct {
+		name       string
+		body       string
+		retryAfter string
+		want       time.Duration
+	}{
+		{"no hint: a full minute", `{"error":"slow down"}`, "", 60 * time.Second},
+		{"empty body", ``, "", 60 * time.Second},
+		{"shorter ratelimit.seconds still waits a minute", `{"ratelimit":{"key":"x","seconds":10}}`, "", 60 * time.Second},
+		{"longer ratelimit.seconds wins", `{"ratelimit":{"key":"bot.vsBot.day","seconds":3600}}`, "", time.Hour},
+		{"longer Retry-After wins", `{"ratelimit":{"seconds":90}}`, "120", 120 * time.Second},
+		{"body longer than Retry-After", `{"ratelimit":{"seconds":300}}`, "120", 300 * time.Second},
+		{"Retry-After as HTTP date", ``, t0.Add(10 * time.Minute).Format(http.TimeFormat), 10 * time.Minute},
+		{"garbage hints ignored", `{"ratelimit":{"seconds":"soon"}}`, "tomorrow", 60 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+				if tc.retryAfter != "" {
+					w.Header().Set("Retry-After", tc.retryAfter)
+				}
+				writeJSON(w, 429, tc.body)
+			})
+			clk := NewManualClock(t0)
+			c, _ := newTestClient(t, f.URL, func(o *Options) { o.Clock = clk })
+			err := c.Bot().Resign(ctxT(t), "abcdefgh")
+			if !errors.Is(err, ErrRateLimited) {
+				t.Fatalf("err = %v", err)
+			}
+			if got := c.LockedUntil().Sub(t0); got != tc.want {
+				t.Fatalf("lockout %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRateLimitOptionAndCancel(t *testing.T) {
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 429, ``) })
+	clk := NewManualClock(t0)
+	c, _ := newTestClient(t, f.URL, func(o *Options) { o.Clock = clk; o.RateLimit = 5 * time.Minute })
+	_ = c.Bot().Resign(ctxT(t), "abcdefgh")
+	if got := c.LockedUntil().Sub(t0); got != 5*time.Minute {
+		t.Fatalf("lockout %v", got)
+	}
+	// A request waiting out the lockout gives up when its context ends,
+	// without sending anything.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- c.Bot().Resign(ctx, "abcdefgh") }()
+	waitPending(t, clk, 1)
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if f.count() != 1 {
+		t.Fatalf("%d requests", f.count())
+	}
+}

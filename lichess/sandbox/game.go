@@ -1,0 +1,193 @@
+package sandbox
+
+import (
+	"strings"
+	"time"
+
+	"github.com/notnil/chess"
+)
+
+// Colors index per-player arrays.
+const (
+	white = 0
+	black = 1
+)
+
+// noWinner marks a game without a winner.
+const noWinner = -1
+
+// colorName is the Lichess name of a color index.
+func colorName(c int) string {
+	if c == black {
+		return "black"
+	}
+	return "white"
+}
+
+// statusIDs are Lichess's numeric game status ids.
+var statusIDs = map[string]int{
+	"created": 10, "started": 20, "aborted": 25, "mate": 30, "resign": 31, "stalemate": 32,
+	"timeout": 33, "draw": 34, "outoftime": 35, "cheat": 36, "noStart": 37, "unknownFinish": 38,
+	"insufficientMaterialClaim": 39, "variantEnd": 60,
+}
+
+// game is the server-side state of one game. All fields are guarded by the
+// server's mutex.
+type game struct {
+	id          string
+	fullIDs     [2]string
+	players     [2]*account
+	variant     string // "standard" or "fromPosition"
+	initialFEN  string // "" for the standard start position
+	rated       bool
+	clock       *timeControl // nil for correspondence / unlimited
+	days        int          // days per turn, 0 if not correspondence
+	createdAt   time.Time
+	lastMoveAt  time.Time
+	board       *chess.Game
+	startPly    int // ply number of the initial position (from its FEN)
+	uci         []string
+	san         []string
+	clocksAfter []time.Duration // remaining time of the mover after each ply
+	remaining   [2]time.Duration
+	turnStart   time.Time
+	status      string
+	winner      int
+	drawOffer   [2]bool
+	subs        map[*subscriber]bool
+	streams     [2]int       // open game streams per player
+	leftAt      [2]time.Time // last presence of a player without a stream
+	goneSent    [2]bool
+	claimSent   [2]bool
+	chat        []ChatLine
+	timer       *time.Timer
+	analysis    *Analysis
+}
+
+// timeControl is a real-time clock setting.
+type timeControl struct {
+	limit, increment time.Duration
+}
+
+// over reports whether the game has ended.
+func (g *game) over() bool { return g.status != "started" }
+
+// plies is the number of moves played.
+func (g *game) plies() int { return len(g.uci) }
+
+// turn is the color to move.
+func (g *game) turn() int {
+	if g.board.Position().Turn() == chess.Black {
+		return black
+	}
+	return white
+}
+
+// colorOf returns the color acc plays, or -1.
+func (g *game) colorOf(acc *account) int {
+	for c, p := range g.players {
+		if p == acc {
+			return c
+		}
+	}
+	return -1
+}
+
+// abortable reports whether the game can still be aborted: fewer than two
+// plies, so at least one side has not moved.
+func (g *game) abortable() bool { return !g.over() && g.plies() < 2 }
+
+// clockRunning reports whether the side to move's clock is ticking: real-
+// time games, once both sides have made their first move.
+func (g *game) clockRunning() bool { return g.clock != nil && !g.over() && g.plies() >= 2 }
+
+// timeLeft is a player's remaining time at now.
+func (g *game) timeLeft(c int, now time.Time) time.Duration {
+	if g.clock == nil {
+		return 0
+	}
+	left := g.remaining[c]
+	if g.clockRunning() && g.turn() == c {
+		left -= now.Sub(g.turnStart)
+	}
+	return max(left, 0)
+}
+
+// speed is the Lichess speed of the game.
+func (g *game) speed() string { return speedOf(g.clock, g.days) }
+
+// fen is the current position's FEN.
+func (g *game) fen() string { return g.board.Position().String() }
+
+// stopTimer cancels the game's deadline timer.
+func (g *game) stopTimer() {
+	if g.timer != nil {
+		g.timer.Stop()
+		g.timer = nil
+	}
+}
+
+// speedOf names the speed of a time control as Lichess does, from the
+// estimated duration limit + 40 × increment.
+func speedOf(tc *timeControl, days int) string {
+	if tc == nil {
+		return "correspondence"
+	}
+	est := tc.limit + 40*tc.increment
+	switch {
+	case est < 30*time.Second:
+		return "ultraBullet"
+	case est < 180*time.Second:
+		return "bullet"
+	case est < 480*time.Second:
+		return "blitz"
+	case est < 1500*time.Second:
+		return "rapid"
+	}
+	return "classical"
+}
+
+// perfName is the display name of a speed.
+func perfName(speed string) string {
+	switch speed {
+	case "ultraBullet":
+		return "UltraBullet"
+	case "correspondence":
+		return "Correspondence"
+	}
+	return strings.ToUpper(speed[:1]) + speed[1:]
+}
+
+// variantOf is the Variant object of a variant key.
+func variantOf(key string) variantJSON {
+	if key == "fromPosition" {
+		return variantJSON{Key: "fromPosition", Name: "From Position", Short: "FEN"}
+	}
+	return variantJSON{Key: "standard", Name: "Standard", Short: "Std"}
+}
+
+// hasMatingMaterial reports whether color c has enough material to mate in
+// principle (anything beyond a bare king or king and one minor piece).
+func hasMatingMaterial(pos *chess.Position, c chess.Color) bool {
+	minors := 0
+	for _, p := range pos.Board().SquareMap() {
+		if p.Color() != c {
+			continue
+		}
+		switch p.Type() {
+		case chess.Pawn, chess.Rook, chess.Queen:
+			return true
+		case chess.Bishop, chess.Knight:
+			minors++
+		}
+	}
+	return minors >= 2
+}
+
+// chessColor maps a color index to notnil/chess.
+func chessColor(c int) chess.Color {
+	if c == black {
+		return chess.Black
+	}
+	return chess.White
+}

@@ -1,0 +1,290 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// authKind is what a route requires of the caller.
+type authKind int
+
+const (
+	authNone     authKind = iota // public
+	authOptional                 // public, but a token is used when sent
+	authUser                     // any account
+	authBot                      // a BOT account (the BOT API)
+	authBoard                    // a non-BOT account (the Board API)
+)
+
+// handlerFunc is a route handler; acc is the caller (nil on public routes
+// without a token).
+type handlerFunc func(w http.ResponseWriter, r *http.Request, acc *account)
+
+// route is one served operation.
+type route struct {
+	method, pattern string
+	auth            authKind
+	h               handlerFunc
+}
+
+// routeTable lists every operation the sandbox serves, with Lichess's paths.
+func (s *Server) routeTable() []route {
+	rs := []route{
+		{"POST", "/api/token/test", authNone, s.handleTokenTest},
+		{"GET", "/api/account", authUser, s.handleAccount},
+		{"GET", "/api/account/playing", authUser, s.handleAccountPlaying},
+		{"POST", "/api/bot/account/upgrade", authUser, s.handleBotUpgrade},
+		{"GET", "/api/stream/event", authUser, s.handleEventStream},
+		{"GET", "/api/bot/online", authNone, s.handleBotOnline},
+		{"GET", "/api/user/{username}", authOptional, s.handleUser},
+		{"GET", "/api/challenge", authUser, s.handleChallengeList},
+		{"POST", "/api/challenge/{username}", authUser, s.handleChallengeCreate},
+		{"POST", "/api/challenge/{challengeId}/accept", authUser, s.handleChallengeAccept},
+		{"POST", "/api/challenge/{challengeId}/decline", authUser, s.handleChallengeDecline},
+		{"POST", "/api/challenge/{challengeId}/cancel", authUser, s.handleChallengeCancel},
+		{"GET", "/game/export/{gameId}", authOptional, s.handleGameExport},
+		{"GET", "/api/games/user/{username}", authOptional, s.handleUserGames},
+		{"GET", "/api/cloud-eval", authOptional, s.handleCloudEval},
+	}
+	for _, api := range []struct {
+		prefix string
+		auth   authKind
+	}{{"/api/bot", authBot}, {"/api/board", authBoard}} {
+		rs = append(rs,
+			route{"GET", api.prefix + "/game/stream/{gameId}", api.auth, s.handleGameStream},
+			route{"POST", api.prefix + "/game/{gameId}/move/{move}", api.auth, s.handleMove},
+			route{"POST", api.prefix + "/game/{gameId}/chat", api.auth, s.handleChatPost},
+			route{"GET", api.prefix + "/game/{gameId}/chat", api.auth, s.handleChatGet},
+			route{"POST", api.prefix + "/game/{gameId}/abort", api.auth, s.handleAbort},
+			route{"POST", api.prefix + "/game/{gameId}/resign", api.auth, s.handleResign},
+			route{"POST", api.prefix + "/game/{gameId}/draw/{accept}", api.auth, s.handleDraw},
+			route{"POST", api.prefix + "/game/{gameId}/takeback/{accept}", api.auth, s.handleTakeback},
+			route{"POST", api.prefix + "/game/{gameId}/claim-victory", api.auth, s.handleClaimVictory},
+			route{"POST", api.prefix + "/game/{gameId}/claim-draw", api.auth, s.handleClaimDraw},
+		)
+	}
+	return rs
+}
+
+// routes builds the mux of the route table.
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	for _, rt := range s.routeTable() {
+		mux.HandleFunc(rt.method+" "+rt.pattern, s.authenticate(rt.auth, rt.h))
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "Not found.")
+	})
+	return mux
+}
+
+// statusWriter remembers the status code and user of a response.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	user   string
+}
+
+// WriteHeader implements http.ResponseWriter.
+func (sw *statusWriter) WriteHeader(code int) {
+	if sw.status == 0 {
+		sw.status = code
+	}
+	sw.ResponseWriter.WriteHeader(code)
+}
+
+// Write implements http.ResponseWriter.
+func (sw *statusWriter) Write(b []byte) (int, error) {
+	if sw.status == 0 {
+		sw.status = http.StatusOK
+	}
+	return sw.ResponseWriter.Write(b)
+}
+
+// Flush implements http.Flusher.
+func (sw *statusWriter) Flush() {
+	if f, ok := sw.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// ServeHTTP implements http.Handler: it records the request, applies the
+// request faults and dispatches.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := s.now()
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		rec := RequestRecord{Time: start, Method: r.Method, Path: r.URL.Path, Status: sw.status, User: sw.user}
+		s.mu.Lock()
+		s.requests = append(s.requests, rec)
+		s.mu.Unlock()
+		s.log.Debug().Str("method", r.Method).Str("path", r.URL.Path).Int("status", sw.status).
+			Str("user", sw.user).Msg("request")
+	}()
+	if acc := s.lookupToken(r); acc != nil {
+		sw.user = acc.id
+	}
+	rf := s.faults.forRequest(r.URL.Path)
+	if rf.delay > 0 {
+		t := time.NewTimer(rf.delay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return
+		}
+	}
+	if f := rf.fail; f != nil {
+		s.writeFault(sw, f)
+		return
+	}
+	s.mux.ServeHTTP(sw, r)
+}
+
+// writeFault answers a request with an injected 429 or 5xx.
+func (s *Server) writeFault(w http.ResponseWriter, f *Fault) {
+	if f.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((f.RetryAfter+time.Second-1)/time.Second)))
+	}
+	if f.Kind == FaultServerError {
+		status := f.Status
+		if status == 0 {
+			status = http.StatusInternalServerError
+		}
+		writeError(w, status, http.StatusText(status))
+		return
+	}
+	if !f.RateLimitBody {
+		writeError(w, http.StatusTooManyRequests, "Too many requests. Try again later.")
+		return
+	}
+	key := f.RateLimitKey
+	if key == "" {
+		key = "api.sandbox"
+	}
+	secs := f.RateLimitSeconds
+	if secs == 0 {
+		secs = 60
+	}
+	writeJSON(w, http.StatusTooManyRequests, map[string]any{
+		"error":     "Too many requests. Try again later.",
+		"ratelimit": map[string]any{"key": key, "seconds": secs},
+	})
+}
+
+// lookupToken returns the account of the request's bearer token, if any.
+func (s *Server) lookupToken(r *http.Request) *account {
+	tok, ok := bearer(r)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tokens[tok]
+}
+
+// bearer extracts the bearer token of a request.
+func bearer(r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	scheme, tok, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
+		return "", false
+	}
+	return strings.TrimSpace(tok), true
+}
+
+// authenticate wraps a handler with the auth rule of its route.
+func (s *Server) authenticate(kind authKind, h handlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		_, hasToken := bearer(r)
+		acc := s.lookupToken(r)
+		switch {
+		case kind == authNone:
+			acc = nil
+		case hasToken && acc == nil:
+			writeError(w, http.StatusUnauthorized, "No such token")
+			return
+		case kind == authOptional:
+		case acc == nil:
+			writeError(w, http.StatusUnauthorized, "Login required")
+			return
+		case kind == authBot && !acc.Bot:
+			writeError(w, http.StatusBadRequest, "This endpoint can only be used with a Bot account.")
+			return
+		case kind == authBoard && acc.Bot:
+			writeError(w, http.StatusBadRequest, "This endpoint cannot be used with a Bot account.")
+			return
+		}
+		if acc != nil {
+			s.mu.Lock()
+			acc.seenAt = s.now()
+			s.mu.Unlock()
+		}
+		h(w, r, acc)
+	}
+}
+
+// writeJSON writes v as a JSON body.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	writeJSONType(w, status, "application/json", v)
+}
+
+// writeJSONType writes v as a JSON body with the given content type.
+func writeJSONType(w http.ResponseWriter, status int, contentType string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"encoding failed"}`)
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// writeOK writes {"ok":true}.
+func writeOK(w http.ResponseWriter) { writeJSON(w, http.StatusOK, okJSON{OK: true}) }
+
+// writeError writes {"error":msg} with status.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, errorJSON{Error: msg})
+}
+
+// apiError is a handler error: an HTTP status and a Lichess error text.
+type apiError struct {
+	status int
+	msg    string
+}
+
+// Error implements error.
+func (e *apiError) Error() string { return e.msg }
+
+// badRequest is a 400 apiError.
+func badRequest(msg string) *apiError { return &apiError{http.StatusBadRequest, msg} }
+
+// notFound is a 404 apiError.
+func notFound(msg string) *apiError { return &apiError{http.StatusNotFound, msg} }
+
+// writeResult writes {"ok":true} when err is nil, else the error.
+func writeResult(w http.ResponseWriter, err *apiError) {
+	if err != nil {
+		writeError(w, err.status, err.msg)
+		return
+	}
+	writeOK(w)
+}
+
+// boolParam reads a boolean query parameter with a default.
+func boolParam(r *http.Request, name string, def bool) bool {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return def
+	}
+	return b
+}

@@ -1,0 +1,411 @@
+package sandbox
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/notnil/chess"
+)
+
+// uciPattern is the syntax of a standard-chess UCI move.
+var uciPattern = regexp.MustCompile(`^[a-h][1-8][a-h][1-8][qrbn]?$`)
+
+// errNotYourTurn is Lichess's answer to a move out of turn or after the end.
+const errNotYourTurn = "Not your turn, or game already over"
+
+// startGame creates the game of an accepted challenge and announces it
+// (mu held).
+func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *game {
+	now := s.now()
+	g := &game{
+		id:         c.id,
+		players:    [2]*account{whitePlayer, blackPlayer},
+		variant:    c.variant,
+		initialFEN: c.fen,
+		rated:      c.rated,
+		clock:      c.clock,
+		days:       c.days,
+		createdAt:  now,
+		lastMoveAt: now,
+		turnStart:  now,
+		status:     "started",
+		winner:     noWinner,
+		subs:       map[*subscriber]bool{},
+		leftAt:     [2]time.Time{now, now},
+	}
+	g.fullIDs = [2]string{g.id + s.newID(4), g.id + s.newID(4)}
+	g.board = chess.NewGame()
+	if c.fen != "" {
+		if opt, err := chess.FEN(c.fen); err == nil {
+			g.board = chess.NewGame(opt)
+		}
+		g.startPly = fenPly(c.fen)
+	}
+	if g.clock != nil {
+		// A zero-minute clock starts with the increment, at least 3 s.
+		initial := g.clock.limit
+		if initial == 0 {
+			initial = max(g.clock.increment, 3*time.Second)
+		}
+		g.remaining = [2]time.Duration{initial, initial}
+	}
+	s.games[g.id] = g
+	s.order = append(s.order, g.id)
+	for col := range 2 {
+		s.sendEvent(g.players[col], eventJSON{Type: "gameStart", Game: s.eventInfo(g, col)})
+	}
+	s.arm(g)
+	return g
+}
+
+// fenPly is the ply number of a FEN's position (0 for white's first move).
+func fenPly(fen string) int {
+	f := strings.Fields(fen)
+	if len(f) < 6 {
+		return 0
+	}
+	var n int
+	if _, err := fmt.Sscanf(f[5], "%d", &n); err != nil || n < 1 {
+		n = 1
+	}
+	ply := 2 * (n - 1)
+	if f[1] == "b" {
+		ply++
+	}
+	return ply
+}
+
+// move plays uci for acc (mu held).
+func (s *Server) move(g *game, acc *account, uci string, offeringDraw bool) *apiError {
+	now := s.now()
+	s.tick(g, now)
+	col := g.colorOf(acc)
+	if col < 0 {
+		return notFound("No such game")
+	}
+	if g.over() || g.turn() != col {
+		return badRequest(errNotYourTurn)
+	}
+	if !uciPattern.MatchString(uci) {
+		return badRequest("Invalid UCI: " + uci)
+	}
+	pos := g.board.Position()
+	uci = normalizeCastling(pos, uci)
+	m, err := chess.UCINotation{}.Decode(pos, uci)
+	if err != nil {
+		return badRequest("Invalid UCI: " + uci)
+	}
+	var legal *chess.Move
+	for _, vm := range pos.ValidMoves() {
+		if vm.S1() == m.S1() && vm.S2() == m.S2() && vm.Promo() == m.Promo() {
+			legal = vm
+			break
+		}
+	}
+	if legal == nil {
+		if pos.Board().Piece(m.S1()) == chess.NoPiece {
+			return badRequest("No piece on " + uci[:2])
+		}
+		return badRequest(fmt.Sprintf("Piece on %s cannot move to %s", uci[:2], uci[2:4]))
+	}
+	san := chess.AlgebraicNotation{}.Encode(pos, legal)
+	if g.clock != nil {
+		if g.clockRunning() {
+			g.remaining[col] -= now.Sub(g.turnStart)
+			g.remaining[col] += g.clock.increment
+		}
+		g.clocksAfter = append(g.clocksAfter, g.remaining[col])
+	}
+	if err := g.board.Move(legal); err != nil {
+		return badRequest(err.Error())
+	}
+	g.uci = append(g.uci, chess.UCINotation{}.Encode(pos, legal))
+	g.san = append(g.san, san)
+	g.turnStart, g.lastMoveAt = now, now
+	s.present(g, col)
+	opp := 1 - col
+	agreed := offeringDraw && g.drawOffer[opp]
+	g.drawOffer[opp] = false
+	g.drawOffer[col] = offeringDraw && !agreed
+	switch {
+	case agreed:
+		s.finish(g, "draw", noWinner)
+	case !s.checkOutcome(g):
+		s.broadcastState(g)
+		s.arm(g)
+	}
+	return nil
+}
+
+// normalizeCastling turns king-takes-rook castling (e1h1) into the
+// standard-chess form (e1g1) that notnil/chess expects.
+func normalizeCastling(pos *chess.Position, uci string) string {
+	if len(uci) != 4 {
+		return uci
+	}
+	alt := map[string]string{"e1h1": "e1g1", "e1a1": "e1c1", "e8h8": "e8g8", "e8a8": "e8c8"}[uci]
+	if alt == "" {
+		return uci
+	}
+	m, err := chess.UCINotation{}.Decode(nil, uci)
+	if err != nil {
+		return uci
+	}
+	from, to := pos.Board().Piece(m.S1()), pos.Board().Piece(m.S2())
+	if from.Type() == chess.King && to.Type() == chess.Rook && from.Color() == to.Color() {
+		return alt
+	}
+	return uci
+}
+
+// checkOutcome ends the game if the last move finished it, with the status
+// Lichess uses: mate, stalemate, or draw for insufficient material,
+// threefold repetition and the fifty-move rule (mu held). It reports whether
+// the game ended.
+func (s *Server) checkOutcome(g *game) bool {
+	mover := 1 - g.turn()
+	switch g.board.Method() {
+	case chess.Checkmate:
+		s.finish(g, "mate", mover)
+		return true
+	case chess.Stalemate:
+		s.finish(g, "stalemate", noWinner)
+		return true
+	case chess.InsufficientMaterial, chess.FivefoldRepetition, chess.SeventyFiveMoveRule:
+		s.finish(g, "draw", noWinner)
+		return true
+	}
+	for _, m := range g.board.EligibleDraws() {
+		if m == chess.ThreefoldRepetition || m == chess.FiftyMoveRule {
+			s.finish(g, "draw", noWinner)
+			return true
+		}
+	}
+	return false
+}
+
+// finish ends a game: the final gameState to its streams, which then end,
+// and gameFinish to both players' event streams (mu held).
+func (s *Server) finish(g *game, status string, winner int) {
+	if g.over() {
+		return
+	}
+	now := s.now()
+	if g.clock != nil && g.clockRunning() {
+		g.remaining[g.turn()] = g.timeLeft(g.turn(), now)
+	}
+	g.status, g.winner = status, winner
+	g.drawOffer = [2]bool{}
+	g.lastMoveAt = now
+	g.stopTimer()
+	s.broadcastState(g)
+	for sub := range g.subs {
+		sub.end()
+	}
+	g.subs = map[*subscriber]bool{}
+	for col := range 2 {
+		s.sendEvent(g.players[col], eventJSON{Type: "gameFinish", Game: s.eventInfo(g, col)})
+	}
+	s.log.Info().Str("game", g.id).Str("status", status).Str("winner", winnerName(winner)).Msg("game over")
+}
+
+// winnerName is the winner's color name, or "" for none.
+func winnerName(w int) string {
+	if w == noWinner {
+		return ""
+	}
+	return colorName(w)
+}
+
+// abort aborts a game for acc (mu held).
+func (s *Server) abort(g *game, acc *account) *apiError {
+	s.tick(g, s.now())
+	if g.colorOf(acc) < 0 {
+		return notFound("No such game")
+	}
+	if !g.abortable() {
+		return badRequest("This game can no longer be aborted.")
+	}
+	s.finish(g, "aborted", noWinner)
+	return nil
+}
+
+// resign resigns for acc; a game that can still be aborted is aborted, as
+// Lichess does (mu held).
+func (s *Server) resign(g *game, acc *account) *apiError {
+	s.tick(g, s.now())
+	col := g.colorOf(acc)
+	if col < 0 {
+		return notFound("No such game")
+	}
+	if g.over() {
+		return badRequest("This game cannot be resigned.")
+	}
+	if g.abortable() {
+		s.finish(g, "aborted", noWinner)
+		return nil
+	}
+	s.finish(g, "resign", 1-col)
+	return nil
+}
+
+// draw handles /draw/yes|no for acc (mu held).
+func (s *Server) draw(g *game, acc *account, yes bool) *apiError {
+	s.tick(g, s.now())
+	col := g.colorOf(acc)
+	if col < 0 {
+		return notFound("No such game")
+	}
+	if g.over() {
+		return badRequest("This game is over.")
+	}
+	opp := 1 - col
+	switch {
+	case yes && g.drawOffer[opp]:
+		s.finish(g, "draw", noWinner)
+	case yes:
+		if !g.drawOffer[col] {
+			g.drawOffer[col] = true
+			s.broadcastState(g)
+		}
+	case g.drawOffer[opp]:
+		g.drawOffer[opp] = false
+		s.broadcastState(g)
+	}
+	return nil
+}
+
+// claim handles claim-victory (win) and claim-draw for acc: allowed once the
+// opponent has been gone for GoneAfter + ClaimWinAfter (mu held).
+func (s *Server) claim(g *game, acc *account, win bool) *apiError {
+	now := s.now()
+	s.tick(g, now)
+	col := g.colorOf(acc)
+	if col < 0 {
+		return notFound("No such game")
+	}
+	opp := 1 - col
+	if g.over() || g.abortable() || g.streams[opp] > 0 ||
+		now.Before(g.leftAt[opp].Add(s.cfg.GoneAfter+s.cfg.ClaimWinAfter)) {
+		return badRequest("You cannot claim this game: your opponent is not gone.")
+	}
+	if win {
+		s.finish(g, "timeout", col)
+	} else {
+		s.finish(g, "draw", noWinner)
+	}
+	return nil
+}
+
+// arm (re)sets the game's timer to its next deadline (mu held).
+func (s *Server) arm(g *game) {
+	g.stopTimer()
+	if g.over() || s.closed {
+		return
+	}
+	now := s.now()
+	next, ok := s.nextDeadline(g)
+	if !ok {
+		return
+	}
+	d := max(next.Sub(now), time.Millisecond)
+	g.timer = time.AfterFunc(d, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.closed {
+			return
+		}
+		s.tick(g, s.now())
+		s.arm(g)
+	})
+}
+
+// nextDeadline is the earliest pending deadline of a game (mu held).
+func (s *Server) nextDeadline(g *game) (time.Time, bool) {
+	var best time.Time
+	consider := func(t time.Time) {
+		if best.IsZero() || t.Before(best) {
+			best = t
+		}
+	}
+	if t, ok := s.moveDeadline(g); ok {
+		consider(t)
+	}
+	for col := range 2 {
+		if g.streams[col] > 0 || g.abortable() {
+			continue
+		}
+		if !g.goneSent[col] {
+			consider(g.leftAt[col].Add(s.cfg.GoneAfter))
+		} else if !g.claimSent[col] {
+			consider(g.leftAt[col].Add(s.cfg.GoneAfter + s.cfg.ClaimWinAfter))
+		}
+	}
+	return best, !best.IsZero()
+}
+
+// moveDeadline is when the side to move runs out of time: the first-move
+// deadline (noStart), the clock (outoftime) or the correspondence day limit.
+func (s *Server) moveDeadline(g *game) (time.Time, bool) {
+	switch {
+	case g.over():
+		return time.Time{}, false
+	case g.clock != nil && g.plies() < 2:
+		return g.turnStart.Add(s.cfg.NoStartTimeout), true
+	case g.clock != nil:
+		return g.turnStart.Add(g.remaining[g.turn()]), true
+	case g.days > 0:
+		return g.turnStart.Add(time.Duration(g.days) * 24 * time.Hour), true
+	}
+	return time.Time{}, false
+}
+
+// tick applies every deadline that has passed at now: noStart, flag fall,
+// opponentGone announcements (mu held).
+func (s *Server) tick(g *game, now time.Time) {
+	if g.over() {
+		return
+	}
+	if t, ok := s.moveDeadline(g); ok && !now.Before(t) {
+		mover := g.turn()
+		switch {
+		case g.clock != nil && g.plies() < 2:
+			s.finish(g, "noStart", 1-mover)
+		case g.clock != nil:
+			g.remaining[mover] = 0
+			g.turnStart = now
+			winner := 1 - mover
+			if !hasMatingMaterial(g.board.Position(), chessColor(winner)) {
+				winner = noWinner
+			}
+			s.finish(g, "outoftime", winner)
+		default:
+			s.finish(g, "outoftime", 1-mover)
+		}
+		return
+	}
+	if g.abortable() {
+		return
+	}
+	for col := range 2 {
+		if g.streams[col] > 0 {
+			continue
+		}
+		goneAt := g.leftAt[col].Add(s.cfg.GoneAfter)
+		if !g.goneSent[col] && !now.Before(goneAt) {
+			g.goneSent[col] = true
+			secs := ceilSeconds(s.cfg.ClaimWinAfter)
+			s.sendToColor(g, 1-col, opponentGoneJSON{Type: "opponentGone", Gone: true, ClaimWinInSeconds: &secs})
+		}
+		if g.goneSent[col] && !g.claimSent[col] && !now.Before(goneAt.Add(s.cfg.ClaimWinAfter)) {
+			g.claimSent[col] = true
+			zero := 0
+			s.sendToColor(g, 1-col, opponentGoneJSON{Type: "opponentGone", Gone: true, ClaimWinInSeconds: &zero})
+		}
+	}
+}
+
+// ceilSeconds is d in whole seconds, rounded up.
+func ceilSeconds(d time.Duration) int { return int((max(d, 0) + time.Second - 1) / time.Second) }

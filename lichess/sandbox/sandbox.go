@@ -1,0 +1,253 @@
+// Package sandbox is a Lichess-compatible HTTP server for loopback use: bot
+// and human accounts with tokens, challenges, games under real chess rules
+// with clocks, ndjson event and game streams, game export and switchable
+// fault injection. The daemon, the tests and the offline demo talk to it with
+// the real Lichess client over real HTTP.
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// Default timings, as on lichess.org.
+const (
+	DefaultKeepAlive      = 7 * time.Second
+	DefaultChallengeTTL   = 20 * time.Second
+	DefaultNoStartTimeout = 30 * time.Second
+	DefaultGoneAfter      = 10 * time.Second
+	DefaultClaimWinAfter  = 10 * time.Second
+)
+
+// Account is one sandbox user. Bot accounts use the BOT API, the others the
+// Board API, exactly as on Lichess.
+type Account struct {
+	// Name is the user name; its lower-case form is the user id.
+	Name string
+	// Token is the API token (sent as "Authorization: Bearer TOKEN").
+	Token string
+	// Bot marks a BOT account.
+	Bot bool
+	// Rating is shown in every perf (default 1500).
+	Rating int
+	// Title is a FIDE/Lichess title such as "GM"; bots always show "BOT".
+	Title string
+}
+
+// Config configures a Server. Zero durations take the defaults above.
+type Config struct {
+	// Accounts are the users known at start-up.
+	Accounts []Account
+	// KeepAlive is the interval of the blank keep-alive lines on streams.
+	KeepAlive time.Duration
+	// ChallengeTTL is how long a real-time challenge without
+	// keepAliveStream waits to be accepted.
+	ChallengeTTL time.Duration
+	// NoStartTimeout is how long each side has for its first move before
+	// the game ends as noStart.
+	NoStartTimeout time.Duration
+	// GoneAfter is how long a player's game streams must all be closed
+	// before the opponent is told (opponentGone) that the player left.
+	GoneAfter time.Duration
+	// ClaimWinAfter is the countdown (claimWinInSeconds) after the
+	// opponentGone event before victory (or a draw) can be claimed.
+	ClaimWinAfter time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// Logger receives request and game logs; tokens are never logged.
+	Logger zerolog.Logger
+	// Seed seeds the ids and the random faults (0 picks a fixed seed of 1).
+	Seed int64
+}
+
+// Server is the sandbox. It is an http.Handler; Listen serves it on a
+// loopback address. All methods are safe for concurrent use.
+type Server struct {
+	cfg    Config
+	log    zerolog.Logger
+	faults *Faults
+	mux    *http.ServeMux
+
+	mu         sync.Mutex
+	rng        *rand.Rand
+	accounts   map[string]*account // by user id
+	tokens     map[string]*account
+	challenges map[string]*challenge
+	games      map[string]*game
+	order      []string               // game ids in creation order
+	events     map[string]*subscriber // event stream per token
+	requests   []RequestRecord
+	cloudEvals map[string]CloudEval // by FEN without move counters
+	baseURL    string
+	closed     bool
+	httpSrv    *http.Server
+	done       chan struct{}
+}
+
+// account is the server-side state of one user.
+type account struct {
+	Account
+	id        string
+	createdAt time.Time
+	seenAt    time.Time
+}
+
+// New returns a Server for cfg, with the defaults filled in.
+func New(cfg Config) *Server {
+	if cfg.KeepAlive <= 0 {
+		cfg.KeepAlive = DefaultKeepAlive
+	}
+	if cfg.ChallengeTTL <= 0 {
+		cfg.ChallengeTTL = DefaultChallengeTTL
+	}
+	if cfg.NoStartTimeout <= 0 {
+		cfg.NoStartTimeout = DefaultNoStartTimeout
+	}
+	if cfg.GoneAfter <= 0 {
+		cfg.GoneAfter = DefaultGoneAfter
+	}
+	if cfg.ClaimWinAfter <= 0 {
+		cfg.ClaimWinAfter = DefaultClaimWinAfter
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	seed := cfg.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	s := &Server{
+		cfg:        cfg,
+		log:        cfg.Logger.With().Str("component", "sandbox").Logger(),
+		faults:     newFaults(seed),
+		rng:        rand.New(rand.NewSource(seed)),
+		accounts:   map[string]*account{},
+		tokens:     map[string]*account{},
+		challenges: map[string]*challenge{},
+		games:      map[string]*game{},
+		events:     map[string]*subscriber{},
+		cloudEvals: map[string]CloudEval{},
+		baseURL:    "http://127.0.0.1",
+		done:       make(chan struct{}),
+	}
+	for _, a := range cfg.Accounts {
+		s.AddAccount(a)
+	}
+	s.mux = s.routes()
+	return s
+}
+
+// AddAccount adds (or replaces) an account.
+func (s *Server) AddAccount(a Account) {
+	if a.Rating == 0 {
+		a.Rating = 1500
+	}
+	if a.Bot {
+		a.Title = "BOT"
+	}
+	id := strings.ToLower(a.Name)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.accounts[id]; ok {
+		delete(s.tokens, old.Token)
+	}
+	acc := &account{Account: a, id: id, createdAt: s.cfg.Now()}
+	s.accounts[id] = acc
+	if a.Token != "" {
+		s.tokens[a.Token] = acc
+	}
+}
+
+// Faults returns the fault injector, to switch faults on and off at run time.
+func (s *Server) Faults() *Faults { return s.faults }
+
+// Listen serves the sandbox on addr (e.g. "127.0.0.1:0") in the background
+// until ctx ends or Close is called, and returns its base URL.
+func (s *Server) Listen(ctx context.Context, addr string) (string, error) {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: listen on %s: %w", addr, err)
+	}
+	url := "http://" + ln.Addr().String()
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		_ = ln.Close()
+		return "", errors.New("sandbox: listen: server closed")
+	}
+	s.baseURL = url
+	s.httpSrv = srv
+	s.mu.Unlock()
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error().Err(err).Msg("serve")
+		}
+	}()
+	go func() {
+		select {
+		case <-ctx.Done():
+			s.Close()
+		case <-s.done:
+		}
+	}()
+	return url, nil
+}
+
+// Close stops the listener started by Listen, ends every open stream and
+// stops all timers. It is safe to call more than once.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	close(s.done)
+	srv := s.httpSrv
+	for _, g := range s.games {
+		g.stopTimer()
+	}
+	for _, c := range s.challenges {
+		c.stopTimer()
+	}
+	s.mu.Unlock()
+	if srv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+		_ = srv.Close()
+	}
+}
+
+// now is the configured clock.
+func (s *Server) now() time.Time { return s.cfg.Now() }
+
+// newID returns a fresh random id of n letters and digits (called with mu held).
+func (s *Server) newID(n int) string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	for {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[s.rng.Intn(len(alphabet))]
+		}
+		id := string(b)
+		if _, ok := s.games[id]; ok {
+			continue
+		}
+		if _, ok := s.challenges[id]; ok {
+			continue
+		}
+		return id
+	}
+}

@@ -1,0 +1,249 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	ort "github.com/yalue/onnxruntime_go"
+)
+
+// ErrClosed is returned for requests made to a closed Predictor.
+var ErrClosed = errors.New("models: predictor closed")
+
+// port is one session input or output: its name, element type and the shape
+// of one position's slice (the batch dimension is prepended).
+type port struct {
+	name  string
+	int64 bool
+	shape []int64
+}
+
+// size returns the element count per position.
+func (p port) size() int {
+	n := 1
+	for _, d := range p.shape {
+		n *= int(d)
+	}
+	return n
+}
+
+// job is a group of up to maxBatch positions submitted together. Inputs are
+// filled by the caller: in[k] holds n*size floats (or ints for int64 ports).
+// The batcher writes outputs into out[k] (n*size floats) and then sends the
+// result on done (buffered, so an abandoned job never blocks the batcher).
+type job struct {
+	n    int
+	inF  [][]float32
+	inI  [][]int64
+	out  [][]float32
+	done chan error
+}
+
+// batcher owns one session and coalesces concurrent jobs into batches of at
+// most maxBatch positions, waiting at most maxWait for a batch to fill.
+type batcher struct {
+	sess     *session
+	ins      []port
+	outs     []port
+	maxBatch int
+	maxWait  time.Duration
+
+	jobs chan *job     // unbuffered: a received job is always answered
+	quit chan struct{} // closed by stop
+	wg   sync.WaitGroup
+	stop sync.Once
+
+	batches, positions atomic.Int64 // counters for Stats
+
+	// Buffers reused across batches (only the loop goroutine touches them).
+	bufF [][]float32
+	bufI [][]int64
+	outB [][]float32
+}
+
+func newBatcher(sess *session, ins, outs []port, maxBatch int, maxWait time.Duration) *batcher {
+	b := &batcher{sess: sess, ins: ins, outs: outs, maxBatch: maxBatch, maxWait: maxWait,
+		jobs: make(chan *job), quit: make(chan struct{})}
+	b.bufF = make([][]float32, len(ins))
+	b.bufI = make([][]int64, len(ins))
+	for k, p := range ins {
+		if p.int64 {
+			b.bufI[k] = make([]int64, maxBatch*p.size())
+		} else {
+			b.bufF[k] = make([]float32, maxBatch*p.size())
+		}
+	}
+	b.outB = make([][]float32, len(outs))
+	for k, p := range outs {
+		b.outB[k] = make([]float32, maxBatch*p.size())
+	}
+	b.wg.Add(1)
+	go b.loop()
+	return b
+}
+
+// newJob allocates a job for n positions (n <= maxBatch).
+func (b *batcher) newJob(n int) *job {
+	j := &job{n: n, inF: make([][]float32, len(b.ins)), inI: make([][]int64, len(b.ins)),
+		out: make([][]float32, len(b.outs)), done: make(chan error, 1)}
+	for k, p := range b.ins {
+		if p.int64 {
+			j.inI[k] = make([]int64, n*p.size())
+		} else {
+			j.inF[k] = make([]float32, n*p.size())
+		}
+	}
+	for k, p := range b.outs {
+		j.out[k] = make([]float32, n*p.size())
+	}
+	return j
+}
+
+// submit hands a job to the batching goroutine.
+func (b *batcher) submit(ctx context.Context, j *job) error {
+	select {
+	case b.jobs <- j:
+		return nil
+	case <-b.quit:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// wait waits for a submitted job's result.
+func (b *batcher) wait(ctx context.Context, j *job) error {
+	select {
+	case err := <-j.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// close stops the goroutine and releases the session.
+func (b *batcher) close() error {
+	var err error
+	b.stop.Do(func() {
+		close(b.quit)
+		b.wg.Wait()
+		err = b.sess.close()
+	})
+	return err
+}
+
+func (b *batcher) loop() {
+	defer b.wg.Done()
+	var pending *job
+	for {
+		var first *job
+		if pending != nil {
+			first, pending = pending, nil
+		} else {
+			select {
+			case first = <-b.jobs:
+			case <-b.quit:
+				return
+			}
+		}
+		batch := []*job{first}
+		count := first.n
+		var timer *time.Timer
+	collect:
+		for count < b.maxBatch {
+			// Take whatever is already waiting; then wait up to maxWait.
+			select {
+			case j := <-b.jobs:
+				if count+j.n > b.maxBatch {
+					pending = j
+					break collect
+				}
+				batch, count = append(batch, j), count+j.n
+				continue
+			default:
+			}
+			if b.maxWait <= 0 {
+				break
+			}
+			if timer == nil {
+				timer = time.NewTimer(b.maxWait)
+			}
+			select {
+			case j := <-b.jobs:
+				if count+j.n > b.maxBatch {
+					pending = j
+					break collect
+				}
+				batch, count = append(batch, j), count+j.n
+			case <-timer.C:
+				break collect
+			case <-b.quit:
+				break collect
+			}
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		err := b.run(batch, count)
+		b.batches.Add(1)
+		b.positions.Add(int64(count))
+		for _, j := range batch {
+			j.done <- err
+		}
+	}
+}
+
+// run executes one batch of count positions.
+func (b *batcher) run(batch []*job, count int) error {
+	values := make([]ort.Value, 0, len(b.ins)+len(b.outs))
+	defer func() {
+		for _, v := range values {
+			_ = v.Destroy()
+		}
+	}()
+	for k, p := range b.ins {
+		sz := p.size()
+		off := 0
+		shape := append([]int64{int64(count)}, p.shape...)
+		var v ort.Value
+		var err error
+		if p.int64 {
+			for _, j := range batch {
+				off += copy(b.bufI[k][off:], j.inI[k][:j.n*sz])
+			}
+			v, err = ort.NewTensor(ort.NewShape(shape...), b.bufI[k][:count*sz])
+		} else {
+			for _, j := range batch {
+				off += copy(b.bufF[k][off:], j.inF[k][:j.n*sz])
+			}
+			v, err = ort.NewTensor(ort.NewShape(shape...), b.bufF[k][:count*sz])
+		}
+		if err != nil {
+			return fmt.Errorf("models: input %s: %w", p.name, err)
+		}
+		values = append(values, v)
+	}
+	for k, p := range b.outs {
+		shape := append([]int64{int64(count)}, p.shape...)
+		v, err := ort.NewTensor(ort.NewShape(shape...), b.outB[k][:count*p.size()])
+		if err != nil {
+			return fmt.Errorf("models: output %s: %w", p.name, err)
+		}
+		values = append(values, v)
+	}
+	if err := b.sess.s.Run(values[:len(b.ins)], values[len(b.ins):]); err != nil {
+		return fmt.Errorf("models: run batch of %d: %w", count, err)
+	}
+	for k, p := range b.outs {
+		sz := p.size()
+		off := 0
+		for _, j := range batch {
+			off += copy(j.out[k], b.outB[k][off:off+j.n*sz])
+		}
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/outpostchess/outpost/models/game"
+	"github.com/outpostchess/outpost/models/maia1"
+)
+
+// cpuTime returns the process's user+system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// report adds throughput metrics: positions/s (wall clock) and CPU
+// microseconds per position, which stays meaningful on a busy machine.
+func report(b *testing.B, positions int, cpu0 time.Duration) {
+	b.ReportMetric(float64(positions)/b.Elapsed().Seconds(), "positions/s")
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(positions), "cpu-µs/position")
+}
+
+// BenchmarkPredict measures end-to-end throughput (replay, encode, batch
+// inference, decode) at several batch sizes; see the positions/s metric.
+//
+//	go test ./models -run '^$' -bench Predict -benchtime 2s
+func BenchmarkPredict(b *testing.B) {
+	p := testPredictor(b)
+	ctx := context.Background()
+	if err := p.Load("maia-1500"); err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1, 16, 64, 256} {
+		reqs := make([]Request, n)
+		for i := range reqs {
+			reqs[i] = Request{Moves: testGames[i%len(testGames)], Rating: 1500}
+		}
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if _, err := p.Predict(ctx, reqs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b, n*b.N, cpu0)
+		})
+	}
+}
+
+// BenchmarkSession measures the ONNX Runtime session alone (pre-encoded
+// inputs) at several batch sizes.
+func BenchmarkSession(b *testing.B) {
+	p := testPredictor(b)
+	be, err := p.backend("maia-1500")
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, _ := game.Replay("", testGames[4])
+	one := make([]float32, maia1.InputSize)
+	if err := maia1.Encode(g, one); err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1, 16, 64, 256} {
+		j := be.b.newJob(n)
+		for k := range n {
+			copy(j.inF[0][k*maia1.InputSize:], one)
+		}
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if err := be.b.run([]*job{j}, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b, n*b.N, cpu0)
+		})
+	}
+}
+
+// BenchmarkEncodeDecode measures the Go side per position.
+func BenchmarkEncodeDecode(b *testing.B) {
+	logits := make([]float32, maia1.PolicySize)
+	dst := make([]float32, maia1.InputSize)
+	for b.Loop() {
+		g, err := game.Replay("", testGames[4])
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := maia1.Encode(g, dst); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := maia1.Decode(g, logits); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,266 @@
+// Package game replays a chess game (start FEN + UCI moves) into the
+// per-position snapshots the neural-network encoders need: piece placement,
+// side to move, castling rights, halfmove clock, en-passant state and
+// repetition counts, plus the legal moves of the final position.
+package game
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/notnil/chess"
+)
+
+// StartFEN is the standard initial position.
+const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+// Piece is a coloured piece: 0 empty, 1..6 White P N B R Q K, 7..12 Black
+// P N B R Q K.
+type Piece int8
+
+// Pieces.
+const (
+	Empty Piece = iota
+	WP
+	WN
+	WB
+	WR
+	WQ
+	WK
+	BP
+	BN
+	BB
+	BR
+	BQ
+	BK
+)
+
+// White reports whether p is a white piece.
+func (p Piece) White() bool { return p >= WP && p <= WK }
+
+// Kind returns 0..5 for P N B R Q K regardless of colour (-1 when empty).
+func (p Piece) Kind() int {
+	switch {
+	case p == Empty:
+		return -1
+	case p.White():
+		return int(p - WP)
+	default:
+		return int(p - BP)
+	}
+}
+
+// Castling right indices into Snapshot.Castle.
+const (
+	WhiteKingside = iota
+	WhiteQueenside
+	BlackKingside
+	BlackQueenside
+)
+
+// Snapshot is one position of the game. Squares are numbered a1 = 0 … h8 = 63.
+type Snapshot struct {
+	Board       [64]Piece
+	WhiteToMove bool
+	Castle      [4]bool
+	HalfMove    int
+	// EPSquare is the FEN en-passant target square after a double push, or -1.
+	EPSquare int
+	// LC0EP reports lc0's en-passant flag: set after a double push only when
+	// an enemy pawn stands beside the pushed pawn.
+	LC0EP bool
+	// Repetitions counts earlier occurrences of this position in the game
+	// (same pieces, side to move, castling rights and lc0 en-passant flag).
+	Repetitions int
+}
+
+// key identifies a position for repetition detection.
+func (s *Snapshot) key() string {
+	var b [68]byte
+	for i, p := range s.Board {
+		b[i] = byte(p)
+	}
+	for i, c := range s.Castle {
+		if c {
+			b[64] |= 1 << i
+		}
+	}
+	if s.WhiteToMove {
+		b[64] |= 1 << 4
+	}
+	if s.LC0EP {
+		b[65] = 1 + byte(s.EPSquare)
+	}
+	return string(b[:66])
+}
+
+// Game is a replayed game.
+type Game struct {
+	// Snapshots[0] is the start position, the last one the current position.
+	Snapshots []Snapshot
+	// Standard reports whether the game began from the standard start position.
+	Standard bool
+	// Moves are the moves played, in standard UCI.
+	Moves []string
+	final *chess.Position
+}
+
+// Current returns the final position.
+func (g *Game) Current() *Snapshot { return &g.Snapshots[len(g.Snapshots)-1] }
+
+// Replay parses startFEN (empty = standard start) and plays moves (UCI,
+// e1g1 for castling). An illegal or malformed move gives an error naming it.
+func Replay(startFEN string, moves []string) (*Game, error) {
+	if startFEN == "" {
+		startFEN = StartFEN
+	}
+	pos := &chess.Position{}
+	if err := pos.UnmarshalText([]byte(strings.TrimSpace(startFEN))); err != nil {
+		return nil, fmt.Errorf("game: bad FEN %q: %w", startFEN, err)
+	}
+	g := &Game{Snapshots: make([]Snapshot, 0, len(moves)+1), Moves: make([]string, 0, len(moves))}
+	first := snapshot(pos)
+	if err := validate(&first); err != nil {
+		return nil, fmt.Errorf("game: bad FEN %q: %w", startFEN, err)
+	}
+	g.Standard = isStandard(&first)
+	g.Snapshots = append(g.Snapshots, first)
+	seen := map[string]int{first.key(): 1}
+	for i, mv := range moves {
+		m, err := findMove(pos, mv)
+		if err != nil {
+			return nil, fmt.Errorf("game: move %d %q: %w", i+1, mv, err)
+		}
+		pos = pos.Update(m)
+		s := snapshot(pos)
+		k := s.key()
+		s.Repetitions = seen[k]
+		seen[k]++
+		g.Snapshots = append(g.Snapshots, s)
+		g.Moves = append(g.Moves, m.String())
+	}
+	g.final = pos
+	return g, nil
+}
+
+// LegalMoves returns the legal moves of the final position in standard UCI.
+func (g *Game) LegalMoves() []string {
+	ms := g.final.ValidMoves()
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.String()
+	}
+	return out
+}
+
+// EPCaptureLegal reports whether an en-passant capture is legal in the final
+// position.
+func (g *Game) EPCaptureLegal() bool {
+	for _, m := range g.final.ValidMoves() {
+		if m.HasTag(chess.EnPassant) {
+			return true
+		}
+	}
+	return false
+}
+
+// FEN returns the final position as FEN.
+func (g *Game) FEN() string { return g.final.String() }
+
+func findMove(pos *chess.Position, uci string) (*chess.Move, error) {
+	s := strings.ToLower(strings.TrimSpace(uci))
+	want, err := chess.UCINotation{}.Decode(nil, s)
+	if err != nil {
+		return nil, fmt.Errorf("not a UCI move")
+	}
+	for _, m := range pos.ValidMoves() {
+		if m.S1() == want.S1() && m.S2() == want.S2() && m.Promo() == want.Promo() {
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("illegal in %s", pos.String())
+}
+
+var pieceMap = map[chess.Piece]Piece{
+	chess.WhitePawn: WP, chess.WhiteKnight: WN, chess.WhiteBishop: WB,
+	chess.WhiteRook: WR, chess.WhiteQueen: WQ, chess.WhiteKing: WK,
+	chess.BlackPawn: BP, chess.BlackKnight: BN, chess.BlackBishop: BB,
+	chess.BlackRook: BR, chess.BlackQueen: BQ, chess.BlackKing: BK,
+}
+
+func snapshot(pos *chess.Position) Snapshot {
+	s := Snapshot{WhiteToMove: pos.Turn() == chess.White, HalfMove: pos.HalfMoveClock(), EPSquare: -1}
+	for sq, p := range pos.Board().SquareMap() {
+		s.Board[int(sq)] = pieceMap[p]
+	}
+	cr := pos.CastleRights()
+	s.Castle[WhiteKingside] = cr.CanCastle(chess.White, chess.KingSide)
+	s.Castle[WhiteQueenside] = cr.CanCastle(chess.White, chess.QueenSide)
+	s.Castle[BlackKingside] = cr.CanCastle(chess.Black, chess.KingSide)
+	s.Castle[BlackQueenside] = cr.CanCastle(chess.Black, chess.QueenSide)
+	if ep := pos.EnPassantSquare(); ep != chess.NoSquare {
+		s.EPSquare = int(ep)
+		s.LC0EP = lc0EPFlag(&s)
+	}
+	return s
+}
+
+// lc0EPFlag applies lc0's rule: the flag is set only when an enemy pawn (a
+// pawn of the side to move) stands beside the pawn that just double-pushed.
+func lc0EPFlag(s *Snapshot) bool {
+	file := s.EPSquare % 8
+	var pushed int
+	var ours Piece
+	if s.WhiteToMove {
+		// Black pushed from rank 7 to rank 5; target square is on rank 6.
+		pushed, ours = s.EPSquare-8, WP
+	} else {
+		// White pushed from rank 2 to rank 4; target square is on rank 3.
+		pushed, ours = s.EPSquare+8, BP
+	}
+	if pushed < 0 || pushed >= 64 {
+		return false
+	}
+	for _, df := range []int{-1, 1} {
+		f := file + df
+		if f >= 0 && f < 8 && s.Board[pushed-file+f] == ours {
+			return true
+		}
+	}
+	return false
+}
+
+// isStandard reports whether s is the standard initial position.
+func isStandard(s *Snapshot) bool {
+	back := [8]Piece{WR, WN, WB, WQ, WK, WB, WN, WR}
+	for f := 0; f < 8; f++ {
+		if s.Board[f] != back[f] || s.Board[8+f] != WP || s.Board[48+f] != BP || s.Board[56+f] != back[f]+6 {
+			return false
+		}
+	}
+	for sq := 16; sq < 48; sq++ {
+		if s.Board[sq] != Empty {
+			return false
+		}
+	}
+	return s.WhiteToMove && s.Castle == [4]bool{true, true, true, true}
+}
+
+// validate rejects positions no legal game can reach in ways that matter to
+// the encoders: each side needs exactly one king, and no pawn may stand on
+// the first or last rank.
+func validate(s *Snapshot) error {
+	kings := map[Piece]int{}
+	for sq, p := range s.Board {
+		if p == WK || p == BK {
+			kings[p]++
+		}
+		if (p == WP || p == BP) && (sq < 8 || sq >= 56) {
+			return fmt.Errorf("pawn on the first or last rank")
+		}
+	}
+	if kings[WK] != 1 || kings[BK] != 1 {
+		return fmt.Errorf("want one king per side, have %d white and %d black", kings[WK], kings[BK])
+	}
+	return nil
+}

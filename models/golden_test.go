@@ -1,0 +1,80 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+type goldenCase struct {
+	Name     string     `json:"name"`
+	Model    string     `json:"model"`
+	StartFEN string     `json:"start_fen"`
+	Moves    []string   `json:"moves_uci"`
+	FEN      string     `json:"fen"`
+	WDL      [3]float64 `json:"wdl"`
+	Top      []struct {
+		UCI string  `json:"uci"`
+		P   float64 `json:"p"`
+	} `json:"top_moves"`
+}
+
+// TestGolden checks all reference cases of ../shared/models/maia1/golden.json
+// within the stated tolerance (|Δp| <= 0.002, |ΔWDL| <= 0.002).
+func TestGolden(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(sharedMaia1, "golden.json"))
+	if err != nil {
+		t.Skipf("golden vectors not available: %v", err)
+	}
+	var cases []goldenCase
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 12 {
+		t.Fatalf("golden.json has %d cases, want 12", len(cases))
+	}
+	p := testPredictor(t)
+	reqs := make([]Request, len(cases))
+	for i, c := range cases {
+		reqs[i] = Request{StartFEN: c.StartFEN, Moves: c.Moves, Model: c.Model}
+	}
+	preds, err := p.Predict(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tol = 0.002 + 5e-5 // stated tolerance plus the file's rounding
+	for i, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			pr := preds[i]
+			if pr.Model != c.Model {
+				t.Errorf("model %s, want %s", pr.Model, c.Model)
+			}
+			got := map[string]float64{}
+			for _, m := range pr.Moves {
+				got[m.UCI] = m.P
+			}
+			for _, m := range c.Top {
+				g, ok := got[m.UCI]
+				if !ok {
+					t.Errorf("move %s missing from the legal moves", m.UCI)
+					continue
+				}
+				if math.Abs(g-m.P) > tol {
+					t.Errorf("p(%s) = %.4f, want %.4f", m.UCI, g, m.P)
+				}
+			}
+			for k := range 3 {
+				if math.Abs(pr.WDL[k]-c.WDL[k]) > 0.002+5e-4 {
+					t.Errorf("WDL = %.3f, want %.3f", pr.WDL, c.WDL)
+					break
+				}
+			}
+			if pr.Moves[0].UCI != c.Top[0].UCI && math.Abs(got[c.Top[0].UCI]-pr.Moves[0].P) > tol {
+				t.Errorf("top move %s, want %s", pr.Moves[0].UCI, c.Top[0].UCI)
+			}
+		})
+	}
+}

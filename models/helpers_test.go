@@ -1,0 +1,41 @@
+package models
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// sharedMaia1 is the reference copy of the Maia-1 weights.
+const sharedMaia1 = "../../shared/models/maia1"
+
+// testConfig returns a config using the installed library, skipping the test
+// when it is absent. Weights come from the models dir, else the shared copy.
+func testConfig(t testing.TB) Config {
+	t.Helper()
+	cfg, err := LoadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(cfg.Library); err != nil {
+		t.Skipf("ONNX Runtime library not installed at %s; run `%s`", cfg.Library, FetchCommand)
+	}
+	if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
+		if _, err := os.Stat(filepath.Join(sharedMaia1, "maia-1500.pb.gz")); err != nil {
+			t.Skipf("Maia-1 weights not installed; run `%s`", FetchCommand)
+		}
+		cfg.Maia1Dir = sharedMaia1
+	}
+	return cfg
+}
+
+// testPredictor returns a Predictor closed at the end of the test.
+func testPredictor(t testing.TB) *Predictor {
+	t.Helper()
+	p, err := NewPredictor(testConfig(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	return p
+}

@@ -1,0 +1,160 @@
+package models
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/outpostchess/outpost/models/lc0"
+	"github.com/outpostchess/outpost/models/maia1"
+	"github.com/outpostchess/outpost/models/maia2"
+)
+
+// Maia1Levels are the rating levels of the Maia-1 models.
+var Maia1Levels = [...]int{1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900}
+
+// Maia2Name is the model name of the user-supplied Maia-2 file.
+const Maia2Name = "maia2"
+
+// NearestMaia1 returns the Maia-1 level closest to rating (ties go up);
+// ratings outside 1100..1900 get the nearest end.
+func NearestMaia1(rating int) int {
+	best := Maia1Levels[0]
+	for _, l := range Maia1Levels {
+		if abs(rating-l) <= abs(rating-best) {
+			best = l
+		}
+	}
+	return best
+}
+
+// Maia1Name returns the model name of a Maia-1 level ("maia-1500").
+func Maia1Name(level int) string { return fmt.Sprintf("maia-%d", level) }
+
+// ParseModel parses a model name: "maia-1500" (any Maia-1 level) or "maia2".
+// It returns the Maia-1 level, or 0 for Maia-2.
+func ParseModel(name string) (int, error) {
+	if name == Maia2Name {
+		return 0, nil
+	}
+	if s, ok := strings.CutPrefix(name, "maia-"); ok {
+		if n, err := strconv.Atoi(s); err == nil {
+			for _, l := range Maia1Levels {
+				if l == n {
+					return n, nil
+				}
+			}
+		}
+	}
+	return 0, fmt.Errorf("models: unknown model %q (want maia-1100 … maia-1900 or %s)", name, Maia2Name)
+}
+
+// Maia1Weights returns the weights file of a Maia-1 level.
+func (c Config) Maia1Weights(level int) string {
+	return filepath.Join(c.Maia1Dir, fmt.Sprintf("maia-%d.pb.gz", level))
+}
+
+// Maia1ONNX returns the ONNX model of a Maia-1 level, converting the lc0
+// weights on first use. The conversion is cached next to the weights as
+// maia-<level>-<sha256 prefix>.onnx, keyed by the weights' SHA-256; when the
+// directory is not writable the model is converted in memory each time.
+func Maia1ONNX(cfg Config, level int) ([]byte, error) {
+	path := cfg.Maia1Weights(level)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, missing(fmt.Sprintf("Maia-1 weights for level %d", level), path)
+		}
+		return nil, fmt.Errorf("models: read %s: %w", path, err)
+	}
+	sum := sha256.Sum256(raw)
+	cache := filepath.Join(cfg.Maia1Dir, fmt.Sprintf("maia-%d-%s.onnx", level, hex.EncodeToString(sum[:8])))
+	if b, err := os.ReadFile(cache); err == nil && len(b) > 0 {
+		return b, nil
+	}
+	net, err := lc0.Read(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("models: %s: %w", path, err)
+	}
+	onnx, err := maia1.BuildONNX(net, Maia1Name(level))
+	if err != nil {
+		return nil, err
+	}
+	writeAtomic(cache, onnx) // best effort: a read-only dir just means no cache
+	return onnx, nil
+}
+
+// writeAtomic writes data to path through a temporary file and a rename.
+func writeAtomic(path string, data []byte) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.onnx")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
+		_ = os.Remove(tmp.Name())
+	}
+}
+
+// maia2Names are the tensor names found in a Maia-2 model.
+type maia2Names struct {
+	boards, eloSelf, eloOppo string
+}
+
+// maia2Ports inspects a Maia-2 ONNX model and returns its input/output ports.
+func (r *Runtime) maia2Ports(onnx []byte) (ins, outs []port, err error) {
+	mi, mo, err := r.modelIO(onnx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var n maia2Names
+	for _, in := range mi {
+		low := strings.ToLower(in.Name)
+		switch {
+		case !in.Int64 && n.boards == "":
+			n.boards = in.Name
+		case in.Int64 && strings.Contains(low, "self"):
+			n.eloSelf = in.Name
+		case in.Int64 && strings.Contains(low, "oppo"):
+			n.eloOppo = in.Name
+		}
+	}
+	if n.boards == "" || n.eloSelf == "" || n.eloOppo == "" || len(mi) != 3 {
+		names := make([]string, len(mi))
+		for i, x := range mi {
+			names[i] = x.Name
+		}
+		return nil, nil, fmt.Errorf("models: Maia-2 model inputs %v: want a float32 boards input and int64 elo_self/elo_oppo (or elos_self/elos_oppo)", names)
+	}
+	has := map[string]bool{}
+	for _, o := range mo {
+		has[o.Name] = true
+	}
+	if !has[maia2.PolicyName] || !has[maia2.ValueName] {
+		return nil, nil, fmt.Errorf("models: Maia-2 model lacks outputs %s and %s", maia2.PolicyName, maia2.ValueName)
+	}
+	ins = []port{
+		{name: n.boards, shape: []int64{maia2.Planes, 8, 8}},
+		{name: n.eloSelf, int64: true},
+		{name: n.eloOppo, int64: true},
+	}
+	outs = []port{
+		{name: maia2.PolicyName, shape: []int64{maia2.VocabSize}},
+		{name: maia2.ValueName},
+	}
+	return ins, outs, nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

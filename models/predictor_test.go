@@ -1,0 +1,242 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// testGames are short games used to build request mixes.
+var testGames = [][]string{
+	{},
+	{"e2e4"},
+	{"e2e4", "e7e5", "g1f3"},
+	{"d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6"},
+	{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6"},
+}
+
+func TestNearestMaia1(t *testing.T) {
+	for r, want := range map[int]int{0: 1100, 1100: 1100, 1149: 1100, 1150: 1200, 1540: 1500, 1900: 1900, 2400: 1900} {
+		if got := NearestMaia1(r); got != want {
+			t.Errorf("NearestMaia1(%d) = %d, want %d", r, got, want)
+		}
+	}
+	for name, ok := range map[string]bool{"maia-1100": true, "maia-1900": true, "maia2": true, "maia-1550": false, "maia-2000": false, "stockfish": false} {
+		if _, err := ParseModel(name); (err == nil) != ok {
+			t.Errorf("ParseModel(%s) error %v", name, err)
+		}
+	}
+}
+
+func TestConfigEnv(t *testing.T) {
+	env := map[string]string{EnvDir: "/m", EnvThreads: "3", EnvMaia2: "/x.onnx"}
+	c, err := Config{}.WithEnv(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err = c.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Library != "/m/libonnxruntime.so.1" || c.Maia1Dir != "/m/maia1" || c.Threads != 3 || c.Maia2Model != "/x.onnx" || c.MaxBatch != DefaultMaxBatch {
+		t.Errorf("resolved %+v", c)
+	}
+	env[EnvThreads] = "many"
+	if _, err := (Config{}).WithEnv(func(k string) string { return env[k] }); err == nil {
+		t.Error("bad thread count accepted")
+	}
+	_, err = NewRuntime(Config{Dir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), FetchCommand) {
+		t.Errorf("missing library error %v should name %q", err, FetchCommand)
+	}
+	cfg := testConfig(t)
+	cfg.Maia1Dir = t.TempDir()
+	p, err := NewPredictor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := p.PredictOne(context.Background(), Request{Rating: 1500}); err == nil || !strings.Contains(err.Error(), "maia-1500.pb.gz") || !strings.Contains(err.Error(), FetchCommand) {
+		t.Errorf("missing weights error %v should name the file and %q", err, FetchCommand)
+	}
+}
+
+func TestPredictErrors(t *testing.T) {
+	p := testPredictor(t)
+	ctx := context.Background()
+	_, err := p.Predict(ctx, []Request{{}, {Moves: []string{"e2e4", "e2e4"}}})
+	if err == nil || !strings.Contains(err.Error(), "request 1") {
+		t.Errorf("illegal move: %v", err)
+	}
+	if _, err := p.PredictOne(ctx, Request{Model: "maia-1234"}); err == nil {
+		t.Error("unknown model accepted")
+	}
+	// Checkmate: no moves, but still a value.
+	pr, err := p.PredictOne(ctx, Request{Moves: []string{"f2f3", "e7e5", "g2g4", "d8h4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pr.Moves) != 0 || !pr.HasWDL {
+		t.Errorf("checkmate: %+v", pr)
+	}
+}
+
+// TestConcurrentBatching checks that concurrent callers get the same answers
+// as a sequential caller and that their requests were coalesced.
+func TestConcurrentBatching(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.MaxWait = 5 * time.Millisecond
+	p, err := NewPredictor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx := context.Background()
+	want := make([]Prediction, len(testGames))
+	for i, g := range testGames {
+		if want[i], err = p.PredictOne(ctx, Request{Moves: g, Rating: 1500}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := p.Stats()["maia-1500"]
+	const workers, each = 16, 10
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range each {
+				i := (w + k) % len(testGames)
+				got, err := p.PredictOne(ctx, Request{Moves: testGames[i], Rating: 1520})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if got.Moves[0].UCI != want[i].Moves[0].UCI || math.Abs(got.Moves[0].P-want[i].Moves[0].P) > 1e-4 || math.Abs(got.WDL[0]-want[i].WDL[0]) > 1e-4 {
+					errs <- errors.New("concurrent result differs from sequential")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	st := p.Stats()["maia-1500"]
+	pos, batches := st.Positions-before.Positions, st.Batches-before.Batches
+	if pos != workers*each {
+		t.Fatalf("%d positions evaluated, want %d", pos, workers*each)
+	}
+	if batches >= pos {
+		t.Errorf("%d batches for %d positions: requests were not coalesced", batches, pos)
+	}
+	t.Logf("%d positions in %d batches", pos, batches)
+}
+
+func TestLargeRequestSplit(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.MaxBatch = 4
+	p, err := NewPredictor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var reqs []Request
+	for i := range 11 {
+		reqs = append(reqs, Request{Moves: testGames[i%len(testGames)], Rating: 1100 + 400*(i%3)})
+	}
+	preds, err := p.Predict(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, pr := range preds {
+		want := Maia1Name(NearestMaia1(reqs[i].Rating))
+		if pr.Model != want || len(pr.Moves) == 0 {
+			t.Errorf("prediction %d: model %s, %d moves", i, pr.Model, len(pr.Moves))
+		}
+	}
+	for name, st := range p.Stats() {
+		if st.Positions/st.Batches > 4 {
+			t.Errorf("%s: batches larger than MaxBatch: %+v", name, st)
+		}
+	}
+}
+
+func TestCloseStopsGoroutines(t *testing.T) {
+	cfg := testConfig(t)
+	base := runtime.NumGoroutine()
+	p, err := NewPredictor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := p.Load("maia-1100", "maia-1900"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.PredictOne(ctx, Request{Rating: 1900}); err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := p.PredictOne(cancelled, Request{Rating: 1100}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: %v", err)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.PredictOne(ctx, Request{Rating: 1100}); !errors.Is(err, ErrClosed) {
+		t.Errorf("after Close: %v, want ErrClosed", err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > base {
+		t.Errorf("%d goroutines after Close, %d before", n, base)
+	}
+}
+
+// TestHeapFlat runs many predictions and checks the Go heap does not grow.
+func TestHeapFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	p := testPredictor(t)
+	ctx := context.Background()
+	reqs := make([]Request, 100)
+	for i := range reqs {
+		reqs[i] = Request{Moves: testGames[i%len(testGames)], Rating: 1500}
+	}
+	round := func() {
+		if _, err := p.Predict(ctx, reqs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	for range 3 {
+		round()
+	}
+	start := heap()
+	for range 15 {
+		round()
+	}
+	if end := heap(); end > start+2<<20 {
+		t.Errorf("heap grew from %d to %d bytes over 1500 predictions", start, end)
+	}
+}
