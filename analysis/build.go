@@ -133,18 +133,23 @@ func Build(g *Game, evals []PlyEval, engine string) (*Analysis, error) {
 func (a *Analysis) computeFigures() {
 	g := a.Game
 	ptrs := make([]*Eval, len(a.Plies))
-	complete := true
-	var list []Eval
+	last := -1
 	for i := range a.Plies {
 		ptrs[i] = a.Plies[i].Eval
-		if a.Plies[i].Eval == nil {
-			// only the final (checkmated) position may lack an eval
-			if i != len(a.Plies)-1 {
-				complete = false
-			}
-			continue
+		if a.Plies[i].Eval != nil {
+			last = i
 		}
-		list = append(list, *a.Plies[i].Eval)
+	}
+	// evals may be missing only after the last evaluated ply (the
+	// checkmated final position, plies beyond the analysis cut)
+	complete := true
+	var list []Eval
+	for i := 0; i <= last; i++ {
+		if ptrs[i] == nil {
+			complete = false
+			break
+		}
+		list = append(list, *ptrs[i])
 	}
 	if acpl, ok := ACPL(ptrs, g.FirstWhite(), true); ok {
 		a.Players.White.ACPL = &acpl

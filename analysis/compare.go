@@ -10,7 +10,7 @@ const BorderlineMargin = 0.05
 const (
 	CauseGate       = "best_move_gate" // one side's best move was the move played
 	CauseMateVsCP   = "mate_vs_cp"     // one side saw a mate where the other saw cp
-	CauseBorderline = "borderline"     // both deltas within 0.05 of a threshold
+	CauseBorderline = "borderline"     // both deltas within 0.05 of a threshold between the grades
 	CauseEvalScale  = "eval_scale"     // the evals differ in size
 )
 
@@ -225,7 +225,10 @@ func disagreementCause(o, l *Ply, lj Judgement, literate bool) string {
 		return CauseMateVsCP
 	}
 	if o.Delta != nil && l.Delta != nil {
-		for _, t := range Thresholds {
+		// a threshold separating the two grades, close to both deltas
+		lo, hi := min(o.Judgement, lj), max(o.Judgement, lj)
+		for k := lo; k < hi; k++ {
+			t := Thresholds[k]
 			if math.Abs(*o.Delta-t) <= BorderlineMargin && math.Abs(*l.Delta-t) <= BorderlineMargin {
 				return CauseBorderline
 			}

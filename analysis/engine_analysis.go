@@ -74,10 +74,11 @@ func (gp *gamePositions) job(k int, lim uci.Limits) Job {
 	return j
 }
 
-// AnalyseGames analyses the games with the pool's engines. Every position
-// of every game is spread over the workers; borderline plies are then
-// re-searched deeper. A game that cannot be analysed gets an error in errs
-// (same index) and a nil analysis; the others are kept.
+// AnalyseGames analyses the games with the pool's engines, one game after
+// the other, each game's positions spread over the workers; borderline
+// plies are then re-searched deeper. A game that cannot be analysed gets
+// an error in errs (same index) and a nil analysis; the others are kept.
+// When ctx ends, the games finished so far are returned with ctx's error.
 func (p *Pool) AnalyseGames(ctx context.Context, games []*Game, opt EngineOptions) ([]*Analysis, []error, error) {
 	if opt.BorderlineBand == 0 {
 		opt.BorderlineBand = DefaultBorderlineBand
@@ -85,14 +86,10 @@ func (p *Pool) AnalyseGames(ctx context.Context, games []*Game, opt EngineOption
 	if opt.RefineFactor == 0 {
 		opt.RefineFactor = 4
 	}
-	lim := opt.Budget.Limits()
-	deep := opt.Budget.Deeper(opt.RefineFactor).Limits()
 	results := make([]*Analysis, len(games))
 	errs := make([]error, len(games))
 	pos := make([]*gamePositions, len(games))
-	var jobs []Job
-	type ref struct{ game, k int }
-	var refs []ref
+	total := 0
 	for gi, g := range games {
 		gp, err := positionsOf(g)
 		if err != nil {
@@ -100,96 +97,95 @@ func (p *Pool) AnalyseGames(ctx context.Context, games []*Game, opt EngineOption
 			continue
 		}
 		pos[gi] = gp
-		for k := range gp.boards {
-			jobs = append(jobs, gp.job(k, lim))
-			refs = append(refs, ref{gi, k})
-		}
+		total += len(gp.boards)
 	}
-	total := len(jobs)
-	progress := func(done, _ int) {
-		if opt.Progress != nil {
-			opt.Progress(done, total)
-		}
-	}
-	outs, err := p.Search(ctx, jobs, SearchOptions{ChunkSize: opt.ChunkSize, Progress: progress})
-	if err != nil {
-		return nil, nil, err
-	}
-	per := make([][]Outcome, len(games))
-	for i, r := range refs {
-		if per[r.game] == nil {
-			per[r.game] = make([]Outcome, len(pos[r.game].boards))
-		}
-		per[r.game][r.k] = outs[i]
-	}
-	engine := p.EngineName() + " " + opt.Budget.String()
-	build := func(gi int, borderline map[int]bool) (*Analysis, error) {
-		evals := pliesFromOutcomes(games[gi], pos[gi], per[gi], borderline)
-		return Build(games[gi], evals, engine)
-	}
-	// first pass; collect borderline plies
-	var reJobs []Job
-	var reRefs []ref
-	queued := map[ref]bool{}
-	for gi := range games {
+	done := 0
+	tracker := &progressTracker{report: opt.Progress, done: &done, total: &total}
+	for gi, g := range games {
 		if pos[gi] == nil {
 			continue
 		}
-		a, err := build(gi, nil)
+		a, err := p.analyseOne(ctx, g, pos[gi], opt, tracker)
 		if err != nil {
-			errs[gi] = err
+			if ctx.Err() != nil {
+				return results, errs, ctx.Err()
+			}
+			errs[gi] = fmt.Errorf("analysis: game %s: %w", g.Key(), err)
 			continue
 		}
 		results[gi] = a
-		if opt.BorderlineBand < 0 {
-			continue
-		}
-		for _, i := range borderlinePlies(a, opt.BorderlineBand) {
-			for _, k := range []int{i, i + 1} { // positions before and after ply i+1
-				r := ref{gi, k}
-				if !queued[r] {
-					queued[r] = true
-					reJobs = append(reJobs, pos[gi].job(k, deep))
-					reRefs = append(reRefs, r)
-				}
-			}
-		}
-	}
-	if len(reJobs) > 0 {
-		base := total
-		total += len(reJobs)
-		reOuts, err := p.Search(ctx, reJobs, SearchOptions{ChunkSize: 1, Progress: func(done, _ int) { progress(base+done, total) }})
-		if err != nil {
-			return nil, nil, err
-		}
-		touched := map[int]bool{}
-		for i, r := range reRefs {
-			per[r.game][r.k] = reOuts[i]
-			touched[r.game] = true
-		}
-		for gi := range touched {
-			a, err := build(gi, nil)
-			if err != nil {
-				errs[gi] = err
-				results[gi] = nil
-				continue
-			}
-			still := map[int]bool{}
-			for _, i := range borderlinePlies(a, opt.BorderlineBand) {
-				still[i] = true
-			}
-			if len(still) > 0 {
-				a, err = build(gi, still)
-				if err != nil {
-					errs[gi] = err
-					results[gi] = nil
-					continue
-				}
-			}
-			results[gi] = a
-		}
 	}
 	return results, errs, nil
+}
+
+// progressTracker turns per-search progress into overall progress.
+type progressTracker struct {
+	report      func(done, total int)
+	done, total *int
+}
+
+func (t *progressTracker) search(extra int) func(done, total int) {
+	base := *t.done
+	*t.total += extra
+	return func(d, _ int) {
+		*t.done = base + d
+		if t.report != nil {
+			t.report(*t.done, *t.total)
+		}
+	}
+}
+
+func (p *Pool) analyseOne(ctx context.Context, g *Game, gp *gamePositions, opt EngineOptions, tr *progressTracker) (*Analysis, error) {
+	lim := opt.Budget.Limits()
+	jobs := make([]Job, len(gp.boards))
+	for k := range gp.boards {
+		jobs[k] = gp.job(k, lim)
+	}
+	outs, err := p.Search(ctx, jobs, SearchOptions{ChunkSize: opt.ChunkSize, Progress: tr.search(0)})
+	if err != nil {
+		return nil, err
+	}
+	engine := p.EngineName() + " " + opt.Budget.String()
+	a, err := Build(g, pliesFromOutcomes(g, gp, outs, nil), engine)
+	if err != nil || opt.BorderlineBand < 0 {
+		return a, err
+	}
+	border := borderlinePlies(a, opt.BorderlineBand)
+	if len(border) == 0 {
+		return a, nil
+	}
+	deep := opt.Budget.Deeper(opt.RefineFactor).Limits()
+	var reJobs []Job
+	var reK []int
+	queued := map[int]bool{}
+	for _, i := range border {
+		for _, k := range []int{i, i + 1} { // the positions before and after ply i+1
+			if !queued[k] {
+				queued[k] = true
+				reJobs = append(reJobs, gp.job(k, deep))
+				reK = append(reK, k)
+			}
+		}
+	}
+	reOuts, err := p.Search(ctx, reJobs, SearchOptions{ChunkSize: 1, Progress: tr.search(len(reJobs))})
+	if err != nil {
+		return nil, err
+	}
+	for i, k := range reK {
+		outs[k] = reOuts[i]
+	}
+	a, err = Build(g, pliesFromOutcomes(g, gp, outs, nil), engine)
+	if err != nil {
+		return nil, err
+	}
+	still := map[int]bool{}
+	for _, i := range borderlinePlies(a, opt.BorderlineBand) {
+		still[i] = true
+	}
+	if len(still) == 0 {
+		return a, nil
+	}
+	return Build(g, pliesFromOutcomes(g, gp, outs, still), engine)
 }
 
 // borderlinePlies returns the 0-based plies whose judgeable delta lies

@@ -1,5 +1,7 @@
 package analysis
 
+import "strings"
+
 // Tag is one PGN tag pair, kept in input order.
 type Tag struct {
 	Name, Value string
@@ -80,6 +82,10 @@ type LichessAnalysis struct {
 	// White and Black are the per-player figures the input states, nil when
 	// it states none.
 	White, Black *StatedFigures
+	// Annotator is the input's Annotator tag ("" when none): evals
+	// annotated by another tool (e.g. our own PGN output) are classified by
+	// --lichess-evals but not compared as Lichess's.
+	Annotator string
 	// Literate is true when the input carries Lichess's judgement comments
 	// or best moves, so a ply without them had no advice: the engine's best
 	// move was the move played, or the drop was below the thresholds.
@@ -125,4 +131,10 @@ func itoa(n int) string {
 		b[i] = '-'
 	}
 	return string(b[i:])
+}
+
+// FromLichess reports whether the analysis is Lichess's own (no Annotator
+// tag, or one naming lichess).
+func (l *LichessAnalysis) FromLichess() bool {
+	return l != nil && (l.Annotator == "" || strings.Contains(strings.ToLower(l.Annotator), "lichess"))
 }

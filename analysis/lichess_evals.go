@@ -51,7 +51,7 @@ func BuildLichess(g *Game) (*Analysis, error) {
 // CompareWithLichess fills a.Comparison when the analysed game carries
 // Lichess's analysis (no-op otherwise).
 func (a *Analysis) CompareWithLichess() error {
-	if a.Game == nil || a.Game.Lichess == nil {
+	if a.Game == nil || !a.Game.Lichess.FromLichess() {
 		return nil
 	}
 	l, err := BuildLichess(a.Game)

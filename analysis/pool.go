@@ -95,21 +95,27 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 }
 
 func (p *Pool) uciFactory(ctx context.Context, worker int) (Searcher, error) {
-	opts := map[string]string{
-		"Threads": strconv.Itoa(p.cfg.Threads),
-		"Hash":    strconv.Itoa(p.cfg.HashMB),
-	}
-	for k, v := range p.cfg.Options {
-		opts[k] = v
-	}
 	e, err := uci.Start(ctx, uci.Config{
 		Path:    p.cfg.Command[0],
 		Args:    p.cfg.Command[1:],
-		Options: opts,
+		Options: p.cfg.Options,
 		Logger:  p.cfg.Logger.With().Int("worker", worker).Logger(),
 	})
 	if err != nil {
 		return nil, err
+	}
+	// Threads and Hash only where the engine declares them
+	for name, value := range map[string]string{"Threads": strconv.Itoa(p.cfg.Threads), "Hash": strconv.Itoa(p.cfg.HashMB)} {
+		if _, ok := e.Option(name); !ok {
+			continue
+		}
+		if _, set := p.cfg.Options[name]; set {
+			continue
+		}
+		if err := e.SetOption(ctx, name, value); err != nil {
+			e.Close()
+			return nil, fmt.Errorf("set %s: %w", name, err)
+		}
 	}
 	return e, nil
 }

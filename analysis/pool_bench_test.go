@@ -29,7 +29,7 @@ func BenchmarkPoolVsDirect(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lim := uci.Limits{Nodes: 200_000}
+	lim := uci.Limits{Nodes: 50_000}
 	jobs := make([]Job, len(gp.boards))
 	for k := range gp.boards {
 		jobs[k] = gp.job(k, lim)

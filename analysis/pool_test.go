@@ -370,3 +370,46 @@ func gameFromLine(line string) (*Game, error) {
 	}
 	return g, nil
 }
+
+// TestAnalyseGamesKeepsOtherGamesWhenOneFails: an engine that keeps
+// crashing on one game's positions loses only that game.
+func TestAnalyseGamesKeepsOtherGamesWhenOneFails(t *testing.T) {
+	p, _, _ := newScriptedPool(t, 2, func(pos uci.Position, lim uci.Limits) (uci.Score, string, error) {
+		if len(pos.Moves) > 0 && pos.Moves[0] == "a2a3" {
+			return uci.Score{}, "", &uci.CrashError{Stage: "search"}
+		}
+		return uci.Score{CP: 10}, "h2h3", nil
+	})
+	games := []*Game{gameFromSAN(t, "e4 e5 Nf3"), gameFromSAN(t, "a3 e5 Nf3"), gameFromSAN(t, "d4 d5")}
+	var last [2]int
+	as, errs, err := p.AnalyseGames(context.Background(), games, EngineOptions{Budget: Budget{Depth: 5}, Progress: func(d, total int) { last = [2]int{d, total} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if as[0] == nil || as[2] == nil || as[1] != nil || errs[1] == nil || !errors.Is(errs[1], uci.ErrCrashed) {
+		t.Fatalf("analyses %v errs %v", as, errs)
+	}
+	if errs[0] != nil || errs[2] != nil || len(as[2].Plies) != 2 {
+		t.Errorf("errs %v", errs)
+	}
+	if last[1] != 4+4+3 {
+		t.Errorf("progress %v, want total 11", last)
+	}
+}
+
+func TestAnalyseGamesCancelKeepsFinishedGames(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p, _, _ := newScriptedPool(t, 1, func(pos uci.Position, lim uci.Limits) (uci.Score, string, error) {
+		if len(pos.Moves) > 0 && pos.Moves[0] == "d2d4" {
+			cancel()
+			return uci.Score{}, "", context.Canceled
+		}
+		return uci.Score{CP: 10}, "h2h3", nil
+	})
+	games := []*Game{gameFromSAN(t, "e4 e5"), gameFromSAN(t, "d4 d5")}
+	as, _, err := p.AnalyseGames(ctx, games, EngineOptions{})
+	if !errors.Is(err, context.Canceled) || as[0] == nil || as[1] != nil {
+		t.Errorf("err %v analyses %v", err, as)
+	}
+}

@@ -28,7 +28,7 @@ func TestStockfishShortGame(t *testing.T) {
 	}
 	defer p.Close()
 	g := gameFromSAN(t, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#")
-	as, errs, err := p.AnalyseGames(ctx, []*Game{g}, EngineOptions{Budget: Budget{Nodes: 50_000}})
+	as, errs, err := p.AnalyseGames(ctx, []*Game{g}, EngineOptions{Budget: Budget{Nodes: 20_000}})
 	if err != nil || errs[0] != nil {
 		t.Fatal(err, errs)
 	}

@@ -137,7 +137,7 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 	if len(g.ValidMoves()) == 0 {
 		return engine.Move{}, ErrNoLegalMove
 	}
-	white := g.Position().Turn() == chess.White
+	white := g.Turn() == chess.White
 	budget, bounded := MoveBudget(lim, white)
 
 	pctx, cancel := context.WithCancel(ctx)
@@ -195,7 +195,7 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 
 // fallBack asks the secondary (briefly) and returns its move if legal, or
 // else the first legal move, logging the event.
-func (f *Fallback) fallBack(ctx context.Context, g *chess.Game, pos engine.Position, lim engine.Limits, ev FallbackEvent) engine.Move {
+func (f *Fallback) fallBack(ctx context.Context, g *chess.Position, pos engine.Position, lim engine.Limits, ev FallbackEvent) engine.Move {
 	var m engine.Move
 	if f.secondary != nil {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 100*time.Millisecond)

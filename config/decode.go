@@ -76,27 +76,31 @@ func Parse(data []byte, name string) (*Config, error) {
 // decoder turns a raw TOML document into a Config, collecting every
 // problem instead of stopping at the first.
 type decoder struct {
-	lines     map[string]int   // key path → line of its definition
-	tableRows map[string][]int // array-of-tables key → line of each [[header]]
-	probes    int              // keys probed for their line so far
+	md        *toml.MetaData
+	prims     map[string]toml.Primitive // key path → its undecoded value, for line lookups
+	lines     map[string]int            // key path → line of its definition (cache)
+	tableRows map[string][]int          // array-of-tables key → line of each [[header]]
+	probes    int                       // keys probed for their line so far
 	errs      ValidationErrors
 }
 
 // decodeFile decodes data into cfg. On a TOML syntax error it returns a nil
 // decoder and that one error.
 func decodeFile(data []byte, cfg *Config) (*decoder, ValidationErrors) {
-	var raw map[string]any
-	if _, err := toml.Decode(string(data), &raw); err != nil {
-		return nil, ValidationErrors{syntaxError(err, data)}
-	}
 	var prims map[string]toml.Primitive
 	md, err := toml.Decode(string(data), &prims)
-	if err != nil { // cannot happen: the same input decoded above
+	if err != nil {
 		return nil, ValidationErrors{syntaxError(err, data)}
 	}
-	d := &decoder{lines: map[string]int{}, tableRows: map[string][]int{}}
+	d := &decoder{md: &md, prims: map[string]toml.Primitive{}, lines: map[string]int{}, tableRows: map[string][]int{}}
+	raw := make(map[string]any, len(prims))
 	for k, p := range prims {
-		d.collectLines(&md, joinKey("", k), p)
+		var v any
+		if err := md.PrimitiveDecode(p, &v); err != nil { // cannot happen: any accepts every value
+			return nil, ValidationErrors{syntaxError(err, data)}
+		}
+		raw[k] = v
+		d.collectPrims(joinKey("", k), p)
 	}
 	d.collectArrayTables(data)
 	d.decodeTable("", raw, reflect.ValueOf(cfg).Elem())
@@ -145,33 +149,39 @@ var errProbe = errors.New("line probe")
 // UnmarshalTOML always fails; see lineProbe.
 func (lineProbe) UnmarshalTOML(any) error { return errProbe }
 
-// collectLines records the line of key path and, for tables, of every key
-// below it. Keys inside arrays are skipped: the decoder cannot tell their
-// elements apart (collectArrayTables covers [[rules]]).
-func (d *decoder) collectLines(md *toml.MetaData, path string, p toml.Primitive) {
-	if d.probes >= maxLineProbes {
-		return
+// collectPrims records the undecoded value of key path and, for tables, of
+// every key below it, so that lineOf can find where a key is defined. Keys
+// inside arrays are skipped: the decoder cannot tell their elements apart
+// (collectArrayTables covers [[rules]]).
+func (d *decoder) collectPrims(path string, p toml.Primitive) {
+	d.prims[path] = p
+	var sub map[string]toml.Primitive
+	if err := d.md.PrimitiveDecode(p, &sub); err != nil {
+		return // not a table
+	}
+	for k, sp := range sub {
+		d.collectPrims(joinKey(path, k), sp)
+	}
+}
+
+// probeLine returns the line where key path is defined, 0 when unknown.
+func (d *decoder) probeLine(path string) (int, bool) {
+	if n, ok := d.lines[path]; ok {
+		return n, true
+	}
+	p, ok := d.prims[path]
+	if !ok || d.probes >= maxLineProbes {
+		return 0, false
 	}
 	d.probes++
 	var probe lineProbe
 	var pe toml.ParseError
-	if err := md.PrimitiveDecode(p, &probe); errors.As(err, &pe) && pe.Position.Line > 0 {
-		d.lines[path] = pe.Position.Line
+	line := 0
+	if err := d.md.PrimitiveDecode(p, &probe); errors.As(err, &pe) && pe.Position.Line > 0 {
+		line = pe.Position.Line
 	}
-	var v any
-	if err := md.PrimitiveDecode(p, &v); err != nil {
-		return
-	}
-	if _, ok := v.(map[string]any); !ok {
-		return
-	}
-	var sub map[string]toml.Primitive
-	if err := md.PrimitiveDecode(p, &sub); err != nil {
-		return
-	}
-	for k, sp := range sub {
-		d.collectLines(md, joinKey(path, k), sp)
-	}
+	d.lines[path] = line
+	return line, line > 0
 }
 
 // collectArrayTables records the line of every top-level [[NAME]] header.
@@ -196,7 +206,7 @@ func (d *decoder) collectArrayTables(data []byte) {
 // does not set gets the line of its table's header.
 func (d *decoder) lineOf(key string) int {
 	for k := key; k != ""; {
-		if n, ok := d.lines[k]; ok {
+		if n, ok := d.probeLine(k); ok {
 			return n
 		}
 		i := strings.LastIndexByte(k, '.')
@@ -231,19 +241,14 @@ func (d *decoder) typeError(key string, v any, want string) {
 	d.fail(key, v, "wrong type: "+tomlType(v), want)
 }
 
-// orderedKeys returns m's keys in file order (then by name).
-func (d *decoder) orderedKeys(parent string, m map[string]any) []string {
+// orderedKeys returns m's keys sorted, so that decoding is deterministic
+// (Parse puts the problems in file order afterwards).
+func (d *decoder) orderedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		li, lj := d.lines[joinKey(parent, keys[i])], d.lines[joinKey(parent, keys[j])]
-		if li != lj {
-			return li < lj
-		}
-		return keys[i] < keys[j]
-	})
+	sort.Strings(keys)
 	return keys
 }
 
@@ -251,7 +256,7 @@ func (d *decoder) orderedKeys(parent string, m map[string]any) []string {
 // unknown keys (with a suggestion) and secrets.
 func (d *decoder) decodeTable(path string, raw map[string]any, dst reflect.Value) {
 	fields := fieldsOf(dst.Type())
-	for _, k := range d.orderedKeys(path, raw) {
+	for _, k := range d.orderedKeys(raw) {
 		v := raw[k]
 		key := joinKey(path, k)
 		if i, ok := fields.index[k]; ok {
@@ -332,7 +337,7 @@ func (d *decoder) decodeValue(key string, v any, dst reflect.Value) {
 			return
 		}
 		out := reflect.MakeMapWithSize(t, len(m))
-		for _, k := range d.orderedKeys(key, m) {
+		for _, k := range d.orderedKeys(m) {
 			if t == anyMapType && !isScalar(m[k]) {
 				d.typeError(joinKey(key, k), m[k], "a string, integer, float or boolean")
 				continue
@@ -365,8 +370,12 @@ func (d *decoder) decodeKind(key string, v any, dst reflect.Value) {
 		dst.SetBool(b)
 	case reflect.Int:
 		n, ok := v.(int64)
-		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
+		if !ok {
 			d.typeError(key, v, "an integer")
+			return
+		}
+		if n < math.MinInt32 || n > math.MaxInt32 {
+			d.fail(key, n, "integer too large", "an integer of at most 2147483647 in magnitude")
 			return
 		}
 		dst.SetInt(n)
@@ -397,7 +406,7 @@ func (d *decoder) decodeKind(key string, v any, dst reflect.Value) {
 		if dst.IsNil() {
 			dst.Set(reflect.MakeMap(t))
 		}
-		for _, k := range d.orderedKeys(key, m) {
+		for _, k := range d.orderedKeys(m) {
 			d.decodeRest(joinKey(key, k), k, m[k], dst)
 		}
 	case reflect.Struct:

@@ -195,6 +195,13 @@ level = "loud"
 	}
 }
 
+func TestHugeInteger(t *testing.T) {
+	e, ok := find(problems(t, "[analysis]\nnodes = 5000000000\n"), "analysis.nodes")
+	if !ok || e.Problem != "integer too large" || e.Line != 2 {
+		t.Fatalf("got %+v", e)
+	}
+}
+
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "c.toml")

@@ -3,6 +3,9 @@ package lichess
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
+	"strings"
 	"testing"
 )
 
@@ -161,5 +164,43 @@ func FuzzPerf(f *testing.F) {
 			t.Fatalf("%q: %v", b, err)
 		}
 		checkEncodingStable(t, &p)
+	})
+}
+
+// FuzzNDJSONEvents runs a whole ndjson body through the line reader and the
+// event decoder as a stream does: every non-blank line that fits is either
+// an event or a *DecodeError, and the reader always reaches the end.
+func FuzzNDJSONEvents(f *testing.F) {
+	f.Add([]byte(strings.Join(fuzzSeeds, "\n\n")), 256)
+	f.Add([]byte("\n{\"type\":\"gameState\"}\r\n\nnot json\n"), 64)
+	f.Fuzz(func(t *testing.T, data []byte, max int) {
+		if max <= 0 || max > 1<<16 {
+			max = 64
+		}
+		lr := NewLineReader(bytes.NewReader(data), max)
+		lines := 0
+		for {
+			line, err := lr.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if errors.Is(err, ErrLineTooLong) {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("reader error %v", err)
+			}
+			if len(line) > max {
+				t.Fatalf("line of %d bytes exceeds %d", len(line), max)
+			}
+			lines++
+			if lines > len(data)+1 {
+				t.Fatal("more lines than bytes")
+			}
+			ev, derr := DecodeGameEvent(line)
+			if ev == nil && derr == nil {
+				t.Fatal("neither event nor error")
+			}
+		}
 	})
 }

@@ -95,7 +95,6 @@ func TestRateLimitLockout(t *testing.T) {
 	}
 }
 
-
 func TestRateLimitDuration(t *testing.T) {
 	tests := []struct {
 		name       string

@@ -63,7 +63,11 @@ func TestRequestShapes(t *testing.T) {
 		form   map[string]string
 		accept string
 	}{
-		{"account", func(ctx context.Context) error { u, err := c.Account(ctx); check(t, err == nil && u.IsBot(), "account"); return err },
+		{"account", func(ctx context.Context) error {
+			u, err := c.Account(ctx)
+			check(t, err == nil && u.IsBot(), "account")
+			return err
+		},
 			"GET", "/api/account", nil, nil, "application/json"},
 		{"upgrade", func(ctx context.Context) error { return c.UpgradeToBot(ctx) }, "POST", "/api/bot/account/upgrade", nil, nil, ""},
 		{"playing", func(ctx context.Context) error { _, err := c.OngoingGames(ctx, 20); return err },
@@ -72,7 +76,9 @@ func TestRequestShapes(t *testing.T) {
 			"POST", "/api/bot/game/abcdefgh/move/e7e8q", map[string]string{"offeringDraw": ""}, nil, ""},
 		{"move offering draw", func(ctx context.Context) error { return c.Bot().Move(ctx, "abcdefgh", "e2e4", true) },
 			"POST", "/api/bot/game/abcdefgh/move/e2e4", map[string]string{"offeringDraw": "true"}, nil, ""},
-		{"chat", func(ctx context.Context) error { return c.Bot().Chat(ctx, "abcdefgh", RoomSpectator, "good game & thanks") },
+		{"chat", func(ctx context.Context) error {
+			return c.Bot().Chat(ctx, "abcdefgh", RoomSpectator, "good game & thanks")
+		},
 			"POST", "/api/bot/game/abcdefgh/chat", nil, map[string]string{"room": "spectator", "text": "good game & thanks"}, ""},
 		{"chat get", func(ctx context.Context) error {
 			m, err := c.Bot().ChatHistory(ctx, "abcdefgh")

@@ -1,6 +1,7 @@
 package lichess
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/http"
@@ -176,5 +177,23 @@ func TestMoveRejected(t *testing.T) {
 	}
 	if errors.Is(err, ErrUnknownOutcome) {
 		t.Fatal("a refused move has a known outcome")
+	}
+}
+
+func TestMoveCancelledInFlight(t *testing.T) {
+	arrived := make(chan struct{})
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+		close(arrived)
+		<-r.Context().Done()
+	})
+	c, _ := newTestClient(t, f.URL)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-arrived; cancel() }()
+	err := c.Bot().Move(ctx, "abcdefgh", "e2e4", false)
+	if !errors.Is(err, ErrUnknownOutcome) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if f.count() != 1 {
+		t.Fatalf("%d requests", f.count())
 	}
 }

@@ -114,8 +114,10 @@ func (c *Client) callRaw(ctx context.Context, r *request, out any) error {
 	resp, err := hc.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("lichess: %s: %w", r.op(), ctx.Err())
+			err = ctx.Err()
 		}
+		// A request that acts once and may have been sent has an unknown
+		// outcome, even when the caller gave up (ctx) while waiting.
 		if r.safety == actsOnce && !surelyUnsent(err) {
 			return &unknownOutcomeError{op: "lichess: " + r.op(), cause: err}
 		}

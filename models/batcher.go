@@ -43,43 +43,58 @@ type job struct {
 	done chan error
 }
 
-// batcher owns one session and coalesces concurrent jobs into batches of at
-// most maxBatch positions, waiting at most maxWait for a batch to fill.
+// batcher coalesces concurrent jobs into batches of at most maxBatch
+// positions, waiting at most maxWait for a batch to fill, and runs each batch
+// on one of its session replicas (workers). A batch is only formed when a
+// worker is idle, so jobs arriving while every worker is busy join the next
+// batch.
 type batcher struct {
-	sess     *session
 	ins      []port
 	outs     []port
 	maxBatch int
 	maxWait  time.Duration
+	workers  []*worker
 
 	jobs chan *job     // unbuffered: a received job is always answered
-	quit chan struct{} // closed by stop
+	idle chan *worker  // workers ready for a batch
+	quit chan struct{} // closed by close
 	wg   sync.WaitGroup
 	stop sync.Once
 
 	batches, positions atomic.Int64 // counters for Stats
-
-	// Buffers reused across batches (only the loop goroutine touches them).
-	bufF [][]float32
-	bufI [][]int64
-	outB [][]float32
 }
 
-func newBatcher(sess *session, ins, outs []port, maxBatch int, maxWait time.Duration) *batcher {
-	b := &batcher{sess: sess, ins: ins, outs: outs, maxBatch: maxBatch, maxWait: maxWait,
-		jobs: make(chan *job), quit: make(chan struct{})}
-	b.bufF = make([][]float32, len(ins))
-	b.bufI = make([][]int64, len(ins))
-	for k, p := range ins {
-		if p.int64 {
-			b.bufI[k] = make([]int64, maxBatch*p.size())
-		} else {
-			b.bufF[k] = make([]float32, maxBatch*p.size())
+// worker is one session replica with its reusable batch buffers.
+type worker struct {
+	sess  *session
+	batch chan []*job // batches handed over by the loop
+	bufF  [][]float32
+	bufI  [][]int64
+	outB  [][]float32
+}
+
+func newBatcher(sessions []*session, ins, outs []port, maxBatch int, maxWait time.Duration) *batcher {
+	b := &batcher{ins: ins, outs: outs, maxBatch: maxBatch, maxWait: maxWait,
+		jobs: make(chan *job), idle: make(chan *worker, len(sessions)), quit: make(chan struct{})}
+	for _, sess := range sessions {
+		w := &worker{sess: sess, batch: make(chan []*job)}
+		w.bufF = make([][]float32, len(ins))
+		w.bufI = make([][]int64, len(ins))
+		for k, p := range ins {
+			if p.int64 {
+				w.bufI[k] = make([]int64, maxBatch*p.size())
+			} else {
+				w.bufF[k] = make([]float32, maxBatch*p.size())
+			}
 		}
-	}
-	b.outB = make([][]float32, len(outs))
-	for k, p := range outs {
-		b.outB[k] = make([]float32, maxBatch*p.size())
+		w.outB = make([][]float32, len(outs))
+		for k, p := range outs {
+			w.outB[k] = make([]float32, maxBatch*p.size())
+		}
+		b.workers = append(b.workers, w)
+		b.idle <- w
+		b.wg.Add(1)
+		go b.work(w)
 	}
 	b.wg.Add(1)
 	go b.loop()
@@ -125,21 +140,57 @@ func (b *batcher) wait(ctx context.Context, j *job) error {
 	}
 }
 
-// close stops the goroutine and releases the session.
+// close stops the goroutines and releases the sessions.
 func (b *batcher) close() error {
 	var err error
 	b.stop.Do(func() {
 		close(b.quit)
 		b.wg.Wait()
-		err = b.sess.close()
+		for _, w := range b.workers {
+			if e := w.sess.close(); e != nil && err == nil {
+				err = e
+			}
+		}
 	})
 	return err
 }
 
+// work runs the batches handed to w until the loop stops.
+func (b *batcher) work(w *worker) {
+	defer b.wg.Done()
+	for batch := range w.batch {
+		count := 0
+		for _, j := range batch {
+			count += j.n
+		}
+		err := b.run(w, batch, count)
+		b.batches.Add(1)
+		b.positions.Add(int64(count))
+		for _, j := range batch {
+			j.done <- err
+		}
+		b.idle <- w
+	}
+}
+
 func (b *batcher) loop() {
 	defer b.wg.Done()
+	defer func() {
+		for _, w := range b.workers {
+			close(w.batch)
+		}
+	}()
 	var pending *job
 	for {
+		var w *worker
+		select {
+		case w = <-b.idle:
+		case <-b.quit:
+			if pending != nil {
+				pending.done <- ErrClosed
+			}
+			return
+		}
 		var first *job
 		if pending != nil {
 			first, pending = pending, nil
@@ -188,17 +239,12 @@ func (b *batcher) loop() {
 		if timer != nil {
 			timer.Stop()
 		}
-		err := b.run(batch, count)
-		b.batches.Add(1)
-		b.positions.Add(int64(count))
-		for _, j := range batch {
-			j.done <- err
-		}
+		w.batch <- batch
 	}
 }
 
 // run executes one batch of count positions.
-func (b *batcher) run(batch []*job, count int) error {
+func (b *batcher) run(w *worker, batch []*job, count int) error {
 	values := make([]ort.Value, 0, len(b.ins)+len(b.outs))
 	defer func() {
 		for _, v := range values {
@@ -213,14 +259,14 @@ func (b *batcher) run(batch []*job, count int) error {
 		var err error
 		if p.int64 {
 			for _, j := range batch {
-				off += copy(b.bufI[k][off:], j.inI[k][:j.n*sz])
+				off += copy(w.bufI[k][off:], j.inI[k][:j.n*sz])
 			}
-			v, err = ort.NewTensor(ort.NewShape(shape...), b.bufI[k][:count*sz])
+			v, err = ort.NewTensor(ort.NewShape(shape...), w.bufI[k][:count*sz])
 		} else {
 			for _, j := range batch {
-				off += copy(b.bufF[k][off:], j.inF[k][:j.n*sz])
+				off += copy(w.bufF[k][off:], j.inF[k][:j.n*sz])
 			}
-			v, err = ort.NewTensor(ort.NewShape(shape...), b.bufF[k][:count*sz])
+			v, err = ort.NewTensor(ort.NewShape(shape...), w.bufF[k][:count*sz])
 		}
 		if err != nil {
 			return fmt.Errorf("models: input %s: %w", p.name, err)
@@ -229,20 +275,20 @@ func (b *batcher) run(batch []*job, count int) error {
 	}
 	for k, p := range b.outs {
 		shape := append([]int64{int64(count)}, p.shape...)
-		v, err := ort.NewTensor(ort.NewShape(shape...), b.outB[k][:count*p.size()])
+		v, err := ort.NewTensor(ort.NewShape(shape...), w.outB[k][:count*p.size()])
 		if err != nil {
 			return fmt.Errorf("models: output %s: %w", p.name, err)
 		}
 		values = append(values, v)
 	}
-	if err := b.sess.s.Run(values[:len(b.ins)], values[len(b.ins):]); err != nil {
+	if err := w.sess.s.Run(values[:len(b.ins)], values[len(b.ins):]); err != nil {
 		return fmt.Errorf("models: run batch of %d: %w", count, err)
 	}
 	for k, p := range b.outs {
 		sz := p.size()
 		off := 0
 		for _, j := range batch {
-			off += copy(j.out[k], b.outB[k][off:off+j.n*sz])
+			off += copy(j.out[k], w.outB[k][off:off+j.n*sz])
 		}
 	}
 	return nil

@@ -73,7 +73,7 @@ func BenchmarkSession(b *testing.B) {
 		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
-				if err := be.b.run([]*job{j}, n); err != nil {
+				if err := be.b.run(be.b.workers[0], []*job{j}, n); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -97,5 +97,87 @@ func BenchmarkEncodeDecode(b *testing.B) {
 		if _, err := maia1.Decode(g, logits); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSessionOptions compares ONNX Runtime settings at batch 256:
+// graph optimisation level, intra-op threads and spinning.
+//
+//	go test ./models -run '^$' -bench SessionOptions -benchtime 5x
+func BenchmarkSessionOptions(b *testing.B) {
+	base := testConfig(b)
+	g, _ := game.Replay("", testGames[4])
+	one := make([]float32, maia1.InputSize)
+	if err := maia1.Encode(g, one); err != nil {
+		b.Fatal(err)
+	}
+	const n = 256
+	for _, c := range []struct {
+		opt     string
+		threads int
+		spin    bool
+	}{{"all", 2, false}, {"all", 2, true}, {"all", 1, false}, {"extended", 2, false}, {"basic", 2, false}, {"none", 2, false}} {
+		b.Run(fmt.Sprintf("opt=%s/threads=%d/spin=%v", c.opt, c.threads, c.spin), func(b *testing.B) {
+			cfg := base
+			cfg.GraphOptimization, cfg.Threads, cfg.Spin = c.opt, c.threads, c.spin
+			p, err := NewPredictor(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			be, err := p.backend("maia-1500")
+			if err != nil {
+				b.Fatal(err)
+			}
+			j := be.b.newJob(n)
+			for k := range n {
+				copy(j.inF[0][k*maia1.InputSize:], one)
+			}
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if err := be.b.run(be.b.workers[0], []*job{j}, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b, n*b.N, cpu0)
+		})
+	}
+}
+
+// BenchmarkPredictConcurrent measures throughput with 4 concurrent callers
+// of 64 positions each (coalesced into batches), for one 2-thread session
+// and for two 1-thread session replicas.
+//
+//	go test ./models -run '^$' -bench PredictConcurrent -benchtime 3s
+func BenchmarkPredictConcurrent(b *testing.B) {
+	base := testConfig(b)
+	reqs := make([]Request, 64)
+	for i := range reqs {
+		reqs[i] = Request{Moves: testGames[i%len(testGames)], Rating: 1500}
+	}
+	for _, c := range []struct{ sessions, threads int }{{1, 2}, {2, 1}} {
+		b.Run(fmt.Sprintf("sessions=%d/threads=%d", c.sessions, c.threads), func(b *testing.B) {
+			cfg := base
+			cfg.Sessions, cfg.Threads = c.sessions, c.threads
+			p, err := NewPredictor(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			if err := p.Load("maia-1500"); err != nil {
+				b.Fatal(err)
+			}
+			b.SetParallelism(2) // 2 × GOMAXPROCS callers
+			cpu0 := cpuTime()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if _, err := p.Predict(context.Background(), reqs); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			report(b, len(reqs)*b.N, cpu0)
+		})
 	}
 }

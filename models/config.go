@@ -5,8 +5,13 @@
 // moves with probabilities and its value, batching concurrent requests.
 //
 // Files live in one models directory (see Config): the ONNX Runtime shared
-// library libonnxruntime.so.1 and the Maia-1 weights under maia1/.
-// `outpost models fetch` installs both.
+// library libonnxruntime.so.1 and the Maia-1 weights under maia1/ (plus the
+// converted .onnx files cached next to them). `outpost models fetch`
+// installs both.
+//
+// Create one Predictor per process and share it (engines, analysis): each
+// Predictor loads its own sessions, and ONNX Runtime itself is initialised
+// once per process (see Runtime).
 package models
 
 import (
@@ -27,12 +32,13 @@ const (
 
 // Environment variables that override Config fields.
 const (
-	EnvDir      = "OUTPOST_MODELS_DIR"  // models directory
-	EnvLibrary  = "OUTPOST_ORT_LIBRARY" // ONNX Runtime shared library path
-	EnvMaia1Dir = "OUTPOST_MAIA1_DIR"   // directory holding maia-<elo>.pb.gz
-	EnvMaia2    = "OUTPOST_MAIA2_MODEL" // Maia-2 ONNX file
-	EnvThreads  = "OUTPOST_ORT_THREADS" // intra-op threads
-	EnvSpin     = "OUTPOST_ORT_SPIN"    // "1" lets worker threads spin
+	EnvDir      = "OUTPOST_MODELS_DIR"   // models directory
+	EnvLibrary  = "OUTPOST_ORT_LIBRARY"  // ONNX Runtime shared library path
+	EnvMaia1Dir = "OUTPOST_MAIA1_DIR"    // directory holding maia-<elo>.pb.gz
+	EnvMaia2    = "OUTPOST_MAIA2_MODEL"  // Maia-2 ONNX file
+	EnvThreads  = "OUTPOST_ORT_THREADS"  // intra-op threads
+	EnvSpin     = "OUTPOST_ORT_SPIN"     // "1" lets worker threads spin
+	EnvSessions = "OUTPOST_ORT_SESSIONS" // session replicas per model
 )
 
 // Defaults.
@@ -57,10 +63,19 @@ type Config struct {
 	Maia2Model string `toml:"maia2_model"`
 	// Threads is ONNX Runtime's intra-op thread count per session. Default 2.
 	Threads int `toml:"threads"`
+	// Sessions is the number of session replicas per model: batches run on
+	// them concurrently, each with Threads intra-op threads. Default 1; on a
+	// 2-core machine Sessions=2, Threads=1 can beat one 2-thread session
+	// when there are many concurrent requests.
+	Sessions int `toml:"sessions"`
 	// Spin lets ONNX Runtime's worker threads spin-wait between operators:
 	// a little faster on idle cores, wasted CPU when the cores are shared
 	// (e.g. with Stockfish). Default off.
 	Spin bool `toml:"spin"`
+	// GraphOptimization is ONNX Runtime's graph optimisation level: "all"
+	// (default; includes layout transformation to blocked NCHWc convs),
+	// "extended", "basic" or "none".
+	GraphOptimization string `toml:"graph_optimization"`
 	// MaxBatch is the largest batch sent to a session. Default 256.
 	MaxBatch int `toml:"max_batch"`
 	// MaxWait is how long a batch waits for more requests. Default 1ms;
@@ -99,6 +114,13 @@ func (c Config) WithEnv(getenv func(string) string) (Config, error) {
 	if v := getenv(EnvSpin); v != "" {
 		c.Spin = v == "1" || v == "true"
 	}
+	if v := getenv(EnvSessions); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("models: %s=%q is not a positive count", EnvSessions, v)
+		}
+		c.Sessions = n
+	}
 	if v := getenv(EnvThreads); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
@@ -127,11 +149,23 @@ func (c Config) Resolve() (Config, error) {
 	if c.Threads == 0 {
 		c.Threads = 2
 	}
+	if c.Sessions == 0 {
+		c.Sessions = 1
+	}
+	if c.Sessions < 1 || c.Sessions > 64 {
+		return c, fmt.Errorf("models: sessions %d out of range 1..64", c.Sessions)
+	}
 	if c.MaxBatch == 0 {
 		c.MaxBatch = DefaultMaxBatch
 	}
 	if c.MaxWait == 0 {
 		c.MaxWait = DefaultMaxWait
+	}
+	if c.GraphOptimization == "" {
+		c.GraphOptimization = "all"
+	}
+	if _, ok := graphOptLevels[c.GraphOptimization]; !ok {
+		return c, fmt.Errorf("models: graph_optimization %q: want all, extended, basic or none", c.GraphOptimization)
 	}
 	if c.Threads < 1 || c.Threads > 256 {
 		return c, fmt.Errorf("models: threads %d out of range 1..256", c.Threads)

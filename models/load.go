@@ -133,12 +133,30 @@ func (r *Runtime) maia2Ports(onnx []byte) (ins, outs []port, err error) {
 		}
 		return nil, nil, fmt.Errorf("models: Maia-2 model inputs %v: want a float32 boards input and int64 elo_self/elo_oppo (or elos_self/elos_oppo)", names)
 	}
-	has := map[string]bool{}
-	for _, o := range mo {
-		has[o.Name] = true
+	for _, in := range mi {
+		if in.Name == n.boards && !dimsMatch(in.Dims, maia2.Planes, 8, 8) {
+			return nil, nil, fmt.Errorf("models: Maia-2 input %s has shape %v, want [batch,18,8,8]", in.Name, in.Dims)
+		}
 	}
-	if !has[maia2.PolicyName] || !has[maia2.ValueName] {
+	outDims := map[string][]int64{}
+	for _, o := range mo {
+		outDims[o.Name] = o.Dims
+	}
+	pol, okP := outDims[maia2.PolicyName]
+	val, okV := outDims[maia2.ValueName]
+	if !okP || !okV {
 		return nil, nil, fmt.Errorf("models: Maia-2 model lacks outputs %s and %s", maia2.PolicyName, maia2.ValueName)
+	}
+	if !dimsMatch(pol, maia2.VocabSize) {
+		return nil, nil, fmt.Errorf("models: Maia-2 output %s has shape %v, want [batch,%d]", maia2.PolicyName, pol, maia2.VocabSize)
+	}
+	var valShape []int64 // [batch] in the reference export; [batch,1] accepted
+	switch {
+	case dimsMatch(val):
+	case dimsMatch(val, 1):
+		valShape = []int64{1}
+	default:
+		return nil, nil, fmt.Errorf("models: Maia-2 output %s has shape %v, want [batch]", maia2.ValueName, val)
 	}
 	ins = []port{
 		{name: n.boards, shape: []int64{maia2.Planes, 8, 8}},
@@ -147,9 +165,23 @@ func (r *Runtime) maia2Ports(onnx []byte) (ins, outs []port, err error) {
 	}
 	outs = []port{
 		{name: maia2.PolicyName, shape: []int64{maia2.VocabSize}},
-		{name: maia2.ValueName},
+		{name: maia2.ValueName, shape: valShape},
 	}
 	return ins, outs, nil
+}
+
+// dimsMatch reports whether dims is [batch, want...], where symbolic
+// dimensions (-1) match anything.
+func dimsMatch(dims []int64, want ...int64) bool {
+	if len(dims) != len(want)+1 {
+		return false
+	}
+	for i, w := range want {
+		if d := dims[i+1]; d != -1 && d != w {
+			return false
+		}
+	}
+	return true
 }
 
 func abs(x int) int {

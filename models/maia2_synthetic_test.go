@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -30,8 +31,9 @@ func eloOppoW(cat int64, i int) float32 { return -0.02 * float32(cat) * float32(
 
 func sqIndex(s string) int { return int(s[1]-'1')*8 + int(s[0]-'a') }
 
-// syntheticMaia2 builds the model with the given Elo input names.
-func syntheticMaia2(selfName, oppoName string) []byte {
+// syntheticMaia2 builds the model with the given Elo input names; valueCol
+// makes the value output [batch,1] instead of [batch].
+func syntheticMaia2(selfName, oppoName string, valueCol bool) []byte {
 	const flat = maia2.InputSize
 	w := make([]float32, flat*maia2.VocabSize)
 	for i := range maia2.VocabSize {
@@ -75,6 +77,9 @@ func syntheticMaia2(selfName, oppoName string) []byte {
 		{Name: maia2.SideName, Type: onnxpb.Float, Dims: []onnxpb.Dim{b, {Value: 4}}},
 		{Name: maia2.ValueName, Type: onnxpb.Float, Dims: []onnxpb.Dim{b}},
 	}
+	if valueCol {
+		g.Outputs[2].Dims = []onnxpb.Dim{b, {Value: 1}}
+	}
 	shape := g.Init(onnxpb.Int64Tensor("flat_shape", []int64{-1, flat}, 2))
 	x := g.Op("Reshape", []string{maia2.BoardsName, shape})
 	pl := g.Op("MatMul", []string{x, g.Init(onnxpb.FloatTensor("w", w, flat, maia2.VocabSize))})
@@ -83,7 +88,12 @@ func syntheticMaia2(selfName, oppoName string) []byte {
 	g.OpTo(maia2.SideName, "MatMul", []string{x, g.Init(onnxpb.FloatTensor("side", make([]float32, flat*4), flat, 4))})
 	val := g.Op("MatMul", []string{x, g.Init(onnxpb.FloatTensor("v", v, flat))})
 	val = g.Op("Add", []string{val, g.Op("Gather", []string{g.Init(onnxpb.FloatTensor("vs", vs, maia2.EloCategories)), selfName}, onnxpb.Int("axis", 0))})
-	g.OpTo(maia2.ValueName, "Add", []string{val, g.Op("Gather", []string{g.Init(onnxpb.FloatTensor("vo", vo, maia2.EloCategories)), oppoName}, onnxpb.Int("axis", 0))})
+	val = g.Op("Add", []string{val, g.Op("Gather", []string{g.Init(onnxpb.FloatTensor("vo", vo, maia2.EloCategories)), oppoName}, onnxpb.Int("axis", 0))})
+	shapeV := []int64{-1}
+	if valueCol {
+		shapeV = []int64{-1, 1}
+	}
+	g.OpTo(maia2.ValueName, "Reshape", []string{val, g.Init(onnxpb.Int64Tensor("value_shape", shapeV, int64(len(shapeV))))})
 	return (&onnxpb.Model{Producer: "outpost-test", Graph: g}).Marshal()
 }
 
@@ -148,10 +158,13 @@ func expected(t *testing.T, r Request) (map[string]float64, float64) {
 
 func TestMaia2Synthetic(t *testing.T) {
 	base := testConfig(t)
-	for _, names := range [][2]string{{"elo_self", "elo_oppo"}, {"elos_self", "elos_oppo"}} {
-		t.Run(names[0], func(t *testing.T) {
+	for _, v := range []struct {
+		self, oppo string
+		valueCol   bool
+	}{{"elo_self", "elo_oppo", false}, {"elos_self", "elos_oppo", false}, {"elo_self", "elo_oppo", true}} {
+		t.Run(fmt.Sprintf("%s/value_col=%v", v.self, v.valueCol), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "maia2.onnx")
-			if err := os.WriteFile(path, syntheticMaia2(names[0], names[1]), 0o644); err != nil {
+			if err := os.WriteFile(path, syntheticMaia2(v.self, v.oppo, v.valueCol), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			cfg := base
@@ -201,7 +214,7 @@ func TestMaia2Synthetic(t *testing.T) {
 func TestMaia2BadModel(t *testing.T) {
 	cfg := testConfig(t)
 	path := filepath.Join(t.TempDir(), "bad.onnx")
-	if err := os.WriteFile(path, syntheticMaia2("rating_a", "rating_b"), 0o644); err != nil {
+	if err := os.WriteFile(path, syntheticMaia2("rating_a", "rating_b", false), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg.Maia2Model = path

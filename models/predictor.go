@@ -54,6 +54,8 @@ type Predictor struct {
 	cfg Config
 	rt  *Runtime
 
+	games *gameCache
+
 	mu       sync.Mutex
 	closed   bool
 	backends map[string]*backend
@@ -79,7 +81,7 @@ func NewPredictor(cfg Config) (*Predictor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Predictor{cfg: cfg, rt: rt, backends: map[string]*backend{}}, nil
+	return &Predictor{cfg: cfg, rt: rt, games: newGameCache(gameCacheSize), backends: map[string]*backend{}}, nil
 }
 
 // Config returns the resolved configuration.
@@ -167,17 +169,27 @@ func (p *Predictor) load(be *backend, level int) error {
 		}
 		return s
 	}
-	sess, err := p.rt.newSession(onnx, names(ins), names(outs))
-	if err != nil {
-		return fmt.Errorf("models: %s: %w", be.name, err)
+	var sessions []*session
+	release := func() {
+		for _, s := range sessions {
+			_ = s.close()
+		}
+	}
+	for range p.cfg.Sessions {
+		sess, err := p.rt.newSession(onnx, names(ins), names(outs))
+		if err != nil {
+			release()
+			return fmt.Errorf("models: %s: %w", be.name, err)
+		}
+		sessions = append(sessions, sess)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		_ = sess.close()
+		release()
 		return ErrClosed
 	}
-	be.b = newBatcher(sess, ins, outs, p.cfg.MaxBatch, p.cfg.MaxWait)
+	be.b = newBatcher(sessions, ins, outs, p.cfg.MaxBatch, p.cfg.MaxWait)
 	return nil
 }
 
@@ -205,7 +217,7 @@ func (p *Predictor) Predict(ctx context.Context, reqs []Request) ([]Prediction, 
 	groups := map[string][]int{}
 	var order []string
 	for i, r := range reqs {
-		g, err := game.Replay(r.StartFEN, r.Moves)
+		g, err := p.games.replay(r.StartFEN, r.Moves)
 		if err != nil {
 			return nil, fmt.Errorf("models: request %d: %w", i, err)
 		}
@@ -219,6 +231,9 @@ func (p *Predictor) Predict(ctx context.Context, reqs []Request) ([]Prediction, 
 		}
 		groups[name] = append(groups[name], i)
 	}
+	// Each chunk is submitted as soon as it is encoded, so the session
+	// works on one chunk while the next is encoded. Submitted jobs are
+	// always answered, so returning early on error leaks nothing.
 	var chunks []pending
 	for _, name := range order {
 		be, err := p.backend(name)
@@ -235,14 +250,10 @@ func (p *Predictor) Predict(ctx context.Context, reqs []Request) ([]Prediction, 
 					return nil, fmt.Errorf("models: request %d: %w", i, err)
 				}
 			}
+			if err := be.b.submit(ctx, c.j); err != nil {
+				return nil, err
+			}
 			chunks = append(chunks, c)
-		}
-	}
-	// Submit every chunk, then wait for all (submitted jobs are always
-	// answered, so returning early on error leaks nothing).
-	for _, c := range chunks {
-		if err := c.be.b.submit(ctx, c.j); err != nil {
-			return nil, err
 		}
 	}
 	out := make([]Prediction, len(reqs))

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -207,14 +209,29 @@ func TestCloseStopsGoroutines(t *testing.T) {
 	}
 }
 
-// TestHeapFlat runs many predictions and checks the Go heap does not grow.
+// rss returns the resident set size in bytes (Linux), or 0.
+func rss() uint64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, _ := strconv.ParseUint(f[1], 10, 64)
+	return pages * uint64(os.Getpagesize())
+}
+
+// TestHeapFlat runs many predictions and checks that neither the Go heap nor
+// the process's resident memory (ONNX Runtime's arena included) grows.
 func TestHeapFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode")
 	}
 	p := testPredictor(t)
 	ctx := context.Background()
-	reqs := make([]Request, 100)
+	reqs := make([]Request, 64)
 	for i := range reqs {
 		reqs[i] = Request{Moves: testGames[i%len(testGames)], Rating: 1500}
 	}
@@ -229,14 +246,81 @@ func TestHeapFlat(t *testing.T) {
 		runtime.ReadMemStats(&m)
 		return m.HeapAlloc
 	}
-	for range 3 {
+	for range 10 { // warm up: ONNX Runtime's arena and the Go heap settle
 		round()
 	}
-	start := heap()
-	for range 15 {
+	h0, r0 := heap(), rss()
+	for range 12 {
 		round()
 	}
-	if end := heap(); end > start+2<<20 {
-		t.Errorf("heap grew from %d to %d bytes over 1500 predictions", start, end)
+	h1, r1 := heap(), rss()
+	if h1 > h0+1<<20 {
+		t.Errorf("Go heap grew from %d to %d bytes over 768 predictions", h0, h1)
+	}
+	if r0 > 0 && r1 > r0+4<<20 {
+		t.Errorf("RSS grew from %d to %d bytes over 768 predictions", r0, r1)
+	}
+	t.Logf("heap %d → %d bytes, RSS %d → %d bytes", h0, h1, r0, r1)
+}
+
+func TestGameCache(t *testing.T) {
+	c := newGameCache(3)
+	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5"}
+	for i := range moves {
+		g, err := c.replay("", moves[:i+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Moves) != i+1 {
+			t.Fatalf("%d moves, want %d", len(g.Moves), i+1)
+		}
+	}
+	if c.len() != 3 {
+		t.Errorf("cache holds %d games, want 3 (bounded)", c.len())
+	}
+	a, _ := c.replay("", moves)
+	b, _ := c.replay("", moves)
+	if a != b {
+		t.Error("cached game not reused")
+	}
+	if _, err := c.replay("", append(moves, "e1e3")); err == nil || !strings.Contains(err.Error(), "move 6") {
+		t.Errorf("illegal extension: %v", err)
+	}
+}
+
+func TestSessionReplicas(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Sessions, cfg.Threads = 2, 1
+	p, err := NewPredictor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 5 {
+				pr, err := p.PredictOne(context.Background(), Request{Model: "maia-1100", Moves: testGames[(w+k)%len(testGames)]})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if (w+k)%len(testGames) == 0 && (pr.Moves[0].UCI != "e2e4" || math.Abs(pr.Moves[0].P-0.6606) > 0.002) {
+					errs <- errors.New("replica gave a wrong answer at the start position")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if st := p.Stats()["maia-1100"]; st.Positions != 20 {
+		t.Errorf("stats %+v, want 20 positions", st)
 	}
 }

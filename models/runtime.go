@@ -29,6 +29,7 @@ type Runtime struct {
 	library string
 	threads int
 	spin    bool
+	opt     ort.GraphOptimizationLevel
 
 	once    sync.Once
 	initErr error
@@ -48,7 +49,7 @@ func NewRuntime(cfg Config) (*Runtime, error) {
 		}
 		return nil, fmt.Errorf("models: ONNX Runtime library: %w", err)
 	}
-	return &Runtime{library: cfg.Library, threads: cfg.Threads, spin: cfg.Spin}, nil
+	return &Runtime{library: cfg.Library, threads: cfg.Threads, spin: cfg.Spin, opt: graphOptLevels[cfg.GraphOptimization]}, nil
 }
 
 // init loads the shared library and creates the ORT environment, once.
@@ -83,7 +84,8 @@ func (r *Runtime) Version() (string, error) {
 // tensorInfo describes one graph input or output.
 type tensorInfo struct {
 	Name  string
-	Int64 bool // element type int64 (else float32)
+	Int64 bool    // element type int64 (else float32)
+	Dims  []int64 // dimensions; -1 for symbolic ones
 }
 
 // modelIO returns the input and output names and types of an ONNX model.
@@ -98,7 +100,7 @@ func (r *Runtime) modelIO(onnx []byte) (ins, outs []tensorInfo, err error) {
 	conv := func(list []ort.InputOutputInfo) []tensorInfo {
 		res := make([]tensorInfo, len(list))
 		for i, x := range list {
-			res[i] = tensorInfo{Name: x.Name, Int64: x.DataType == ort.TensorElementDataTypeInt64}
+			res[i] = tensorInfo{Name: x.Name, Int64: x.DataType == ort.TensorElementDataTypeInt64, Dims: append([]int64(nil), x.Dimensions...)}
 		}
 		return res
 	}
@@ -126,7 +128,7 @@ func (r *Runtime) newSession(onnx []byte, inputs, outputs []string) (*session, e
 	for _, step := range []func() error{
 		func() error { return opts.SetIntraOpNumThreads(r.threads) },
 		func() error { return opts.SetInterOpNumThreads(1) },
-		func() error { return opts.SetGraphOptimizationLevel(ort.GraphOptimizationLevelEnableAll) },
+		func() error { return opts.SetGraphOptimizationLevel(r.opt) },
 		func() error { return opts.SetExecutionMode(ort.ExecutionModeSequential) },
 		func() error { return opts.AddSessionConfigEntry("session.intra_op.allow_spinning", spin(r.spin)) },
 	} {
@@ -154,4 +156,12 @@ func spin(on bool) string {
 		return "1"
 	}
 	return "0"
+}
+
+// graphOptLevels maps Config.GraphOptimization to ONNX Runtime levels.
+var graphOptLevels = map[string]ort.GraphOptimizationLevel{
+	"all":      ort.GraphOptimizationLevelEnableAll,
+	"extended": ort.GraphOptimizationLevelEnableExtended,
+	"basic":    ort.GraphOptimizationLevelEnableBasic,
+	"none":     ort.GraphOptimizationLevelDisableAll,
 }

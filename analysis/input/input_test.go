@@ -200,3 +200,21 @@ func FuzzReadPGN(f *testing.F) {
 		}
 	})
 }
+
+func TestOwnOutputIsNotComparedAsLichess(t *testing.T) {
+	src := "[Annotator \"outpost\"]\n\n1. e4 { [%eval 0.2] } 1... f6 { [%eval 0.9] } *"
+	games, errs := ReadPGN(strings.NewReader(src), "ours.pgn")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	a, err := analysis.BuildLichess(games[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CompareWithLichess(); err != nil || a.Comparison != nil {
+		t.Errorf("compared our own evals as Lichess's: %v %+v", err, a.Comparison)
+	}
+	if a.Plies[1].Judgement != analysis.Inaccuracy {
+		t.Errorf("--lichess-evals still classifies: %v", a.Plies[1].Judgement)
+	}
+}

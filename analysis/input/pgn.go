@@ -25,6 +25,7 @@ type GameError struct {
 	Err    error
 }
 
+// Error describes the game, the line and what was wrong.
 func (e *GameError) Error() string {
 	s := fmt.Sprintf("%s: %s", e.Source, e.Game)
 	if e.Line > 0 {
@@ -33,6 +34,7 @@ func (e *GameError) Error() string {
 	return s + ": " + e.Err.Error()
 }
 
+// Unwrap returns the underlying error.
 func (e *GameError) Unwrap() error { return e.Err }
 
 var siteIDRe = regexp.MustCompile(`^https?://(?:[a-z]+\.)?lichess\.(?:org|dev)/([A-Za-z0-9]{8})(?:[A-Za-z0-9]{4})?(?:/.*)?$`)
@@ -141,6 +143,7 @@ func FromPGN(pg *pgn.Game, source string) (*analysis.Game, error) {
 	}
 	if hasLichess {
 		g.Lichess = la
+		la.Annotator, _ = pg.Tag("Annotator")
 		la.White = statedFromTags(pg, "White")
 		la.Black = statedFromTags(pg, "Black")
 	}

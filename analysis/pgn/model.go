@@ -71,6 +71,7 @@ type SyntaxError struct {
 	Msg   string
 }
 
+// Error describes the game, the line and what was wrong.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("pgn: %s: line %d: %s", e.Game, e.Line, e.Msg)
 }

@@ -27,9 +27,9 @@ func TestParseSAN(t *testing.T) {
 	}{
 		{"", "e4", "e2e4", "e4"},
 		{"", "Nf3", "g1f3", "Nf3"},
-		{"", "Ng1f3", "g1f3", "Nf3"},           // over-disambiguated
-		{"", "Pe4", "e2e4", "e4"},              // explicit pawn
-		{"", "e4!?", "e2e4", "e4"},             // annotation left on
+		{"", "Ng1f3", "g1f3", "Nf3"}, // over-disambiguated
+		{"", "Pe4", "e2e4", "e4"},    // explicit pawn
+		{"", "e4!?", "e2e4", "e4"},   // annotation left on
 		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O", "e1g1", "O-O"},
 		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "0-0-0", "e1c1", "O-O-O"},
 		{"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "O-O+", "e8g8", "O-O"},

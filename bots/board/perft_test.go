@@ -117,3 +117,27 @@ func BenchmarkPerftNotnil(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
+
+func TestSpecialRules(t *testing.T) {
+	cases := []struct {
+		name, fen, move string
+		legal           bool
+	}{
+		{"ep exposing the king along the rank", "8/8/8/KPp4r/8/8/8/7k w - c6 0 2", "b5c6", false},
+		{"ep capturing the checking pawn", "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1", "e4d3", true},
+		{"ep by a pawn pinned off the line", "8/8/4B3/8/2pP4/1k6/8/6K1 b - d3 0 1", "c4d3", false},
+		{"castle through an attacked square", "r3k2r/8/8/8/8/8/5q2/R3K2R w KQkq - 0 1", "e1g1", false},
+		{"castle with the rook attacked", "4k2r/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", true},
+		{"castle out of check", "4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1", "e1c1", false},
+		{"castle long with b-file attacked", "1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", true},
+		{"ep by a pawn pinned along the line", "8/8/8/1k6/2pP4/8/8/5BK1 b - d3 0 1", "c4d3", true},
+		{"under-promotion", "8/1P6/8/8/8/8/k7/4K3 w - - 0 1", "b7b8n", true},
+	}
+	for _, c := range cases {
+		b := mustFEN(t, c.fen)
+		_, err := b.ParseUCI(c.move)
+		if (err == nil) != c.legal {
+			t.Errorf("%s: %s legal=%v, want %v (%v)", c.name, c.move, err == nil, c.legal, err)
+		}
+	}
+}

@@ -7,6 +7,23 @@
 // risk bonus that discounts lines beyond the estimated opponent depth. Every
 // operation of the score has a knob; Knobs lists them with their groups,
 // defaults and ranges.
+//
+// Interpretations of the specification (each has a knob where it is a
+// choice): the base evaluation is material plus the absolute net development
+// at the line's end (base_development_weight), so that a standing
+// development lead shows in every line score; the potential gain of the risk
+// model is the line's realised material gain and the potential loss the
+// opponent's best static capture when the line ends with the opponent to
+// move; blend_alpha weights the loss term (1 = pure gain - loss, as in the
+// "calculated gamble" rule); the king-move penalty applies only while the
+// king still has a castling right (king_move_penalty_needs_castling_right);
+// undevelopment compares the mover's net development before and after each
+// of its plies. Beyond the nominal depth the material-swing extension lets
+// the replying side recapture (captures and promotions) or decline (stand
+// pat), which also completes trades; check extensions search every evasion
+// and then let the checking side continue with checks. Extensions are
+// bounded by max_extension_plies. The search has no randomness: equal
+// scores keep move-generation order, so results are reproducible.
 package knobs
 
 // Choices of the enumerated knobs.
@@ -203,7 +220,7 @@ func Defaults() Config {
 
 		SearchMode:        ModeLine,
 		SearchDepth:       3,
-		MaxExtensionPlies: 8,
+		MaxExtensionPlies: 6,
 
 		ForceKnightCenterLoop: false,
 		Debug:                 false,

@@ -353,3 +353,39 @@ func FuzzParseStrings(f *testing.F) {
 		}
 	})
 }
+
+func TestRenderTOML(t *testing.T) {
+	c := Defaults()
+	c.RiskType, c.OpponentPlyDepth, c.RankAttackFactor, c.Debug = RiskLogistic, 7, 1.25, true
+	out := RenderTOML(c)
+	for _, want := range []string{
+		"# --- Opponent Model ---\n",
+		"opponent_ply_depth = 7\n",
+		"# int, 0 to 12, default 4\n",
+		`ply_depth_risk_type = "logistic"`,
+		"# one of exponential, logistic, default \"exponential\"\n",
+		"rank_attack_factor = 1.25\n",
+		"center_piece_placement_reward = 50.0\n",
+		"risk_cap = 0.0\n",
+		"(0 disables)",
+		"debug = true\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	var m map[string]any
+	if _, err := toml.Decode(out, &m); err != nil {
+		t.Fatalf("rendered TOML does not decode: %v\n%s", err, out)
+	}
+	back, err := FromMap(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back != c {
+		t.Errorf("round trip changed the config:\n%+v\n%+v", back, c)
+	}
+	if len(m) != len(Knobs()) {
+		t.Errorf("rendered %d keys, want %d", len(m), len(Knobs()))
+	}
+}

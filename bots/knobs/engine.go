@@ -123,6 +123,9 @@ func parsePosition(p *params, pos engine.Position) (*game, error) {
 	}
 	cp := chess.NewGame(fenOpt).Position()
 	n := &node{pos: cp, mb: mailboxOf(cp.Board())}
+	if err := checkSane(p, n); err != nil {
+		return nil, fmt.Errorf("knobs: bad FEN %q: %w", pos.FEN(), err)
+	}
 	hist := map[repKey]int{keyOf(&n.mb, n.pos): 1}
 	for i, u := range pos.Moves {
 		var found *chess.Move
@@ -141,6 +144,31 @@ func parsePosition(p *params, pos engine.Position) (*game, error) {
 	}
 	n.feat = p.measure(&n.mb)
 	return &game{root: n, hist: hist}, nil
+}
+
+// checkSane rejects positions the search cannot play from: a side without
+// exactly one king, pawns on the first or last rank, or the side not to move
+// in check.
+func checkSane(p *params, n *node) error {
+	var kings [2]int
+	for sq, pc := range n.mb {
+		switch absKind(pc) {
+		case kKing:
+			kings[pieceColor(pc)]++
+		case kPawn:
+			if r := sq / 8; r == 0 || r == 7 {
+				return fmt.Errorf("pawn on %s", chess.Square(sq))
+			}
+		}
+	}
+	if kings[white] != 1 || kings[black] != 1 {
+		return fmt.Errorf("%d white and %d black kings", kings[white], kings[black])
+	}
+	f := p.measure(&n.mb)
+	if f[1-colorIndex(n.pos.Turn())].inCheck {
+		return errors.New("the side not to move is in check")
+	}
+	return nil
 }
 
 // deadline returns when the search must stop, zero for no time limit.
@@ -175,27 +203,32 @@ func deadline(lim engine.Limits, white bool, start time.Time) time.Time {
 	return start.Add(d)
 }
 
-// SelectMove chooses a move in pos: the best line of the line search (or
-// the greedy 1-ply mode), or the knight loop when that test toggle is on.
-func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
-	e.mu.Lock()
-	cfg, closed, dbg := e.cfg, e.closed, e.debug
-	e.mu.Unlock()
-	if closed {
-		return engine.Move{}, errors.New("knobs: engine is closed")
-	}
+// outcome is the result of one search.
+type outcome struct {
+	game    *game
+	moves   []*chess.Move // legal root moves, best first after the search
+	best    []candidate   // candidates of the last completed iteration, best first
+	reached int           // depth of the last completed iteration
+	target  int           // intended depth
+	nodes   int64
+	engine  int // engine colour
+}
+
+// run searches pos under lim. With exact every root move gets a full
+// window so that every candidate's score is exact.
+func (e *Engine) run(ctx context.Context, cfg Config, pos engine.Position, lim engine.Limits, exact bool) (*outcome, error) {
 	if err := ctx.Err(); err != nil {
-		return engine.Move{}, fmt.Errorf("knobs: select move: %w", err)
+		return nil, fmt.Errorf("knobs: search: %w", err)
 	}
 	p := newParams(cfg)
 	g, err := parsePosition(p, pos)
 	if err != nil {
-		return engine.Move{}, err
+		return nil, err
 	}
 	root := g.root
 	moves := root.pos.ValidMoves()
 	if len(moves) == 0 {
-		return engine.Move{}, fmt.Errorf("knobs: no legal moves in %s", root.pos.String())
+		return nil, fmt.Errorf("knobs: no legal moves in %s", root.pos.String())
 	}
 	s := &searcher{
 		lc:       lineContext{p: p, engine: colorIndex(root.pos.Turn()), root: root.feat},
@@ -206,22 +239,20 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 		maxExt:   cfg.MaxExtensionPlies,
 		hist:     g.hist,
 	}
-	target := cfg.SearchDepth
+	o := &outcome{game: g, moves: moves, target: cfg.SearchDepth, engine: s.lc.engine}
 	if lim.Depth > 0 {
-		target = lim.Depth
+		o.target = lim.Depth
 	}
 	if cfg.SearchMode == ModeGreedy {
-		target = 1
+		o.target = 1
 	}
 	s.orderMoves(root, moves)
-	var best []candidate
-	reached := 0
-	for d := 1; d <= target; d++ {
-		cands, ok := s.iterate(root, moves, d, cfg.Debug)
+	for d := 1; d <= o.target; d++ {
+		cands, ok := s.iterate(root, moves, d, exact)
 		if !ok {
 			break
 		}
-		best, reached = cands, d
+		o.best, o.reached = cands, d
 		if cands[0].res.bd.Mated == 1 {
 			break // a forced mate cannot be improved on by searching deeper
 		}
@@ -235,36 +266,92 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 			}
 		}
 	}
-	if best == nil {
-		// Not even one ply finished: play the first ordered move.
-		best = []candidate{{uci: moves[0].String(), res: result{pv: []string{moves[0].String()}}}}
+	o.nodes = s.nodes
+	return o, nil
+}
+
+// SelectMove chooses a move in pos: the best line of the line search (or
+// the greedy 1-ply mode), or the knight loop when that test toggle is on
+// (the returned score is then still the best line's, which is what the
+// manual test watches). In debug mode every candidate line's breakdown is
+// written to the debug output.
+func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
+	e.mu.Lock()
+	cfg, closed, dbg := e.cfg, e.closed, e.debug
+	e.mu.Unlock()
+	if closed {
+		return engine.Move{}, errors.New("knobs: engine is closed")
 	}
-	top := best[0]
-	out := engine.Move{UCI: top.uci, Depth: reached, Nodes: s.nodes, PV: top.res.pv}
-	if reached > 0 {
-		out.Score = engine.Score{CP: int(math.Round(top.res.score)), Set: true}
-		switch top.res.bd.Mated {
-		case 1:
-			out.Score.Mate = (top.res.bd.Plies + 1) / 2
-		case -1:
-			out.Score.Mate = -(top.res.bd.Plies / 2)
+	o, err := e.run(ctx, cfg, pos, lim, cfg.Debug)
+	if err != nil {
+		return engine.Move{}, fmt.Errorf("knobs: select move: %w", err)
+	}
+	root := o.game.root
+	if o.best == nil {
+		// Not even one ply finished: play the first ordered move.
+		u := o.moves[0].String()
+		out := engine.Move{UCI: u, PV: []string{u}, Nodes: o.nodes}
+		if err := ctx.Err(); err != nil {
+			return out, fmt.Errorf("knobs: select move: %w", err)
 		}
+		return out, nil
+	}
+	top := o.best[0]
+	out := engine.Move{UCI: top.uci, Depth: o.reached, Nodes: o.nodes, PV: top.res.pv,
+		Score: engine.Score{CP: int(math.Round(top.res.score)), Set: true}}
+	switch top.res.bd.Mated {
+	case 1:
+		out.Score.Mate = (top.res.bd.Plies + 1) / 2
+	case -1:
+		out.Score.Mate = -(top.res.bd.Plies / 2)
 	}
 	loop := ""
 	if cfg.ForceKnightCenterLoop {
-		if m := knightLoopMove(root, moves); m != nil {
+		if m := knightLoopMove(root, o.moves); m != nil {
 			loop = m.String()
 			out.UCI, out.PV = loop, []string{loop}
 		}
 	}
-	if cfg.Debug && dbg != nil && reached > 0 {
+	if cfg.Debug && dbg != nil {
 		writeDebug(dbg, debugReport{
-			fen: root.pos.String(), engine: s.lc.engine, setting: target, reached: reached,
-			nodes: s.nodes, cands: best, loop: loop, gameThreefold: g.hist[keyOf(&root.mb, root.pos)] >= 3,
+			fen: root.pos.String(), engine: o.engine, setting: o.target, reached: o.reached,
+			nodes: o.nodes, cands: o.best, loop: loop, gameThreefold: o.game.hist[keyOf(&root.mb, root.pos)] >= 3,
 		})
 	}
-	if err := ctx.Err(); err != nil && reached == 0 {
-		return out, fmt.Errorf("knobs: select move: %w", err)
+	return out, nil
+}
+
+// Candidate is one root move with its best line, scored exactly.
+type Candidate struct {
+	Move    string    `json:"move"`    // the root move, UCI
+	Line    []string  `json:"line"`    // the line that produced the score, starting with Move
+	Score   float64   `json:"score"`   // engine-centric line score (higher is better for the engine)
+	White   Breakdown `json:"white"`   // the line's components, white-centric; White.Plies is the explored length
+	Depth   int       `json:"depth"`   // the intended nominal depth
+	Reached int       `json:"reached"` // the depth of the last completed iteration
+}
+
+// Explain searches pos as SelectMove does but scores every root move
+// exactly and returns all candidates, best first, with their white-centric
+// breakdowns (the data behind debug mode, for editors and reports). It
+// returns an error when no iteration completed within lim.
+func (e *Engine) Explain(ctx context.Context, pos engine.Position, lim engine.Limits) ([]Candidate, error) {
+	cfg := e.Config()
+	o, err := e.run(ctx, cfg, pos, lim, true)
+	if err != nil {
+		return nil, fmt.Errorf("knobs: explain: %w", err)
+	}
+	if o.best == nil {
+		return nil, errors.New("knobs: explain: the search did not complete one ply within the limits")
+	}
+	sign := 1.0
+	if o.engine == black {
+		sign = -1
+	}
+	out := make([]Candidate, len(o.best))
+	for i, c := range o.best {
+		out[i] = Candidate{Move: c.uci, Line: c.res.pv, Score: c.res.score, White: c.res.bd.scaled(sign),
+			Depth: o.target, Reached: o.reached}
 	}
 	return out, nil
 }

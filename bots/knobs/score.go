@@ -18,8 +18,8 @@ type plyRecord struct {
 	kingMove   bool       // a non-castling king move
 	kingRight  bool       // the king still had a castling right before a kingMove
 	lostRight  [3]bool    // indexed by chess.KingSide / chess.QueenSide: right lost by the rook's first move
-	devBefore  float64    // mover's development before the ply
-	devAfter   float64    // mover's development after the ply
+	devBefore  float64    // mover's net development before the ply
+	devAfter   float64    // mover's net development after the ply
 }
 
 // swing reports whether the ply changed the material balance.
@@ -35,38 +35,32 @@ const (
 // Breakdown is a line's score split by component. The search works on the
 // engine-centric version; White returns the white-centric one for reports.
 type Breakdown struct {
-	Base          float64 // material plus absolute net development, weighted
-	Center        float64 // centre placement
-	KingCenter    float64 // king centring (endgame magnet)
-	Development   float64 // net development change
-	Undevelopment float64 // per-move undevelopment penalties and rewards
-	Defense       float64 // defended-material delta
-	Castling      float64 // castling rewards, lost rights, king moves
-	Risk          float64 // risk bonus beyond the opponent depth
-	Mate          float64 // mate values
-	Offset        float64 // total offset
-	Total         float64 // the line score after the total cap
+	Base          float64 `json:"base"`          // material plus absolute net development, weighted
+	Center        float64 `json:"center"`        // centre placement
+	KingCenter    float64 `json:"king_center"`   // king centring (endgame magnet)
+	Development   float64 `json:"development"`   // net development change
+	Undevelopment float64 `json:"undevelopment"` // per-move undevelopment penalties and rewards
+	Defense       float64 `json:"defense"`       // defended-material delta
+	Castling      float64 `json:"castling"`      // castling rewards, lost rights, king moves
+	Risk          float64 `json:"risk"`          // risk bonus beyond the opponent depth
+	Mate          float64 `json:"mate"`          // mate values
+	Offset        float64 `json:"offset"`        // total offset
+	Total         float64 `json:"total"`         // the line score after the total cap
 
-	Plies      int     // actual plies in the line
-	PlyEq      float64 // ply-equivalent depth
-	RiskFactor float64 // risk(PlyEq)
-	Draw       bool    // the line ends in a draw (threefold, stalemate, 50 moves, material)
-	Mated      int     // +1 the engine mates, -1 it is mated, 0 neither
+	Plies      int     `json:"plies"`       // actual plies in the line
+	PlyEq      float64 `json:"ply_eq"`      // ply-equivalent depth
+	RiskFactor float64 `json:"risk_factor"` // risk(PlyEq)
+	Draw       bool    `json:"draw"`        // the line ends in a draw (threefold, stalemate, 50 moves, material)
+	Mated      int     `json:"mated"`       // +1 the engine mates, -1 it is mated, 0 neither
 }
 
 // scaled returns b with every score multiplied by s (for orientation).
 func (b Breakdown) scaled(s float64) Breakdown {
-	b.Base *= s
-	b.Center *= s
-	b.KingCenter *= s
-	b.Development *= s
-	b.Undevelopment *= s
-	b.Defense *= s
-	b.Castling *= s
-	b.Risk *= s
-	b.Mate *= s
-	b.Offset *= s
-	b.Total *= s
+	// Adding 0 turns the -0 of a scaled zero into 0 for printing.
+	for _, x := range []*float64{&b.Base, &b.Center, &b.KingCenter, &b.Development, &b.Undevelopment,
+		&b.Defense, &b.Castling, &b.Risk, &b.Mate, &b.Offset, &b.Total} {
+		*x = *x*s + 0
+	}
 	return b
 }
 

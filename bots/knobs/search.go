@@ -9,7 +9,8 @@ import (
 	"github.com/notnil/chess"
 )
 
-// errAbort unwinds a search whose time, node budget or context ran out.
+// abortSignal is the panic value that unwinds a search whose time, node
+// budget or context ran out; iterate recovers it.
 type abortSignal struct{}
 
 // searcher runs one move selection. It is not safe for concurrent use.
@@ -24,6 +25,23 @@ type searcher struct {
 	hist     map[repKey]int // occurrences of each position in the game so far
 	path     []plyRecord
 	keys     []repKey
+	killers  [maxKillerPly][2]killer // quiet moves that caused cut-offs, by ply
+}
+
+// maxKillerPly bounds the plies that keep killer moves.
+const maxKillerPly = 64
+
+// killer is a quiet move by its squares.
+type killer struct{ from, to chess.Square }
+
+func (s *searcher) addKiller(ply int, m *chess.Move) {
+	if ply >= maxKillerPly || m.HasTag(chess.Capture) || m.Promo() != chess.NoPieceType {
+		return
+	}
+	k := killer{m.S1(), m.S2()}
+	if s.killers[ply][0] != k {
+		s.killers[ply][1], s.killers[ply][0] = s.killers[ply][0], k
+	}
 }
 
 // result is the outcome of searching a node: its engine-centric score, the
@@ -67,8 +85,8 @@ func (s *searcher) child(n *node, mv *chess.Move) (*node, plyRecord) {
 		mover:      stm,
 		captured:   s.p.value[captured],
 		givesCheck: mv.HasTag(chess.Check),
-		devBefore:  n.feat[stm].development,
-		devAfter:   ch.feat[stm].development,
+		devBefore:  s.netDevelopment(&n.feat, stm),
+		devAfter:   s.netDevelopment(&ch.feat, stm),
 	}
 	if captured == kKing {
 		rec.captured = 0
@@ -97,6 +115,12 @@ func (s *searcher) child(n *node, mv *chess.Move) (*node, plyRecord) {
 		}
 	}
 	return ch, rec
+}
+
+// netDevelopment is side's development minus the weighted development of
+// the other side.
+func (s *searcher) netDevelopment(f *features, side int) float64 {
+	return f[side].development - s.p.cfg.DevelopmentOpponentWeight*f[1-side].development
 }
 
 // drawn reports a draw by the fifty-move rule or insufficient material.
@@ -128,10 +152,20 @@ func (s *searcher) repetitions(k repKey) int {
 }
 
 // orderMoves sorts captures by most valuable victim / least valuable
-// attacker, then promotions and checks, keeping generation order otherwise.
+// attacker, then promotions, killer moves of this ply and checks, keeping
+// generation order otherwise.
 func (s *searcher) orderMoves(n *node, moves []*chess.Move) {
+	ply := len(s.path)
 	key := func(m *chess.Move) float64 {
 		var k float64
+		if ply < maxKillerPly {
+			switch (killer{m.S1(), m.S2()}) {
+			case s.killers[ply][0]:
+				k += 3e4
+			case s.killers[ply][1]:
+				k += 2.5e4
+			}
+		}
 		if v := absKind(n.mb[m.S2()]); v != 0 {
 			k += 10*s.p.value[v] - s.p.value[absKind(n.mb[m.S1()])]/10 + 1e5
 		} else if m.HasTag(chess.EnPassant) {
@@ -255,7 +289,7 @@ func (s *searcher) search(n *node, depth, ext int, swingPending, checkSeq bool, 
 		}
 		s.path = s.path[:len(s.path)-1]
 		s.keys = s.keys[:len(s.keys)-1]
-		if (maximize && r.score > best.score) || (!maximize && r.score < best.score) || best.pv == nil && math.IsInf(best.score, 0) {
+		if (maximize && r.score > best.score) || (!maximize && r.score < best.score) {
 			best = result{score: r.score, pv: append([]string{rec.uci}, r.pv...), bd: r.bd}
 		}
 		if maximize {
@@ -264,6 +298,7 @@ func (s *searcher) search(n *node, depth, ext int, swingPending, checkSeq bool, 
 			beta = math.Min(beta, best.score)
 		}
 		if alpha >= beta {
+			s.addKiller(len(s.path), mv)
 			break
 		}
 	}

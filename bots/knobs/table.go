@@ -32,16 +32,16 @@ const (
 
 // KnobInfo describes one knob for editors, documentation and validation.
 type KnobInfo struct {
-	Key     string   // TOML key (snake_case)
-	Group   string   // UI section
-	Help    string   // one-line tooltip
-	Type    KnobType // value type
-	Default any      // int, float64, bool or string, per Type
-	Min     float64  // inclusive lower bound (int and float knobs)
-	Max     float64  // inclusive upper bound (int and float knobs)
-	Choices []string // allowed values (enum knobs)
+	Key     string   `json:"key"`               // TOML key (snake_case)
+	Group   string   `json:"group"`             // UI section
+	Help    string   `json:"help"`              // one-line tooltip
+	Type    KnobType `json:"type"`              // value type
+	Default any      `json:"default"`           // int, float64, bool or string, per Type
+	Min     float64  `json:"min"`               // inclusive lower bound (int and float knobs)
+	Max     float64  `json:"max"`               // inclusive upper bound (int and float knobs)
+	Choices []string `json:"choices,omitempty"` // allowed values (enum knobs)
 	// ZeroDisables marks caps: 0 means "no cap".
-	ZeroDisables bool
+	ZeroDisables bool `json:"zero_disables,omitempty"`
 }
 
 // knobSpec is the hand-written part of a knob's metadata; the type and

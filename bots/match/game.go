@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/notnil/chess"
 
+	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/engine"
 )
 
@@ -56,19 +58,13 @@ type referee struct {
 // play plays one game between white and black from start, refereed by
 // notnil/chess. An engine error, an illegal move or a move later than
 // moveTime+tolerance loses the game. Draws are adjudicated on threefold
-// repetition, the fifty-move rule, insufficient material (automatic in
-// notnil/chess) and after maxPlies plies in total.
+// repetition, the fifty-move rule, insufficient material and after maxPlies
+// plies in total (opening included).
 func (r referee) play(ctx context.Context, white, black engine.Engine, start engine.Position) (Game, error) {
 	gm := Game{White: white.Name(), Black: black.Name(), Start: start}
-	fen, err := chess.FEN(start.FEN())
+	p, err := bots.Replay(start)
 	if err != nil {
-		return gm, fmt.Errorf("match: opening FEN: %w", err)
-	}
-	g := chess.NewGame(fen, chess.UseNotation(chess.UCINotation{}))
-	for _, m := range start.Moves {
-		if err := g.MoveStr(m); err != nil {
-			return gm, fmt.Errorf("match: opening move %s: %w", m, err)
-		}
+		return gm, fmt.Errorf("match: opening: %w", err)
 	}
 	for _, e := range []engine.Engine{white, black} {
 		if st, ok := e.(engine.Stateful); ok {
@@ -77,21 +73,11 @@ func (r referee) play(ctx context.Context, white, black engine.Engine, start eng
 			}
 		}
 	}
+	seen := map[string]int{repetitionKey(p): 1}
 	pos := engine.Position{StartFEN: start.StartFEN, Moves: append([]string(nil), start.Moves...)}
 	for {
-		if g.Outcome() != chess.NoOutcome {
-			gm.Result, gm.Reason = Result(g.Outcome().String()), methodName(g.Method())
-			return gm, nil
-		}
-		for _, d := range g.EligibleDraws() {
-			switch d {
-			case chess.ThreefoldRepetition:
-				gm.Result, gm.Reason = Draw, "threefold repetition"
-			case chess.FiftyMoveRule:
-				gm.Result, gm.Reason = Draw, "fifty-move rule"
-			}
-		}
-		if gm.Result != "" {
+		if res, reason, over := adjudicate(p, seen); over {
+			gm.Result, gm.Reason = res, reason
 			return gm, nil
 		}
 		if len(pos.Moves) >= r.maxPlies {
@@ -102,7 +88,7 @@ func (r referee) play(ctx context.Context, white, black engine.Engine, start eng
 			return gm, err
 		}
 		side, mover := white, chess.White
-		if g.Position().Turn() == chess.Black {
+		if p.Turn() == chess.Black {
 			side, mover = black, chess.Black
 		}
 		lose := func(reason string) (Game, error) {
@@ -128,13 +114,66 @@ func (r referee) play(ctx context.Context, white, black engine.Engine, start eng
 		case err != nil:
 			return lose(fmt.Sprintf("engine error: %s: %v", side.Name(), err))
 		}
-		if err := g.MoveStr(m.UCI); err != nil {
+		next, err := bots.Play(p, m.UCI)
+		if err != nil {
 			return lose(fmt.Sprintf("illegal move: %s played %q", side.Name(), m.UCI))
 		}
+		p = next
+		seen[repetitionKey(p)]++
 		pos.Moves = append(pos.Moves, m.UCI)
 		gm.Moves = append(gm.Moves, m.UCI)
 		gm.Plies++
 	}
+}
+
+// adjudicate reports whether the game is over in p.
+func adjudicate(p *chess.Position, seen map[string]int) (Result, string, bool) {
+	switch p.Status() {
+	case chess.Checkmate:
+		if p.Turn() == chess.White {
+			return BlackWins, "checkmate", true
+		}
+		return WhiteWins, "checkmate", true
+	case chess.Stalemate:
+		return Draw, "stalemate", true
+	}
+	switch {
+	case insufficientMaterial(p.Board()):
+		return Draw, "insufficient material", true
+	case seen[repetitionKey(p)] >= 3:
+		return Draw, "threefold repetition", true
+	case p.HalfMoveClock() >= 100:
+		return Draw, "fifty-move rule", true
+	}
+	return "", "", false
+}
+
+// repetitionKey identifies a position for repetition: the FEN without the
+// move counters.
+func repetitionKey(p *chess.Position) string {
+	f := strings.Fields(p.String())
+	return strings.Join(f[:min(4, len(f))], " ")
+}
+
+// insufficientMaterial reports whether neither side can mate: no pawns,
+// rooks or queens, and at most one minor piece, or only bishops all on
+// squares of one colour.
+func insufficientMaterial(b *chess.Board) bool {
+	minors, bishopColours := 0, map[int]bool{}
+	for sq, pc := range b.SquareMap() {
+		switch pc.Type() {
+		case chess.King:
+		case chess.Knight:
+			minors++
+			bishopColours[-1] = true // a knight breaks the same-colour rule
+		case chess.Bishop:
+			minors++
+			bishopColours[(int(sq.File())+int(sq.Rank()))%2] = true
+		default:
+			return false
+		}
+	}
+	return minors <= 1 || (len(bishopColours) == 1 && !bishopColours[-1])
 }
 
 func methodName(m chess.Method) string {

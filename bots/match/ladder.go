@@ -73,8 +73,8 @@ func Ladder(ctx context.Context, cfg LadderConfig) (LadderResult, error) {
 	for i >= 0 && i < len(rungs) {
 		elo := rungs[i]
 		sum, err := Run(ctx, Config{
-			A: cfg.Engine,
-			B: func(ctx context.Context) (engine.Engine, error) { return cfg.Opponent(ctx, elo) },
+			A:     cfg.Engine,
+			B:     func(ctx context.Context) (engine.Engine, error) { return cfg.Opponent(ctx, elo) },
 			Games: cfg.GamesPerRung, MoveTime: cfg.MoveTime, Tolerance: cfg.Tolerance,
 			Concurrency: cfg.Concurrency, Openings: cfg.Openings, Logger: cfg.Logger,
 		})

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/notnil/chess"
 	"github.com/notnil/chess/opening"
@@ -38,8 +39,21 @@ const (
 // ECOOpenings returns a fixed, deterministic list of DefaultOpeningCount
 // openings from the ECO book shipped with notnil/chess: the book's lines of
 // 6 to 12 plies, sorted by ECO code and name, taken at an even stride so
-// that all ECO volumes (A–E) are represented.
+// that all ECO volumes (A–E) are represented. The list is built once per
+// process (building notnil's book takes a while); callers get a copy.
 func ECOOpenings() []Opening {
+	src := ecoOpenings()
+	out := make([]Opening, len(src))
+	for i, o := range src {
+		out[i] = Opening{Name: o.Name, StartFEN: o.StartFEN, Moves: append([]string(nil), o.Moves...)}
+	}
+	return out
+}
+
+// ecoOpenings is the read-only list behind ECOOpenings, built on first use.
+var ecoOpenings = sync.OnceValue(buildECOOpenings)
+
+func buildECOOpenings() []Opening {
 	book := opening.NewBookECO()
 	all := book.Possible(nil)
 	type cand struct {

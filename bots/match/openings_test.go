@@ -92,3 +92,11 @@ func FuzzParseOpenings(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkBuildECOOpenings measures building the default list from
+// notnil's book (done once per process).
+func BenchmarkBuildECOOpenings(b *testing.B) {
+	for b.Loop() {
+		buildECOOpenings()
+	}
+}

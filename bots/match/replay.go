@@ -8,4 +8,4 @@ import (
 )
 
 // replay plays pos with the shared referee.
-func replay(pos engine.Position) (*chess.Game, error) { return bots.Replay(pos) }
+func replay(pos engine.Position) (*chess.Position, error) { return bots.Replay(pos) }

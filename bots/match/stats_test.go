@@ -10,7 +10,7 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 func TestComputeStats(t *testing.T) {
 	tests := []struct {
-		w, l, d             int
+		w, l, d              int
 		score, elo, err, los float64
 	}{
 		// 50%: Elo 0, LOS ½.
@@ -112,5 +112,14 @@ func TestFitLogisticSynthetic(t *testing.T) {
 	}
 	if _, err := FitLogistic(nil); err == nil {
 		t.Error("empty fit accepted")
+	}
+}
+
+func BenchmarkFitLogistic(b *testing.B) {
+	rungs := []Rung{{Elo: 1850, Wins: 14, Losses: 4, Draws: 2}, {Elo: 2100, Wins: 8, Losses: 8, Draws: 4}, {Elo: 2350, Wins: 3, Losses: 15, Draws: 2}}
+	for b.Loop() {
+		if _, err := FitLogistic(rungs); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

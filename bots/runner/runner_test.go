@@ -202,11 +202,18 @@ func TestRunnerFallsBackOnBrokenEngine(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		done := runAsync(ctx, w.runner(id, eng, gameCfg()))
 		waitFor(t, "fallback move", func() bool { return w.movesIn(id) == 1 })
+		snap, _ := w.srv.Game(id)
+		reply := "e7e5"
+		if snap.Moves[0] == "e2e4" {
+			reply = "e7e6"
+		}
+		require.NoError(t, w.alice.Board().Move(ctx, id, reply, false))
+		waitFor(t, "second fallback move", func() bool { return w.movesIn(id) == 3 })
 		require.NoError(t, w.alice.Board().Resign(ctx, id))
 		res := <-done
 		cancel()
 		require.NoError(t, res.err)
-		assert.Equal(t, 1, res.out.Fallbacks)
+		assert.Equal(t, 2, res.out.Fallbacks)
 		g, _ := w.srv.Game(id)
 		assert.Equal(t, "resign", g.Status)
 	}

@@ -57,6 +57,7 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	var analyses []*analysis.Analysis
+	var interrupted error // set when cancelled mid-way: the finished games are still written
 	if *lichessEvals {
 		for _, g := range games {
 			a, err := analysis.BuildLichess(g)
@@ -85,19 +86,20 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		progress, finish := analysis.TerminalProgress(env.Stderr, "analysing")
 		res, errs, err := pool.AnalyseGames(ctx, games, analysis.EngineOptions{Budget: budget, BorderlineBand: *band, Progress: progress})
 		finish()
-		cerr := pool.Close()
-		if err != nil {
-			return err
-		}
-		if cerr != nil {
+		if cerr := pool.Close(); cerr != nil {
 			log.Warn().Err(cerr).Msg("closing engines")
 		}
+		if err != nil && res == nil {
+			return err
+		}
+		interrupted = err
 		for i, a := range res {
-			if errs[i] != nil {
+			switch {
+			case errs[i] != nil:
 				skipped = append(skipped, errs[i].Error())
-				continue
+			case a != nil:
+				analyses = append(analyses, a)
 			}
-			analyses = append(analyses, a)
 		}
 	}
 	for _, a := range analyses {
@@ -110,6 +112,9 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	}
 	if err := writeAnalyseOutput(env, *out, *format, analyses, skipped); err != nil {
 		return err
+	}
+	if interrupted != nil {
+		return fmt.Errorf("interrupted after %d games: %w", len(analyses), interrupted)
 	}
 	if len(analyses) == 0 {
 		return fmt.Errorf("no game analysed (%d skipped)", len(skipped))
@@ -125,7 +130,7 @@ func analyseBudget(nodes int64, depth int, preset string) (analysis.Budget, erro
 		}
 	}
 	if set > 1 {
-		return analysis.Budget{}, fmt.Errorf("use only one of --nodes, --depth and --preset: %w", errUsage)
+		return analysis.Budget{}, errors.New("use only one of --nodes, --depth and --preset")
 	}
 	switch {
 	case nodes < 0 || depth < 0:

@@ -34,6 +34,8 @@ func commands() map[string]command {
 		"analyse": {"analyse games the way Lichess does (judgements, accuracy, annotated PGN)", runAnalyse},
 		"bench":   {"measure hard's nodes/s against Stockfish, or perft against notnil", runBench},
 		"config":  {"validate a config file or print the annotated example", runConfig},
+		"ladder":  {"estimate an engine's Elo against Stockfish UCI_Elo rungs", runLadder},
+		"match":   {"play two engines against each other from fixed openings", runMatch},
 		"models":  {"install the ONNX Runtime library and Maia weights", runModels},
 		"perft":   {"count the legal move tree of a position (move generator test)", runPerft},
 		"predict": {"print Maia move probabilities and WDL for a position", runPredict},

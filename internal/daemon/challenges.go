@@ -72,7 +72,7 @@ func (d *Daemon) judge(ctx context.Context, o Offer, fresh bool) {
 	log := d.log.With().Str("challenge", o.ID).Str("from", o.Challenger).Str("speed", o.Speed).Logger()
 	switch {
 	case v.Accept:
-		name, label := SelectEngine(d.cfg.Rules, d.cfg.Engines.Default, o)
+		name, label := selectEngine(d.cfg, o)
 		d.mu.Lock()
 		d.accepted[o.ID] = accepted{offer: o, engine: name, label: label, at: time.Now()}
 		d.mu.Unlock()

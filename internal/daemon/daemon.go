@@ -35,6 +35,9 @@ type Hooks struct {
 	GameFinished func(g store.Game)
 	// SummaryPosted is called once a game's summary is in the chat.
 	SummaryPosted func(gameID string, lines []string)
+	// RunnerDone is called with each game runner's outcome, also when the
+	// runner stopped before the game ended.
+	RunnerDone func(out runner.Outcome, err error)
 }
 
 // Options configure a Daemon.
@@ -46,6 +49,10 @@ type Options struct {
 	Summariser Summariser // nil disables post-game summaries
 	Hooks      Hooks
 	Logger     zerolog.Logger
+	// Background jobs run next to the games for as long as the daemon runs
+	// (scheduled comparisons, the web console); each gets a context that
+	// ends at shutdown.
+	Background []func(ctx context.Context)
 }
 
 // Daemon is the running bot. Create it with New; Run it once.
@@ -58,6 +65,7 @@ type Daemon struct {
 	sum   Summariser
 	hooks Hooks
 	log   zerolog.Logger
+	bg    []func(ctx context.Context)
 
 	me string // our user id
 
@@ -107,7 +115,7 @@ func New(o Options) (*Daemon, error) {
 	}
 	return &Daemon{
 		cfg: o.Config, api: o.Client, bot: o.Client.Bot(), store: o.Store, eng: o.Engines, sum: o.Summariser,
-		hooks: o.Hooks, log: o.Logger,
+		hooks: o.Hooks, log: o.Logger, bg: o.Background,
 		games: map[string]*gameSlot{}, accepted: map[string]accepted{},
 		analyseReq: make(chan struct{}, 1),
 	}, nil
@@ -141,6 +149,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.wg.Add(1)
 	go func() { defer d.wg.Done(); d.analysisWorker(gamesCtx) }()
 	d.kickAnalysis()
+	for _, job := range d.bg {
+		d.wg.Add(1)
+		go func() { defer d.wg.Done(); job(ctx) }()
+	}
 	if d.cfg.Matchmaking.Enabled {
 		d.wg.Add(1)
 		go func() { defer d.wg.Done(); d.matchmaker(ctx) }()

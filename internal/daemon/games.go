@@ -80,7 +80,7 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 	if engineName == "" {
 		o := Offer{Challenger: info.Opponent.Username, Rating: info.Opponent.Rating, Variant: info.Variant.Key,
 			Speed: info.Speed, Rated: info.Rated}
-		engineName, label = SelectEngine(d.cfg.Rules, d.cfg.Engines.Default, o)
+		engineName, label = selectEngine(d.cfg, o)
 	}
 	slot.bot = bot
 	rec := store.Game{ID: id, Opponent: info.Opponent.Username, OpponentRating: info.Opponent.Rating, OpponentBot: bot,
@@ -119,6 +119,9 @@ func (d *Daemon) runGame(ctx context.Context, id, engineName string) {
 	defer eng.Close()
 	r := runner.New(d.newRunnerConfig(id, engineName), d.bot, eng, d.store)
 	out, err := r.Run(ctx)
+	if h := d.hooks.RunnerDone; h != nil {
+		h(out, err)
+	}
 	switch {
 	case err == nil:
 		d.finishGame(ctx, out)

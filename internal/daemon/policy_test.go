@@ -82,8 +82,10 @@ func TestDecide(t *testing.T) {
 
 func TestSelectEngine(t *testing.T) {
 	yes, no := true, false
-	rules := []config.Rule{
-		{Name: "friends", Users: []string{"Bob"}, Engine: "stockfish"},
+	cfg := config.Default()
+	cfg.Engines.Default = "medium"
+	cfg.Rules = []config.Rule{
+		{Name: "friends", Users: []string{"bob"}, Engine: "stockfish"},
 		{Speeds: []string{"bullet"}, Bot: &yes, Engine: "hard"},
 		{MaxRating: 1200, Human: &yes, Engine: "easy"},
 		{Titles: []string{"none"}, Rated: &no, Engine: "maia-1500"},
@@ -107,7 +109,7 @@ func TestSelectEngine(t *testing.T) {
 			if tc.offer != nil {
 				tc.offer(&o)
 			}
-			e, l := SelectEngine(rules, "medium", o)
+			e, l := selectEngine(cfg, o)
 			assert.Equal(t, tc.engine, e)
 			assert.Equal(t, tc.label, l)
 		})

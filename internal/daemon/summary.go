@@ -40,7 +40,9 @@ func (d *Daemon) analysisWorker(ctx context.Context) {
 func (d *Daemon) workAnalyses(ctx context.Context) {
 	todo, err := d.store.AnalysesIn(ctx, store.AnalysisPending, store.AnalysisDone)
 	if err != nil {
-		d.log.Warn().Err(err).Msg("list analyses")
+		if ctx.Err() == nil {
+			d.log.Warn().Err(err).Msg("list analyses")
+		}
 		return
 	}
 	for _, a := range todo {

@@ -62,6 +62,14 @@ type Options struct {
 	// Ready, when set, is called with the running sandbox before the
 	// daemon starts (tests switch faults on through it).
 	Ready func(*sandbox.Server)
+	// Sparrers is how many sparring partners play the bot at once
+	// (default 1); set [challenge] max_games to match.
+	Sparrers int
+	// Restart, when it delivers, stops the daemon as a crash would (its
+	// games left running) and starts a new one on the same store.
+	Restart <-chan struct{}
+	// Hooks are called in addition to the demo's own.
+	Hooks daemon.Hooks
 }
 
 // Result is what a demo run produced.
@@ -97,10 +105,14 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("demo: %w", err)
 		}
 	}
-	botToken, sparToken := "lip_"+randomHex(12), "lip_"+randomHex(12)
+	botToken := "lip_" + randomHex(12)
 	sbCfg := opt.Sandbox
-	sbCfg.Accounts = []sandbox.Account{{Name: BotName, Token: botToken, Bot: true, Rating: 1500},
-		{Name: SparringName, Token: sparToken, Rating: 1500}}
+	sbCfg.Accounts = []sandbox.Account{{Name: BotName, Token: botToken, Bot: true, Rating: 1500}}
+	var sparTokens []string
+	for i := 0; i < max(opt.Sparrers, 1); i++ {
+		sparTokens = append(sparTokens, "lip_"+randomHex(12))
+		sbCfg.Accounts = append(sbCfg.Accounts, sandbox.Account{Name: sparringName(i), Token: sparTokens[i], Rating: 1500})
+	}
 	sbCfg.Logger = opt.Logger.With().Str("component", "sandbox").Logger()
 	srv := sandbox.New(sbCfg)
 	runCtx, stop := context.WithCancel(ctx)
@@ -130,10 +142,6 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if copt.RateLimit == 0 {
 		copt.RateLimit = time.Duration(cfg.RateLimit.Seconds) * time.Second
 	}
-	client, err := lichess.New(copt)
-	if err != nil {
-		return nil, err
-	}
 	res := &Result{URL: url, Summary: map[string][]string{}, Sandbox: srv, StoreDir: opt.Dir}
 	var mu sync.Mutex
 	finished := 0
@@ -150,30 +158,75 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 			stop()
 		}
 	}
-	hooks := daemon.Hooks{SummaryPosted: report}
+	hooks := opt.Hooks
 	if opt.Summariser == nil {
-		hooks = daemon.Hooks{GameFinished: func(g store.Game) { report(g.ID, nil) }}
+		inner := hooks.GameFinished
+		hooks.GameFinished = func(g store.Game) {
+			if inner != nil {
+				inner(g)
+			}
+			report(g.ID, nil)
+		}
+	} else {
+		inner := hooks.SummaryPosted
+		hooks.SummaryPosted = func(id string, lines []string) {
+			if inner != nil {
+				inner(id, lines)
+			}
+			report(id, lines)
+		}
 	}
 	engines := opt.Engines
 	if engines == nil {
 		engines = daemon.NewEngineFactory(&cfg, opt.Logger)
 	}
-	d, err := daemon.New(daemon.Options{Config: &cfg, Client: client, Store: st, Engines: engines,
-		Summariser: opt.Summariser, Hooks: hooks, Logger: opt.Logger.With().Str("component", "daemon").Logger()})
-	if err != nil {
-		return nil, err
-	}
 	if opt.Ready != nil {
 		opt.Ready(srv)
 	}
-	sp, err := newSparring(url, sparToken, opt, tc, &cfg)
-	if err != nil {
-		return nil, err
-	}
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); sp.run(runCtx) }()
-	runErr := d.Run(runCtx)
+	for i := 0; i < max(opt.Sparrers, 1); i++ {
+		sp, err := newSparring(url, sparTokens[i], sparringName(i), opt, tc, &cfg)
+		if err != nil {
+			return nil, err
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); sp.run(runCtx) }()
+	}
+	var runErr error
+	for {
+		client, err := lichess.New(copt)
+		if err != nil {
+			stop()
+			wg.Wait()
+			return nil, err
+		}
+		d, err := daemon.New(daemon.Options{Config: &cfg, Client: client, Store: st, Engines: engines,
+			Summariser: opt.Summariser, Hooks: hooks, Logger: opt.Logger.With().Str("component", "daemon").Logger()})
+		if err != nil {
+			stop()
+			wg.Wait()
+			return nil, err
+		}
+		dctx, crash := context.WithCancel(runCtx)
+		restarted := make(chan struct{})
+		go func() {
+			select {
+			case <-opt.Restart:
+				close(restarted)
+				crash()
+			case <-dctx.Done():
+			}
+		}()
+		runErr = d.Run(dctx)
+		crash()
+		select {
+		case <-restarted:
+			fmt.Fprintln(opt.Out, "(daemon restarted)")
+			continue
+		default:
+		}
+		break
+	}
 	stop()
 	wg.Wait()
 	res.Games, _ = st.RecentGames(context.WithoutCancel(ctx), 1000)
@@ -203,6 +256,14 @@ func printGame(w io.Writer, srv *sandbox.Server, st *store.Store, id string, n, 
 	for _, l := range srv.Chat(id) {
 		fmt.Fprintf(w, "[%s] %s: %s\n", l.Room, l.User, l.Text)
 	}
+}
+
+// sparringName names the i-th sparring partner: Sparring, Sparring2, …
+func sparringName(i int) string {
+	if i == 0 {
+		return SparringName
+	}
+	return fmt.Sprintf("%s%d", SparringName, i+1)
 }
 
 func randomHex(n int) string {

@@ -18,6 +18,7 @@ import (
 // sparring is the human account that keeps challenging the bot and plays
 // its games through the Board API with a built-in engine.
 type sparring struct {
+	name   string
 	client *lichess.Client
 	opt    Options
 	tc     config.TimeControl
@@ -25,13 +26,14 @@ type sparring struct {
 	log    zerolog.Logger
 }
 
-func newSparring(url, token string, opt Options, tc config.TimeControl, cfg *config.Config) (*sparring, error) {
-	c, err := lichess.New(lichess.Options{BaseURL: url, Token: lichess.Token(token),
-		Logger: opt.Logger.With().Str("component", "sparring").Logger(), ReconnectMin: 100 * time.Millisecond})
+func newSparring(url, token, name string, opt Options, tc config.TimeControl, cfg *config.Config) (*sparring, error) {
+	log := opt.Logger.With().Str("component", "sparring").Str("user", name).Logger()
+	c, err := lichess.New(lichess.Options{BaseURL: url, Token: lichess.Token(token), Logger: log,
+		ReconnectMin: 100 * time.Millisecond, RateLimit: opt.Client.RateLimit})
 	if err != nil {
 		return nil, err
 	}
-	return &sparring{client: c, opt: opt, tc: tc, cfg: cfg, log: opt.Logger.With().Str("component", "sparring").Logger()}, nil
+	return &sparring{name: name, client: c, opt: opt, tc: tc, cfg: cfg, log: log}, nil
 }
 
 // run challenges the bot, plays the game, and starts over, until ctx ends.
@@ -84,7 +86,7 @@ func (s *sparring) play(ctx context.Context, id string, journal *store.Store) {
 	g := s.cfg.Game
 	g.Greeting, g.Goodbye, g.ChatCommands, g.ResignEnabled = "", "", false, false
 	g.AcceptDraw, g.DrawMinPly, g.AbortAfter = "by_eval", 80, 0
-	r := runner.New(runner.Config{GameID: id, Me: strings.ToLower(SparringName), EngineName: s.opt.Sparring, Game: g,
+	r := runner.New(runner.Config{GameID: id, Me: strings.ToLower(s.name), EngineName: s.opt.Sparring, Game: g,
 		Logger: s.log}, s.client.Board(), eng, journal)
 	if _, err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		s.log.Warn().Err(err).Str("game", id).Msg("sparring game")

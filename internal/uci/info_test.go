@@ -179,3 +179,13 @@ func FuzzParseInfo(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkParseInfo(b *testing.B) {
+	line := "info depth 24 seldepth 33 multipv 1 score cp 31 wdl 62 907 31 nodes 12345678 nps 1987654 hashfull 412 tbhits 0 time 6250 pv e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6"
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseInfo(line); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

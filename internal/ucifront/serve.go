@@ -71,7 +71,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, eng engine.Engine, 
 			s.onResult(r)
 		case line, ok := <-lines:
 			if !ok {
-				s.finish(s.cur != nil && s.cur.hold)
+				s.finish(false) // let a timed search finish; infinite ones are stopped
 				return s.err
 			}
 			if s.handle(line) {
@@ -258,7 +258,7 @@ func (s *server) onResult(r result) {
 func (s *server) finish(stop bool) {
 	for s.cur != nil {
 		cur := s.cur
-		if stop {
+		if stop || cur.hold { // a held search only ends with stop
 			cur.stopped = true
 			cur.cancel()
 		}

@@ -39,8 +39,8 @@ func (e *testEngine) SelectMove(ctx context.Context, pos engine.Position, lim en
 		<-ctx.Done()
 	}
 	pv := []string{ms[0]}
-	if g.MoveStr(ms[0]) == nil && len(bots.LegalMoves(g)) > 0 {
-		pv = append(pv, bots.LegalMoves(g)[0])
+	if next, err := bots.Play(g, ms[0]); err == nil && len(bots.LegalMoves(next)) > 0 {
+		pv = append(pv, bots.LegalMoves(next)[0])
 	}
 	return engine.Move{UCI: ms[0], Score: engine.Score{CP: 17, Set: true}, Depth: 4, Nodes: 1234, PV: pv}, nil
 }
@@ -178,7 +178,7 @@ func TestServeSession(t *testing.T) {
 
 	// Bad input keeps the previous position.
 	g.send("position startpos moves e2e5")
-	if l, _ := g.expect("info string"); !strings.Contains(l, "illegal") {
+	if l, _ := g.expect("info string"); !strings.Contains(l, "not a legal move") {
 		t.Errorf("illegal move reply %q", l)
 	}
 	g.send("flibbertigibbet")

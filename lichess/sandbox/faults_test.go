@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"io"
 	"net/url"
 	"reflect"
 	"strings"
@@ -110,7 +111,7 @@ func TestFaultDropAfter(t *testing.T) {
 // TestFaultDropRandom drops streams at random, reproducibly for a seed.
 func TestFaultDropRandom(t *testing.T) {
 	drops := func(seed int64) []bool {
-		e := newEnv(t, Config{Seed: seed})
+		e := newEnv(t, Config{Seed: seed, KeepAlive: time.Minute})
 		e.startGame(nil)
 		e.srv.Faults().DropRandom("/api/stream/event", 0.5)
 		var out []bool
@@ -230,6 +231,7 @@ func TestFaultRetryAfterHeader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "2" {
 		t.Fatalf("%d Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))

@@ -286,10 +286,14 @@ func (e *testEnv) startGame(form url.Values) string {
 	return id
 }
 
-// play plays moves alternately: alice (Board API) moves first as white.
+// play plays moves alternately: alice (Board API) moves first as white; an
+// empty move skips that side.
 func (e *testEnv) play(id string, moves ...string) {
 	e.t.Helper()
 	for i, m := range moves {
+		if m == "" {
+			continue // keeps the colors of the following moves
+		}
 		path := "/api/board/game/" + id + "/move/" + m
 		tok := tokAlice
 		if i%2 == 1 {

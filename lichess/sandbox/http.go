@@ -69,16 +69,90 @@ func (s *Server) routeTable() []route {
 	return rs
 }
 
-// routes builds the mux of the route table.
-func (s *Server) routes() *http.ServeMux {
-	mux := http.NewServeMux()
-	for _, rt := range s.routeTable() {
-		mux.HandleFunc(rt.method+" "+rt.pattern, s.authenticate(rt.auth, rt.h))
+// router dispatches requests to the route table. Lichess has paths that
+// http.ServeMux patterns cannot tell apart (/api/bot/game/stream/{id} and
+// /api/bot/game/{id}/chat), so the most literal matching pattern wins.
+type router struct {
+	routes []compiledRoute
+}
+
+// compiledRoute is a route with its pattern split into segments.
+type compiledRoute struct {
+	route
+	segs     []string
+	literals int
+	handler  http.HandlerFunc
+}
+
+// routes builds the router of the route table.
+func (s *Server) routes() *router {
+	rt := &router{}
+	for _, r := range s.routeTable() {
+		segs := strings.Split(strings.Trim(r.pattern, "/"), "/")
+		lit := 0
+		for _, seg := range segs {
+			if !strings.HasPrefix(seg, "{") {
+				lit++
+			}
+		}
+		rt.routes = append(rt.routes, compiledRoute{route: r, segs: segs, literals: lit, handler: s.authenticate(r.auth, r.h)})
 	}
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	return rt
+}
+
+// ServeHTTP implements http.Handler.
+func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	var best *compiledRoute
+	var bestVals map[string]string
+	methodMismatch := false
+	for i := range rt.routes {
+		cr := &rt.routes[i]
+		vals, ok := cr.match(parts)
+		if !ok {
+			continue
+		}
+		if cr.method != r.Method {
+			methodMismatch = true
+			continue
+		}
+		if best == nil || cr.literals > best.literals {
+			best, bestVals = cr, vals
+		}
+	}
+	switch {
+	case best != nil:
+		for k, v := range bestVals {
+			r.SetPathValue(k, v)
+		}
+		best.handler(w, r)
+	case methodMismatch:
+		writeError(w, http.StatusMethodNotAllowed, "Method not allowed.")
+	default:
 		writeError(w, http.StatusNotFound, "Not found.")
-	})
-	return mux
+	}
+}
+
+// match matches path segments against the pattern and returns the values
+// of its {name} segments.
+func (cr *compiledRoute) match(parts []string) (map[string]string, bool) {
+	if len(parts) != len(cr.segs) {
+		return nil, false
+	}
+	vals := map[string]string{}
+	for i, seg := range cr.segs {
+		if strings.HasPrefix(seg, "{") {
+			if parts[i] == "" {
+				return nil, false
+			}
+			vals[strings.Trim(seg, "{}")] = parts[i]
+			continue
+		}
+		if seg != parts[i] {
+			return nil, false
+		}
+	}
+	return vals, true
 }
 
 // statusWriter remembers the status code and user of a response.

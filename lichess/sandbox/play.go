@@ -126,9 +126,12 @@ func (s *Server) move(g *game, acc *account, uci string, offeringDraw bool) *api
 	g.turnStart, g.lastMoveAt = now, now
 	s.present(g, col)
 	opp := 1 - col
+	// Moving declines the opponent's offer; the mover's own offer stands.
 	agreed := offeringDraw && g.drawOffer[opp]
 	g.drawOffer[opp] = false
-	g.drawOffer[col] = offeringDraw && !agreed
+	if offeringDraw && !agreed {
+		g.drawOffer[col] = true
+	}
 	switch {
 	case agreed:
 		s.finish(g, "draw", noWinner)

@@ -75,7 +75,7 @@ type Server struct {
 	cfg    Config
 	log    zerolog.Logger
 	faults *Faults
-	mux    *http.ServeMux
+	mux    *router
 
 	mu         sync.Mutex
 	rng        *rand.Rand

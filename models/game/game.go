@@ -74,27 +74,8 @@ type Snapshot struct {
 	Repetitions int
 }
 
-// key identifies a position for repetition detection.
-func (s *Snapshot) key() string {
-	var b [68]byte
-	for i, p := range s.Board {
-		b[i] = byte(p)
-	}
-	for i, c := range s.Castle {
-		if c {
-			b[64] |= 1 << i
-		}
-	}
-	if s.WhiteToMove {
-		b[64] |= 1 << 4
-	}
-	if s.LC0EP {
-		b[65] = 1 + byte(s.EPSquare)
-	}
-	return string(b[:66])
-}
-
-// Game is a replayed game.
+// Game is a replayed game. It is immutable once returned by Replay or Play
+// and safe to share between goroutines.
 type Game struct {
 	// Snapshots[0] is the start position, the last one the current position.
 	Snapshots []Snapshot
@@ -103,6 +84,7 @@ type Game struct {
 	// Moves are the moves played, in standard UCI.
 	Moves []string
 	final *chess.Position
+	legal []*chess.Move // legal moves of final, computed before the game is shared
 }
 
 // Current returns the final position.
@@ -125,29 +107,76 @@ func Replay(startFEN string, moves []string) (*Game, error) {
 	}
 	g.Standard = isStandard(&first)
 	g.Snapshots = append(g.Snapshots, first)
-	seen := map[string]int{first.key(): 1}
+	g.final, g.legal = pos, pos.ValidMoves()
 	for i, mv := range moves {
-		m, err := findMove(pos, mv)
-		if err != nil {
+		if err := g.play(mv); err != nil {
 			return nil, fmt.Errorf("game: move %d %q: %w", i+1, mv, err)
 		}
-		pos = pos.Update(m)
-		s := snapshot(pos)
-		k := s.key()
-		s.Repetitions = seen[k]
-		seen[k]++
-		g.Snapshots = append(g.Snapshots, s)
-		g.Moves = append(g.Moves, m.String())
 	}
-	g.final = pos
 	return g, nil
+}
+
+// Play returns a new game: g followed by one more move (UCI). g itself is
+// not changed, so a replayed game can be shared and extended concurrently.
+func (g *Game) Play(uci string) (*Game, error) {
+	n := &Game{
+		Snapshots: make([]Snapshot, len(g.Snapshots), len(g.Snapshots)+1),
+		Moves:     make([]string, len(g.Moves), len(g.Moves)+1),
+		Standard:  g.Standard,
+		final:     g.final,
+		legal:     g.legal,
+	}
+	copy(n.Snapshots, g.Snapshots)
+	copy(n.Moves, g.Moves)
+	if err := n.play(uci); err != nil {
+		return nil, fmt.Errorf("game: move %d %q: %w", len(g.Moves)+1, uci, err)
+	}
+	return n, nil
+}
+
+// play appends a move in place.
+func (g *Game) play(uci string) error {
+	m, err := findMove(g.final, g.legal, uci)
+	if err != nil {
+		return err
+	}
+	g.final = g.final.Update(m)
+	g.legal = g.final.ValidMoves()
+	s := snapshot(g.final)
+	s.Repetitions = g.repetitions(&s)
+	g.Snapshots = append(g.Snapshots, s)
+	g.Moves = append(g.Moves, m.String())
+	return nil
+}
+
+// repetitions counts earlier occurrences of s, looking back only as far as
+// the last irreversible move (the halfmove clock) and only at positions with
+// the same side to move.
+func (g *Game) repetitions(s *Snapshot) int {
+	n := 0
+	last := len(g.Snapshots) - 1 // s is about to follow this one
+	for j := last - 1; j >= 0 && last+1-j <= s.HalfMove; j -= 2 {
+		if samePosition(&g.Snapshots[j], s) {
+			n++
+		}
+	}
+	return n
+}
+
+// samePosition reports whether two snapshots are the same position for
+// repetition purposes: pieces, side to move, castling rights and lc0's
+// en-passant flag.
+func samePosition(a, b *Snapshot) bool {
+	if a.Board != b.Board || a.WhiteToMove != b.WhiteToMove || a.Castle != b.Castle || a.LC0EP != b.LC0EP {
+		return false
+	}
+	return !a.LC0EP || a.EPSquare == b.EPSquare
 }
 
 // LegalMoves returns the legal moves of the final position in standard UCI.
 func (g *Game) LegalMoves() []string {
-	ms := g.final.ValidMoves()
-	out := make([]string, len(ms))
-	for i, m := range ms {
+	out := make([]string, len(g.legal))
+	for i, m := range g.legal {
 		out[i] = m.String()
 	}
 	return out
@@ -156,7 +185,7 @@ func (g *Game) LegalMoves() []string {
 // EPCaptureLegal reports whether an en-passant capture is legal in the final
 // position.
 func (g *Game) EPCaptureLegal() bool {
-	for _, m := range g.final.ValidMoves() {
+	for _, m := range g.legal {
 		if m.HasTag(chess.EnPassant) {
 			return true
 		}
@@ -167,13 +196,13 @@ func (g *Game) EPCaptureLegal() bool {
 // FEN returns the final position as FEN.
 func (g *Game) FEN() string { return g.final.String() }
 
-func findMove(pos *chess.Position, uci string) (*chess.Move, error) {
+func findMove(pos *chess.Position, legal []*chess.Move, uci string) (*chess.Move, error) {
 	s := strings.ToLower(strings.TrimSpace(uci))
 	want, err := chess.UCINotation{}.Decode(nil, s)
 	if err != nil {
 		return nil, fmt.Errorf("not a UCI move")
 	}
-	for _, m := range pos.ValidMoves() {
+	for _, m := range legal {
 		if m.S1() == want.S1() && m.S2() == want.S2() && m.Promo() == want.Promo() {
 			return m, nil
 		}
@@ -181,17 +210,25 @@ func findMove(pos *chess.Position, uci string) (*chess.Move, error) {
 	return nil, fmt.Errorf("illegal in %s", pos.String())
 }
 
-var pieceMap = map[chess.Piece]Piece{
-	chess.WhitePawn: WP, chess.WhiteKnight: WN, chess.WhiteBishop: WB,
-	chess.WhiteRook: WR, chess.WhiteQueen: WQ, chess.WhiteKing: WK,
-	chess.BlackPawn: BP, chess.BlackKnight: BN, chess.BlackBishop: BB,
-	chess.BlackRook: BR, chess.BlackQueen: BQ, chess.BlackKing: BK,
-}
+// pieceMap converts notnil/chess pieces (small integers) to Piece.
+var pieceMap = func() [16]Piece {
+	var m [16]Piece
+	for cp, p := range map[chess.Piece]Piece{
+		chess.WhitePawn: WP, chess.WhiteKnight: WN, chess.WhiteBishop: WB,
+		chess.WhiteRook: WR, chess.WhiteQueen: WQ, chess.WhiteKing: WK,
+		chess.BlackPawn: BP, chess.BlackKnight: BN, chess.BlackBishop: BB,
+		chess.BlackRook: BR, chess.BlackQueen: BQ, chess.BlackKing: BK,
+	} {
+		m[cp] = p
+	}
+	return m
+}()
 
 func snapshot(pos *chess.Position) Snapshot {
 	s := Snapshot{WhiteToMove: pos.Turn() == chess.White, HalfMove: pos.HalfMoveClock(), EPSquare: -1}
-	for sq, p := range pos.Board().SquareMap() {
-		s.Board[int(sq)] = pieceMap[p]
+	b := pos.Board()
+	for sq := range 64 {
+		s.Board[sq] = pieceMap[b.Piece(chess.Square(sq))]
 	}
 	cr := pos.CastleRights()
 	s.Castle[WhiteKingside] = cr.CanCastle(chess.White, chess.KingSide)

@@ -103,3 +103,33 @@ func TestReplayRejectsImpossiblePositions(t *testing.T) {
 		}
 	}
 }
+
+func TestPlayMatchesReplay(t *testing.T) {
+	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f3g1", "c6b8", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"}
+	g, err := Replay("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range moves {
+		parent := g
+		if g, err = g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		want, err := Replay("", moves[:i+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Snapshots) != len(want.Snapshots) || *g.Current() != *want.Current() || g.FEN() != want.FEN() {
+			t.Fatalf("after %v: Play and Replay differ", moves[:i+1])
+		}
+		if len(parent.Snapshots) != i+1 {
+			t.Fatal("Play changed its receiver")
+		}
+	}
+	if g.Snapshots[8].Repetitions != 1 || g.Current().Repetitions != 0 {
+		t.Error("repetition counts wrong")
+	}
+	if _, err := g.Play("e1g1"); err == nil {
+		t.Error("illegal Play accepted")
+	}
+}

@@ -74,7 +74,7 @@ type fake struct {
 	mode    Mode
 	out     io.Writer
 	outMu   sync.Mutex
-	game    *chess.Game
+	pos     *chess.Position
 	multiPV int
 	seed    string
 	stop    chan struct{}
@@ -89,7 +89,7 @@ func (f *fake) say(format string, a ...any) {
 }
 
 func run(mode Mode, in io.Reader, out io.Writer) int {
-	f := &fake{mode: mode, out: out, game: chess.NewGame(chess.UseNotation(chess.UCINotation{})),
+	f := &fake{mode: mode, out: out, pos: chess.StartingPosition(),
 		multiPV: 1, seed: os.Getenv(EnvSeed), options: map[string]string{}}
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
@@ -186,15 +186,22 @@ func (f *fake) position(fields []string) error {
 	default:
 		return fmt.Errorf("bad position command")
 	}
-	g := chess.NewGame(append(opts, chess.UseNotation(chess.UCINotation{}))...)
+	p := chess.NewGame(opts...).Position()
 	if i < len(fields) && fields[i] == "moves" {
 		for _, m := range fields[i+1:] {
-			if err := g.MoveStr(m); err != nil {
-				return err
+			var next *chess.Position
+			for _, v := range p.ValidMoves() {
+				if v.String() == m {
+					next = p.Update(v)
+				}
 			}
+			if next == nil {
+				return fmt.Errorf("illegal move %s", m)
+			}
+			p = next
 		}
 	}
-	f.game = g
+	f.pos = p
 	return nil
 }
 
@@ -202,15 +209,15 @@ func (f *fake) position(fields []string) error {
 // position so that the fake varies its play.
 func (f *fake) legal() []string {
 	var ms []string
-	for _, m := range f.game.ValidMoves() {
-		ms = append(ms, chess.UCINotation{}.Encode(f.game.Position(), m))
+	for _, m := range f.pos.ValidMoves() {
+		ms = append(ms, m.String())
 	}
 	sort.Strings(ms)
 	if len(ms) == 0 {
 		return nil
 	}
 	h := fnv.New32a()
-	_, _ = io.WriteString(h, f.game.Position().String()+f.seed)
+	_, _ = io.WriteString(h, f.pos.String()+f.seed)
 	k := int(h.Sum32() % uint32(len(ms)))
 	return append(ms[k:], ms[:k]...)
 }

@@ -1,0 +1,53 @@
+// Package ewr computes the "expected winrate" of a position's moves: how
+// well a human of a given rating can expect to do after each move, combining
+// Maia's human move probabilities with Stockfish's evaluations.
+//
+// For the side to move (the analysing player):
+//
+//  1. Stockfish evaluates the position (the base winrate) and the position
+//     after every legal move, all at the chosen depth. Moves keeping a
+//     winrate of at least base + loss threshold are the candidates.
+//  2. Phase A: for each candidate, Maia predicts both sides' moves
+//     alternately, building a probability tree. A move is followed while the
+//     path's cumulative probability stays at or above the probability
+//     threshold; checkmate, stalemate, insufficient material, a repeated
+//     position and the fifty-move rule end a path (a repetition scores as a
+//     draw, as engines score repetitions in search).
+//  3. Phase B: Stockfish evaluates the leaves and every position reached by
+//     one of the analysing player's moves. When the analysing player's move
+//     drops below base + loss threshold the path ends there with that
+//     winrate (pruning reason "analyzing_player_blunder"); the opponent's
+//     bad moves are followed, since they benefit the analysing player.
+//  4. expected = Σ p·wr over the evaluated paths + (1 − Σ p)·base, where p
+//     is a path's cumulative probability. Σ p is the coverage; confidence
+//     is High above 80 %, Medium from 60 % to 80 %, Low below 60 %. Tree
+//     depth is the mean length of the evaluated paths in plies (the
+//     candidate move counts as ply 1).
+//
+// # Winrate
+//
+// There is one centipawn → winrate mapping, Lichess's Win%:
+// winrate = 0.5 + 0.5·(2/(1+exp(−0.00368208·cp)) − 1) with cp capped at
+// ±1000 (analysis.WinPercent / 100); a mate for a side counts as 1 for it
+// and 0 for the other. Winrates are always from the analysing player's side.
+//
+// # Engines
+//
+// The calculation talks to two small interfaces, MoveProber (Maia) and
+// Evaluator (Stockfish), so it can be tested on hand-built trees. The real
+// adapters are NewMaiaProber (models.Predictor, which batches requests) and
+// NewPoolEvaluator (analysis.Pool, one engine per worker). Every position
+// is evaluated by its own search rather than by one MultiPV search over all
+// legal moves: the searches run in parallel over the pool's workers, every
+// evaluation is keyed by position so transpositions and the trees reuse
+// it, and a MultiPV search over all ~30 moves costs about as many nodes
+// as the 30 separate searches anyway while using one core.
+//
+// # Caching
+//
+// With a Cache (internal/store's Store satisfies it) Stockfish evaluations
+// are stored under kind "ewr-eval" keyed by the FEN without move counters and
+// the depth, and whole results under "ewr-result" keyed by the position,
+// its history and the parameters. Within one calculation each distinct
+// position is evaluated once.
+package ewr

@@ -1,0 +1,172 @@
+package ewr
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// evaluateTrees is phase B: it evaluates the leaves and the analysing
+// player's moves round by round, top down, so that a pruned path's
+// continuation is never evaluated.
+func (r *run) evaluateTrees(ctx context.Context) error {
+	threshold := r.base + r.p.LossThreshold
+	for round := 1; ; round++ {
+		var need []*Node
+		for _, t := range r.trees {
+			collect(t, &need)
+		}
+		if len(need) == 0 {
+			return nil
+		}
+		r.evalTotal = r.evalDone + len(need)
+		r.progress(Event{Phase: PhaseEval, Message: fmt.Sprintf("Evaluating positions with Stockfish... round %d, %d positions", round, len(need)),
+			Done: r.evalDone, Total: r.evalTotal, Ranking: r.ranking()})
+		if err := r.evaluate(ctx, need, PhaseEval); err != nil {
+			return err
+		}
+		for _, n := range need {
+			r.prune(n, threshold)
+		}
+	}
+}
+
+// collect appends the nodes under n that need an evaluation now: leaves,
+// and the analysing player's moves (whose subtree waits for the verdict).
+func collect(n *Node, out *[]*Node) {
+	if n.Winrate == nil && (len(n.Children) == 0 || n.ours) {
+		*out = append(*out, n)
+		return
+	}
+	for _, c := range n.Children {
+		collect(c, out)
+	}
+}
+
+// evaluate gives every node a winrate: from this run's evaluations, the
+// cache, or the evaluator (each distinct position once).
+func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
+	byKey := map[string][]*Node{}
+	var order []string
+	for _, n := range nodes {
+		if _, ok := byKey[n.key]; !ok {
+			order = append(order, n.key)
+		} else {
+			r.stats.EvalReuse++
+		}
+		byKey[n.key] = append(byKey[n.key], n)
+	}
+	var reqs []EvalRequest
+	var reqKeys []string
+	for _, k := range order {
+		if s, ok := r.evals[k]; ok {
+			r.stats.EvalReuse++
+			r.apply(byKey[k], s, phase)
+			continue
+		}
+		if s, ok := r.cachedEval(ctx, k); ok {
+			r.stats.EvalCacheHits++
+			r.evals[k] = s
+			r.apply(byKey[k], s, phase)
+			continue
+		}
+		reqs = append(reqs, EvalRequest{FEN: k, Depth: r.p.Depth})
+		reqKeys = append(reqKeys, k)
+	}
+	if len(reqs) == 0 {
+		return nil
+	}
+	r.stats.EngineCalls++
+	got := make([]bool, len(reqs))
+	err := r.c.Evaluator.Evaluate(ctx, reqs, func(i int, s Score) {
+		if i < 0 || i >= len(reqs) || got[i] {
+			return
+		}
+		got[i] = true
+		k := reqKeys[i]
+		r.stats.EngineEvals++
+		r.evals[k] = s
+		r.storeEval(ctx, k, s)
+		r.apply(byKey[k], s, phase)
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("ewr: stockfish: %w", ctx.Err())
+		}
+		return fmt.Errorf("ewr: stockfish: %w", err)
+	}
+	for i, ok := range got {
+		if !ok {
+			return fmt.Errorf("ewr: stockfish: no evaluation of %s", reqs[i].FEN)
+		}
+	}
+	return nil
+}
+
+// apply sets the winrate of nodes sharing one position.
+func (r *run) apply(nodes []*Node, s Score, phase Phase) {
+	for _, n := range nodes {
+		w := s.winrateFor(!n.ours)
+		n.Winrate = &w
+		r.evalDone++
+	}
+	if r.opt.Progress == nil {
+		return
+	}
+	e := Event{Phase: phase, Done: r.evalDone, Total: r.evalTotal}
+	if phase == PhaseEval && time.Since(r.lastRanking) >= rankingEvery {
+		r.lastRanking = time.Now()
+		e.Ranking = r.ranking()
+	}
+	r.progress(e)
+}
+
+// rankingEvery throttles the ranking snapshots sent with progress events.
+const rankingEvery = 200 * time.Millisecond
+
+func (r *run) evalCacheKey(k string) string { return fmt.Sprintf("%s d%d", k, r.p.Depth) }
+
+// cachedEval looks k up in the persistent cache; a failing or corrupt cache
+// is a miss (and a warning).
+func (r *run) cachedEval(ctx context.Context, k string) (Score, bool) {
+	if r.c.Cache == nil {
+		return Score{}, false
+	}
+	v, ok, err := r.c.Cache.CacheGet(ctx, KindEval, r.evalCacheKey(k))
+	if err != nil {
+		r.cacheWarn(err)
+		return Score{}, false
+	}
+	if !ok {
+		return Score{}, false
+	}
+	var s Score
+	if err := json.Unmarshal(v, &s); err != nil {
+		r.cacheWarn(fmt.Errorf("ewr: cached evaluation of %s: %w", k, err))
+		return Score{}, false
+	}
+	return s, true
+}
+
+func (r *run) storeEval(ctx context.Context, k string, s Score) {
+	if r.c.Cache == nil {
+		return
+	}
+	v, err := json.Marshal(s)
+	if err == nil {
+		err = r.c.Cache.CachePut(ctx, KindEval, r.evalCacheKey(k), v)
+	}
+	if err != nil {
+		r.cacheWarn(err)
+	}
+}
+
+// cacheWarn records the first cache failure: the cache is an optimisation,
+// so it does not fail the calculation.
+func (r *run) cacheWarn(err error) {
+	if !r.cacheErr {
+		r.cacheErr = true
+		r.warn(fmt.Sprintf("cache: %v", err))
+	}
+}

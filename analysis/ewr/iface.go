@@ -1,0 +1,55 @@
+package ewr
+
+import "context"
+
+// ProbeRequest asks for the human move distribution of the position reached
+// by Moves from StartFEN.
+type ProbeRequest struct {
+	// StartFEN is the game's initial position ("" for the standard start).
+	StartFEN string
+	// Moves is the history from StartFEN in UCI; models see it.
+	Moves []string
+	// Rating is the Maia rating of the side to move; OppRating the other's.
+	Rating, OppRating int
+}
+
+// MoveProb is one legal move with its probability.
+type MoveProb struct {
+	UCI string
+	P   float64
+}
+
+// MoveProber predicts human moves (Maia). Probe answers every request, in
+// order, with the position's legal moves and their probabilities; it should
+// batch the requests. An error fails the calculation.
+type MoveProber interface {
+	Probe(ctx context.Context, reqs []ProbeRequest) ([][]MoveProb, error)
+}
+
+// EvalRequest asks for a fixed-depth evaluation of a position.
+type EvalRequest struct {
+	FEN   string
+	Depth int
+}
+
+// Evaluator evaluates positions (Stockfish). Evaluate calls onResult once
+// per request as its evaluation completes (in any order, from one goroutine
+// at a time) and returns nil when all are done. On an error or when ctx ends
+// it returns the error; results already reported stand. It never reports a
+// made-up score: a position it could not evaluate is an error.
+type Evaluator interface {
+	Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(i int, s Score)) error
+}
+
+// Cache is a persistent key/value cache; internal/store's *Store satisfies
+// it.
+type Cache interface {
+	CacheGet(ctx context.Context, kind, key string) (value []byte, ok bool, err error)
+	CachePut(ctx context.Context, kind, key string, value []byte) error
+}
+
+// Cache kinds.
+const (
+	KindEval   = "ewr-eval"
+	KindResult = "ewr-result"
+)

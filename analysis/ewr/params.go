@@ -1,0 +1,125 @@
+package ewr
+
+import (
+	"fmt"
+	"math"
+)
+
+// Allowed values and defaults of the parameters (the product document's).
+var (
+	// Thresholds are the allowed probability thresholds.
+	Thresholds = []float64{0.1, 0.01, 0.001}
+	// Depths are the allowed Stockfish depths.
+	Depths = []int{15, 20, 25}
+)
+
+// Defaults and bounds.
+const (
+	DefaultThreshold     = 0.1
+	DefaultDepth         = 15
+	DefaultLossThreshold = -0.1
+	DefaultRating        = 1500
+	MinRating            = 1100
+	MaxRating            = 1900
+	// DefaultMaxNodes bounds the nodes of all trees of one calculation.
+	DefaultMaxNodes = 20000
+	// MaxMaxNodes is the largest node limit accepted.
+	MaxMaxNodes = 1000000
+	// MaxPlies bounds a path's length (a forced line whose probability never
+	// drops below the threshold would otherwise grow until the node limit).
+	MaxPlies = 60
+)
+
+// Params are the user's parameters of one calculation.
+type Params struct {
+	// Threshold is the probability threshold: a path is followed while its
+	// cumulative probability is at least this (0.1, 0.01 or 0.001).
+	Threshold float64 `json:"threshold"`
+	// Depth is the Stockfish depth of every evaluation (15, 20 or 25).
+	Depth int `json:"depth"`
+	// LossThreshold is the winrate loss allowed (−1..0): a candidate, and
+	// every later move of the analysing player, must keep at least
+	// base winrate + LossThreshold.
+	LossThreshold float64 `json:"loss_threshold"`
+	// Rating is the analysing player's Maia rating (1100..1900).
+	Rating int `json:"maia_rating"`
+	// OpponentRating is the opponent's Maia rating (1100..1900).
+	OpponentRating int `json:"opponent_maia_rating"`
+	// MaxNodes bounds the tree nodes of the whole calculation; when reached
+	// the remaining positions become leaves and a warning is given.
+	MaxNodes int `json:"max_nodes"`
+}
+
+// DefaultParams returns the product defaults: threshold 10 %, depth 15,
+// loss threshold −0.1, both sides at Maia 1500.
+func DefaultParams() Params {
+	return Params{
+		Threshold:      DefaultThreshold,
+		Depth:          DefaultDepth,
+		LossThreshold:  DefaultLossThreshold,
+		Rating:         DefaultRating,
+		OpponentRating: DefaultRating,
+		MaxNodes:       DefaultMaxNodes,
+	}
+}
+
+// Validate reports the first parameter out of its allowed set, naming it.
+// A zero MaxNodes is accepted (it means DefaultMaxNodes).
+func (p Params) Validate() error {
+	if !thresholdAllowed(p.Threshold) {
+		return fmt.Errorf("ewr: probability threshold %g not allowed: use 0.1, 0.01 or 0.001 (10%%, 1%%, 0.1%%)", p.Threshold)
+	}
+	ok := false
+	for _, d := range Depths {
+		ok = ok || p.Depth == d
+	}
+	if !ok {
+		return fmt.Errorf("ewr: Stockfish depth %d not allowed: use 15, 20 or 25", p.Depth)
+	}
+	if math.IsNaN(p.LossThreshold) || p.LossThreshold < -1 || p.LossThreshold > 0 {
+		return fmt.Errorf("ewr: winrate loss threshold %g out of range: use a value from -1 to 0 (e.g. -0.1)", p.LossThreshold)
+	}
+	if p.Rating < MinRating || p.Rating > MaxRating {
+		return fmt.Errorf("ewr: Maia rating %d out of range %d..%d", p.Rating, MinRating, MaxRating)
+	}
+	if p.OpponentRating < MinRating || p.OpponentRating > MaxRating {
+		return fmt.Errorf("ewr: opponent Maia rating %d out of range %d..%d", p.OpponentRating, MinRating, MaxRating)
+	}
+	if p.MaxNodes < 0 || p.MaxNodes > MaxMaxNodes {
+		return fmt.Errorf("ewr: node limit %d out of range 1..%d", p.MaxNodes, MaxMaxNodes)
+	}
+	return nil
+}
+
+// normalized returns p with a canonical threshold value and the default
+// node limit filled in; p must be valid.
+func (p Params) normalized() Params {
+	for _, t := range Thresholds {
+		if math.Abs(p.Threshold-t) <= t*1e-9 {
+			p.Threshold = t
+		}
+	}
+	if p.MaxNodes == 0 {
+		p.MaxNodes = DefaultMaxNodes
+	}
+	return p
+}
+
+func thresholdAllowed(t float64) bool {
+	for _, a := range Thresholds {
+		if math.Abs(t-a) <= a*1e-9 {
+			return true
+		}
+	}
+	return false
+}
+
+// NearestMaiaRating maps a player's rating to the nearest Maia level
+// (1100..1900 in steps of 100); 0 (unknown) maps to DefaultRating.
+func NearestMaiaRating(rating int) int {
+	if rating <= 0 {
+		return DefaultRating
+	}
+	r := (rating + 50) / 100 * 100
+	return max(MinRating, min(MaxRating, r))
+}

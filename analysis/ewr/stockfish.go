@@ -1,0 +1,63 @@
+package ewr
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/internal/uci"
+)
+
+// PoolEvaluator is the Evaluator of an analysis.Pool: positions are
+// searched to a fixed depth in parallel over the pool's workers. Requests go
+// to the pool in slices of a few positions per worker, so results arrive
+// (and the ranking updates) as they complete, and a time limit loses at most
+// one slice.
+type PoolEvaluator struct {
+	Pool *analysis.Pool
+	// PerWorker is the number of positions per worker in one slice
+	// (default 4).
+	PerWorker int
+}
+
+// NewPoolEvaluator returns the evaluator of pool.
+func NewPoolEvaluator(pool *analysis.Pool) *PoolEvaluator { return &PoolEvaluator{Pool: pool} }
+
+// Evaluate implements Evaluator.
+func (e *PoolEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, Score)) error {
+	per := e.PerWorker
+	if per <= 0 {
+		per = 4
+	}
+	slice := per * max(1, e.Pool.Workers())
+	for lo := 0; lo < len(reqs); lo += slice {
+		hi := min(lo+slice, len(reqs))
+		jobs := make([]analysis.Job, hi-lo)
+		for i, r := range reqs[lo:hi] {
+			f := strings.Fields(r.FEN)
+			if len(f) < 2 {
+				return fmt.Errorf("bad FEN %q", r.FEN)
+			}
+			jobs[i] = analysis.Job{
+				Pos:         uci.Position{FEN: r.FEN},
+				WhiteToMove: f[1] == "w",
+				Limits:      uci.Limits{Depth: r.Depth},
+			}
+		}
+		// Chunks of 2 share the hash between neighbouring positions
+		// (siblings, usually) without unbalancing the workers.
+		outs, err := e.Pool.Search(ctx, jobs, analysis.SearchOptions{ChunkSize: 2})
+		if err != nil {
+			return err
+		}
+		for i, o := range outs {
+			if o.Eval == nil {
+				return fmt.Errorf("no score for %s (engine's best move %q)", reqs[lo+i].FEN, o.BestUCI)
+			}
+			ev := o.Eval.ForMover(jobs[i].WhiteToMove)
+			onResult(lo+i, Score{CP: ev.CP, Mate: ev.Mate})
+		}
+	}
+	return nil
+}

@@ -1,0 +1,117 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/input"
+)
+
+func sharedAnalyses(t *testing.T) []*analysis.Analysis {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(sharedGames, "*.pgn"))
+	if len(files) == 0 {
+		t.Skip("shared Lichess games not found")
+	}
+	var out []*analysis.Analysis
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, errs := input.ReadPGN(bytes.NewReader(data), filepath.Base(f))
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		a, err := analysis.BuildLichess(games[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.CompareWithLichess(); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func TestTextReport(t *testing.T) {
+	as := sharedAnalyses(t)
+	var b bytes.Buffer
+	if err := WriteText(&b, as, []string{"bad.pgn: game 2: broken"}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"Game q7ZvsdUF: Lance5500 (2389) vs TryingHard87 (2498), 1/2-1/2 (lichess-evals)",
+		"  27  14. Qf3?        +0.44  Mistake     Nd3      (1.90 → 0.44)",
+		"White Lance5500                    90    26           5        2        1",
+		"Lichess comparison: judgements 15 Lichess / 15 ours / 15 same name",
+		"All 7 compared games: judgements 109 Lichess / 109 ours / 109 same name (1.00); flagged P 1.00 R 1.00 F1 1.00",
+		"Skipped:\n  bad.pgn: game 2: broken",
+		"#-2",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q", want)
+		}
+	}
+}
+
+func TestJSONReport(t *testing.T) {
+	as := sharedAnalyses(t)
+	var b bytes.Buffer
+	if err := WriteJSON(&b, Document{Games: as, Errors: []string{"x"}, Aggregate: AggregateComparisons(as)}); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	games := doc["games"].([]any)
+	if len(games) != len(as) {
+		t.Fatalf("%d games", len(games))
+	}
+	agg := doc["aggregate"].(map[string]any)
+	j := agg["judgments"].(map[string]any)
+	if j["lichess"].(float64) != 109 || j["exact"].(float64) != 109 || agg["f1"].(float64) != 1 {
+		t.Errorf("aggregate %v", agg)
+	}
+	g := games[0].(map[string]any)
+	for _, key := range []string{"id", "players", "result", "plies", "comparison", "engine"} {
+		if _, ok := g[key]; !ok {
+			t.Errorf("game lacks %q", key)
+		}
+	}
+	ply := g["plies"].([]any)[0].(map[string]any)
+	for _, key := range []string{"ply", "san", "uci", "eval", "best_uci", "best_san", "judgment"} {
+		if _, ok := ply[key]; !ok {
+			t.Errorf("ply lacks %q: %v", key, ply)
+		}
+	}
+	var empty bytes.Buffer
+	if err := WriteJSON(&empty, Document{}); err != nil || !strings.Contains(empty.String(), `"games": []`) {
+		t.Errorf("empty doc %q %v", empty.String(), err)
+	}
+}
+
+func TestAggregateNilWithoutComparisons(t *testing.T) {
+	if AggregateComparisons([]*analysis.Analysis{{}}) != nil {
+		t.Error("aggregate of games without comparison")
+	}
+}
+
+func TestWritePGNSeparatesGames(t *testing.T) {
+	as := sharedAnalyses(t)[:2]
+	var b bytes.Buffer
+	if err := WritePGN(&b, as, DefaultPGNOptions); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "\n\n\n["); n != 1 {
+		t.Errorf("%d game separators", n)
+	}
+}

@@ -1,0 +1,62 @@
+package knobs
+
+import (
+	"math"
+	"testing"
+
+	"github.com/outpostchess/outpost/bots/engine"
+)
+
+// line plays moves from fen with cfg and returns the line's engine-centric
+// breakdown together with the searcher that built it. The engine is the
+// side to move in fen.
+func line(t *testing.T, cfg Config, fen string, moves ...string) (Breakdown, *searcher) {
+	t.Helper()
+	p := newParams(cfg)
+	g, err := parsePosition(p, engine.Position{StartFEN: fen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &searcher{p: p, lc: lineContext{p: p, engine: colorIndex(g.root.pos.Turn()), root: g.root.feat}, hist: g.hist}
+	n := g.root
+	for _, u := range moves {
+		var found bool
+		for _, m := range n.pos.ValidMoves() {
+			if m.String() == u {
+				var rec plyRecord
+				n, rec = s.child(n, m)
+				s.path = append(s.path, rec)
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("move %s illegal in %s", u, n.pos.String())
+		}
+	}
+	term := termNone
+	if len(n.pos.ValidMoves()) == 0 {
+		term = termDraw
+		if n.feat[colorIndex(n.pos.Turn())].inCheck {
+			term = termMate
+		}
+	}
+	return s.lc.score(&n.feat, s.path, colorIndex(n.pos.Turn()), term), s
+}
+
+// measureFEN returns the features of a FEN position.
+func measureFEN(t *testing.T, cfg Config, fen string) features {
+	t.Helper()
+	p := newParams(cfg)
+	g, err := parsePosition(p, engine.Position{StartFEN: fen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.root.feat
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
+
+func approx(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+
+func engineFEN(fen string) engine.Position { return engine.Position{StartFEN: fen} }

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runAnalyseCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), append([]string{"analyse"}, args...), &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+const analyseTestPGN = `[Event "t"]
+[White "W"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 { [%eval 0.2] } 1... f6?! { (0.20 → 0.90) Inaccuracy. e5 was best. } { [%eval 0.9] } (1... e5 2. Nf3) 2. d4 { [%eval 0.8] } 2... g5?? { (0.80 → Mate in 1) Checkmate is now unavoidable. e5 was best. } { [%eval #1] } (2... e5) 3. Qh5# 1-0
+
+[Event "bad"]
+
+1. e4 e4 *
+`
+
+func TestAnalyseLichessEvalsJSON(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.pgn")
+	if err := os.WriteFile(path, []byte(analyseTestPGN), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	outPath := filepath.Join(t.TempDir(), "out.json")
+	code, _, stderr := runAnalyseCLI(t, "", "--lichess-evals", "--format", "json", "--out", outPath, path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "skipped") || !strings.Contains(stderr, "game 2") || !strings.Contains(stderr, "line 10") {
+		t.Errorf("bad game not reported: %q", stderr)
+	}
+	data, err := os.ReadFile(outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Games []struct {
+			ID      string
+			Players map[string]struct {
+				Accuracy   *int
+				ACPL       *int
+				Inaccuracy int
+				Blunder    int
+			}
+			Plies []struct {
+				Ply      int
+				SAN      string
+				UCI      string
+				Eval     map[string]int
+				BestUCI  *string `json:"best_uci"`
+				BestSAN  *string `json:"best_san"`
+				Judgment *string
+				Comment  string
+			}
+			Comparison struct {
+				Judgments struct{ Lichess, Ours, Exact int }
+				EvalMAECP *float64 `json:"eval_mae_cp"`
+			}
+		}
+		Errors []string
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Games) != 1 || len(doc.Errors) != 1 {
+		t.Fatalf("games %d errors %v", len(doc.Games), doc.Errors)
+	}
+	g := doc.Games[0]
+	p := g.Plies[3]
+	if p.SAN != "g5" || p.UCI != "g7g5" || p.Eval["mate"] != 1 || *p.Judgment != "Blunder" || *p.BestSAN != "e5" || *p.BestUCI != "e7e5" ||
+		p.Comment != "Checkmate is now unavoidable. e5 was best." {
+		t.Errorf("ply 4: %+v", p)
+	}
+	if g.Plies[4].Eval != nil || g.Plies[0].Judgment != nil {
+		t.Errorf("plies %+v", g.Plies)
+	}
+	if g.Players["black"].Inaccuracy != 1 || g.Players["black"].Blunder != 1 || g.Players["white"].Accuracy == nil {
+		t.Errorf("players %+v", g.Players)
+	}
+	if j := g.Comparison.Judgments; j.Lichess != 2 || j.Ours != 2 || j.Exact != 2 || g.Comparison.EvalMAECP == nil {
+		t.Errorf("comparison %+v", g.Comparison)
+	}
+}
+
+func TestAnalyseFormatsFromStdin(t *testing.T) {
+	code, out, stderr := runAnalyseCLI(t, analyseTestPGN, "--lichess-evals", "--format", "pgn", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "1... f6?! { (0.20 → 0.90) Inaccuracy. e5 was best. } { [%eval 0.9] } (1... e5 2. Nf3) 2. d4") {
+		t.Errorf("pgn output:\n%s", out)
+	}
+	code, out, _ = runAnalyseCLI(t, analyseTestPGN, "--lichess-evals", "-")
+	if code != 0 || !strings.Contains(out, "Inaccuracy") || !strings.Contains(out, "blunder") {
+		t.Errorf("text output (%d):\n%s", code, out)
+	}
+}
+
+func TestAnalyseUsageErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "usage"},
+		{[]string{"--format", "xml", "x.pgn"}, 1, "--format"},
+		{[]string{"--nodes", "5", "--depth", "3", "x.pgn"}, 1, "only one"},
+		{[]string{"--preset", "huge", "x.pgn"}, 1, "unknown preset"},
+		{[]string{"q7ZvsdUF"}, 1, "not available offline"},
+		{[]string{"nofile.pgn"}, 1, "no such file"},
+	}
+	for _, c := range cases {
+		code, _, stderr := runAnalyseCLI(t, "", c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr)
+		}
+	}
+}
+
+func TestAnalyseEngineNotFound(t *testing.T) {
+	code, _, stderr := runAnalyseCLI(t, analyseTestPGN, "--engine", "/nonexistent/engine", "-")
+	if code != 1 || !strings.Contains(stderr, "engine") {
+		t.Errorf("exit %d: %q", code, stderr)
+	}
+}

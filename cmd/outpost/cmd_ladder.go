@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/outpostchess/outpost/bots"
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/match"
+)
+
+// runLadder estimates an engine's Elo against Stockfish's UCI_Elo levels.
+func runLadder(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "ladder", "--engine SPEC [--games-per-rung N] [--tc SECONDS] [--rungs LIST]")
+	spec := fs.String("engine", "", "engine under test: "+strings.Join(bots.Names(), ", ")+", or uci:/path/to/engine[,Option=Value…]")
+	perRung := fs.Int("games-per-rung", 10, "games at each rung visited")
+	tc := fs.Float64("tc", 0.1, "seconds per move, for both engines")
+	tolerance := fs.Float64("tolerance", 0, "seconds a move may overrun --tc before forfeiting (0 = max(0.1, tc/2))")
+	concurrency := fs.Int("concurrency", 2, "games played at once")
+	rungList := fs.String("rungs", "", "comma-separated UCI_Elo rungs (default 1350,1600,…,2850)")
+	sfPath := fs.String("stockfish", "", "Stockfish binary (default: stockfish on $PATH or /usr/games/stockfish)")
+	seed := fs.Uint64("seed", 1, "seed for random engines")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *spec == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	if *tc <= 0 || *tolerance < 0 {
+		return fmt.Errorf("--tc must be positive and --tolerance non-negative")
+	}
+	rungs, err := parseRungs(*rungList)
+	if err != nil {
+		return err
+	}
+	path := *sfPath
+	if path == "" {
+		if path, err = bots.FindStockfish(); err != nil {
+			return err
+		}
+	}
+	log := env.logger()
+	opponent := func(ctx context.Context, elo int) (engine.Engine, error) {
+		return bots.New(ctx, "uci:"+path, bots.WithElo(elo), bots.WithHashMB(16), bots.WithThreads(1), bots.WithLogger(log))
+	}
+	// The label names the reference engine as it names itself.
+	ref, err := opponent(ctx, 1350)
+	if err != nil {
+		return err
+	}
+	refName := ref.Name()
+	ref.Close()
+
+	var instance atomic.Uint64
+	out := env.Stdout
+	fmt.Fprintf(out, "ladder: %s against %s at %g s/move, %d games per rung\n", *spec, refName, *tc, *perRung)
+	res, err := match.Ladder(ctx, match.LadderConfig{
+		Engine: func(ctx context.Context) (engine.Engine, error) {
+			return bots.New(ctx, *spec, bots.WithLogger(log), bots.WithSeed(*seed+instance.Add(1)))
+		},
+		Opponent: opponent, Rungs: rungs, GamesPerRung: *perRung,
+		MoveTime: seconds(*tc), Tolerance: seconds(*tolerance), Concurrency: *concurrency, Logger: log,
+		OnRung: func(r match.Rung) {
+			fmt.Fprintf(out, "  UCI_Elo %4d: +%d -%d =%d  score %.1f%%\n", r.Elo, r.Wins, r.Losses, r.Draws, 100*r.Score())
+		},
+	})
+	if err != nil {
+		return err
+	}
+	label := fmt.Sprintf("%s-equivalent Elo at %g s/move on this machine", strings.ReplaceAll(refName, " ", "-"), *tc)
+	games := 0
+	for _, r := range res.Rungs {
+		games += r.Games()
+	}
+	switch res.Fit.Bound {
+	case "above":
+		fmt.Fprintf(out, "%s: above %d (won every game; %d games)\n", label, res.Rungs[len(res.Rungs)-1].Elo, games)
+	case "below":
+		fmt.Fprintf(out, "%s: below %d (lost every game; %d games)\n", label, res.Rungs[len(res.Rungs)-1].Elo, games)
+	default:
+		fmt.Fprintf(out, "%s: %.0f ± %.0f (95%%, %d games)\n", label, res.Fit.Elo, res.Fit.Error, games)
+	}
+	return nil
+}
+
+// parseRungs parses "1350,1600,…"; empty means the default ladder.
+func parseRungs(s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("--rungs: %q is not an integer", f)
+		}
+		if len(out) > 0 && n <= out[len(out)-1] {
+			return nil, fmt.Errorf("--rungs: %d does not increase", n)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}

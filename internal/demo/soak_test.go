@@ -1,0 +1,259 @@
+package demo
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/outpostchess/outpost/bots/runner"
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess"
+	"github.com/outpostchess/outpost/lichess/sandbox"
+)
+
+// soakGames is how many games the soak plays (OUTPOST_SOAK_GAMES overrides).
+func soakGames() int {
+	if n, err := strconv.Atoi(os.Getenv("OUTPOST_SOAK_GAMES")); err == nil && n > 0 {
+		return n
+	}
+	return 20
+}
+
+// TestSoakWithFaults plays fast games while the sandbox injects faults at
+// random (stream drops and stalls, 429s, 5xx, latency, malformed lines),
+// restarts the daemon once mid-game, and checks: no illegal move, no game
+// lost on time by the bot, every finished game summarised exactly once, no
+// bot request during a 429 lockout, no goroutine left behind.
+func TestSoakWithFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("soak test skipped in -short mode")
+	}
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	games := soakGames()
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	cfg := config.Default()
+	cfg.Engines.Default = "easy"
+	cfg.Game.MoveOverhead = 100 * time.Millisecond
+	cfg.Game.AbortAfter = 0
+	cfg.Summary.Rooms = []string{"player"}
+	cfg.Challenge.MaxGames = 2
+
+	restart := make(chan struct{})
+	var once sync.Once
+	var mu sync.Mutex
+	finished := 0
+	hooks := daemon.Hooks{GameFinished: func(g store.Game) {
+		mu.Lock()
+		finished++
+		mu.Unlock()
+	}}
+	var srv *sandbox.Server
+	lockout := 1500 * time.Millisecond
+	faults := []string{
+		"drop:path=/api/bot/game/stream/,prob=0.03",
+		"drop:path=/api/stream/event,prob=0.02",
+		"stall:path=/api/bot/game/stream/,after=3,times=2",
+		"stall:path=/api/stream/event,after=2,times=1",
+		"malformed:prob=0.02",
+		"5xx:status=502,prob=0.02",
+		"429:prob=0.004,body=true,seconds=1",
+		"429:prob=0.003",
+		"latency:delay=3ms,prob=0.3",
+	}
+	ready := func(s *sandbox.Server) {
+		srv = s
+		for _, f := range faults {
+			_, err := s.Faults().AddSpec(f)
+			require.NoError(t, err, f)
+		}
+		// Restart the daemon once, in the middle of the third game.
+		go func() {
+			for ctx.Err() == nil {
+				mu.Lock()
+				n := finished
+				mu.Unlock()
+				if n >= 2 {
+					for _, g := range s.Games() {
+						if g.Status == "started" && len(g.Moves) >= 10 {
+							once.Do(func() { close(restart) })
+							return
+						}
+					}
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		}()
+	}
+	sum := &countingSummariser{}
+	res, err := Run(ctx, Options{Config: cfg, Games: games, TC: "1+0", Summariser: sum, Dir: t.TempDir(),
+		Logger: zerolog.Nop(), Ready: ready, Restart: restart, Hooks: hooks,
+		Sandbox: sandbox.Config{KeepAlive: 300 * time.Millisecond},
+		Client:  lichess.Options{StreamTimeout: 1500 * time.Millisecond, RateLimit: lockout, ReconnectMin: 50 * time.Millisecond, RetryWaitMin: 50 * time.Millisecond, RetryWaitMax: 500 * time.Millisecond}})
+	require.NoError(t, err)
+	checkGames(t, res, sum)
+	assert.GreaterOrEqual(t, len(res.Summary), games)
+	select {
+	case <-restart:
+	default:
+		t.Error("the daemon was never restarted mid-game")
+	}
+	for _, k := range []sandbox.FaultKind{sandbox.FaultDrop, sandbox.FaultStall, sandbox.FaultMalformed, sandbox.FaultServerError, sandbox.FaultLatency} {
+		assert.Positive(t, srv.Faults().Fired(k), "fault %s fired", k)
+	}
+	checkLockouts(t, srv.Requests(), strings.ToLower(BotName), lockout)
+}
+
+// checkLockouts asserts that after every 429 the user sent no request for
+// the lockout (or the ratelimit body's seconds, if longer).
+func checkLockouts(t *testing.T, reqs []sandbox.RequestRecord, user string, lockout time.Duration) {
+	t.Helper()
+	var mine []sandbox.RequestRecord
+	for _, r := range reqs {
+		if r.User == user {
+			mine = append(mine, r)
+		}
+	}
+	sort.Slice(mine, func(i, j int) bool { return mine[i].Time.Before(mine[j].Time) })
+	n429 := 0
+	for i, r := range mine {
+		if r.Status != 429 {
+			continue
+		}
+		n429++
+		for _, next := range mine[i+1:] {
+			gap := next.Time.Sub(r.Time)
+			// 50 ms of slack for the server's and client's clocks reading
+			// the same instant at different points of the request.
+			assert.GreaterOrEqual(t, gap, lockout-50*time.Millisecond,
+				"request %s %s only %s after a 429", next.Method, next.Path, gap)
+			break
+		}
+	}
+	t.Logf("%d requests by %s, %d answered 429", len(mine), user, n429)
+}
+
+// TestFourSimultaneousGames plays four 1+0 games at once: none may be lost
+// on time by the bot.
+func TestFourSimultaneousGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in -short mode")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cfg := config.Default()
+	cfg.Engines.Default = "medium"
+	cfg.Challenge.MaxGames = 4
+	cfg.Challenge.MaxGamesPerOpponent = 1
+	cfg.Summary.Rooms = []string{"player"}
+	var mu sync.Mutex
+	peak := 0
+	var srvRef *sandbox.Server
+	done := make(chan struct{})
+	defer close(done)
+	ready := func(s *sandbox.Server) {
+		srvRef = s
+		go func() {
+			for {
+				select {
+				case <-done:
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+				n := 0
+				for _, g := range s.Games() {
+					if g.Status == "started" {
+						n++
+					}
+				}
+				mu.Lock()
+				peak = max(peak, n)
+				mu.Unlock()
+			}
+		}()
+	}
+	sum := &countingSummariser{}
+	res, err := Run(ctx, Options{Config: cfg, Games: 4, TC: "1+0", Sparrers: 4, Summariser: sum, Dir: t.TempDir(),
+		Logger: zerolog.Nop(), Ready: ready})
+	require.NoError(t, err)
+	checkGames(t, res, sum)
+	mu.Lock()
+	assert.GreaterOrEqual(t, peak, 3, "games ran simultaneously")
+	mu.Unlock()
+	require.NotNil(t, srvRef)
+}
+
+// TestEngineProcessKilledMidGame kills the bot's Stockfish process during a
+// game: the engine is restarted (or the fallback answers) and the game goes
+// on to its end with legal moves.
+func TestEngineProcessKilledMidGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in -short mode")
+	}
+	sf, err := exec.LookPath("stockfish")
+	if err != nil {
+		sf = "/usr/games/stockfish"
+	}
+	if _, err := os.Stat(sf); err != nil {
+		t.Skip("Stockfish not installed (make setup installs it)")
+	}
+	// A private copy, so that killing it cannot touch other tests' engines.
+	priv := filepath.Join(t.TempDir(), "sf-kill-me")
+	data, err := os.ReadFile(sf)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(priv, data, 0o755))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cfg := config.Default()
+	skill := 3
+	cfg.Engines.Defs = map[string]config.EngineConfig{"sf": {Type: "uci", Path: priv, SkillLevel: &skill}}
+	cfg.Engines.Default = "sf"
+	cfg.Summary.Rooms = []string{"player"}
+	killed := make(chan struct{})
+	ready := func(s *sandbox.Server) {
+		go func() {
+			for ctx.Err() == nil {
+				for _, g := range s.Games() {
+					if g.Status == "started" && len(g.Moves) >= 8 {
+						_ = exec.Command("pkill", "-KILL", "-f", priv).Run()
+						close(killed)
+						return
+					}
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		}()
+	}
+	var outcomes []runner.Outcome
+	var mu sync.Mutex
+	hooks := daemon.Hooks{RunnerDone: func(out runner.Outcome, err error) {
+		mu.Lock()
+		outcomes = append(outcomes, out)
+		mu.Unlock()
+	}}
+	sum := &countingSummariser{}
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Summariser: sum, Dir: t.TempDir(),
+		Logger: zerolog.Nop(), Ready: ready, Hooks: hooks})
+	require.NoError(t, err)
+	select {
+	case <-killed:
+	default:
+		t.Fatal("the engine was never killed")
+	}
+	checkGames(t, res, sum)
+}

@@ -1,0 +1,121 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestTokenTest checks POST /api/token/test.
+func TestTokenTest(t *testing.T) {
+	e := newEnv(t, Config{})
+	code, b := e.do("", "POST", "/api/token/test", nil, "Content-Type", "text/plain")
+	if code != 200 || strings.TrimSpace(string(b)) != "{}" {
+		t.Fatalf("empty: %d %s", code, b)
+	}
+	req := strings.NewReader(tokBot1 + "," + tokAlice + ",unknown")
+	resp, err := e.client.Post(e.url+"/api/token/test", "text/plain", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got map[string]*struct{ UserID, Scopes string }
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got[tokBot1].UserID != "bot1" || !strings.Contains(got[tokBot1].Scopes, "bot:play") ||
+		got[tokAlice].Scopes != "board:play,challenge:read,challenge:write" || got["unknown"] != nil {
+		t.Fatalf("%+v", got)
+	}
+}
+
+// TestAccountAndUsers checks /api/account, /api/user and /api/bot/online.
+func TestAccountAndUsers(t *testing.T) {
+	e := newEnv(t, Config{})
+	code, me := e.get(tokBot1, "/api/account")
+	if code != 200 || me["id"] != "bot1" || me["title"] != "BOT" || me["url"] != e.url+"/@/bot1" {
+		t.Fatalf("%d %v", code, me)
+	}
+	code, u := e.get("", "/api/user/BOB")
+	if code != 200 || u["username"] != "bob" || u["title"] != "GM" {
+		t.Fatalf("%d %v", code, u)
+	}
+	if code, _ := e.get("", "/api/user/nobody"); code != 404 {
+		t.Fatalf("unknown user: %d", code)
+	}
+	if code, m := e.get("", "/api/account"); code != 401 || m["error"] != "Login required" {
+		t.Fatalf("anonymous account: %d %v", code, m)
+	}
+	if code, _ := e.get(tokBot1, "/api/nothing/here"); code != 404 {
+		t.Fatalf("unknown path: %d", code)
+	}
+
+	// Online bots are those with an open event stream.
+	code, b := e.do("", "GET", "/api/bot/online", nil)
+	if code != 200 || strings.TrimSpace(string(b)) != "" {
+		t.Fatalf("nobody online: %d %q", code, b)
+	}
+	e.open(tokBot2, "/api/stream/event")
+	e.open(tokAlice, "/api/stream/event")
+	eventually(t, "online", func() bool { return e.srv.Online("bot2") && e.srv.Online("alice") })
+	code, b = e.do("", "GET", "/api/bot/online?nb=10", nil)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if code != 200 || len(lines) != 1 || decode(t, []byte(lines[0]))["id"] != "bot2" {
+		t.Fatalf("online: %d %s", code, b)
+	}
+}
+
+// TestBotUpgrade checks POST /api/bot/account/upgrade.
+func TestBotUpgrade(t *testing.T) {
+	e := newEnv(t, Config{})
+	e.wantError(tokBot1, "/api/bot/account/upgrade", 400, "This account is already a bot account.")
+	e.startGame(nil) // alice has played
+	e.wantError(tokAlice, "/api/bot/account/upgrade", 400, "This account has played games and cannot be upgraded to a bot account.")
+	e.mustOK(tokBob, "/api/bot/account/upgrade", nil)
+	if _, me := e.get(tokBob, "/api/account"); me["title"] != "BOT" {
+		t.Fatalf("upgraded: %v", me)
+	}
+	// Now bob must use the BOT API.
+	id := e.challenge(tokBob, "alice", url.Values{"days": {"1"}, "color": {"white"}})
+	e.mustOK(tokAlice, "/api/challenge/"+id+"/accept", nil)
+	e.wantError(tokBob, "/api/board/game/"+id+"/move/e2e4", 400, "This endpoint cannot be used with a Bot account.")
+	e.mustOK(tokBob, "/api/bot/game/"+id+"/move/e2e4", nil)
+}
+
+// TestAccountPlaying checks the ongoing games list, most urgent first.
+func TestAccountPlaying(t *testing.T) {
+	e := newEnv(t, Config{})
+	a := e.startGame(nil)
+	e.play(a, "e2e4") // bot1 to move in a
+	b := e.startGame(url.Values{"days": {"3"}, "color": {"white"}})
+	code, m := e.get(tokBot1, "/api/account/playing?nb=5")
+	if code != 200 || m["nbMyTurn"] != 1.0 {
+		t.Fatalf("%d %v", code, m)
+	}
+	np := m["nowPlaying"].([]any)
+	if len(np) != 2 || np[0].(map[string]any)["gameId"] != a || np[1].(map[string]any)["gameId"] != b {
+		t.Fatalf("order: %v", np)
+	}
+	if first := np[0].(map[string]any); first["isMyTurn"] != true || first["lastMove"] != "e2e4" || first["color"] != "black" {
+		t.Fatalf("entry %v", first)
+	}
+	_, m = e.get(tokBot1, "/api/account/playing?nb=1")
+	if len(m["nowPlaying"].([]any)) != 1 {
+		t.Fatalf("nb=1: %v", m)
+	}
+}
+
+// TestAddAccount checks accounts added at run time.
+func TestAddAccount(t *testing.T) {
+	e := newEnv(t, Config{})
+	e.srv.AddAccount(Account{Name: "Carol", Token: "tok-carol"})
+	code, me := e.get("tok-carol", "/api/account")
+	if code != 200 || me["id"] != "carol" || me["perfs"].(map[string]any)["blitz"].(map[string]any)["rating"] != 1500.0 {
+		t.Fatalf("%d %v", code, me)
+	}
+	e.srv.AddAccount(Account{Name: "Carol", Token: "tok-carol-2"})
+	if code, _ := e.get("tok-carol", "/api/account"); code != 401 {
+		t.Fatalf("old token still valid: %d", code)
+	}
+}
