@@ -63,7 +63,8 @@
 //	      "san": "Nd7", "uci": "b8d7",
 //	      "eval": {"cp": 85} | {"mate": -3} | null,   // after the move, White POV
 //	      "best_uci": "d5e4" | null,   // engine's best move before the move
-//	      "best_san": "dxe4" | null,   //   (null when it was the move played)
+//	      "best_san": "dxe4" | null,   //   (null when unknown, e.g. --lichess-evals
+//	                                   //   on a ply Lichess gave no advice)
 //	      "variation": ["dxe4", "Nxe4", …],           // judged plies, ≤ 12 plies
 //	      "judgment": "Inaccuracy" | "Mistake" | "Blunder" | null,
 //	      "nag": "?!",

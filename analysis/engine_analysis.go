@@ -221,6 +221,7 @@ func pliesFromOutcomes(g *Game, gp *gamePositions, outs []Outcome, borderline ma
 			pe.Gate = GateUnknown
 		case before.BestUCI == g.Moves[i].UCI:
 			pe.Gate = GateClosed
+			pe.BestUCI, pe.BestSAN = before.BestUCI, g.Moves[i].SAN
 		default:
 			pe.Gate = GateOpen
 			pe.BestUCI = before.BestUCI

@@ -169,7 +169,8 @@ type SearchOptions struct {
 	// clears the hash (ucinewgame) and searches it backwards, as Lichess's
 	// fishnet does (default 6; 1 = every position on its own).
 	ChunkSize int
-	// Progress is called after each position with the count done so far.
+	// Progress is called after each position with the count done so far;
+	// calls are serialised.
 	Progress func(done, total int)
 }
 
@@ -189,13 +190,13 @@ func (p *Pool) Search(ctx context.Context, jobs []Job, opt SearchOptions) ([]Out
 		done     int
 		firstErr error
 	)
+	// progress callbacks are serialised (called under mu), in order
 	report := func() {
 		mu.Lock()
+		defer mu.Unlock()
 		done++
-		d := done
-		mu.Unlock()
 		if opt.Progress != nil {
-			opt.Progress(d, len(jobs))
+			opt.Progress(done, len(jobs))
 		}
 	}
 	for w, eng := range p.engines {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -52,12 +53,16 @@ func BenchmarkPoolVsDirect(b *testing.B) {
 	runDirect := func() time.Duration {
 		start := time.Now()
 		var wg sync.WaitGroup
-		for w, e := range direct {
+		var next atomic.Int64 // chunks are taken in order, as the pool does
+		for _, e := range direct {
 			wg.Add(1)
-			go func(w int, e *uci.Engine) {
+			go func(e *uci.Engine) {
 				defer wg.Done()
-				// static split: worker w takes every workers-th chunk
-				for lo := w * chunk; lo < len(jobs); lo += workers * chunk {
+				for {
+					lo := int(next.Add(1)-1) * chunk
+					if lo >= len(jobs) {
+						return
+					}
 					if err := e.NewGame(ctx); err != nil {
 						b.Error(err)
 						return
@@ -72,7 +77,7 @@ func BenchmarkPoolVsDirect(b *testing.B) {
 						}
 					}
 				}
-			}(w, e)
+			}(e)
 		}
 		wg.Wait()
 		return time.Since(start)

@@ -31,7 +31,7 @@ type builder func(ctx context.Context, s Spec, c *config) (engine.Engine, error)
 // builders lists the engine names New knows. It is rebuilt on each call so
 // that there is no package-level mutable state.
 func builders() map[string]builder {
-	return map[string]builder{
+	b := map[string]builder{
 		"easy":      buildEasy,
 		"medium":    buildSearch(search.NewMedium),
 		"hard":      buildSearch(search.NewHard),
@@ -39,6 +39,8 @@ func builders() map[string]builder {
 		"stockfish": buildStockfish,
 		"uci":       buildUCI,
 	}
+	maps.Copy(b, maiaBuilders())
+	return b
 }
 
 // Names returns the engine names New accepts (besides "uci:PATH"), sorted.
@@ -54,7 +56,8 @@ func Names() []string {
 }
 
 // New builds the engine named by spec (see ParseSpec): "easy", "medium",
-// "hard", "knobs", "stockfish" (the installed Stockfish) or
+// "hard", "knobs", "maia-1100" … "maia-1900" (Maia-1 through the models
+// package; see WithPredictor), "stockfish" (the installed Stockfish) or
 // "uci:/path/to/engine", each optionally followed by ",Key=Value" options
 // that are passed to the engine's Configure (UCI setoption for external
 // engines). The caller must Close the engine.
@@ -195,7 +198,8 @@ func buildUCI(ctx context.Context, s Spec, c *config) (engine.Engine, error) {
 	}
 	maps.Copy(opts, c.options(s))
 	e, err := uciengine.New(ctx, uciengine.Config{
-		Path: s.Path, Options: opts, Elo: c.elo, Name: c.name, Logger: c.log, Client: c.uciClient,
+		Path: s.Path, Args: c.uciClient.Args, Env: c.uciClient.Env,
+		Options: opts, Elo: c.elo, Name: c.name, Logger: c.log, Client: c.uciClient,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("bots: %s: %w", s, err)

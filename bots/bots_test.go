@@ -22,19 +22,13 @@ func TestMain(m *testing.M) {
 // that passes its environment.
 func fakeSpec(t *testing.T, mode ucitest.Mode) (string, Option) {
 	t.Helper()
+	if raceEnabled {
+		t.Skip("the fake engine (this test binary) starts too slowly under -race; internal/uci covers the client with -race")
+	}
 	path, args, env := ucitest.Config(mode)
-	if len(args) != 1 {
-		t.Fatal("unexpected fake args")
-	}
-	// The fake is our own test binary; a spec carries no environment, so the
-	// mode goes through this process's environment to the child. The
-	// handshake timeout is generous because the test binary's package
+	// The handshake timeout is generous because the test binary's package
 	// initialisation (bots/board's magic tables) is slow on a loaded machine.
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	return "uci:" + path, WithUCIClient(uci.Config{HandshakeTimeout: time.Minute, ReadyTimeout: time.Minute,
+	return "uci:" + path, WithUCIClient(uci.Config{Args: args, Env: env, HandshakeTimeout: time.Minute, ReadyTimeout: time.Minute,
 		StopTimeout: 200 * time.Millisecond, QuitTimeout: 200 * time.Millisecond})
 }
 

@@ -182,10 +182,14 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 		select {
 		case a := <-ch:
 			t.Stop()
-			if a.err == nil && IsLegal(g, a.m.UCI) {
+			switch {
+			case a.err != nil:
+				ev.Reason, ev.Err = ReasonError, a.err
+			case !IsLegal(g, a.m.UCI):
+				ev.Reason, ev.Illegal = ReasonIllegal, a.m.UCI
+			default:
 				return a.m, nil
 			}
-			ev.Reason, ev.Err, ev.Illegal = ReasonError, a.err, a.m.UCI
 		case <-t.C:
 			ev.Reason, ev.Err = ReasonTimeout, ctx.Err()
 		}

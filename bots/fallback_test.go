@@ -189,3 +189,30 @@ func TestMoveBudget(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFallbackOverhead measures what the Fallback adds to a move in a
+// 120-ply game: replaying the game with notnil/chess and checking the move.
+func BenchmarkFallbackOverhead(b *testing.B) {
+	pos := engine.Position{}
+	p, _ := Replay(pos)
+	for i := 0; i < 120; i++ {
+		ms := LegalMoves(p)
+		m := ms[(i*7)%len(ms)]
+		next, err := Play(p, m)
+		if err != nil || len(next.ValidMoves()) == 0 {
+			break
+		}
+		p = next
+		pos.Moves = append(pos.Moves, m)
+	}
+	f := NewFallback(&scripted{name: "p", fn: func(context.Context) (engine.Move, error) {
+		g, _ := Replay(pos)
+		return engine.Move{UCI: LegalMoves(g)[0]}, nil
+	}}, nil)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := f.SelectMove(context.Background(), pos, engine.Limits{Depth: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/knobs"
 	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/models"
 )
 
 // Option configures New.
@@ -27,6 +28,7 @@ type config struct {
 	fallback   bool
 	name       string
 	uciClient  uci.Config
+	predictor  *models.Predictor
 }
 
 // WithLogger sets the logger engines and the fallback report to.
@@ -116,8 +118,9 @@ func WithName(name string) Option {
 	}
 }
 
-// WithUCIClient sets the UCI client's timeouts for external engines (its
-// Path, Args, Options and Logger are ignored).
+// WithUCIClient sets how external engines are run: its Args, Env, Dir and
+// timeouts are used (Path comes from the spec; Options and Logger from the
+// other options).
 func WithUCIClient(cfg uci.Config) Option {
 	return func(c *config) error { c.uciClient = cfg; return nil }
 }

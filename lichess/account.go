@@ -77,7 +77,7 @@ func (c *Client) checkToken(ctx context.Context, required []string) (*TokenInfo,
 	for _, s := range required {
 		if !info.HasScope(s) {
 			return info, fmt.Errorf("lichess: %w: the token of %q has scopes [%s] but not %q; create one with it at %s/account/oauth/token/create?scopes[]=%s",
-				ErrMissingScope, info.UserID, strings.Join(info.Scopes, ","), s, c.base, url.QueryEscape(s))
+				ErrMissingScope, info.UserID, strings.Join(info.Scopes, ","), s, c.base, s)
 		}
 	}
 	return info, nil

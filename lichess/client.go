@@ -49,22 +49,27 @@ func New(opts Options) (*Client, error) {
 			return nil, fmt.Errorf("lichess: %w", err)
 		}
 	}
-	hc := o.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	user := o.HTTPClient
+	if user == nil {
+		user = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
-	if hc.Timeout != 0 {
+	if user.Timeout != 0 {
 		return nil, fmt.Errorf("lichess: HTTPClient.Timeout must be 0 (streams stay open); use Options.RequestTimeout")
+	}
+	rt := user.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
 	}
 	c := &Client{
 		opts:  o,
 		base:  base,
-		hc:    hc,
 		log:   o.Logger.With().Str("component", "lichess").Logger(),
 		clock: o.Clock,
 		red:   redactor{token: string(o.Token)},
 		turn:  make(chan struct{}, 1),
 	}
+	hc := &http.Client{Transport: &turnTransport{c: c, base: rt}, CheckRedirect: user.CheckRedirect, Jar: user.Jar}
+	c.hc = hc
 	c.retry = &retryablehttp.Client{
 		HTTPClient:     hc,
 		RetryWaitMin:   o.RetryWaitMin,
@@ -111,7 +116,8 @@ func (c *Client) lockout(d time.Duration) time.Time {
 }
 
 // acquire waits for the client's turn and for any 429 lockout to end. The
-// returned function gives the turn back.
+// returned function gives the turn back. turnTransport calls it for every
+// attempt of every request.
 func (c *Client) acquire(ctx context.Context) (func(), error) {
 	select {
 	case c.turn <- struct{}{}:
@@ -140,3 +146,7 @@ func (c *Client) logRetry(_ retryablehttp.Logger, req *http.Request, attempt int
 		c.log.Warn().Str("method", req.Method).Str("path", req.URL.Path).Int("attempt", attempt+1).Msg("retrying request")
 	}
 }
+
+// Close releases the client's idle connections. Close open streams first;
+// the client must not be used afterwards.
+func (c *Client) Close() { c.hc.CloseIdleConnections() }

@@ -53,6 +53,12 @@ type e2e struct {
 // (human), and a client for each. Every log line and error is scanned for
 // the tokens when the test ends.
 func newE2E(t *testing.T, mod ...func(*lichess.Options)) *e2e {
+	return newE2EWith(t, sandbox.Config{}, mod...)
+}
+
+// newE2EWith is newE2E with sandbox settings (accounts, keep-alive and
+// logger are set here).
+func newE2EWith(t *testing.T, cfg sandbox.Config, mod ...func(*lichess.Options)) *e2e {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end test")
@@ -60,14 +66,13 @@ func newE2E(t *testing.T, mod ...func(*lichess.Options)) *e2e {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	logs := &logSink{}
-	srv := sandbox.New(sandbox.Config{
-		Accounts: []sandbox.Account{
-			{Name: "bot1", Token: botToken, Bot: true},
-			{Name: "alice", Token: aliceToken},
-		},
-		KeepAlive: 100 * time.Millisecond,
-		Logger:    zerolog.New(logs).Level(zerolog.DebugLevel),
-	})
+	cfg.Accounts = []sandbox.Account{
+		{Name: "bot1", Token: botToken, Bot: true},
+		{Name: "alice", Token: aliceToken},
+	}
+	cfg.KeepAlive = 100 * time.Millisecond
+	cfg.Logger = zerolog.New(logs).Level(zerolog.DebugLevel)
+	srv := sandbox.New(cfg)
 	url, err := srv.Listen(ctx, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -371,10 +376,10 @@ func TestE2EStreamDrop(t *testing.T) {
 	}
 }
 
-// Fault: the event stream stalls (no keep-alive); the watchdog reconnects it
-// and the sandbox replays the ongoing game.
+// Fault: the game stream stalls (no more lines, no keep-alive); the
+// watchdog reconnects it and the stream starts again with gameFull.
 func TestE2EStreamStall(t *testing.T) {
-	e := newE2E(t, func(o *lichess.Options) { o.StreamTimeout = 400 * time.Millisecond })
+	e := newE2E(t, func(o *lichess.Options) { o.StreamTimeout = 600 * time.Millisecond })
 	id, _ := e.startGame()
 	e.srv.Faults().Stall("/api/bot/game/stream/", 1, 1)
 	s, err := e.bot.Bot().StreamGame(e.ctx, id)
@@ -386,15 +391,15 @@ func TestE2EStreamStall(t *testing.T) {
 	if !errors.Is(rc.Cause, lichess.ErrStreamStalled) {
 		t.Fatalf("cause %v", rc.Cause)
 	}
-	if waited := time.Since(start); waited < 300*time.Millisecond {
-		t.Fatalf("reconnected after %v, before the 400 ms timeout", waited)
+	if waited := time.Since(start); waited < 500*time.Millisecond {
+		t.Fatalf("reconnected after %v, before the 600 ms timeout", waited)
 	}
 	if full := next[*lichess.GameFull](t, s); full.ID != id {
 		t.Fatal("gameFull after the stall")
 	}
 	// Keep-alives (every 100 ms) keep the new connection alive past the
 	// timeout.
-	time.Sleep(time.Second)
+	time.Sleep(1500 * time.Millisecond)
 	if s.Stats().Reconnects != 1 {
 		t.Fatalf("stats %+v", s.Stats())
 	}
@@ -403,8 +408,10 @@ func TestE2EStreamStall(t *testing.T) {
 // Fault: malformed ndjson lines are skipped and the stream goes on.
 func TestE2EMalformedLines(t *testing.T) {
 	e := newE2E(t)
-	e.srv.Faults().Malformed("/api/stream/event", 0, 1)
-	id, botEvents := e.startGame() // works despite the malformed line
+	// One malformed line on each of the two event streams (bot's and
+	// alice's): a rule fires at most once per connection.
+	e.srv.Faults().Malformed("/api/stream/event", 0, 2)
+	id, botEvents := e.startGame() // works despite the malformed lines
 	if id == "" || botEvents.Stats().Malformed != 1 || botEvents.Stats().Reconnects != 0 {
 		t.Fatalf("stats %+v", botEvents.Stats())
 	}
@@ -486,5 +493,123 @@ func TestE2EServerErrors(t *testing.T) {
 	e.must(e.alice.Board().Move(e.ctx, id, "e2e4", false))
 	if st := next[*lichess.GameState](t, s); st.Moves != "e2e4" {
 		t.Fatalf("state %+v", st)
+	}
+}
+
+// The opponent leaves: the bot's stream reports opponentGone with a
+// countdown, and once it has run out the bot claims victory.
+func TestE2EOpponentGoneClaimVictory(t *testing.T) {
+	e := newE2EWith(t, sandbox.Config{GoneAfter: 200 * time.Millisecond, ClaimWinAfter: 300 * time.Millisecond})
+	id, _ := e.startGame()
+	aliceGame, err := e.alice.Board().StreamGame(e.ctx, id)
+	e.must(err)
+	next[*lichess.GameFull](t, aliceGame)
+	e.must(e.alice.Board().Move(e.ctx, id, "e2e4", false))
+	botGame, err := e.bot.Bot().StreamGame(e.ctx, id)
+	e.must(err)
+	defer botGame.Close()
+	next[*lichess.GameFull](t, botGame)
+	e.must(e.bot.Bot().Move(e.ctx, id, "c7c5", false))
+	aliceGame.Close() // alice leaves
+	var gone *lichess.OpponentGone
+	for gone == nil || !gone.Gone || gone.ClaimWinInSeconds == nil {
+		gone = next[*lichess.OpponentGone](t, botGame)
+	}
+	// Too early: Lichess refuses.
+	if err := e.bot.Bot().ClaimVictory(e.ctx, id); !errors.Is(err, lichess.ErrBadRequest) {
+		t.Fatalf("early claim: %v", err)
+	}
+	time.Sleep(400 * time.Millisecond)
+	e.must(e.bot.Bot().ClaimVictory(e.ctx, id))
+	var last *lichess.GameState
+	for ev := range botGame.Events() {
+		if s, ok := ev.(*lichess.GameState); ok {
+			last = s
+		}
+	}
+	if last == nil || last.Status.Ongoing() || last.Winner != lichess.Black || botGame.Err() != nil {
+		t.Fatalf("after the claim: %+v, err %v", last, botGame.Err())
+	}
+}
+
+// Abort before both sides moved ends the game as aborted.
+func TestE2EAbort(t *testing.T) {
+	e := newE2E(t)
+	id, _ := e.startGame()
+	s, err := e.bot.Bot().StreamGame(e.ctx, id)
+	e.must(err)
+	next[*lichess.GameFull](t, s)
+	e.must(e.bot.Bot().Abort(e.ctx, id))
+	var last *lichess.GameState
+	for ev := range s.Events() {
+		if st, ok := ev.(*lichess.GameState); ok {
+			last = st
+		}
+	}
+	if last == nil || last.Status != lichess.StatusAborted || s.Err() != nil {
+		t.Fatalf("after abort: %+v, err %v", last, s.Err())
+	}
+	g, ok := e.srv.Game(id)
+	if !ok || g.Status != "aborted" {
+		t.Fatalf("sandbox says %+v", g)
+	}
+}
+
+// Game export with an attached server analysis, the analysed-games filter,
+// and cloud evaluations.
+func TestE2EAnalysisExportAndCloudEval(t *testing.T) {
+	e := newE2E(t)
+	id, _ := e.startGame()
+	e.must(e.alice.Board().Move(e.ctx, id, "e2e4", false))
+	e.must(e.bot.Bot().Move(e.ctx, id, "e7e5", false))
+	e.must(e.bot.Bot().Resign(e.ctx, id))
+	waitFor(t, "game over", func() bool { g, _ := e.srv.Game(id); return g.Over() })
+	ip := func(v int) *int { return &v }
+	err := e.srv.AttachAnalysis(id, sandbox.Analysis{
+		Moves: []sandbox.MoveAnalysis{{Eval: ip(30)}, {Eval: ip(250), Best: "c7c5", Variation: "c5 Nf3",
+			Judgment: &sandbox.Judgment{Name: "Mistake", Comment: "Mistake. c5 was best."}}},
+		White: sandbox.PlayerAnalysis{ACPL: 5, Accuracy: ip(97)},
+		Black: sandbox.PlayerAnalysis{Mistake: 1, ACPL: 110, Accuracy: ip(61)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := e.bot.ExportGame(e.ctx, id, lichess.ExportOptions{Evals: true, Accuracy: true, Clocks: true, Opening: true})
+	e.must(err)
+	if len(g.Analysis) != 2 || *g.Analysis[0].Eval != 30 || g.Analysis[1].Judgment == nil || g.Analysis[1].Judgment.Name != "Mistake" ||
+		g.Analysis[1].Best != "c7c5" || g.Players.Black.Analysis == nil || g.Players.Black.Analysis.ACPL != 110 ||
+		g.Players.Black.Analysis.Accuracy == nil || *g.Players.Black.Analysis.Accuracy != 61 {
+		t.Fatalf("analysis %+v / %+v", g.Analysis, g.Players.Black.Analysis)
+	}
+	pgn, err := e.bot.ExportGamePGN(e.ctx, id, lichess.ExportOptions{Evals: true, Literate: true})
+	e.must(err)
+	if !strings.Contains(pgn, "[%eval 0.3]") || !strings.Contains(pgn, "Mistake") {
+		t.Fatalf("pgn:\n%s", pgn)
+	}
+	yes := true
+	var n int
+	for g, err := range e.alice.UserGames(e.ctx, "alice", lichess.UserGamesParams{Analysed: &yes, ExportOptions: lichess.ExportOptions{Evals: true}}) {
+		e.must(err)
+		if len(g.Analysis) != 2 {
+			t.Fatalf("user games analysis %+v", g.Analysis)
+		}
+		n++
+	}
+	if n != 1 {
+		t.Fatalf("%d analysed games", n)
+	}
+
+	fen := "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+	if err := e.srv.AttachCloudEval(fen, sandbox.CloudEval{Depth: 30, Knodes: 1000, PVs: []sandbox.CloudPV{
+		{CP: ip(25), Moves: "c7c5 g1f3"}, {Mate: ip(-7), Moves: "e7e5"}}}); err != nil {
+		t.Fatal(err)
+	}
+	ce, err := e.alice.CloudEval(e.ctx, fen, 2, "")
+	e.must(err)
+	if ce.Depth != 30 || len(ce.PVs) != 2 || *ce.PVs[0].CP != 25 || ce.PVs[1].Mate == nil || *ce.PVs[1].Mate != -7 {
+		t.Fatalf("cloud eval %+v", ce)
+	}
+	if _, err := e.alice.CloudEval(e.ctx, "8/8/8/8/8/8/8/K1k5 w - - 0 1", 1, ""); !errors.Is(err, lichess.ErrNotFound) {
+		t.Fatalf("unknown position: %v", err)
 	}
 }

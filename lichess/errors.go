@@ -90,12 +90,15 @@ type unknownOutcomeError struct {
 	cause error
 }
 
+// Error names the request, the unknown outcome and its cause.
 func (e *unknownOutcomeError) Error() string {
 	return fmt.Sprintf("%s: %v: %v", e.op, ErrUnknownOutcome, e.cause)
 }
 
+// Is matches ErrUnknownOutcome.
 func (e *unknownOutcomeError) Is(target error) bool { return target == ErrUnknownOutcome }
 
+// Unwrap returns the cause (a network error, an *APIError or a context error).
 func (e *unknownOutcomeError) Unwrap() error { return e.cause }
 
 func asAPIError(err error, target **APIError) bool { return errors.As(err, target) }

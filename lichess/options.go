@@ -49,9 +49,10 @@ type Options struct {
 	// MaxLineBytes bounds one ndjson line; longer lines are skipped
 	// (default 1 MiB).
 	MaxLineBytes int
-	// RequestTimeout bounds one non-streamed request, retries included,
-	// and the wait for a stream's response headers (default 30 s). Waiting
-	// for the client's turn and for a 429 lockout is not counted.
+	// RequestTimeout bounds the wait for the response headers of each
+	// attempt (streams included) and the reading of a non-streamed answer
+	// (default 30 s). Waiting for the client's turn, for a 429 lockout and
+	// between retries is not counted.
 	RequestTimeout time.Duration
 	// RetryMax is how many times a request that failed with a network error
 	// or a 5xx is retried (default 4; negative means never).

@@ -200,14 +200,15 @@ func TestGameStreamWatchdog(t *testing.T) {
 
 func TestStreamKeepAlivesFeedTheWatchdog(t *testing.T) {
 	checkGoroutines(t)
-	// Keep-alives every 30 ms with a 150 ms timeout: no reconnection.
+	// Keep-alives every 30 ms for 750 ms with a 300 ms timeout: no
+	// reconnection.
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(200)
 		io.WriteString(w, fullStarted+"\n")
 		w.(http.Flusher).Flush()
 		tick := time.NewTicker(30 * time.Millisecond)
 		defer tick.Stop()
-		for i := 0; i < 15; i++ {
+		for i := 0; i < 25; i++ {
 			select {
 			case <-tick.C:
 				io.WriteString(w, "\n")
@@ -218,7 +219,7 @@ func TestStreamKeepAlivesFeedTheWatchdog(t *testing.T) {
 		}
 		io.WriteString(w, stateMate+"\n")
 	})
-	c, _ := newTestClient(t, f.URL, func(o *Options) { o.StreamTimeout = 150 * time.Millisecond })
+	c, _ := newTestClient(t, f.URL, func(o *Options) { o.StreamTimeout = 300 * time.Millisecond })
 	s, err := c.Bot().StreamGame(ctxT(t), "abcdefgh")
 	if err != nil {
 		t.Fatal(err)

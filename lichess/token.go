@@ -134,6 +134,8 @@ type redactedError struct {
 	token string
 }
 
+// Error returns the wrapped message with the token replaced.
 func (e *redactedError) Error() string { return redactor{e.token}.redact(e.err.Error()) }
 
+// Unwrap returns the wrapped error.
 func (e *redactedError) Unwrap() error { return e.err }

@@ -242,3 +242,20 @@ func hasRedactedOuter(err, inner error) bool {
 	}
 	return false
 }
+
+// The spec's token-test example: lip_jose is valid with bot:play,
+// lip_badToken is null.
+func TestCheckTokenSpecExample(t *testing.T) {
+	answer := string(exampleJSON(t, "oauth-testMultipleOauthTokens.json.yaml"))
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, answer) })
+	for tok, wantErr := range map[Token]error{"lip_jose": nil, "lip_badToken": ErrTokenInvalid} {
+		c, err := New(Options{BaseURL: f.URL, Token: tok})
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := c.CheckToken(ctxT(t))
+		if !errors.Is(err, wantErr) || (err == nil && (info.UserID != "jose" || !info.HasScope("board:play") || !info.Expires.IsZero())) {
+			t.Errorf("%s: %+v %v", tok, info, err)
+		}
+	}
+}

@@ -95,14 +95,9 @@ func (c *Client) call(ctx context.Context, r *request, out any) error {
 }
 
 func (c *Client) callRaw(ctx context.Context, r *request, out any) error {
-	release, err := c.acquire(ctx)
-	if err != nil {
-		return fmt.Errorf("lichess: %s: %w", r.op(), err)
-	}
-	defer release()
-	rctx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	req, err := c.newHTTPRequest(rctx, r)
+	req, err := c.newHTTPRequest(ctx, r)
 	if err != nil {
 		return err
 	}
@@ -113,7 +108,7 @@ func (c *Client) callRaw(ctx context.Context, r *request, out any) error {
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil && !surelyUnsent(err) {
 			err = ctx.Err()
 		}
 		// A request that acts once and may have been sent has an unknown
@@ -124,7 +119,10 @@ func (c *Client) callRaw(ctx context.Context, r *request, out any) error {
 		return fmt.Errorf("lichess: %s: %w", r.op(), err)
 	}
 	defer resp.Body.Close()
+	// Bound the body read too (the headers were bounded by the transport).
+	bodyTimer := time.AfterFunc(c.opts.RequestTimeout, cancel)
 	body, rerr := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes))
+	bodyTimer.Stop()
 	c.log.Debug().Str("method", r.method).Str("path", r.path).Int("status", resp.StatusCode).
 		Dur("took", c.clock.Now().Sub(start)).Msg("request")
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -159,35 +157,19 @@ func (c *Client) open(ctx context.Context, r *request) (*http.Response, error) {
 }
 
 func (c *Client) openRaw(ctx context.Context, r *request) (*http.Response, error) {
-	release, err := c.acquire(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("lichess: %s: %w", r.op(), err)
-	}
-	defer release()
 	req, err := c.newHTTPRequest(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	// Bound the wait for the headers only; the body may flow for hours.
-	hdrCtx, cancel := context.WithCancel(ctx)
-	timer := time.AfterFunc(c.opts.RequestTimeout, cancel)
-	req = req.WithContext(hdrCtx)
 	body, err := req.BodyBytes()
 	if err != nil {
-		cancel()
-		timer.Stop()
 		return nil, fmt.Errorf("lichess: %s: %w", r.op(), err)
 	}
 	if body != nil {
 		req.Request.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	resp, err := c.hc.Do(req.Request)
-	if !timer.Stop() && err == nil {
-		resp.Body.Close()
-		err = context.DeadlineExceeded
-	}
 	if err != nil {
-		cancel()
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("lichess: %s: %w", r.op(), ctx.Err())
 		}
@@ -197,40 +179,17 @@ func (c *Client) openRaw(ctx context.Context, r *request) (*http.Response, error
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		resp.Body.Close()
-		cancel()
 		return nil, fmt.Errorf("lichess: %w", c.apiError(r, resp, body))
 	}
-	resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
 	return resp, nil
 }
 
-// cancelBody cancels the request context when the body is closed.
-type cancelBody struct {
-	io.ReadCloser
-	cancel context.CancelFunc
-}
-
-func (b *cancelBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.cancel()
-	return err
-}
-
-// apiError builds the error for a non-2xx answer and, for a 429, starts the
-// lockout.
+// apiError builds the error for a non-2xx answer; for a 429 it reports the
+// lockout the transport started.
 func (c *Client) apiError(r *request, resp *http.Response, body []byte) *APIError {
 	e := &APIError{Status: resp.StatusCode, Method: r.method, Path: r.path, Message: c.red.redact(errorMessage(body))}
 	if resp.StatusCode == http.StatusTooManyRequests {
-		wait := c.opts.RateLimit
-		if d := rateLimitSeconds(body); d > wait {
-			wait = d
-		}
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.clock.Now()); ok && d > wait {
-			wait = d
-		}
-		until := c.lockout(wait)
-		e.RetryAfter = until.Sub(c.clock.Now())
-		c.log.Warn().Str("path", r.path).Dur("lockout", e.RetryAfter).Msg("rate limited by the server: no request until the lockout ends")
+		e.RetryAfter = c.LockedUntil().Sub(c.clock.Now())
 	}
 	return e
 }
@@ -321,8 +280,13 @@ func permanent(err error) bool {
 }
 
 // surelyUnsent reports errors raised before any byte of the request was
-// written: DNS failures and failed connection attempts.
+// written: giving up while waiting for the turn, DNS failures and failed
+// connection attempts.
 func surelyUnsent(err error) bool {
+	var ns *notSentError
+	if errors.As(err, &ns) {
+		return true
+	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
 		return true

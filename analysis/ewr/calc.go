@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -156,10 +157,10 @@ type run struct {
 	filtered map[*Node]bool
 	evals    map[string]Score
 
-	stats    Stats
-	warnings []string
-	partial  bool
-	cacheErr bool
+	stats       Stats
+	warnings    []string
+	partial     bool
+	cacheErr    bool
 	evalDone    int
 	evalTotal   int
 	lastRanking time.Time
@@ -239,6 +240,9 @@ func (r *run) filter(ctx context.Context) error {
 		r.stats.Candidates, r.stats.Nodes = 1, 1
 		r.warn("no move kept base winrate + loss threshold; analysing Stockfish's best move only")
 	}
+	// Best first, so that a time limit leaves the most promising moves
+	// evaluated.
+	sort.SliceStable(r.trees, func(i, j int) bool { return *r.trees[i].Winrate > *r.trees[j].Winrate })
 	for _, t := range r.trees {
 		r.prune(t, threshold)
 	}

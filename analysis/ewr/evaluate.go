@@ -50,6 +50,9 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 	byKey := map[string][]*Node{}
 	var order []string
 	for _, n := range nodes {
+		if n.Winrate != nil { // the game ended there
+			continue
+		}
 		if _, ok := byKey[n.key]; !ok {
 			order = append(order, n.key)
 		} else {

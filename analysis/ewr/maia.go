@@ -3,6 +3,7 @@ package ewr
 import (
 	"context"
 
+	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/models"
 )
 
@@ -39,4 +40,14 @@ func (m *MaiaProber) Probe(ctx context.Context, reqs []ProbeRequest) ([][]MovePr
 		out[i] = ms
 	}
 	return out, nil
+}
+
+// New returns a Calculator on real engines: Maia through pred, Stockfish
+// through pool, and cache (nil for none; an internal/store *Store works).
+func New(pred *models.Predictor, pool *analysis.Pool, cache Cache) *Calculator {
+	c := &Calculator{Prober: NewMaiaProber(pred), Evaluator: NewPoolEvaluator(pool)}
+	if cache != nil {
+		c.Cache = cache
+	}
+	return c
 }

@@ -16,6 +16,10 @@ func WriteTable(w io.Writer, res *Result) error {
 		if m.Filtered {
 			mark = " (filtered)"
 		}
+		if m.Branches == 0 { // only in a partial result
+			fmt.Fprintf(tw, "%d. %s%s\t(not evaluated)\t-\t-\t%.1f%%\n", i+1, m.SAN, mark, 100*m.StockfishWinrate)
+			continue
+		}
 		fmt.Fprintf(tw, "%d. %s%s\t%.1f%%\t%s\t%.1f plies\t%.1f%%\n", i+1, m.SAN, mark,
 			100*m.ExpectedWinrate, m.ConfidenceLabel, m.TreeDepth, 100*m.StockfishWinrate)
 	}

@@ -158,6 +158,9 @@ func ConfidenceLabel(coverage float64) string {
 func sortMoves(ms []MoveResult) {
 	sort.SliceStable(ms, func(i, j int) bool {
 		a, b := ms[i], ms[j]
+		if (a.Branches == 0) != (b.Branches == 0) { // unevaluated (partial) last
+			return b.Branches == 0
+		}
 		if a.ExpectedWinrate != b.ExpectedWinrate {
 			return a.ExpectedWinrate > b.ExpectedWinrate
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/internal/uci"
@@ -19,6 +20,16 @@ type PoolEvaluator struct {
 	// PerWorker is the number of positions per worker in one slice
 	// (default 4).
 	PerWorker int
+	// ChunkSize is the number of consecutive positions an engine searches
+	// after one hash clear (default 2).
+	ChunkSize int
+
+	nodes, searches atomic.Int64
+}
+
+// Counts returns the searches run and the nodes they searched so far.
+func (e *PoolEvaluator) Counts() (searches, nodes int64) {
+	return e.searches.Load(), e.nodes.Load()
 }
 
 // NewPoolEvaluator returns the evaluator of pool.
@@ -45,9 +56,13 @@ func (e *PoolEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResu
 				Limits:      uci.Limits{Depth: r.Depth},
 			}
 		}
-		// Chunks of 2 share the hash between neighbouring positions
+		// Small chunks share the hash between neighbouring positions
 		// (siblings, usually) without unbalancing the workers.
-		outs, err := e.Pool.Search(ctx, jobs, analysis.SearchOptions{ChunkSize: 2})
+		chunk := e.ChunkSize
+		if chunk <= 0 {
+			chunk = 2
+		}
+		outs, err := e.Pool.Search(ctx, jobs, analysis.SearchOptions{ChunkSize: chunk})
 		if err != nil {
 			return err
 		}
@@ -55,6 +70,8 @@ func (e *PoolEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResu
 			if o.Eval == nil {
 				return fmt.Errorf("no score for %s (engine's best move %q)", reqs[lo+i].FEN, o.BestUCI)
 			}
+			e.searches.Add(1)
+			e.nodes.Add(o.Nodes)
 			ev := o.Eval.ForMover(jobs[i].WhiteToMove)
 			onResult(lo+i, Score{CP: ev.CP, Mate: ev.Mate})
 		}

@@ -22,10 +22,13 @@ type PGNOptions struct {
 	EvalInComment bool
 	// Annotator is written when the game has no Annotator tag ("" = none).
 	Annotator string
+	// Status adds Lichess's status comment after the last move when the
+	// input had none (derived from a mate, the Termination tag, the result).
+	Status bool
 }
 
 // DefaultPGNOptions is the literate export with evals and clocks.
-var DefaultPGNOptions = PGNOptions{Evals: true, Clocks: true, EvalInComment: true, Annotator: "outpost"}
+var DefaultPGNOptions = PGNOptions{Evals: true, Clocks: true, EvalInComment: true, Annotator: "outpost", Status: true}
 
 // WritePGN writes the analyses as Lichess-style literate PGN, games
 // separated by two blank lines.
@@ -72,6 +75,10 @@ func RenderPGN(a *analysis.Analysis, opt PGNOptions) string {
 	if len(g.Initial) > 0 {
 		b.WriteString("{ " + strings.Join(g.Initial, " } { ") + " }\n")
 	}
+	status := ""
+	if opt.Status && !hasStatus(g) {
+		status = deriveStatus(g, result)
+	}
 	forceNumber := true
 	for i := range a.Plies {
 		p := &a.Plies[i]
@@ -104,6 +111,8 @@ func RenderPGN(a *analysis.Analysis, opt PGNOptions) string {
 		}
 		if m.Status != "" {
 			comments = append(comments, m.Status)
+		} else if status != "" && i == len(a.Plies)-1 {
+			comments = append(comments, status)
 		}
 		for _, c := range comments {
 			b.WriteString(" { " + c + " }")
@@ -144,4 +153,41 @@ func writeLine(b *strings.Builder, ply int, sans []string) {
 		writeNumber(b, ply+i, i == 0)
 		b.WriteString(s)
 	}
+}
+
+func hasStatus(g *analysis.Game) bool {
+	for _, m := range g.Moves {
+		if m.Status != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// deriveStatus writes Lichess's status comment for a game whose input had
+// none: from a mating last move, the Termination tag and the result.
+func deriveStatus(g *analysis.Game, result string) string {
+	winner, loser := "", ""
+	switch result {
+	case "1-0":
+		winner, loser = "White", "Black"
+	case "0-1":
+		winner, loser = "Black", "White"
+	case "1/2-1/2":
+		return "The game is a draw."
+	default:
+		return ""
+	}
+	if n := len(g.Moves); n > 0 && strings.HasSuffix(g.Moves[n-1].SAN, "#") {
+		return winner + " wins by checkmate."
+	}
+	switch strings.ToLower(g.Tag("Termination")) {
+	case "time forfeit":
+		return winner + " wins on time."
+	case "normal":
+		return loser + " resigns."
+	case "abandoned":
+		return loser + " left the game."
+	}
+	return winner + " wins."
 }

@@ -66,3 +66,33 @@ func around(s string, i int) string {
 	lo, hi := max(0, i-80), min(len(s), i+80)
 	return s[lo:hi]
 }
+
+func TestDerivedStatusComment(t *testing.T) {
+	cases := map[string]string{
+		"[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1":                                   "2. g4 Qh4# { Black wins by checkmate. } 0-1",
+		"[Result \"1-0\"]\n[Termination \"Normal\"]\n\n1. e4 e5 1-0":                    "1. e4 e5 { Black resigns. } 1-0",
+		"[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n\n1. e4 { [%eval 0.3] } 1-0": "1. e4 { [%eval 0.3] } { White wins on time. } 1-0",
+		"[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2":                                      "1. e4 e5 { The game is a draw. } 1/2-1/2",
+		"1. e4 e5 *": "1. e4 e5 *",
+	}
+	for src, want := range cases {
+		games, errs := input.ReadPGN(strings.NewReader(src), "t.pgn")
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		var a *analysis.Analysis
+		var err error
+		if games[0].Lichess != nil {
+			a, err = analysis.BuildLichess(games[0])
+		} else {
+			a, err = analysis.Build(games[0], make([]analysis.PlyEval, len(games[0].Moves)), "none")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := RenderPGN(a, DefaultPGNOptions)
+		if !strings.HasSuffix(got, want) {
+			t.Errorf("%q: got %q, want suffix %q", src, got, want)
+		}
+	}
+}

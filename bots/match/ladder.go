@@ -11,9 +11,9 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 )
 
-// DefaultRungs are the Stockfish UCI_Elo levels of the ladder: its whole
-// range (1350 to 2850) in steps of 250.
-var DefaultRungs = []int{1350, 1600, 1850, 2100, 2350, 2600, 2850}
+// DefaultRungs returns the Stockfish UCI_Elo levels of the ladder: its
+// whole range (1350 to 2850) in steps of 250.
+func DefaultRungs() []int { return []int{1350, 1600, 1850, 2100, 2350, 2600, 2850} }
 
 // LadderConfig describes a ladder run.
 type LadderConfig struct {
@@ -23,7 +23,7 @@ type LadderConfig struct {
 	// UCI_LimitStrength).
 	Opponent func(ctx context.Context, elo int) (engine.Engine, error)
 	// Rungs are the opponent ratings in increasing order (default
-	// DefaultRungs).
+	// DefaultRungs()).
 	Rungs []int
 	// GamesPerRung is the number of games at each rung visited (default 10).
 	GamesPerRung int
@@ -54,7 +54,7 @@ func Ladder(ctx context.Context, cfg LadderConfig) (LadderResult, error) {
 	}
 	rungs := cfg.Rungs
 	if len(rungs) == 0 {
-		rungs = DefaultRungs
+		rungs = DefaultRungs()
 	}
 	for i := 1; i < len(rungs); i++ {
 		if rungs[i] <= rungs[i-1] {

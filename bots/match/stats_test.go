@@ -54,7 +54,7 @@ func TestFitLogisticSynthetic(t *testing.T) {
 	// Expected results for a 2000-rated player, 1000 games per rung: the
 	// fit recovers 2000 closely.
 	var rungs []Rung
-	for _, r := range DefaultRungs {
+	for _, r := range DefaultRungs() {
 		p := expected(2000, float64(r))
 		w := int(math.Round(p * 1000))
 		rungs = append(rungs, Rung{Elo: r, Wins: w, Losses: 1000 - w})

@@ -225,9 +225,13 @@ func (r *Runner) onState(ctx context.Context, s *lichess.GameState) bool {
 		return false
 	}
 	r.out.Moves = moves
-	if err := r.journal.UpdateMoves(ctx, r.cfg.GameID, s.Moves); err != nil {
-		r.log.Warn().Err(err).Msg("journal moves")
-	}
+	// The moves are journaled after the engine has been started: the
+	// journal write is not on the path from a state to our move.
+	defer func() {
+		if err := r.journal.UpdateMoves(ctx, r.cfg.GameID, s.Moves); err != nil && ctx.Err() == nil {
+			r.log.Warn().Err(err).Msg("journal moves")
+		}
+	}()
 	ply := len(moves)
 	if r.thinkingPly >= 0 && r.thinkingPly != ply {
 		r.stopThinking()

@@ -33,7 +33,9 @@ func commands() map[string]command {
 		"account": {"show the Lichess account, or upgrade it to a BOT account", runAccount},
 		"analyse": {"analyse games the way Lichess does (judgements, accuracy, annotated PGN)", runAnalyse},
 		"bench":   {"measure hard's nodes/s against Stockfish, or perft against notnil", runBench},
+		"compare": {"compare our analysis with Lichess's over a user's games, stored with the trend", runCompare},
 		"config":  {"validate a config file or print the annotated example", runConfig},
+		"ewr":     {"expected winrate of each move for a human of a given rating (Maia × Stockfish)", runEWR},
 		"ladder":  {"estimate an engine's Elo against Stockfish UCI_Elo rungs", runLadder},
 		"match":   {"play two engines against each other from fixed openings", runMatch},
 		"models":  {"install the ONNX Runtime library and Maia weights", runModels},
@@ -41,6 +43,7 @@ func commands() map[string]command {
 		"predict": {"print Maia move probabilities and WDL for a position", runPredict},
 		"run":     {"run the bot daemon (or, with --sandbox, the offline demo)", runRun},
 		"sandbox": {"run a Lichess-compatible sandbox server on loopback", runSandbox},
+		"serve":   {"serve the local web console: dashboard, game reports, expected winrate, knobs", runServe},
 		"uci":     {"speak UCI on stdin/stdout for one of our engines (for chess GUIs)", runUCI},
 	}
 }

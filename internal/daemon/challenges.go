@@ -79,6 +79,10 @@ func (d *Daemon) judge(ctx context.Context, o Offer, fresh bool) {
 		if err := d.api.AcceptChallenge(ctx, o.ID, ""); err != nil {
 			d.mu.Lock()
 			delete(d.accepted, o.ID)
+			if transient(err) && ctx.Err() == nil {
+				// Try again once the lockout or outage is over.
+				d.queue = append([]Offer{o}, d.queue...)
+			}
 			d.mu.Unlock()
 			log.Warn().Err(err).Msg("accept failed")
 			return

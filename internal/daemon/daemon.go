@@ -125,10 +125,12 @@ func New(o Options) (*Daemon, error) {
 // and returns nil. It returns an error at once when the token or account is
 // unusable.
 func (d *Daemon) Run(ctx context.Context) error {
-	if _, err := d.api.CheckToken(ctx, "bot:play"); err != nil {
+	if _, err := persist(ctx, "token check", d, func(ctx context.Context) (*lichess.TokenInfo, error) {
+		return d.api.CheckToken(ctx, "bot:play")
+	}); err != nil {
 		return fmt.Errorf("daemon: token check: %w", err)
 	}
-	acct, err := d.api.Account(ctx)
+	acct, err := persist(ctx, "read account", d, d.api.Account)
 	if err != nil {
 		return fmt.Errorf("daemon: read account: %w", err)
 	}

@@ -19,7 +19,9 @@ import (
 // limit holds across restarts, and closes the games that ended while the
 // daemon was down.
 func (d *Daemon) resume(ctx, gamesCtx context.Context) error {
-	ongoing, err := d.api.OngoingGames(ctx, 50)
+	ongoing, err := persist(ctx, "list ongoing games", d, func(ctx context.Context) (*lichess.OngoingGames, error) {
+		return d.api.OngoingGames(ctx, 50)
+	})
 	if err != nil {
 		return fmt.Errorf("list ongoing games: %w", err)
 	}
@@ -97,16 +99,20 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 	go func() {
 		defer d.wg.Done()
 		defer cancel()
-		d.runGame(gctx, id, engineName)
-		d.mu.Lock()
-		delete(d.games, id)
-		d.lastBusy = time.Now()
-		d.mu.Unlock()
+		d.runGame(gctx, id, engineName, func() {
+			// The game is over or left: its slot is free from now on,
+			// before the PGN export and the bookkeeping.
+			d.mu.Lock()
+			delete(d.games, id)
+			d.lastBusy = time.Now()
+			d.mu.Unlock()
+		})
 	}()
 }
 
 // runGame plays one game to its end and records the result.
-func (d *Daemon) runGame(ctx context.Context, id, engineName string) {
+func (d *Daemon) runGame(ctx context.Context, id, engineName string, release func()) {
+	defer release() // also on the early returns
 	log := d.log.With().Str("game", id).Logger()
 	eng, err := d.eng(ctx, engineName)
 	if err != nil {
@@ -119,6 +125,7 @@ func (d *Daemon) runGame(ctx context.Context, id, engineName string) {
 	defer eng.Close()
 	r := runner.New(d.newRunnerConfig(id, engineName), d.bot, eng, d.store)
 	out, err := r.Run(ctx)
+	release()
 	if h := d.hooks.RunnerDone; h != nil {
 		h(out, err)
 	}
@@ -153,7 +160,9 @@ func (d *Daemon) onGameFinishEvent(ctx context.Context, info lichess.GameInfo) {
 
 // finishFromServer records a game's end from the server's export.
 func (d *Daemon) finishFromServer(ctx context.Context, id string) {
-	g, err := d.api.ExportGame(ctx, id, lichess.ExportOptions{})
+	g, err := persist(ctx, "export game", d, func(ctx context.Context) (*lichess.Game, error) {
+		return d.api.ExportGame(ctx, id, lichess.ExportOptions{})
+	})
 	if err != nil {
 		d.log.Warn().Err(err).Str("game", id).Msg("export game")
 		return
@@ -169,7 +178,9 @@ func (d *Daemon) finishFromServer(ctx context.Context, id string) {
 // export when available), PGN file, and the post-game analysis job.
 func (d *Daemon) finishGame(ctx context.Context, out runner.Outcome) {
 	log := d.log.With().Str("game", out.GameID).Logger()
-	pgn, err := d.api.ExportGamePGN(ctx, out.GameID, lichess.ExportOptions{Clocks: true, Opening: true})
+	pgn, err := persist(ctx, "export PGN", d, func(ctx context.Context) (string, error) {
+		return d.api.ExportGamePGN(ctx, out.GameID, lichess.ExportOptions{Clocks: true, Opening: true})
+	})
 	if err != nil {
 		log.Warn().Err(err).Msg("export PGN")
 	}

@@ -42,10 +42,10 @@ type Offer struct {
 
 // Load is the daemon's current load, as the policy sees it.
 type Load struct {
-	Playing            int // games in progress
-	PlayingVsOpponent  int // games in progress against this challenger
-	BotGamesToday      int // games against bots started in the last 24 h
-	Queued             int // challenges waiting for a free slot
+	Playing           int // games in progress
+	PlayingVsOpponent int // games in progress against this challenger
+	BotGamesToday     int // games against bots started in the last 24 h
+	Queued            int // challenges waiting for a free slot
 }
 
 // Verdict is the policy's answer to a challenge.

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -97,7 +98,7 @@ func (d *Daemon) post(ctx context.Context, a store.Analysis) {
 			if strings.TrimSpace(line) == "" {
 				continue
 			}
-			if err := d.bot.Chat(ctx, a.GameID, lichess.ChatRoom(room), line); err != nil {
+			if err := d.postLine(ctx, a.GameID, lichess.ChatRoom(room), line); err != nil {
 				d.log.Warn().Err(err).Str("game", a.GameID).Str("room", room).Msg("post summary line")
 			}
 		}
@@ -142,4 +143,43 @@ func (d *Daemon) settleInterruptedPosts(ctx context.Context) {
 			_ = d.store.AbandonPost(ctx, a.GameID)
 		}
 	}
+}
+
+// postLine posts one chat line, retrying through rate limits and outages.
+// When an earlier attempt's outcome is unknown, the chat is read first so
+// that the line is never posted twice.
+func (d *Daemon) postLine(ctx context.Context, gameID string, room lichess.ChatRoom, text string) error {
+	var err error
+	for attempt := 0; attempt < 6 && ctx.Err() == nil; attempt++ {
+		if attempt > 0 && errors.Is(err, lichess.ErrUnknownOutcome) && d.chatHas(ctx, gameID, text) {
+			return nil
+		}
+		if err = d.bot.Chat(ctx, gameID, room, text); err == nil {
+			return nil
+		}
+		if !transient(err) && !errors.Is(err, lichess.ErrUnknownOutcome) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Duration(attempt+1) * 300 * time.Millisecond):
+		}
+	}
+	return err
+}
+
+// chatHas reports whether we already said text in a game's chat.
+func (d *Daemon) chatHas(ctx context.Context, gameID, text string) bool {
+	history, err := persist(ctx, "read chat", d, func(ctx context.Context) ([]lichess.ChatMessage, error) {
+		return d.bot.ChatHistory(ctx, gameID)
+	})
+	if err != nil {
+		return false
+	}
+	for _, m := range history {
+		if strings.EqualFold(m.User, d.me) && m.Text == text {
+			return true
+		}
+	}
+	return false
 }

@@ -65,8 +65,9 @@ type Options struct {
 	// Sparrers is how many sparring partners play the bot at once
 	// (default 1); set [challenge] max_games to match.
 	Sparrers int
-	// Restart, when it delivers, stops the daemon as a crash would (its
-	// games left running) and starts a new one on the same store.
+	// Restart: each value received stops the daemon as a crash would (its
+	// games left running) and starts a new one on the same store. Send on
+	// it; do not close it.
 	Restart <-chan struct{}
 	// Hooks are called in addition to the demo's own.
 	Hooks daemon.Hooks
@@ -219,6 +220,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		}()
 		runErr = d.Run(dctx)
 		crash()
+		client.Close()
 		select {
 		case <-restarted:
 			fmt.Fprintln(opt.Out, "(daemon restarted)")

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -53,8 +54,8 @@ func TestSoakWithFaults(t *testing.T) {
 	cfg.Summary.Rooms = []string{"player"}
 	cfg.Challenge.MaxGames = 2
 
-	restart := make(chan struct{})
-	var once sync.Once
+	restart := make(chan struct{}, 1)
+	var restarted atomic.Bool
 	var mu sync.Mutex
 	finished := 0
 	hooks := daemon.Hooks{GameFinished: func(g store.Game) {
@@ -90,7 +91,8 @@ func TestSoakWithFaults(t *testing.T) {
 				if n >= 2 {
 					for _, g := range s.Games() {
 						if g.Status == "started" && len(g.Moves) >= 10 {
-							once.Do(func() { close(restart) })
+							restarted.Store(true)
+							restart <- struct{}{}
 							return
 						}
 					}
@@ -101,17 +103,13 @@ func TestSoakWithFaults(t *testing.T) {
 	}
 	sum := &countingSummariser{}
 	res, err := Run(ctx, Options{Config: cfg, Games: games, TC: "1+0", Summariser: sum, Dir: t.TempDir(),
-		Logger: zerolog.Nop(), Ready: ready, Restart: restart, Hooks: hooks,
+		Logger: testLogger(t), Ready: ready, Restart: restart, Hooks: hooks,
 		Sandbox: sandbox.Config{KeepAlive: 300 * time.Millisecond},
 		Client:  lichess.Options{StreamTimeout: 1500 * time.Millisecond, RateLimit: lockout, ReconnectMin: 50 * time.Millisecond, RetryWaitMin: 50 * time.Millisecond, RetryWaitMax: 500 * time.Millisecond}})
 	require.NoError(t, err)
 	checkGames(t, res, sum)
 	assert.GreaterOrEqual(t, len(res.Summary), games)
-	select {
-	case <-restart:
-	default:
-		t.Error("the daemon was never restarted mid-game")
-	}
+	assert.True(t, restarted.Load(), "the daemon was restarted mid-game")
 	for _, k := range []sandbox.FaultKind{sandbox.FaultDrop, sandbox.FaultStall, sandbox.FaultMalformed, sandbox.FaultServerError, sandbox.FaultLatency} {
 		assert.Positive(t, srv.Faults().Fired(k), "fault %s fired", k)
 	}
@@ -256,4 +254,17 @@ func TestEngineProcessKilledMidGame(t *testing.T) {
 		t.Fatal("the engine was never killed")
 	}
 	checkGames(t, res, sum)
+}
+
+// testLogger logs to the file named by OUTPOST_TEST_LOG (for debugging a
+// failing end-to-end test), else nowhere.
+func testLogger(t *testing.T) zerolog.Logger {
+	path := os.Getenv("OUTPOST_TEST_LOG")
+	if path == "" {
+		return zerolog.Nop()
+	}
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	t.Cleanup(func() { f.Close() })
+	return zerolog.New(f).Level(zerolog.DebugLevel).With().Timestamp().Logger()
 }

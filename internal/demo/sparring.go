@@ -38,6 +38,7 @@ func newSparring(url, token, name string, opt Options, tc config.TimeControl, cf
 
 // run challenges the bot, plays the game, and starts over, until ctx ends.
 func (s *sparring) run(ctx context.Context) {
+	defer s.client.Close()
 	journal, err := store.Open(ctx, ":memory:")
 	if err != nil {
 		s.log.Error().Err(err).Msg("sparring journal")
@@ -48,7 +49,7 @@ func (s *sparring) run(ctx context.Context) {
 	for n := 0; ctx.Err() == nil; n++ {
 		p := lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: int(s.tc.Base / time.Second),
 			Increment: int(s.tc.Increment / time.Second)}, Color: colors[n%2]}
-		ch, err := s.client.CreateChallenge(ctx, strings.ToLower(BotName), p)
+		pc, err := s.client.CreateChallengeKeepAlive(ctx, strings.ToLower(BotName), p)
 		if err != nil {
 			if ctx.Err() == nil {
 				s.log.Warn().Err(err).Msg("challenge the bot")
@@ -56,16 +57,31 @@ func (s *sparring) run(ctx context.Context) {
 			}
 			continue
 		}
-		if !s.waitStart(ctx, ch.ID) {
+		id := pc.Challenge.ID
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		fate, err := pc.Wait(wctx)
+		cancel()
+		switch {
+		case err != nil && ctx.Err() == nil:
+			// The connection dropped: find out from the game itself.
+			if !s.waitStart(ctx, id) {
+				continue
+			}
+		case fate != "accepted":
+			s.log.Info().Str("challenge", id).Str("fate", fate).Msg("challenge not accepted")
+			sleep(ctx, time.Second)
 			continue
 		}
-		s.play(ctx, ch.ID, journal)
+		if ctx.Err() != nil {
+			return
+		}
+		s.play(ctx, id, journal)
 	}
 }
 
 // waitStart waits until the challenge became a game (the bot accepted).
 func (s *sparring) waitStart(ctx context.Context, id string) bool {
-	deadline := time.Now().Add(25 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for ctx.Err() == nil && time.Now().Before(deadline) {
 		g, err := s.client.ExportGame(ctx, id, lichess.ExportOptions{})
 		if err == nil && g.Status != "" && g.Status != lichess.StatusCreated {

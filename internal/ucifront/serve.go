@@ -18,7 +18,8 @@ import (
 // Config describes what the front-end announces and how it searches.
 type Config struct {
 	// Name and Author are sent as "id name" and "id author"; Name defaults
-	// to the engine's name, Author to "Outpost".
+	// to the engine's name, Author to the engine's Info().Author or
+	// "Outpost".
 	Name, Author string
 	// Options are announced in reply to "uci"; "setoption" is passed to the
 	// engine's Configure whether announced or not.
@@ -43,6 +44,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, eng engine.Engine, 
 	s := &server{ctx: ctx, eng: eng, cfg: cfg, out: out, results: make(chan result, 4)}
 	if s.cfg.Name == "" {
 		s.cfg.Name = eng.Name()
+	}
+	if in, ok := eng.(engine.Inspectable); ok && s.cfg.Author == "" {
+		s.cfg.Author = in.Info().Author
 	}
 	if s.cfg.Author == "" {
 		s.cfg.Author = "Outpost"

@@ -334,3 +334,22 @@ func (e *testEnv) openPost(token, path string, form url.Values) *stream {
 	req.Header.Set("Authorization", "Bearer "+token)
 	return e.readStream(req, cancel)
 }
+
+// benchClient posts without recording (for benchmarks).
+type benchClient struct{ c *http.Client }
+
+// newBenchClient returns a plain keep-alive client.
+func newBenchClient() *benchClient { return &benchClient{c: &http.Client{}} }
+
+// post sends an empty authenticated POST and returns the status.
+func (bc *benchClient) post(u, token string) int {
+	req, _ := http.NewRequest("POST", u, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := bc.c.Do(req)
+	if err != nil {
+		return 0
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}

@@ -155,6 +155,10 @@ func (cr *compiledRoute) match(parts []string) (map[string]string, bool) {
 	return vals, true
 }
 
+// maxRequestRecords bounds the request log; the older half is dropped when
+// it is full.
+const maxRequestRecords = 20000
+
 // statusWriter remembers the status code and user of a response.
 type statusWriter struct {
 	http.ResponseWriter
@@ -193,6 +197,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		rec := RequestRecord{Time: start, Method: r.Method, Path: r.URL.Path, Status: sw.status, User: sw.user}
 		s.mu.Lock()
+		if len(s.requests) >= maxRequestRecords {
+			s.requests = append(s.requests[:0], s.requests[len(s.requests)-maxRequestRecords/2:]...)
+		}
 		s.requests = append(s.requests, rec)
 		s.mu.Unlock()
 		s.log.Debug().Str("method", r.Method).Str("path", r.URL.Path).Int("status", sw.status).

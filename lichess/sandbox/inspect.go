@@ -102,7 +102,8 @@ func (s *Server) Chat(gameID string) []ChatLine {
 	return append([]ChatLine(nil), g.chat...)
 }
 
-// Requests returns the requests served so far, oldest first.
+// Requests returns the requests served so far, oldest first (the most
+// recent 10000 to 20000 of them).
 func (s *Server) Requests() []RequestRecord {
 	s.mu.Lock()
 	defer s.mu.Unlock()

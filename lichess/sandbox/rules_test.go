@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"net/url"
 	"sync"
 	"testing"
@@ -298,15 +299,22 @@ func TestClaimVictory(t *testing.T) {
 	if g := e.snapshot(id); g.Status != "timeout" || g.Winner != "black" {
 		t.Fatalf("claimed: %+v", g)
 	}
-	// claim-draw works the same way.
-	id = e.startGame(nil)
-	e.play(id, "e2e4", "e7e5")
-	eventually(t, "claimable", func() bool {
-		code, _ := e.post(tokAlice, "/api/board/game/"+id+"/claim-draw", nil)
-		return code == 200
-	})
-	if g := e.snapshot(id); g.Status != "draw" {
-		t.Fatalf("claim draw: %+v", g)
+	// claim-draw and the Board API work the same way; a player who never
+	// opened a game stream is gone once the times have passed since his move.
+	for _, tt := range []struct{ token, path, status, winner string }{
+		{tokBot1, "/api/bot/game/%s/claim-draw", "draw", ""},
+		{tokAlice, "/api/board/game/%s/claim-draw", "draw", ""},
+		{tokAlice, "/api/board/game/%s/claim-victory", "timeout", "white"},
+	} {
+		id = e.startGame(nil)
+		e.play(id, "e2e4", "e7e5")
+		eventually(t, "claimable", func() bool {
+			code, _ := e.post(tt.token, fmt.Sprintf(tt.path, id), nil)
+			return code == 200
+		})
+		if g := e.snapshot(id); g.Status != tt.status || g.Winner != tt.winner {
+			t.Fatalf("%s: %+v", tt.path, g)
+		}
 	}
 }
 

@@ -78,5 +78,5 @@ func wantType(f field, t protowire.Type, what string) error {
 	return nil
 }
 
-// float32At decodes a fixed32 field as a float.
+// float32 decodes a fixed32 field as a float.
 func (f field) float32() float32 { return math.Float32frombits(f.Fixed) }

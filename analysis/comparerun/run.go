@@ -1,0 +1,304 @@
+package comparerun
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/internal/store"
+)
+
+// ErrInterrupted wraps the context's error when a run stops before its end;
+// the run stays "running" in the store and is resumed by the next run with
+// the same key and parameters.
+var ErrInterrupted = errors.New("comparison run interrupted (it will be resumed)")
+
+// DefaultTrendRuns is how many runs the trend shows by default (this one
+// included).
+const DefaultTrendRuns = 6
+
+// Comparer runs comparisons and stores them.
+type Comparer struct {
+	Store *store.Store
+	// Pool configures the engines, started for a run only when a game
+	// needs analysing, and closed at its end.
+	Pool analysis.PoolConfig
+	// Budget and BorderlineBand shape the engine analysis (see
+	// analysis.EngineOptions).
+	Budget         analysis.Budget
+	BorderlineBand float64
+	// EngineLabel names the engine in the run's parameters (default: the
+	// pool's command line).
+	EngineLabel string
+	// Progress, when set, gets positions done / total over the run.
+	Progress func(done, total int)
+	// TrendRuns is how many runs the trend shows (default
+	// DefaultTrendRuns).
+	TrendRuns int
+	Logger    zerolog.Logger
+}
+
+func (c *Comparer) params(src Source) Params {
+	label := c.EngineLabel
+	if label == "" {
+		cmd := c.Pool.Command
+		if len(cmd) == 0 {
+			cmd = analysis.DefaultEngineCommand
+		}
+		label = strings.Join(cmd, " ")
+	}
+	band := c.BorderlineBand
+	if band == 0 {
+		band = analysis.DefaultBorderlineBand
+	}
+	return Params{Source: src.Params(), Budget: c.Budget.String(), BorderlineBand: band, Engine: label}
+}
+
+// Run performs (or resumes) one comparison run over src's games: every game
+// carrying Lichess's analysis and not yet stored for the run is analysed
+// with the engines, compared with Lichess's analysis and stored at once;
+// then the run is closed with its aggregated report, returned with the
+// trend. When ctx ends first the error wraps ErrInterrupted and the run
+// stays resumable. Other failures close the run as failed; a failed run
+// with the same parameters is resumed too.
+func (c *Comparer) Run(ctx context.Context, src Source) (*RunReport, error) {
+	if c.Store == nil {
+		return nil, errors.New("comparerun: no store")
+	}
+	params := c.params(src)
+	key := src.Key()
+	run, resumed, err := c.openRun(ctx, key, params.encode())
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("comparerun: %s: %w: %w", key, ErrInterrupted, ctx.Err())
+		}
+		return nil, err
+	}
+	bg := context.WithoutCancel(ctx) // store writes finish even when ctx ends
+	log := c.Logger.With().Str("user", key).Int64("run", run.ID).Logger()
+	fail := func(err error) (*RunReport, error) {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("comparerun: %s: %w: %w", key, ErrInterrupted, ctx.Err())
+		}
+		b, _ := json.Marshal(map[string]string{"error": err.Error()})
+		if ferr := c.Store.FinishRun(bg, run.ID, store.RunFailed, string(b)); ferr != nil {
+			log.Error().Err(ferr).Msg("closing failed run")
+		}
+		return nil, err
+	}
+	if resumed {
+		log.Info().Msg("resuming comparison run")
+	}
+	stored, err := c.Store.RunGames(ctx, run.ID)
+	if err != nil {
+		return fail(err)
+	}
+	games, gerrs, err := src.Games(ctx, run.StartedAt)
+	if err != nil {
+		return fail(err)
+	}
+	rep := &RunReport{RunID: run.ID, User: key, Params: params, StartedAt: run.StartedAt, Resumed: resumed}
+	for _, e := range gerrs {
+		rep.Skipped = append(rep.Skipped, e.Error())
+	}
+	var order []string
+	var pending []*analysis.Game
+	seen := map[string]bool{}
+	for _, g := range games {
+		k := g.Key()
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		order = append(order, k)
+		if _, ok := stored[k]; ok {
+			rep.Reused++
+			continue
+		}
+		pending = append(pending, g)
+	}
+	if err := c.analyse(ctx, bg, run.ID, pending, rep, log); err != nil {
+		return fail(err)
+	}
+	if stored, err = c.Store.RunGames(bg, run.ID); err != nil {
+		return fail(err)
+	}
+	records := orderedRecords(stored, order)
+	user := ""
+	if params.Source.Kind == "lichess" {
+		user = key
+	}
+	rep.summarise(records, user)
+	rep.FinishedAt = time.Now()
+	body, err := json.Marshal(rep)
+	if err != nil {
+		return fail(fmt.Errorf("comparerun: encode report: %w", err))
+	}
+	if err := c.Store.FinishRun(bg, run.ID, store.RunFinished, string(body)); err != nil {
+		return nil, err
+	}
+	n := c.TrendRuns
+	if n <= 0 {
+		n = DefaultTrendRuns
+	}
+	runs, err := c.Store.Runs(bg, key, 4*n)
+	if err != nil {
+		return nil, err
+	}
+	rep.Trend = trendRows(runs)
+	if len(rep.Trend) > n {
+		rep.Trend = rep.Trend[:n]
+	}
+	return rep, nil
+}
+
+// openRun resumes the key's newest run when it is not finished and has the
+// same parameters, else starts a new one.
+func (c *Comparer) openRun(ctx context.Context, key, params string) (store.CompareRun, bool, error) {
+	runs, err := c.Store.Runs(ctx, key, 1)
+	if err != nil {
+		return store.CompareRun{}, false, err
+	}
+	if len(runs) == 1 && runs[0].State != store.RunFinished {
+		last := runs[0]
+		if last.Params == params {
+			if last.State != store.RunRunning {
+				if err := c.Store.ReopenRun(ctx, last.ID); err != nil {
+					return store.CompareRun{}, false, err
+				}
+				last.State = store.RunRunning
+			}
+			return last, true, nil
+		}
+		if last.State == store.RunRunning {
+			if err := c.Store.FinishRun(ctx, last.ID, store.RunFailed, `{"error":"superseded by a run with other parameters"}`); err != nil {
+				return store.CompareRun{}, false, err
+			}
+		}
+	}
+	id, err := c.Store.StartRun(ctx, key, params)
+	if err != nil {
+		return store.CompareRun{}, false, err
+	}
+	run, err := c.Store.Run(ctx, id)
+	return run, false, err
+}
+
+// analyse analyses the pending games one by one, storing each as soon as it
+// is done.
+func (c *Comparer) analyse(ctx, bg context.Context, runID int64, pending []*analysis.Game, rep *RunReport, log zerolog.Logger) error {
+	var pool *analysis.Pool
+	defer func() {
+		if pool != nil {
+			if err := pool.Close(); err != nil {
+				log.Warn().Err(err).Msg("closing engines")
+			}
+		}
+	}()
+	total := 0
+	for _, g := range pending {
+		if comparable(g) {
+			total += min(len(g.Moves), analysis.MaxAnalysedPlies) + 1
+		}
+	}
+	done := 0
+	for _, g := range pending {
+		rec := GameRecord{ID: g.Key(), White: g.White.Name, Black: g.Black.Name, Result: g.Result}
+		if !comparable(g) {
+			rec.Error = "no Lichess analysis to compare with"
+		} else {
+			if pool == nil {
+				p, err := analysis.NewPool(ctx, c.Pool)
+				if err != nil {
+					return fmt.Errorf("comparerun: start engines: %w", err)
+				}
+				pool = p
+			}
+			base, extra := done, 0
+			opt := analysis.EngineOptions{Budget: c.Budget, BorderlineBand: c.BorderlineBand}
+			if c.Progress != nil {
+				own := min(len(g.Moves), analysis.MaxAnalysedPlies) + 1
+				opt.Progress = func(d, t int) {
+					extra = max(0, t-own)
+					c.Progress(base+d, total+extra)
+				}
+			}
+			res, errs, err := pool.AnalyseGames(ctx, []*analysis.Game{g}, opt)
+			if err != nil {
+				return fmt.Errorf("comparerun: analyse %s: %w", g.Key(), err)
+			}
+			done += min(len(g.Moves), analysis.MaxAnalysedPlies) + 1
+			total += extra
+			switch {
+			case errs[0] != nil:
+				rec.Error = errs[0].Error()
+			case res[0] == nil:
+				rec.Error = "no analysis"
+			default:
+				a := res[0]
+				if err := a.CompareWithLichess(); err != nil {
+					rec.Error = err.Error()
+				} else {
+					rec.Analysis = a
+				}
+			}
+			rep.Analysed++
+		}
+		body, err := rec.encode()
+		if err != nil {
+			return err
+		}
+		if err := c.Store.SaveRunGame(bg, runID, rec.ID, body); err != nil {
+			return err
+		}
+		if rec.Error != "" {
+			log.Info().Str("game", rec.ID).Str("reason", rec.Error).Msg("game not compared")
+		} else {
+			log.Debug().Str("game", rec.ID).Msg("game compared")
+		}
+	}
+	return nil
+}
+
+// comparable reports whether g carries Lichess's own analysis.
+func comparable(g *analysis.Game) bool {
+	return g.Lichess != nil && g.Lichess.FromLichess() && len(g.Lichess.Plies) == len(g.Moves)
+}
+
+// orderedRecords decodes the stored records: those named in order first,
+// in that order, then any other (from an earlier attempt) by id. A record
+// that cannot be decoded becomes a record with an error.
+func orderedRecords(stored map[string]string, order []string) []GameRecord {
+	var ids []string
+	used := map[string]bool{}
+	for _, id := range order {
+		if _, ok := stored[id]; ok && !used[id] {
+			used[id] = true
+			ids = append(ids, id)
+		}
+	}
+	var rest []string
+	for id := range stored {
+		if !used[id] {
+			rest = append(rest, id)
+		}
+	}
+	sort.Strings(rest)
+	ids = append(ids, rest...)
+	out := make([]GameRecord, 0, len(ids))
+	for _, id := range ids {
+		r, err := decodeRecord(id, stored[id])
+		if err != nil {
+			r = GameRecord{ID: id, Error: "stored result unreadable: " + err.Error()}
+		}
+		out = append(out, r)
+	}
+	return out
+}

@@ -1,0 +1,209 @@
+package ewr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/internal/uci"
+)
+
+// Searcher is one UCI engine; *uci.Engine satisfies it.
+type Searcher interface {
+	Analyse(ctx context.Context, pos uci.Position, lim uci.Limits) (*uci.Result, error)
+	Restart(ctx context.Context) error
+	Close() error
+}
+
+// EngineEvaluator is an Evaluator on its own UCI engines (internal/uci),
+// one search at a time per engine. Unlike PoolEvaluator it never clears
+// the engines' hash tables: the positions of one calculation are related
+// (a move, then its replies), so each engine's hash keeps paying off, and
+// every result is reported the moment it is ready.
+type EngineEvaluator struct {
+	engines []Searcher
+	// Retries is how often a position is retried on a restarted engine
+	// after a crash or timeout (default 1).
+	Retries int
+
+	nodes, searches atomic.Int64
+}
+
+// EngineConfig starts the engines of an EngineEvaluator.
+type EngineConfig struct {
+	// Command is the engine's command line (default /usr/games/stockfish).
+	Command []string
+	// Workers is the number of engines (default 1); each uses one thread.
+	Workers int
+	// HashMB is each engine's hash (default 128).
+	HashMB int
+	Logger zerolog.Logger
+}
+
+// StartEngines starts cfg.Workers engines.
+func StartEngines(ctx context.Context, cfg EngineConfig) (*EngineEvaluator, error) {
+	if len(cfg.Command) == 0 {
+		cfg.Command = []string{"/usr/games/stockfish"}
+	}
+	cfg.Workers = max(1, cfg.Workers)
+	if cfg.HashMB <= 0 {
+		cfg.HashMB = 128
+	}
+	var engines []Searcher
+	for i := 0; i < cfg.Workers; i++ {
+		e, err := uci.Start(ctx, uci.Config{
+			Path:    cfg.Command[0],
+			Args:    cfg.Command[1:],
+			Options: map[string]string{"Threads": "1", "Hash": strconv.Itoa(cfg.HashMB)},
+			Logger:  cfg.Logger.With().Int("worker", i).Logger(),
+		})
+		if err != nil {
+			for _, s := range engines {
+				_ = s.Close()
+			}
+			return nil, fmt.Errorf("ewr: start engine %d: %w", i, err)
+		}
+		engines = append(engines, e)
+	}
+	return NewEngineEvaluator(engines...), nil
+}
+
+// NewEngineEvaluator returns an evaluator over already started engines
+// (tests use fakes). It owns them: Close closes them.
+func NewEngineEvaluator(engines ...Searcher) *EngineEvaluator {
+	return &EngineEvaluator{engines: engines, Retries: 1}
+}
+
+// Close stops the engines.
+func (e *EngineEvaluator) Close() error {
+	var errs []error
+	for _, s := range e.engines {
+		if err := s.Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Counts returns the searches run and the nodes they searched so far.
+func (e *EngineEvaluator) Counts() (searches, nodes int64) {
+	return e.searches.Load(), e.nodes.Load()
+}
+
+type engineResult struct {
+	i   int
+	s   Score
+	err error
+}
+
+// Evaluate implements Evaluator: the engines take the positions in order
+// from a shared queue; results are reported from the calling goroutine as
+// they arrive. The first failure stops the rest.
+func (e *EngineEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, Score)) error {
+	if len(e.engines) == 0 {
+		return errors.New("no engines")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	queue := make(chan int)
+	results := make(chan engineResult)
+	var wg sync.WaitGroup
+	for _, eng := range e.engines {
+		wg.Add(1)
+		go func(eng Searcher) {
+			defer wg.Done()
+			for i := range queue {
+				s, err := e.search(ctx, eng, reqs[i])
+				select {
+				case results <- engineResult{i, s, err}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}(eng)
+	}
+	go func() {
+		defer close(queue)
+		for i := range reqs {
+			select {
+			case queue <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	var first error
+	done := 0
+	for r := range results {
+		if first != nil {
+			continue
+		}
+		if r.err != nil {
+			first = r.err
+			cancel()
+			continue
+		}
+		done++
+		onResult(r.i, r.s)
+	}
+	if first != nil {
+		return first
+	}
+	if done < len(reqs) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("%d of %d positions not evaluated", len(reqs)-done, len(reqs))
+	}
+	return nil
+}
+
+// search evaluates one position, retrying on a restarted engine after a
+// crash or timeout.
+func (e *EngineEvaluator) search(ctx context.Context, eng Searcher, r EvalRequest) (Score, error) {
+	var err error
+	for attempt := 0; attempt <= e.Retries; attempt++ {
+		if attempt > 0 {
+			if rerr := eng.Restart(ctx); rerr != nil {
+				return Score{}, fmt.Errorf("position %s: %w (restart failed: %v)", r.FEN, err, rerr)
+			}
+		}
+		var res *uci.Result
+		res, err = eng.Analyse(ctx, uci.Position{FEN: r.FEN}, uci.Limits{Depth: r.Depth})
+		if err == nil {
+			if res.Stopped || ctx.Err() != nil {
+				return Score{}, ctx.Err()
+			}
+			return e.score(r, res)
+		}
+		if ctx.Err() != nil {
+			return Score{}, ctx.Err()
+		}
+		if !errors.Is(err, uci.ErrCrashed) && !errors.Is(err, uci.ErrTimeout) {
+			break
+		}
+	}
+	return Score{}, fmt.Errorf("position %s: %w", r.FEN, err)
+}
+
+func (e *EngineEvaluator) score(r EvalRequest, res *uci.Result) (Score, error) {
+	e.searches.Add(1)
+	e.nodes.Add(res.Nodes)
+	best, ok := res.Best()
+	if !ok || !best.HasScore {
+		return Score{}, fmt.Errorf("position %s: the engine gave no score", r.FEN)
+	}
+	if best.Score.IsMate {
+		if best.Score.Mate == 0 {
+			return Score{}, fmt.Errorf("position %s: the engine reports the side to move mated", r.FEN)
+		}
+		return Score{Mate: best.Score.Mate}, nil
+	}
+	return Score{CP: best.Score.CP}, nil
+}

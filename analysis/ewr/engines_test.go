@@ -1,0 +1,105 @@
+package ewr
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/outpostchess/outpost/internal/uci"
+)
+
+// fakeSearcher answers from a table of side-to-move scores keyed by FEN.
+type fakeSearcher struct {
+	mu       sync.Mutex
+	scores   map[string]uci.Score
+	crashes  int // crash this many times before answering
+	restarts int
+	closed   bool
+	block    string // block on this FEN until ctx ends
+}
+
+func (f *fakeSearcher) Analyse(ctx context.Context, pos uci.Position, lim uci.Limits) (*uci.Result, error) {
+	f.mu.Lock()
+	if f.crashes > 0 {
+		f.crashes--
+		f.mu.Unlock()
+		return nil, &uci.CrashError{Stage: "search"}
+	}
+	s, ok := f.scores[pos.FEN]
+	f.mu.Unlock()
+	if pos.FEN == f.block {
+		<-ctx.Done()
+		return &uci.Result{BestMove: "e2e4", Stopped: true, Lines: []uci.Info{{MultiPV: 1, HasScore: true, Score: uci.Score{CP: 1}}}}, nil
+	}
+	if !ok {
+		return &uci.Result{BestMove: "e2e4"}, nil // no score
+	}
+	return &uci.Result{BestMove: "e2e4", Nodes: 100, Lines: []uci.Info{{MultiPV: 1, Depth: lim.Depth, HasScore: true, Score: s}}}, nil
+}
+
+func (f *fakeSearcher) Restart(context.Context) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.restarts++
+	return nil
+}
+
+func (f *fakeSearcher) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = true
+	return nil
+}
+
+func TestEngineEvaluator(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	scores := map[string]uci.Score{"a": {CP: 35}, "b": {CP: -20}, "c": {IsMate: true, Mate: 2}, "d": {IsMate: true, Mate: -1}}
+	a := &fakeSearcher{scores: scores, crashes: 1}
+	b := &fakeSearcher{scores: scores}
+	ev := NewEngineEvaluator(a, b)
+	reqs := []EvalRequest{{"a", 15}, {"b", 15}, {"c", 15}, {"d", 15}}
+	got := map[int]Score{}
+	if err := ev.Evaluate(context.Background(), reqs, func(i int, s Score) { got[i] = s }); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]Score{0: {CP: 35}, 1: {CP: -20}, 2: {Mate: 2}, 3: {Mate: -1}}
+	for i, w := range want {
+		if got[i] != w {
+			t.Errorf("result %d = %v, want %v", i, got[i], w)
+		}
+	}
+	if a.restarts+b.restarts != 1 {
+		t.Errorf("restarts %d, want 1 after one crash", a.restarts+b.restarts)
+	}
+	if s, n := ev.Counts(); s != 4 || n != 400 {
+		t.Errorf("counts %d searches %d nodes", s, n)
+	}
+	// No score: an error, never a made-up number.
+	err := ev.Evaluate(context.Background(), []EvalRequest{{"a", 15}, {"zz", 15}}, func(int, Score) {})
+	if err == nil || !strings.Contains(err.Error(), "no score") {
+		t.Errorf("missing score: %v", err)
+	}
+	// A crash that persists after the retry is an error.
+	a.crashes, b.crashes = 5, 5
+	if err := ev.Evaluate(context.Background(), reqs, func(int, Score) {}); !errors.Is(err, uci.ErrCrashed) {
+		t.Errorf("persistent crash: %v", err)
+	}
+	a.crashes, b.crashes = 0, 0
+	// A context ending mid-search loses that search, not the others.
+	a.block, b.block = "c", "c"
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	n := 0
+	err = ev.Evaluate(ctx, reqs, func(i int, s Score) { n++ })
+	if !errors.Is(err, context.DeadlineExceeded) || n > 3 {
+		t.Errorf("deadline: %v after %d results", err, n)
+	}
+	if err := ev.Close(); err != nil || !a.closed || !b.closed {
+		t.Errorf("close: %v", err)
+	}
+}

@@ -1,0 +1,213 @@
+package ewr
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/board"
+)
+
+// Game is a played game as the hooks need it.
+type Game struct {
+	// StartFEN is the initial position ("" for the standard start).
+	StartFEN string
+	// Moves are the moves played, in UCI.
+	Moves []string
+	// WhiteRating and BlackRating are the players' ratings (0: unknown);
+	// each maps to the nearest Maia level.
+	WhiteRating, BlackRating int
+}
+
+// GameOf returns the game of a Lichess-style analysis with its players'
+// ratings.
+func GameOf(a *analysis.Analysis) Game {
+	g := Game{WhiteRating: a.Players.White.Rating, BlackRating: a.Players.Black.Rating}
+	if a.Game != nil {
+		g.StartFEN = a.Game.StartFEN
+		for _, m := range a.Game.Moves {
+			g.Moves = append(g.Moves, m.UCI)
+		}
+	} else {
+		g.StartFEN = a.FEN
+		for _, p := range a.Plies {
+			g.Moves = append(g.Moves, p.UCI)
+		}
+	}
+	return g
+}
+
+// Moment is the expected-winrate view of one move of a game.
+type Moment struct {
+	// Ply is the move's 1-based index in the game; Label its number and
+	// SAN ("23...Nxe5").
+	Ply   int
+	Label string
+	// White is true when White played the move.
+	White bool
+	// Rating is the mover's Maia level, OpponentRating the other side's.
+	Rating, OpponentRating int
+	// Played is the move played; Best the best practical move (highest
+	// expected winrate). They are equal when the best move was played.
+	Played, Best MoveResult
+	// Result is the whole calculation in the position before the move.
+	Result *Result
+}
+
+// PlayedWasBest reports whether the played move was the best practical
+// move.
+func (m Moment) PlayedWasBest() bool { return m.Played.UCI == m.Best.UCI }
+
+// AnalyseMoment computes, in the position before the move at ply (1-based),
+// the expected winrate of the move played against the best practical move,
+// for the mover at the Maia level nearest their rating (the opponent at
+// theirs). p's ratings are replaced; its other parameters are used as
+// given (DefaultParams for the product defaults).
+func AnalyseMoment(ctx context.Context, c *Calculator, g Game, ply int, p Params, opt Options) (Moment, error) {
+	if ply < 1 || ply > len(g.Moves) {
+		return Moment{}, fmt.Errorf("ewr: ply %d out of range 1..%d", ply, len(g.Moves))
+	}
+	pos := Position{StartFEN: g.StartFEN, Moves: g.Moves[:ply-1]}
+	b, err := replay(pos)
+	if err != nil {
+		return Moment{}, err
+	}
+	played := g.Moves[ply-1]
+	m, err := b.ParseUCI(played)
+	if err != nil {
+		return Moment{}, fmt.Errorf("ewr: ply %d: %w", ply, err)
+	}
+	white := b.SideToMove() == board.White
+	num := fmt.Sprintf("%d.", b.FullmoveNumber())
+	if !white {
+		num = fmt.Sprintf("%d...", b.FullmoveNumber())
+	}
+	mo := Moment{Ply: ply, White: white, Label: num + sanOf(b, m)}
+	mo.Rating, mo.OpponentRating = NearestMaiaRating(g.WhiteRating), NearestMaiaRating(g.BlackRating)
+	if !white {
+		mo.Rating, mo.OpponentRating = mo.OpponentRating, mo.Rating
+	}
+	p.Rating, p.OpponentRating = mo.Rating, mo.OpponentRating
+	opt.Include = append(append([]string(nil), opt.Include...), played)
+	res, err := c.Calculate(ctx, pos, p, opt)
+	if err != nil {
+		return Moment{}, err
+	}
+	mo.Result = res
+	var ok bool
+	if mo.Played, ok = res.Move(played); !ok {
+		return mo, fmt.Errorf("ewr: ply %d: the played move %s was not evaluated (time limit?)", ply, played)
+	}
+	mo.Best, _ = res.Best()
+	return mo, nil
+}
+
+// CriticalPlies returns each side's critical moment in an analysed game:
+// the ply of its worst judgement (blunder over mistake over inaccuracy,
+// then the larger loss of winning chances), White's first. A side without
+// a judged move has none.
+func CriticalPlies(a *analysis.Analysis) []int {
+	var out []int
+	for _, white := range []bool{true, false} {
+		best := -1
+		for i := range a.Plies {
+			p := &a.Plies[i]
+			if p.White() != white || p.Judgement == analysis.NoJudgement {
+				continue
+			}
+			if best < 0 || worse(p, &a.Plies[best]) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			out = append(out, a.Plies[best].Ply)
+		}
+	}
+	return out
+}
+
+func worse(a, b *analysis.Ply) bool {
+	if a.Judgement != b.Judgement {
+		return a.Judgement > b.Judgement
+	}
+	da, db := 0.0, 0.0
+	if a.Delta != nil {
+		da = *a.Delta
+	}
+	if b.Delta != nil {
+		db = *b.Delta
+	}
+	return da > db
+}
+
+// AnalyseCritical computes the moments of CriticalPlies(a) (for
+// `outpost analyse --ewr`), plus any extra plies (e.g. our bot's moves).
+func AnalyseCritical(ctx context.Context, c *Calculator, a *analysis.Analysis, extra []int, p Params, opt Options) ([]Moment, error) {
+	g := GameOf(a)
+	plies := CriticalPlies(a)
+	for _, x := range extra {
+		if !containsInt(plies, x) {
+			plies = append(plies, x)
+		}
+	}
+	out := make([]Moment, 0, len(plies))
+	for _, ply := range plies {
+		m, err := AnalyseMoment(ctx, c, g, ply, p, opt)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Comment renders m for an annotated PGN or a text report:
+// "EWR (Maia 1500): Nxe5 41.2%, best practical Qd2 58.7%".
+func (m Moment) Comment() string {
+	if m.PlayedWasBest() {
+		return fmt.Sprintf("EWR (Maia %d): %s %.1f%%, the best practical move", m.Rating, m.Played.SAN, 100*m.Played.ExpectedWinrate)
+	}
+	return fmt.Sprintf("EWR (Maia %d): %s %.1f%%, best practical %s %.1f%%", m.Rating, m.Played.SAN, 100*m.Played.ExpectedWinrate, m.Best.SAN, 100*m.Best.ExpectedWinrate)
+}
+
+// MaxLineLen is the longest chat line CriticalMomentLine returns.
+const MaxLineLen = 140
+
+// Line renders m as one chat line of at most MaxLineLen characters.
+func (m Moment) Line() string {
+	var s string
+	if m.PlayedWasBest() {
+		s = fmt.Sprintf("Critical moment %s: the best practical move for a %d player (expected winrate %.0f%%).", m.Label, m.Rating, 100*m.Played.ExpectedWinrate)
+	} else {
+		s = fmt.Sprintf("Critical moment %s: expected winrate %.0f%% for a %d player; %s would give %.0f%%.", m.Label, 100*m.Played.ExpectedWinrate, m.Rating, m.Best.SAN, 100*m.Best.ExpectedWinrate)
+	}
+	if len(s) > MaxLineLen {
+		s = fmt.Sprintf("%s: EWR %.0f%%, best %s %.0f%%", m.Label, 100*m.Played.ExpectedWinrate, m.Best.SAN, 100*m.Best.ExpectedWinrate)
+	}
+	if len(s) > MaxLineLen {
+		s = s[:MaxLineLen]
+	}
+	return s
+}
+
+// CriticalMomentLine is the post-game summariser's hook: one chat line
+// (at most 140 characters) on the expected winrate of the move at ply
+// (1-based) against the best practical move, with the mover's and the
+// opponent's ratings mapped to the nearest Maia levels and the product
+// defaults otherwise.
+func CriticalMomentLine(ctx context.Context, c *Calculator, g Game, ply int, opt Options) (string, error) {
+	m, err := AnalyseMoment(ctx, c, g, ply, DefaultParams(), opt)
+	if err != nil {
+		return "", err
+	}
+	return m.Line(), nil
+}

@@ -1,0 +1,72 @@
+package bots
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/models"
+)
+
+// maiaPredictor opens a predictor or skips when ONNX Runtime or the Maia-1
+// weights are not installed.
+func maiaPredictor(t *testing.T) *models.Predictor {
+	t.Helper()
+	cfg, err := models.LoadConfig()
+	if err != nil {
+		t.Skip(err)
+	}
+	if _, err := os.Stat(cfg.Library); err != nil {
+		t.Skipf("ONNX Runtime not installed; run `%s`", models.FetchCommand)
+	}
+	if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
+		cfg.Maia1Dir = "../../shared/models/maia1"
+		if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
+			t.Skipf("Maia-1 weights not installed; run `%s`", models.FetchCommand)
+		}
+	}
+	p, err := models.NewPredictor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	return p
+}
+
+func TestNewMaia(t *testing.T) {
+	pred := maiaPredictor(t)
+	e, err := New(context.Background(), "maia-1500", WithPredictor(pred), WithSeed(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Name() != "maia-1500" {
+		t.Errorf("name %q", e.Name())
+	}
+	playOne(t, e, engine.Limits{})
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The shared predictor is still usable after the engine closed.
+	e2, err := New(context.Background(), "maia-1900", WithPredictor(pred))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	playOne(t, e2, engine.Limits{})
+}
+
+func TestMaiaNames(t *testing.T) {
+	names := map[string]bool{}
+	for _, n := range Names() {
+		names[n] = true
+	}
+	for _, want := range []string{"easy", "medium", "hard", "knobs", "stockfish", "maia-1100", "maia-1500", "maia-1900"} {
+		if !names[want] {
+			t.Errorf("Names() lacks %q: %v", want, Names())
+		}
+	}
+	if _, err := New(context.Background(), "maia-1550"); err == nil {
+		t.Error("maia-1550 accepted")
+	}
+}

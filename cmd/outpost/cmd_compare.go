@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/comparerun"
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess"
+)
+
+const compareSynopsis = "(--user NAME [--since 30d] [--max 50] [--server URL] | --pgn FILE) [--preset P | --nodes N] [--workers N] [--threads N] [--engine CMD] [--store FILE] [--config FILE] [--json]"
+
+// runCompare implements `outpost compare`.
+func runCompare(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "compare", compareSynopsis)
+	cfgPath := fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML): [lichess] url, [store] path, [analysis] engine, [compare] defaults")
+	user := fs.String("user", "", "Lichess user whose analysed games are compared")
+	pgnFile := fs.String("pgn", "", "compare offline: a PGN or JSON file carrying Lichess's analysis")
+	sinceS := fs.String("since", "", `how far back games are fetched, e.g. "30d" (default: the config's compare.since, 30d)`)
+	maxGames := fs.Int("max", 0, "games at most (default: the config's compare.max_games, 50)")
+	server := fs.String("server", "", "Lichess base URL, e.g. an outpost sandbox (default: the config's lichess.url, else https://lichess.org)")
+	preset := fs.String("preset", "", "budget preset: quick, lichess (1M nodes) or deep (default: the config's compare preset)")
+	nodes := fs.Int64("nodes", 0, "nodes per position instead of a preset")
+	workers := fs.Int("workers", 0, "engines run in parallel (default: CPUs / threads)")
+	threads := fs.Int("threads", 1, "engine threads per worker")
+	hash := fs.Int("hash", 0, "engine hash per worker, MB (default: the config's analysis.hash_mb)")
+	engine := fs.String("engine", "", "UCI engine command line (default: the config's analysis.engine)")
+	band := fs.Float64("borderline-band", analysis.DefaultBorderlineBand, "re-search plies whose delta is this close to a threshold deeper (negative: off)")
+	storePath := fs.String("store", "", "SQLite file of the runs (default: the config's store.path)")
+	trend := fs.Int("trend", comparerun.DefaultTrendRuns, "runs shown in the trend, this one included")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.Stderr, "outpost compare: unexpected arguments %q\n", fs.Args())
+		fs.Usage()
+		return errUsage
+	}
+	if (*user == "") == (*pgnFile == "") {
+		fmt.Fprintln(env.Stderr, "outpost compare: give exactly one of --user and --pgn")
+		fs.Usage()
+		return errUsage
+	}
+	cfg := config.Default()
+	if *cfgPath != "" {
+		var err error
+		if cfg, err = config.Load(*cfgPath); err != nil {
+			return err
+		}
+	}
+	budget, err := compareBudget(fs, cfg.Compare, *nodes, *preset)
+	if err != nil {
+		return err
+	}
+	cmdline := cfg.Analysis.Engine
+	if *engine != "" {
+		cmdline = strings.Fields(*engine)
+	}
+	if len(cmdline) == 0 {
+		return errors.New("--engine is empty")
+	}
+	if *threads < 1 {
+		return fmt.Errorf("--threads %d: want at least 1", *threads)
+	}
+	n := *workers
+	if n <= 0 {
+		n = max(1, runtime.NumCPU() / *threads)
+	}
+	hashMB := cfg.Analysis.HashMB
+	if *hash > 0 {
+		hashMB = *hash
+	}
+	path := cfg.Store.Path
+	if *storePath != "" {
+		path = *storePath
+	}
+	log := env.logger()
+
+	var src comparerun.Source
+	if *pgnFile != "" {
+		if _, err := os.Stat(*pgnFile); err != nil {
+			return fmt.Errorf("--pgn: %w", err)
+		}
+		src = comparerun.FileSource{Path: *pgnFile}
+	} else {
+		since := cfg.Compare.Since
+		if *sinceS != "" {
+			if since, err = config.ParseDuration(*sinceS); err != nil {
+				return fmt.Errorf("--since: %w", err)
+			}
+		}
+		maxN := cfg.Compare.MaxGames
+		if *maxGames < 0 {
+			return fmt.Errorf("--max %d: want 1 or more", *maxGames)
+		}
+		if *maxGames > 0 {
+			maxN = *maxGames
+		}
+		fetcher, err := lichessFetcher(env, cfg, *server)
+		if err != nil {
+			return err
+		}
+		src = comparerun.UserSource{Fetcher: fetcher, User: *user, Since: since, Max: maxN}
+	}
+
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	progress, finish := analysis.TerminalProgress(env.Stderr, "comparing")
+	c := &comparerun.Comparer{
+		Store:          st,
+		Pool:           analysis.PoolConfig{Command: cmdline, Workers: n, Threads: *threads, HashMB: hashMB, Logger: log},
+		Budget:         budget,
+		BorderlineBand: *band,
+		Progress:       progress,
+		TrendRuns:      *trend,
+		Logger:         log,
+	}
+	rep, err := c.Run(ctx, src)
+	finish()
+	if err != nil {
+		if errors.Is(err, comparerun.ErrInterrupted) {
+			return fmt.Errorf("%w; run the same command again to resume", err)
+		}
+		return err
+	}
+	if *asJSON {
+		return comparerun.WriteJSON(env.Stdout, rep)
+	}
+	return comparerun.WriteText(env.Stdout, rep)
+}
+
+// compareBudget picks the budget: --nodes, --preset, else the config's
+// [compare] nodes or preset.
+func compareBudget(fs *flag.FlagSet, cc config.CompareConfig, nodes int64, preset string) (analysis.Budget, error) {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["nodes"] && set["preset"]:
+		return analysis.Budget{}, errors.New("use only one of --nodes and --preset")
+	case set["nodes"]:
+		if nodes <= 0 {
+			return analysis.Budget{}, fmt.Errorf("--nodes %d: want a positive number", nodes)
+		}
+		return analysis.Budget{Nodes: nodes}, nil
+	case set["preset"]:
+		return analysis.Preset(preset)
+	}
+	return comparerun.CompareBudget(cc)
+}
+
+// lichessFetcher returns a fetcher of Lichess games (with Lichess's
+// analysis) for server, else the config's lichess.url. It also serves
+// `outpost analyse` for game ids and URLs: analyseFetcher can return
+// lichessFetcher(env, config.Default(), "") (an input.Fetcher).
+func lichessFetcher(env *Env, cfg *config.Config, server string) (*comparerun.Fetcher, error) {
+	c, err := compareClient(env, cfg, server)
+	if err != nil {
+		return nil, err
+	}
+	return comparerun.NewFetcher(c), nil
+}
+
+// compareClient builds the Lichess client: server, else the config's
+// lichess.url; the token (LICHESS_TOKEN or lichess.token_file) is optional
+// because exported games are public.
+func compareClient(env *Env, cfg *config.Config, server string) (*lichess.Client, error) {
+	if server == "" {
+		server = cfg.Lichess.URL
+	}
+	token, err := lichess.LoadToken(os.Getenv, cfg.Lichess.TokenFile)
+	if err != nil && !errors.Is(err, lichess.ErrNoToken) {
+		return nil, err
+	}
+	return lichess.New(lichess.Options{
+		BaseURL: server, Token: token, Logger: env.logger(),
+		RateLimit:      time.Duration(cfg.RateLimit.Seconds) * time.Second,
+		RequestTimeout: cfg.Lichess.RequestTimeout,
+		StreamTimeout:  cfg.Lichess.StreamTimeout,
+	})
+}

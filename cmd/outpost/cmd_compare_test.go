@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/lichess"
+	"github.com/outpostchess/outpost/lichess/sandbox"
+)
+
+func runCompareCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), append([]string{"compare"}, args...), &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+func TestCompareFlags(t *testing.T) {
+	t.Setenv("OUTPOST_CONFIG", "")
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{nil, 2, "exactly one of --user and --pgn"},
+		{[]string{"--user", "a", "--pgn", "x.pgn"}, 2, "exactly one of --user and --pgn"},
+		{[]string{"--user", "a", "extra"}, 2, "unexpected arguments"},
+		{[]string{"--user", "a", "--nodes", "5", "--preset", "quick"}, 1, "only one of --nodes and --preset"},
+		{[]string{"--user", "a", "--preset", "huge"}, 1, "unknown preset"},
+		{[]string{"--user", "a", "--since", "forever"}, 1, "--since"},
+		{[]string{"--pgn", filepath.Join(t.TempDir(), "missing.pgn")}, 1, "--pgn"},
+	} {
+		code, _, stderr := runCompareCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, code, stderr, tc.code, tc.msg)
+		}
+	}
+}
+
+// TestCompareUserAgainstSandbox runs `outpost compare --user` against a
+// sandbox with the real Stockfish at a tiny budget, twice: the second
+// report shows the trend.
+func TestCompareUserAgainstSandbox(t *testing.T) {
+	sf := analysis.DefaultEngineCommand[0]
+	if _, err := os.Stat(sf); err != nil {
+		t.Skipf("no Stockfish at %s", sf)
+	}
+	t.Setenv("OUTPOST_CONFIG", "")
+	t.Setenv(lichess.TokenEnv, "")
+	srv := sandbox.New(sandbox.Config{Accounts: []sandbox.Account{{Name: "Alice", Token: "alice-token-1"}, {Name: "bot1", Token: "bot-token-1", Bot: true}}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	url, err := srv.Listen(ctx, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	alice, _ := lichess.New(lichess.Options{BaseURL: url, Token: "alice-token-1"})
+	bot, _ := lichess.New(lichess.Options{BaseURL: url, Token: "bot-token-1"})
+	ch, err := alice.CreateChallenge(ctx, "bot1", lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 600}, Color: lichess.White})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bot.AcceptChallenge(ctx, ch.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range []string{"f2f3", "e7e5", "g2g4", "d8h4"} {
+		api := alice.Board()
+		if i%2 == 1 {
+			api = bot.Bot()
+		}
+		if err := api.Move(ctx, ch.ID, m, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ip := func(v int) *int { return &v }
+	if err := srv.AttachAnalysis(ch.ID, sandbox.Analysis{Moves: []sandbox.MoveAnalysis{
+		{Eval: ip(-20)}, {Eval: ip(0)},
+		{Mate: ip(-1), Best: "e2e4", Variation: "e4 Qh4 Nc3", Judgment: &sandbox.Judgment{Name: "Blunder", Comment: "Checkmate is now unavoidable. e4 was best."}},
+		{},
+	}, White: sandbox.PlayerAnalysis{Blunder: 1, ACPL: 300}}); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "runs.db")
+	args := []string{"--user", "alice", "--server", url, "--nodes", "2000", "--workers", "1", "--store", db}
+	code, stdout, stderr := runCompareCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"Comparison run 1 for alice", ch.ID, "same judgement on Lichess-flagged plies: 1 of 1 (100.0%)", "Trend"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	code, stdout, stderr = runCompareCLI(t, append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		RunID    int64 `json:"run_id"`
+		Headline struct {
+			Games   int
+			Flagged int
+		}
+		Trend []struct {
+			RunID int64 `json:"run_id"`
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if rep.RunID != 2 || rep.Headline.Games != 1 || rep.Headline.Flagged != 1 || len(rep.Trend) != 2 || rep.Trend[1].RunID != 1 {
+		t.Fatalf("report %+v", rep)
+	}
+}

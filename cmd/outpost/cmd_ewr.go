@@ -1,0 +1,282 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/models"
+)
+
+const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--timeout 60s] | --bench"
+
+// runEWR implements `outpost ewr`: expected winrate of every reasonable
+// move for a human of a given rating (Maia × Stockfish).
+func runEWR(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "ewr", ewrSynopsis)
+	fen := fs.String("fen", "", "position to analyse, or the start position of --moves (default: standard start)")
+	moves := fs.String("moves", "", "moves played from --fen, in UCI, space- or comma-separated (Maia sees the history)")
+	threshold := fs.Float64("threshold", ewr.DefaultThreshold, "probability threshold: 0.1, 0.01 or 0.001")
+	depth := fs.Int("depth", ewr.DefaultDepth, "Stockfish depth: 15, 20 or 25")
+	loss := fs.Float64("loss", ewr.DefaultLossThreshold, "winrate loss threshold (-1..0): moves must keep base winrate + this")
+	maia := fs.Int("maia", ewr.DefaultRating, "Maia rating of the side to move (1100..1900)")
+	oppMaia := fs.Int("opponent-maia", 0, "Maia rating of the opponent (1100..1900; default: --maia)")
+	maxNodes := fs.Int("max-nodes", ewr.DefaultMaxNodes, "node limit of all trees together")
+	include := fs.String("include", "", "moves (UCI) to analyse even if they fail the loss filter")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	tree := fs.String("tree", "", "print this move's tree (SAN or UCI) after the table")
+	storePath := fs.String("store", defaultEWRStore(), "SQLite cache file (\"\" for no cache)")
+	fresh := fs.Bool("fresh", false, "recalculate even if the whole result is cached (evaluations stay cached)")
+	timeout := fs.Duration("timeout", 60*time.Second, "time limit; when reached the partial result is printed with a warning (0: none)")
+	workers := fs.Int("workers", runtime.NumCPU(), "Stockfish engines run in parallel")
+	hash := fs.Int("hash", 64, "Stockfish hash per engine, MB")
+	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand, " "), "UCI engine command line")
+	bench := fs.Bool("bench", false, "benchmark ten typical positions at these parameters: a fresh pass then a repeated pass")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return fmt.Errorf("unexpected argument %q: %w", fs.Arg(0), errUsage)
+	}
+	p := ewr.Params{Threshold: *threshold, Depth: *depth, LossThreshold: *loss, Rating: *maia, OpponentRating: *oppMaia, MaxNodes: *maxNodes}
+	if !flagSet(fs, "opponent-maia") {
+		p.OpponentRating = *maia
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if *workers < 1 {
+		return fmt.Errorf("--workers %d: want at least 1", *workers)
+	}
+	cmdline := strings.Fields(*engine)
+	if len(cmdline) == 0 {
+		return errors.New("--engine is empty")
+	}
+	pos := ewr.Position{StartFEN: *fen, Moves: splitMoves(*moves)}
+	calc, closeAll, err := openEWR(ctx, env, cmdline, *workers, *hash, *storePath, *bench)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	if *bench {
+		return runEWRBench(ctx, env, calc, p)
+	}
+	opt := ewr.Options{Include: splitMoves(*include), TimeLimit: *timeout, SkipResultCache: *fresh}
+	prog := newEWRProgress(env.Stderr)
+	opt.Progress = prog.event
+	res, err := calc.Calculate(ctx, pos, p, opt)
+	prog.finish()
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+		for _, w := range res.Warnings {
+			fmt.Fprintf(env.Stderr, "outpost ewr: warning: %s\n", w)
+		}
+		return nil
+	}
+	if err := ewr.WriteTable(env.Stdout, res); err != nil {
+		return err
+	}
+	if *tree != "" {
+		fmt.Fprintln(env.Stdout)
+		return ewr.WriteTree(env.Stdout, res, *tree)
+	}
+	return nil
+}
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+func splitMoves(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' })
+}
+
+// defaultEWRStore is the cache file under the user cache directory.
+func defaultEWRStore() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "outpost", "ewr.db")
+}
+
+// openEWR starts Maia, the Stockfish pool and the cache. For a benchmark the
+// cache is a fresh in-memory database, so the first pass is cold.
+func openEWR(ctx context.Context, env *Env, cmdline []string, workers, hash int, storePath string, bench bool) (*ewr.Calculator, func(), error) {
+	var closers []func() error
+	closeAll := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			if err := closers[i](); err != nil {
+				fmt.Fprintf(env.Stderr, "outpost ewr: closing: %v\n", err)
+			}
+		}
+	}
+	cfg, err := models.LoadConfig()
+	if err != nil {
+		return nil, nil, err
+	}
+	pred, err := models.NewPredictor(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	closers = append(closers, pred.Close)
+	log := env.logger()
+	pool, err := analysis.NewPool(ctx, analysis.PoolConfig{Command: cmdline, Workers: workers, Threads: 1, HashMB: hash, Logger: log})
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	closers = append(closers, pool.Close)
+	var cache ewr.Cache
+	if bench {
+		storePath = ":memory:"
+	}
+	if storePath != "" {
+		if storePath != ":memory:" {
+			if err := os.MkdirAll(filepath.Dir(storePath), 0o755); err != nil {
+				closeAll()
+				return nil, nil, fmt.Errorf("cache directory: %w", err)
+			}
+		}
+		st, err := store.Open(ctx, storePath)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		closers = append(closers, st.Close)
+		cache = st
+	}
+	return ewr.New(pred, pool, cache), closeAll, nil
+}
+
+// runEWRBench runs the benchmark set twice: cold, then repeated (whole
+// results cached), then once more without the result cache (evaluations
+// cached), and prints the figures.
+func runEWRBench(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params) error {
+	out := env.Stdout
+	fmt.Fprintf(out, "ewr benchmark: %d positions, threshold %g, depth %d, loss %+.2f, Maia %d vs %d, %d CPUs\n",
+		len(ewr.BenchPositions), p.Threshold, p.Depth, p.LossThreshold, p.Rating, p.OpponentRating, runtime.NumCPU())
+	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Fprintf(out, "load average before: %s", la)
+	}
+	passes := []struct {
+		name string
+		opt  ewr.Options
+	}{
+		{"fresh", ewr.Options{}},
+		{"repeated (result cache)", ewr.Options{}},
+		{"repeated (evaluation cache only)", ewr.Options{SkipResultCache: true}},
+	}
+	for _, pass := range passes {
+		fmt.Fprintf(out, "\n%s:\n", pass.name)
+		r, err := ewr.RunBench(ctx, calc, p, pass.opt, out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "median %.2fs per position · Stockfish %d evaluations · Maia %d positions in %d calls · cache hit rate %.0f%%\n",
+			r.Median().Seconds(), r.EngineEvals, r.MaiaPositions, r.MaiaCall, 100*r.HitRate())
+	}
+	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Fprintf(out, "load average after: %s", la)
+	}
+	return nil
+}
+
+// ewrProgress draws the two phases as a progress bar with status lines
+// when stderr is a terminal, and nothing otherwise.
+type ewrProgress struct {
+	w       io.Writer
+	mu      sync.Mutex
+	bar     *progressbar.ProgressBar
+	phase   ewr.Phase
+	started bool
+}
+
+func newEWRProgress(w io.Writer) *ewrProgress {
+	f, ok := w.(*os.File)
+	if !ok || !(isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
+		return &ewrProgress{}
+	}
+	return &ewrProgress{w: w}
+}
+
+func (p *ewrProgress) event(e ewr.Event) {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e.Phase == ewr.PhaseDone {
+		return
+	}
+	if p.bar == nil || e.Phase != p.phase {
+		if p.bar != nil {
+			_ = p.bar.Finish()
+		}
+		p.phase = e.Phase
+		max := e.Total
+		if e.Phase == ewr.PhaseTrees || max <= 0 {
+			max = -1
+		}
+		p.bar = progressbar.NewOptions(max,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetDescription(phaseTitle(e.Phase)),
+			progressbar.OptionShowCount(),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+	}
+	if e.Message != "" {
+		p.bar.Describe(e.Message)
+	} else if len(e.Ranking) > 0 {
+		top := e.Ranking[0]
+		p.bar.Describe(fmt.Sprintf("%s best so far %s %.1f%%", phaseTitle(e.Phase), top.SAN, 100*top.ExpectedWinrate))
+	}
+	if e.Phase != ewr.PhaseTrees && e.Total > 0 && p.bar.GetMax() != e.Total {
+		p.bar.ChangeMax(e.Total)
+	}
+	_ = p.bar.Set(e.Done)
+}
+
+func (p *ewrProgress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}
+
+func phaseTitle(ph ewr.Phase) string {
+	switch ph {
+	case ewr.PhaseFilter:
+		return "Evaluating legal moves with Stockfish..."
+	case ewr.PhaseTrees:
+		return "Generating Maia trees..."
+	}
+	return "Evaluating positions with Stockfish..."
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseAccountFlag(t *testing.T) {
+	tests := []struct {
+		in       string
+		name     string
+		bot, bad bool
+	}{
+		{"bot1:TOKEN1:bot", "bot1", true, false},
+		{"alice:TOKEN2", "alice", false, false},
+		{"bob:T:human", "bob", false, false},
+		{"alice", "", false, true},
+		{":TOKEN", "", false, true},
+		{"alice:", "", false, true},
+		{"a:b:robot", "", false, true},
+		{"a:b:c:d", "", false, true},
+	}
+	for _, tt := range tests {
+		acc, err := parseAccountFlag(tt.in)
+		if tt.bad {
+			if err == nil {
+				t.Errorf("%q: no error", tt.in)
+			} else if strings.Contains(err.Error(), "TOKEN") {
+				t.Errorf("%q: the error shows the token: %v", tt.in, err)
+			}
+			continue
+		}
+		if err != nil || acc.Name != tt.name || acc.Bot != tt.bot {
+			t.Errorf("%q: %+v %v", tt.in, acc, err)
+		}
+	}
+}
+
+// syncBuffer is a goroutine-safe writer.
+type syncBuffer struct {
+	mu  chan struct{}
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu <- struct{}{}
+	defer func() { <-b.mu }()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu <- struct{}{}
+	defer func() { <-b.mu }()
+	return b.buf.String()
+}
+
+// TestRunSandbox starts the command, reads the URL it prints, uses it and
+// stops it through the context.
+func TestRunSandbox(t *testing.T) {
+	pr, pw := io.Pipe()
+	stderr := &syncBuffer{mu: make(chan struct{}, 1)}
+	env := &Env{Stdout: pw, Stderr: stderr, LogLevel: "error"}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- runSandbox(ctx, env, []string{"--addr", "127.0.0.1:0", "--account", "bot1:SECRET-T1:bot",
+			"--account", "alice:SECRET-T2", "--fault", "5xx:path=/api/user/,times=1"})
+		pw.Close()
+	}()
+	url, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no URL printed: %v (stderr %s)", err, stderr.String())
+	}
+	url = strings.TrimSpace(url)
+	req, _ := http.NewRequest("GET", url+"/api/account", nil)
+	req.Header.Set("Authorization", "Bearer SECRET-T1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"title":"BOT"`) {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	resp, err = http.Get(url + "/api/user/alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 500 {
+		t.Fatalf("the --fault was not applied: %d", resp.StatusCode)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the sandbox did not stop")
+	}
+	if strings.Contains(stderr.String(), "SECRET") {
+		t.Fatalf("token in the output: %s", stderr.String())
+	}
+}
+
+func TestRunSandboxUsage(t *testing.T) {
+	for _, args := range [][]string{{}, {"--account", "nobody"}, {"--account", "a:b", "--fault", "boom"}, {"--account", "a:b", "extra"}} {
+		var out bytes.Buffer
+		env := &Env{Stdout: &out, Stderr: &out}
+		if err := runSandbox(context.Background(), env, args); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/web"
+)
+
+const serveSynopsis = "[--addr 127.0.0.1:8090] [--store FILE] [--config FILE] [--token-file FILE] [--engine CMD] [--no-ewr]"
+
+// runServe implements `outpost serve`: the local web console.
+func runServe(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "serve", serveSynopsis)
+	cfgPath := fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML): [web], [store] path, [analysis] engine; the knobs editor saves knob sets into it")
+	addr := fs.String("addr", "", "listen address (default: the config's web.addr, 127.0.0.1:8090)")
+	storePath := fs.String("store", "", "SQLite store of the games and runs (default: the config's store.path)")
+	tokenFile := fs.String("token-file", "", "file holding the console's access token; required for a non-loopback --addr (default: the config's web.access_token_file)")
+	engine := fs.String("engine", "", "UCI engine command line for expected winrate (default: the config's analysis.engine)")
+	workers := fs.Int("workers", 2, "Stockfish engines run in parallel for expected winrate")
+	noEWR := fs.Bool("no-ewr", false, "do not offer expected winrate (no Maia or Stockfish is started)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return fmt.Errorf("unexpected argument %q: %w", fs.Arg(0), errUsage)
+	}
+	cfg := config.Default()
+	if *cfgPath != "" {
+		c, err := config.Load(*cfgPath)
+		if err != nil {
+			return err
+		}
+		cfg = c
+	}
+	if *addr == "" {
+		*addr = cfg.Web.Addr
+	}
+	if *storePath == "" {
+		*storePath = cfg.Store.Path
+	}
+	if *tokenFile == "" {
+		*tokenFile = cfg.Web.AccessTokenFile
+	}
+	token := ""
+	if *tokenFile != "" {
+		b, err := os.ReadFile(*tokenFile)
+		if err != nil {
+			return fmt.Errorf("access token: %w", err)
+		}
+		token = strings.TrimSpace(string(b))
+		if token == "" {
+			return fmt.Errorf("access token file %s is empty", *tokenFile)
+		}
+	}
+	if !web.IsLoopback(*addr) && token == "" {
+		return fmt.Errorf("--addr %s is not a loopback address: give --token-file (or web.access_token_file) with an access token", *addr)
+	}
+	st, err := store.Open(ctx, *storePath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	opt := web.Options{Store: st, ConfigPath: *cfgPath, AccessToken: token, Logger: env.logger()}
+	if !*noEWR {
+		cmdline := cfg.Analysis.Engine
+		if *engine != "" {
+			cmdline = strings.Fields(*engine)
+		}
+		if len(cmdline) == 0 {
+			return errors.New("--engine is empty")
+		}
+		lazy := &lazyEWR{open: func() (*ewr.Calculator, func(), error) {
+			return openEWR(ctx, env, cmdline, max(1, *workers), 64, *storePath, false)
+		}}
+		defer lazy.close()
+		opt.Calculator = lazy
+	}
+	srv, err := web.New(opt)
+	if err != nil {
+		return err
+	}
+	log := env.logger()
+	log.Info().Str("addr", *addr).Bool("token", token != "").Msg("serve: web console listening")
+	fmt.Fprintf(env.Stderr, "outpost serve: console on http://%s/\n", *addr)
+	return srv.ListenAndServe(ctx, *addr)
+}
+
+// lazyEWR starts Maia and Stockfish on the first expected-winrate request,
+// so that the console runs (and answers every other page) without them.
+type lazyEWR struct {
+	open func() (*ewr.Calculator, func(), error)
+
+	once    sync.Once
+	calc    *ewr.Calculator
+	closeFn func()
+	err     error
+}
+
+// Calculate implements web.Calculator.
+func (l *lazyEWR) Calculate(ctx context.Context, pos ewr.Position, p ewr.Params, progress func(ewr.Event)) (*ewr.Result, error) {
+	l.once.Do(func() { l.calc, l.closeFn, l.err = l.open() })
+	if l.err != nil {
+		return nil, fmt.Errorf("expected winrate is not available (Maia models and Stockfish are needed; see 'outpost models'): %w", l.err)
+	}
+	return web.EWR{Calc: l.calc, TimeLimit: 5 * time.Minute}.Calculate(ctx, pos, p, progress)
+}
+
+func (l *lazyEWR) close() {
+	if l.closeFn != nil {
+		l.closeFn()
+	}
+}

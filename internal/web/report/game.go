@@ -1,0 +1,231 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"strings"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/internal/web/board"
+)
+
+// plyView is what the template shows for one move.
+type plyView struct {
+	Ply       int
+	Label     string // "12. Nf3" or "12… Nf6"
+	SAN       string
+	NAG       string
+	Class     string // judgement class: "inaccuracy", "mistake", "blunder" or ""
+	Judgement string
+	Eval      string
+	Comment   string
+	BestSAN   string
+	Line      string
+	Board     template.HTML // position after the move
+	BestBoard template.HTML // position before, with the best and played moves
+	White     bool
+	MoveNo    int
+}
+
+// moveRow pairs White's and Black's moves of one move number.
+type moveRow struct {
+	No           int
+	White, Black *plyView
+}
+
+type playerRow struct {
+	Side, Name                   string
+	Accuracy, ACPL               string
+	Inaccuracy, Mistake, Blunder int
+}
+
+type gameView struct {
+	ID      string
+	Title   string
+	Sub     string
+	Start   template.HTML
+	Graph   template.HTML
+	Players []playerRow
+	Rows    []moveRow
+	Plies   []plyView
+	Compare *compareView
+	Judged  int
+}
+
+// Game renders one game's section; id prefixes its element ids (use a
+// distinct id per game on a page, e.g. "g1").
+func Game(a *analysis.Analysis, id string) (template.HTML, error) {
+	v, err := buildView(a, id)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := gameTmpl.Execute(&b, v); err != nil {
+		return "", fmt.Errorf("report: game %s: %w", a.ID, err)
+	}
+	return template.HTML(b.String()), nil
+}
+
+func buildView(a *analysis.Analysis, id string) (*gameView, error) {
+	key := a.ID
+	if key == "" {
+		key = fmt.Sprintf("%s#%d", a.Source, a.Index)
+	}
+	ucis := make([]string, len(a.Plies))
+	for i, p := range a.Plies {
+		ucis[i] = p.UCI
+	}
+	fens, err := board.Replay(a.FEN, ucis)
+	if err != nil {
+		return nil, fmt.Errorf("report: game %s: %w", key, err)
+	}
+	start := a.FEN
+	if start == "" {
+		start = board.StartFEN
+	}
+	v := &gameView{ID: id, Title: playerLine(a)}
+	sub := []string{}
+	if a.ID != "" {
+		sub = append(sub, "game "+a.ID)
+	} else if a.Source != "" {
+		sub = append(sub, a.Source)
+	}
+	if a.Engine != "" {
+		sub = append(sub, "analysed by "+a.Engine)
+	}
+	v.Sub = strings.Join(sub, " · ")
+	sb, err := board.SVG(start, board.Options{Label: "Start position"})
+	if err != nil {
+		return nil, fmt.Errorf("report: game %s: %w", key, err)
+	}
+	v.Start = template.HTML(sb)
+	for i := range a.Plies {
+		p := &a.Plies[i]
+		before := start
+		if i > 0 {
+			before = fens[i-1]
+		}
+		pv, err := buildPly(p, before, fens[i])
+		if err != nil {
+			return nil, fmt.Errorf("report: game %s: %w", key, err)
+		}
+		if pv.Class != "" {
+			v.Judged++
+		}
+		v.Plies = append(v.Plies, pv)
+	}
+	for i := range v.Plies {
+		pv := &v.Plies[i]
+		if pv.White || len(v.Rows) == 0 || v.Rows[len(v.Rows)-1].Black != nil || v.Rows[len(v.Rows)-1].No != pv.MoveNo {
+			v.Rows = append(v.Rows, moveRow{No: pv.MoveNo})
+		}
+		r := &v.Rows[len(v.Rows)-1]
+		if pv.White {
+			r.White = pv
+		} else {
+			r.Black = pv
+		}
+	}
+	v.Graph = template.HTML(Graph(a, id))
+	v.Players = []playerRow{playerRowOf("White", a.Players.White), playerRowOf("Black", a.Players.Black)}
+	v.Compare = compareOf(a)
+	return v, nil
+}
+
+func buildPly(p *analysis.Ply, before, after string) (plyView, error) {
+	pv := plyView{Ply: p.Ply, SAN: p.SAN, NAG: p.NAG, White: p.White(), MoveNo: p.MoveNumber, Comment: p.Comment}
+	if pv.NAG == "" {
+		pv.NAG = p.Judgement.NAG()
+	}
+	if p.White() {
+		pv.Label = fmt.Sprintf("%d. %s", p.MoveNumber, p.SAN)
+	} else {
+		pv.Label = fmt.Sprintf("%d… %s", p.MoveNumber, p.SAN)
+	}
+	if p.Judgement != analysis.NoJudgement {
+		pv.Judgement = p.Judgement.String()
+		pv.Class = strings.ToLower(pv.Judgement)
+	}
+	if p.Eval != nil {
+		pv.Eval = p.Eval.String()
+	} else if strings.HasSuffix(p.SAN, "#") {
+		pv.Eval = "checkmate"
+	}
+	from, to, ok := board.MoveSquares(p.UCI)
+	opt := board.Options{Label: "Position after " + pv.Label + pv.NAG}
+	if ok {
+		opt.Highlight = []string{from, to}
+	}
+	s, err := board.SVG(after, opt)
+	if err != nil {
+		return pv, err
+	}
+	pv.Board = template.HTML(s)
+	if p.BestSAN != nil && p.Judgement != analysis.NoJudgement {
+		pv.BestSAN = *p.BestSAN
+		line := p.Variation
+		if len(line) == 0 {
+			line = []string{*p.BestSAN}
+		}
+		pv.Line = numberLine(p.MoveNumber, p.White(), line)
+		bopt := board.Options{Label: "Position before " + pv.Label + ", best was " + pv.BestSAN}
+		if ok {
+			bopt.Arrows = append(bopt.Arrows, board.Arrow{From: from, To: to, Kind: "played"})
+		}
+		best := ""
+		if p.BestUCI != nil {
+			best = *p.BestUCI
+		} else if l, err := board.PlaySAN(before, line[:1]); err == nil && len(l.UCI) == 1 {
+			best = l.UCI[0]
+		}
+		if bf, bt, ok := board.MoveSquares(best); ok {
+			bopt.Arrows = append(bopt.Arrows, board.Arrow{From: bf, To: bt, Kind: "best"})
+		}
+		s, err := board.SVG(before, bopt)
+		if err != nil {
+			return pv, err
+		}
+		pv.BestBoard = template.HTML(s)
+	}
+	return pv, nil
+}
+
+// numberLine writes a SAN line with move numbers: "12. Nf3 Nc6 13. Bb5" or
+// "12… Nf6 13. Nc3".
+func numberLine(no int, white bool, sans []string) string {
+	var b strings.Builder
+	for i, s := range sans {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		switch {
+		case white:
+			fmt.Fprintf(&b, "%d. ", no)
+		case i == 0:
+			fmt.Fprintf(&b, "%d… ", no)
+		}
+		b.WriteString(s)
+		if !white {
+			no++
+		}
+		white = !white
+	}
+	return b.String()
+}
+
+func playerRowOf(side string, p analysis.Player) playerRow {
+	r := playerRow{Side: side, Name: p.Name, Accuracy: "–", ACPL: "–", Inaccuracy: p.Inaccuracy, Mistake: p.Mistake, Blunder: p.Blunder}
+	if r.Name == "" {
+		r.Name = side
+	}
+	if p.Rating > 0 {
+		r.Name += fmt.Sprintf(" (%d)", p.Rating)
+	}
+	if p.Accuracy != nil {
+		r.Accuracy = fmt.Sprintf("%d%%", *p.Accuracy)
+	}
+	if p.ACPL != nil {
+		r.ACPL = fmt.Sprint(*p.ACPL)
+	}
+	return r
+}

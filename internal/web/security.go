@@ -1,0 +1,109 @@
+package web
+
+import (
+	"crypto/subtle"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+const (
+	accessCookie = "outpost_access"
+	csrfHeader   = "X-CSRF-Token"
+	csrfField    = "csrf"
+)
+
+// secure wraps h with the console's rules: security headers; the access
+// token when one is configured; without one, a loopback Host header only
+// (against DNS rebinding); and for state-changing requests a same-origin
+// check and the CSRF token.
+func (s *Server) secure(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("X-Frame-Options", "DENY")
+		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("Cache-Control", "no-store")
+		if s.opt.AccessToken != "" {
+			if !s.authorized(w, r) {
+				return
+			}
+		} else if !loopbackHost(r.Host) {
+			http.Error(w, "outpost serve: this console answers only on a loopback host name (configure an access token to serve other hosts)", http.StatusMisdirectedRequest)
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if why := s.crossSite(r); why != "" {
+				http.Error(w, "outpost serve: refused: "+why, http.StatusForbidden)
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// authorized checks the access token: a bearer header, the cookie, or (on
+// GET) an access_token query parameter, which sets the cookie and redirects
+// to the same URL without it so that the token leaves the address bar.
+func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
+	want := []byte(s.opt.AccessToken)
+	eq := func(got string) bool { return got != "" && subtle.ConstantTimeCompare([]byte(got), want) == 1 }
+	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") && eq(strings.TrimPrefix(a, "Bearer ")) {
+		return true
+	}
+	if c, err := r.Cookie(accessCookie); err == nil && eq(c.Value) {
+		return true
+	}
+	if r.Method == http.MethodGet {
+		q := r.URL.Query()
+		if eq(q.Get("access_token")) {
+			http.SetCookie(w, &http.Cookie{Name: accessCookie, Value: s.opt.AccessToken, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			q.Del("access_token")
+			u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+			http.Redirect(w, r, u.String(), http.StatusSeeOther)
+			return false
+		}
+	}
+	http.Error(w, "outpost serve: access token required (open the console with ?access_token=TOKEN)", http.StatusUnauthorized)
+	return false
+}
+
+// crossSite returns why a state-changing request is refused, "" when it
+// comes from one of the console's own pages.
+func (s *Server) crossSite(r *http.Request) string {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+	default:
+		return "cross-site request"
+	}
+	if o := r.Header.Get("Origin"); o != "" {
+		u, err := url.Parse(o)
+		if err != nil || u.Host != r.Host {
+			return "request from another origin"
+		}
+	}
+	tok := r.Header.Get(csrfHeader)
+	if tok == "" {
+		tok = r.PostFormValue(csrfField)
+	}
+	if tok == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.csrf)) != 1 {
+		return "missing or wrong CSRF token (reload the page)"
+	}
+	return ""
+}
+
+// loopbackHost reports whether a Host header names the loopback interface.
+func loopbackHost(host string) bool {
+	h := host
+	if hh, _, err := net.SplitHostPort(host); err == nil {
+		h = hh
+	}
+	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}

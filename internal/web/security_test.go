@@ -1,0 +1,152 @@
+package web
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSecurityHeaders(t *testing.T) {
+	e := newTestEnv(t, nil)
+	resp, err := http.Get(e.ts.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	csp := resp.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "script-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("CSP %q", csp)
+	}
+	if resp.Header.Get("X-Frame-Options") != "DENY" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Error("missing security headers")
+	}
+}
+
+func TestHostCheckWithoutToken(t *testing.T) {
+	e := newTestEnv(t, nil)
+	for host, want := range map[string]int{"127.0.0.1:8090": 200, "localhost:8090": 200, "[::1]:8090": 200, "evil.example": http.StatusMisdirectedRequest, "192.168.1.4:8090": http.StatusMisdirectedRequest} {
+		req, _ := http.NewRequest(http.MethodGet, e.ts.URL+"/", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+}
+
+func TestAccessToken(t *testing.T) {
+	const tok = "s3cret-console-token"
+	e := newTestEnv(t, func(o *Options) { o.AccessToken = tok })
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	do := func(path string, mod func(*http.Request)) *http.Response {
+		req, _ := http.NewRequest(http.MethodGet, e.ts.URL+path, nil)
+		req.Host = "console.example:8090" // any host is fine with a token
+		if mod != nil {
+			mod(req)
+		}
+		resp, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	if r := do("/", nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("no token: %d", r.StatusCode)
+	}
+	if r := do("/", func(r *http.Request) { r.Header.Set("Authorization", "Bearer wrong") }); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("wrong token: %d", r.StatusCode)
+	}
+	if r := do("/runs", func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+tok) }); r.StatusCode != 200 {
+		t.Errorf("bearer: %d", r.StatusCode)
+	}
+	if r := do("/static/app.css", nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("assets without token: %d", r.StatusCode)
+	}
+	r := do("/explorer?fen=x&access_token="+tok, nil)
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/explorer?fen=x" {
+		t.Fatalf("query token: %d %q", r.StatusCode, r.Header.Get("Location"))
+	}
+	var cookie *http.Cookie
+	for _, c := range r.Cookies() {
+		if c.Name == accessCookie {
+			cookie = c
+		}
+	}
+	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie %+v", cookie)
+	}
+	if r := do("/", func(r *http.Request) { r.AddCookie(cookie) }); r.StatusCode != 200 {
+		t.Errorf("cookie: %d", r.StatusCode)
+	}
+	if r := do("/?access_token=nope", nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("wrong query token: %d", r.StatusCode)
+	}
+}
+
+func TestListenRequiresTokenOffLoopback(t *testing.T) {
+	st := seedStore(t)
+	s, err := New(Options{Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.ListenAndServe(context.Background(), "0.0.0.0:0")
+	if err == nil || !strings.Contains(err.Error(), "access token") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := New(Options{}); err == nil {
+		t.Error("no store accepted")
+	}
+}
+
+func TestServeShutsDown(t *testing.T) {
+	st := seedStore(t)
+	s, err := New(Options{Store: st, LivePoll: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	// An open event stream must not keep the server from stopping.
+	resp, err := http.Get("http://" + ln.Addr().String() + "/events/live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("server did not stop")
+	}
+}
+
+func TestLoopbackNames(t *testing.T) {
+	for addr, want := range map[string]bool{"127.0.0.1:8090": true, "[::1]:1": true, "localhost:8090": true, "0.0.0.0:8090": false, ":8090": false, "10.0.0.1:80": false, "nonsense": false} {
+		if got := IsLoopback(addr); got != want {
+			t.Errorf("IsLoopback(%q) = %v", addr, got)
+		}
+	}
+	for host, want := range map[string]bool{"127.0.0.1": true, "localhost": true, "a.localhost:1": true, "[::1]": true, "example.com": false, "127.0.0.1.nip.io": false} {
+		if got := loopbackHost(host); got != want {
+			t.Errorf("loopbackHost(%q) = %v", host, got)
+		}
+	}
+}

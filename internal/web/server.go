@@ -1,0 +1,172 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/internal/store"
+)
+
+// Store is the part of the store the console reads; *store.Store
+// satisfies it.
+type Store interface {
+	RecentGames(ctx context.Context, limit int) ([]store.Game, error)
+	ActiveGames(ctx context.Context) ([]store.Game, error)
+	Game(ctx context.Context, id string) (store.Game, error)
+	AnalysisOf(ctx context.Context, gameID string) (store.Analysis, error)
+	Runs(ctx context.Context, user string, limit int) ([]store.CompareRun, error)
+}
+
+// Status reports what the bot daemon is doing; *daemon.Daemon satisfies
+// it. Playing returns the ids of the games in progress.
+type Status interface {
+	Playing() []string
+}
+
+// Calculator computes expected winrates, calling progress as the
+// calculation advances. Adapt an *ewr.Calculator with EWR.
+type Calculator interface {
+	Calculate(ctx context.Context, pos ewr.Position, p ewr.Params, progress func(ewr.Event)) (*ewr.Result, error)
+}
+
+// EWR adapts an *ewr.Calculator to Calculator.
+type EWR struct {
+	Calc *ewr.Calculator
+	// TimeLimit bounds one calculation (0: none).
+	TimeLimit time.Duration
+}
+
+// Calculate runs the calculation with the progress callback.
+func (e EWR) Calculate(ctx context.Context, pos ewr.Position, p ewr.Params, progress func(ewr.Event)) (*ewr.Result, error) {
+	return e.Calc.Calculate(ctx, pos, p, ewr.Options{Progress: progress, TimeLimit: e.TimeLimit})
+}
+
+// Options configure a Server. Store is required; the rest is optional.
+type Options struct {
+	Store Store
+	// Status is the daemon, when the console runs inside it.
+	Status Status
+	// Calculator serves the expected-winrate explorer; nil shows the
+	// explorer as not available.
+	Calculator Calculator
+	// ConfigPath is the configuration file the knobs editor reads and
+	// writes; "" makes the editor read-only (defaults).
+	ConfigPath string
+	// AccessToken, when set, is required on every request (a cookie set
+	// from ?access_token=, or an "Authorization: Bearer" header). It is
+	// required to listen on a non-loopback address.
+	AccessToken string
+	// LivePoll is how often live games are re-read (default 1s).
+	LivePoll time.Duration
+	Logger   zerolog.Logger
+}
+
+// Server is the web console.
+type Server struct {
+	opt   Options
+	csrf  string
+	pages map[string]*template.Template
+	mux   *http.ServeMux
+
+	mu   sync.Mutex
+	jobs map[string]*job
+}
+
+// New returns a server for the options.
+func New(opt Options) (*Server, error) {
+	if opt.Store == nil {
+		return nil, errors.New("web: a store is required")
+	}
+	if opt.LivePoll <= 0 {
+		opt.LivePoll = time.Second
+	}
+	secret := make([]byte, 32)
+	if _, err := rand.Read(secret); err != nil {
+		return nil, fmt.Errorf("web: csrf token: %w", err)
+	}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opt: opt, csrf: hex.EncodeToString(secret), pages: pages, jobs: map[string]*job{}}
+	s.mux = s.routes()
+	return s, nil
+}
+
+func (s *Server) routes() *http.ServeMux {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /{$}", s.dashboard)
+	m.HandleFunc("GET /events/live", s.liveEvents)
+	m.HandleFunc("GET /game/{id}", s.game)
+	m.HandleFunc("GET /explorer", s.explorer)
+	m.HandleFunc("POST /api/ewr", s.startEWR)
+	m.HandleFunc("GET /api/ewr/{id}/events", s.ewrEvents)
+	m.HandleFunc("GET /board.svg", s.boardSVG)
+	m.HandleFunc("GET /runs", s.runs)
+	m.HandleFunc("GET /knobs", s.knobsPage)
+	m.HandleFunc("POST /knobs", s.saveKnobs)
+	m.HandleFunc("GET /static/{name}", s.static)
+	return m
+}
+
+// Handler returns the console's handler with the security checks applied.
+func (s *Server) Handler() http.Handler { return s.secure(s.mux) }
+
+// ListenAndServe serves on addr until ctx ends. A non-loopback address
+// needs an access token.
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
+	if !IsLoopback(addr) && s.opt.AccessToken == "" {
+		return fmt.Errorf("web: %s is not a loopback address: an access token is required", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("web: listen %s: %w", addr, err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves on ln until ctx ends, then shuts down (open event streams
+// end with their requests' contexts).
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("web: serve: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("web: shutdown: %w", err)
+	}
+	<-errc
+	return nil
+}
+
+// IsLoopback reports whether a listen address ("127.0.0.1:8090",
+// "[::1]:0", "localhost:8090") is on loopback only.
+func IsLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,105 @@
+package lichess
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync/atomic"
+	"time"
+)
+
+// errHeaderTimeout is the cause when no response headers arrived within
+// RequestTimeout.
+var errHeaderTimeout = errors.New("no response headers in time")
+
+// notSentError is returned when a request gave up before it was sent
+// (its context ended while it waited for its turn or a lockout).
+type notSentError struct{ err error }
+
+// Error describes why the request was not sent.
+func (e *notSentError) Error() string { return "not sent: " + e.err.Error() }
+
+// Unwrap returns the context error.
+func (e *notSentError) Unwrap() error { return e.err }
+
+// turnTransport enforces the client's discipline on every attempt of every
+// request, retries and stream openings included: wait for the client's turn
+// and for any 429 lockout, send, hold the turn until the response headers
+// arrive (at most RequestTimeout), and start a lockout on a 429. The turn is
+// not held while go-retryablehttp sleeps between attempts, so a move is not
+// stuck behind another request's backoff.
+type turnTransport struct {
+	c    *Client
+	base http.RoundTripper
+}
+
+// RoundTrip sends one attempt in the client's turn.
+func (t *turnTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	release, err := t.c.acquire(req.Context())
+	if err != nil {
+		return nil, &notSentError{err: err}
+	}
+	defer release()
+	ctx, cancel := context.WithCancel(req.Context())
+	var timedOut atomic.Bool
+	timeout := t.c.opts.RequestTimeout
+	timer := time.AfterFunc(timeout, func() { timedOut.Store(true); cancel() })
+	resp, err := t.base.RoundTrip(req.WithContext(ctx))
+	if !timer.Stop() && err == nil {
+		resp.Body.Close()
+		err = context.Canceled
+	}
+	if err != nil {
+		cancel()
+		if timedOut.Load() && req.Context().Err() == nil {
+			return nil, fmt.Errorf("%w (%s)", errHeaderTimeout, timeout)
+		}
+		return nil, err
+	}
+	resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		t.c.noteRateLimit(req.URL.Path, resp.Header.Get("Retry-After"), body)
+	}
+	return resp, nil
+}
+
+// noteRateLimit starts (or extends) the lockout after a 429: the longest of
+// Options.RateLimit, ratelimit.seconds in the body and Retry-After.
+func (c *Client) noteRateLimit(path, retryAfter string, body []byte) {
+	wait := c.opts.RateLimit
+	if d := rateLimitSeconds(body); d > wait {
+		wait = d
+	}
+	if d, ok := parseRetryAfter(retryAfter, c.clock.Now()); ok && d > wait {
+		wait = d
+	}
+	until := c.lockout(wait)
+	c.log.Warn().Str("path", path).Dur("lockout", until.Sub(c.clock.Now())).
+		Msg("rate limited by the server: no request until the lockout ends")
+}
+
+// cancelBody cancels the request context when the body is closed.
+type cancelBody struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+// Close closes the body and releases the request context.
+func (b *cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+// CloseIdleConnections closes the underlying transport's idle connections.
+func (t *turnTransport) CloseIdleConnections() {
+	if ci, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
+}
