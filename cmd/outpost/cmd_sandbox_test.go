@@ -21,17 +21,17 @@ func TestParseAccountFlag(t *testing.T) {
 		{"alice:TOKEN2", "alice", false, false},
 		{"bob:T:human", "bob", false, false},
 		{"alice", "", false, true},
-		{":TOKEN", "", false, true},
+		{":SECRETX", "", false, true},
 		{"alice:", "", false, true},
-		{"a:b:robot", "", false, true},
-		{"a:b:c:d", "", false, true},
+		{"a:SECRETX:robot", "", false, true},
+		{"a:SECRETX:c:d", "", false, true},
 	}
 	for _, tt := range tests {
 		acc, err := parseAccountFlag(tt.in)
 		if tt.bad {
 			if err == nil {
 				t.Errorf("%q: no error", tt.in)
-			} else if strings.Contains(err.Error(), "TOKEN") {
+			} else if strings.Contains(err.Error(), "SECRETX") {
 				t.Errorf("%q: the error shows the token: %v", tt.in, err)
 			}
 			continue

@@ -71,6 +71,8 @@ type Options struct {
 	Restart <-chan struct{}
 	// Hooks are called in addition to the demo's own.
 	Hooks daemon.Hooks
+	// BotToken is the bot account's token (default: random).
+	BotToken string
 }
 
 // Result is what a demo run produced.
@@ -106,7 +108,10 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("demo: %w", err)
 		}
 	}
-	botToken := "lip_" + randomHex(12)
+	botToken := opt.BotToken
+	if botToken == "" {
+		botToken = "lip_" + randomHex(12)
+	}
 	sbCfg := opt.Sandbox
 	sbCfg.Accounts = []sandbox.Account{{Name: BotName, Token: botToken, Bot: true, Rating: 1500}}
 	var sparTokens []string

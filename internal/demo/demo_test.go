@@ -3,6 +3,7 @@ package demo
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -13,7 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
@@ -120,4 +123,38 @@ func TestDemoDeclinesByPolicy(t *testing.T) {
 	}
 	assert.Positive(t, declines, "challenges were declined")
 	assert.Empty(t, seen.Games(), "no game started")
+}
+
+// TestDemoRealSummary runs one game with the real post-game analysis
+// (Stockfish at a small node budget) and checks the summary in the chat.
+func TestDemoRealSummary(t *testing.T) {
+	if _, err := os.Stat("/usr/games/stockfish"); err != nil {
+		t.Skip("Stockfish not installed (make setup installs it)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cfg := fastConfig()
+	cfg.Engines.Default = "easy"
+	cfg.Summary.Nodes = 20000
+	sum := postgame.New(analysis.PoolConfig{Command: []string{"/usr/games/stockfish"}, Workers: 1, Threads: 1, HashMB: 16},
+		int64(cfg.Summary.Nodes), BotName)
+	defer sum.Close()
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Summariser: sum, Dir: t.TempDir(), Logger: zerolog.Nop()})
+	require.NoError(t, err)
+	require.Len(t, res.Summary, 1)
+	for id, lines := range res.Summary {
+		require.NotEmpty(t, lines)
+		chat := res.Sandbox.Chat(id)
+		for _, line := range lines {
+			assert.LessOrEqual(t, len([]rune(line)), 140)
+			n := 0
+			for _, l := range chat {
+				if l.User == BotName && l.Text == line {
+					n++
+				}
+			}
+			assert.Equal(t, 1, n, "line %q posted once", line)
+		}
+		assert.Contains(t, strings.Join(lines, " "), "accuracy")
+	}
 }

@@ -24,7 +24,9 @@ func (s *Server) secure(h http.Handler) http.Handler {
 		hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("X-Frame-Options", "DENY")
-		hd.Set("Referrer-Policy", "no-referrer")
+		// same-origin, not no-referrer: with no-referrer browsers send
+		// "Origin: null" on form posts, which the cross-site check refuses.
+		hd.Set("Referrer-Policy", "same-origin")
 		hd.Set("Cache-Control", "no-store")
 		if s.opt.AccessToken != "" {
 			if !s.authorized(w, r) {

@@ -134,7 +134,7 @@ func TestGamePage(t *testing.T) {
 
 func TestExplorerPage(t *testing.T) {
 	e := newTestEnv(t, nil)
-	code, body := e.get(t, "/explorer?game=" + fixtureID + "&ply=2")
+	code, body := e.get(t, "/explorer?game="+fixtureID+"&ply=2")
 	if code != http.StatusOK {
 		t.Fatalf("status %d", code)
 	}
