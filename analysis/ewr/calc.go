@@ -105,7 +105,9 @@ func (c *Calculator) Calculate(ctx context.Context, pos Position, p Params, opt 
 	}
 	res, err := r.do(work)
 	if err != nil {
-		if ctx.Err() == nil && work.Err() != nil && errors.Is(err, work.Err()) {
+		// The time limit ended the work (whatever error an engine made of
+		// it): keep what is done.
+		if ctx.Err() == nil && work.Err() != nil {
 			r.partial = true
 			r.warn(fmt.Sprintf("time limit %v reached: the result is partial (unevaluated paths count at the base winrate)", opt.TimeLimit))
 			res = r.assemble()

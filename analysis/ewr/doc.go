@@ -35,13 +35,20 @@
 //
 // The calculation talks to two small interfaces, MoveProber (Maia) and
 // Evaluator (Stockfish), so it can be tested on hand-built trees. The real
-// adapters are NewMaiaProber (models.Predictor, which batches requests) and
-// NewPoolEvaluator (analysis.Pool, one engine per worker). Every position
-// is evaluated by its own search rather than by one MultiPV search over all
-// legal moves: the searches run in parallel over the pool's workers, every
-// evaluation is keyed by position so transpositions and the trees reuse
-// it, and a MultiPV search over all ~30 moves costs about as many nodes
-// as the 30 separate searches anyway while using one core.
+// adapters are MaiaProber (models.Predictor, which batches each tree level
+// into few session runs), EngineEvaluator (StartEngines: one internal/uci
+// engine per worker, hash kept across the calculation, results reported as
+// they arrive) and PoolEvaluator (an analysis.Pool, for callers that
+// already run one).
+//
+// Every legal move is evaluated by its own search of the position after it,
+// not by one MultiPV search over all legal moves: the searches run in
+// parallel over the workers, each evaluation is keyed by position so the
+// trees and transpositions reuse it, and it costs no more. Measured on the
+// Italian position after 1.e4 e5 2.Nf3 Nc6 3.Bc4 Nf6 (33 moves, depth 15,
+// Stockfish 15.1, one thread): MultiPV 33 searched 3.9M nodes on one core;
+// the 33 positions searched separately 3.7M with a shared hash (4.4M
+// clearing it in between), spread over all cores.
 //
 // # Caching
 //

@@ -35,17 +35,17 @@ func realCalculator(tb testing.TB, workers int) (*ewr.Calculator, *store.Store) 
 		tb.Skipf("Maia weights not available (run `%s`): %v", models.FetchCommand, err)
 	}
 	ctx := context.Background()
-	pool, err := analysis.NewPool(ctx, analysis.PoolConfig{Workers: workers, Threads: 1, HashMB: 16})
+	ev, err := ewr.StartEngines(ctx, ewr.EngineConfig{Workers: workers, HashMB: 64})
 	if err != nil {
 		tb.Fatalf("Stockfish: %v", err)
 	}
-	tb.Cleanup(func() { pool.Close() })
+	tb.Cleanup(func() { ev.Close() })
 	st, err := store.Open(ctx, ":memory:")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	return ewr.New(pred, pool, st), st
+	return ewr.New(pred, ev, st), st
 }
 
 // TestRealEngines runs a small endgame with real Stockfish and Maia.
@@ -105,5 +105,35 @@ func BenchmarkTenPositions(b *testing.B) {
 		b.ReportMetric(float64(cold.MaiaPositions)/float64(len(cold.Times)), "maia-positions/pos")
 		b.ReportMetric(float64(cold.MaiaCall)/float64(len(cold.Times)), "maia-calls/pos")
 		b.ReportMetric(100*warm.HitRate(), "repeat-hit-%")
+	}
+}
+
+// TestRealPoolEvaluator checks the analysis.Pool adapter against the same
+// position evaluated by the engines directly.
+func TestRealPoolEvaluator(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	if _, err := os.Stat(analysis.DefaultEngineCommand[0]); err != nil {
+		t.Skipf("Stockfish not installed at %s", analysis.DefaultEngineCommand[0])
+	}
+	ctx := context.Background()
+	pool, err := analysis.NewPool(ctx, analysis.PoolConfig{Workers: 2, Threads: 1, HashMB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	reqs := []ewr.EvalRequest{
+		{FEN: "8/8/8/8/8/5k2/8/4K2R w - - 0 1", Depth: 15},    // White wins
+		{FEN: "8/8/8/8/8/5k2/8/4K2R b - - 0 1", Depth: 15},    // Black to move, lost
+		{FEN: "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Depth: 15}, // mate in 1
+		{FEN: "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", Depth: 15}, // Black to move, a rook down
+	}
+	got := make([]ewr.Score, len(reqs))
+	if err := ewr.NewPoolEvaluator(pool).Evaluate(ctx, reqs, func(i int, s ewr.Score) { got[i] = s }); err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Winrate() < .8 || got[1].Winrate() > .2 || got[2].Mate != 1 || got[3].Winrate() > .4 {
+		t.Errorf("scores %+v", got)
 	}
 }

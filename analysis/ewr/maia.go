@@ -3,7 +3,6 @@ package ewr
 import (
 	"context"
 
-	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/models"
 )
 
@@ -43,9 +42,10 @@ func (m *MaiaProber) Probe(ctx context.Context, reqs []ProbeRequest) ([][]MovePr
 }
 
 // New returns a Calculator on real engines: Maia through pred, Stockfish
-// through pool, and cache (nil for none; an internal/store *Store works).
-func New(pred *models.Predictor, pool *analysis.Pool, cache Cache) *Calculator {
-	c := &Calculator{Prober: NewMaiaProber(pred), Evaluator: NewPoolEvaluator(pool)}
+// through ev (StartEngines, or NewPoolEvaluator for an analysis.Pool), and
+// cache (nil for none; an internal/store *Store works).
+func New(pred *models.Predictor, ev Evaluator, cache Cache) *Calculator {
+	c := &Calculator{Prober: NewMaiaProber(pred), Evaluator: ev}
 	if cache != nil {
 		c.Cache = cache
 	}

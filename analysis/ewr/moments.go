@@ -126,6 +126,26 @@ func CriticalPlies(a *analysis.Analysis) []int {
 	return out
 }
 
+// WorstPly returns the game's critical moment for a one-line summary: the
+// ply of the worst judgement of either side (false when nothing was
+// judged).
+func WorstPly(a *analysis.Analysis) (int, bool) {
+	best := -1
+	for i := range a.Plies {
+		p := &a.Plies[i]
+		if p.Judgement == analysis.NoJudgement {
+			continue
+		}
+		if best < 0 || worse(p, &a.Plies[best]) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	return a.Plies[best].Ply, true
+}
+
 func worse(a, b *analysis.Ply) bool {
 	if a.Judgement != b.Judgement {
 		return a.Judgement > b.Judgement

@@ -62,6 +62,12 @@ func TestCriticalPlies(t *testing.T) {
 	if len(got) != 2 || got[0] != 5 || got[1] != 4 {
 		t.Errorf("critical plies %v, want [5 4]", got)
 	}
+	if ply, ok := WorstPly(a); !ok || ply != 5 {
+		t.Errorf("worst ply %d %v, want 5", ply, ok)
+	}
+	if _, ok := WorstPly(&analysis.Analysis{Plies: a.Plies[:1]}); ok {
+		t.Error("worst ply without judgements")
+	}
 	if g := GameOf(a); strings.Join(g.Moves, " ") != "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6" {
 		t.Errorf("game moves %v", g.Moves)
 	}

@@ -44,9 +44,9 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	fresh := fs.Bool("fresh", false, "recalculate even if the whole result is cached (evaluations stay cached)")
 	timeout := fs.Duration("timeout", 60*time.Second, "time limit; when reached the partial result is printed with a warning (0: none)")
 	workers := fs.Int("workers", runtime.NumCPU(), "Stockfish engines run in parallel")
-	hash := fs.Int("hash", 64, "Stockfish hash per engine, MB")
+	hash := fs.Int("hash", 128, "Stockfish hash per engine, MB (kept across the calculation)")
 	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand, " "), "UCI engine command line")
-	bench := fs.Bool("bench", false, "benchmark ten typical positions at these parameters: a fresh pass then a repeated pass")
+	bench := fs.Bool("bench", false, "benchmark ten typical positions at these parameters: fresh, repeated (result cache), repeated (evaluation cache only), another Maia rating")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -145,13 +145,12 @@ func openEWR(ctx context.Context, env *Env, cmdline []string, workers, hash int,
 		return nil, nil, err
 	}
 	closers = append(closers, pred.Close)
-	log := env.logger()
-	pool, err := analysis.NewPool(ctx, analysis.PoolConfig{Command: cmdline, Workers: workers, Threads: 1, HashMB: hash, Logger: log})
+	ev, err := ewr.StartEngines(ctx, ewr.EngineConfig{Command: cmdline, Workers: workers, HashMB: hash, Logger: env.logger()})
 	if err != nil {
 		closeAll()
 		return nil, nil, err
 	}
-	closers = append(closers, pool.Close)
+	closers = append(closers, ev.Close)
 	var cache ewr.Cache
 	if bench {
 		storePath = ":memory:"
@@ -171,12 +170,12 @@ func openEWR(ctx context.Context, env *Env, cmdline []string, workers, hash int,
 		closers = append(closers, st.Close)
 		cache = st
 	}
-	return ewr.New(pred, pool, cache), closeAll, nil
+	return ewr.New(pred, ev, cache), closeAll, nil
 }
 
-// runEWRBench runs the benchmark set twice: cold, then repeated (whole
-// results cached), then once more without the result cache (evaluations
-// cached), and prints the figures.
+// runEWRBench runs the benchmark set cold, then repeated (whole results
+// cached), then without the result cache (evaluations cached), then at
+// another Maia rating (evaluations shared), and prints the figures.
 func runEWRBench(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params) error {
 	out := env.Stdout
 	fmt.Fprintf(out, "ewr benchmark: %d positions, threshold %g, depth %d, loss %+.2f, Maia %d vs %d, %d CPUs\n",
@@ -184,17 +183,24 @@ func runEWRBench(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Para
 	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Fprintf(out, "load average before: %s", la)
 	}
+	other := p
+	other.Rating = p.Rating + 100
+	if other.Rating > ewr.MaxRating {
+		other.Rating = p.Rating - 100
+	}
 	passes := []struct {
 		name string
+		p    ewr.Params
 		opt  ewr.Options
 	}{
-		{"fresh", ewr.Options{}},
-		{"repeated (result cache)", ewr.Options{}},
-		{"repeated (evaluation cache only)", ewr.Options{SkipResultCache: true}},
+		{"fresh", p, ewr.Options{}},
+		{"repeated (result cache)", p, ewr.Options{}},
+		{"repeated (evaluation cache only)", p, ewr.Options{SkipResultCache: true}},
+		{fmt.Sprintf("Maia %d instead (evaluations shared)", other.Rating), other, ewr.Options{}},
 	}
 	for _, pass := range passes {
 		fmt.Fprintf(out, "\n%s:\n", pass.name)
-		r, err := ewr.RunBench(ctx, calc, p, pass.opt, out)
+		r, err := ewr.RunBench(ctx, calc, pass.p, pass.opt, out)
 		if err != nil {
 			return err
 		}

@@ -59,7 +59,7 @@ func browser(t *testing.T) context.Context {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
+		chromedp.WindowSize(1280, 1200),
 	)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
@@ -71,7 +71,7 @@ func browser(t *testing.T) context.Context {
 	tctx, cancelT := context.WithTimeout(ctx, time.Minute)
 	t.Cleanup(func() {
 		if t.Failed() {
-			shot(t, ctx, filepath.Join("testdata", "out", strings.ReplaceAll(t.Name(), "/", "_")+".png"))
+			shot(t, ctx, filepath.Join("testdata", "out", strings.ReplaceAll(t.Name(), "/", "_")+".png"), false)
 		}
 		cancelT()
 		cancelC()
@@ -80,9 +80,13 @@ func browser(t *testing.T) context.Context {
 	return tctx
 }
 
-// shot saves a full-page screenshot.
-func shot(t *testing.T, ctx context.Context, path string) {
-	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+// shot saves a screenshot of the whole page, or of the viewport only.
+func shot(t *testing.T, ctx context.Context, path string, viewport bool) {
+	act := chromedp.FullScreenshot(100)
+	if viewport {
+		act = chromedp.CaptureScreenshot()
+	}
+	b, err := chromedp.Run(ctx, act)
 	if err != nil {
 		t.Logf("screenshot %s: %v", path, err)
 		return
@@ -101,7 +105,8 @@ func shot(t *testing.T, ctx context.Context, path string) {
 // pageShot saves a screenshot for the README when OUTPOST_SCREENSHOTS is set.
 func pageShot(t *testing.T, ctx context.Context, name string) {
 	if dir := os.Getenv("OUTPOST_SCREENSHOTS"); dir != "" {
-		shot(t, ctx, filepath.Join(dir, name+".png"))
+		_, _ = chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		shot(t, ctx, filepath.Join(dir, name+".png"), true)
 	}
 }
 

@@ -82,8 +82,11 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, "dashboard", page{Title: "Dashboard", Nav: "dashboard", Scripts: []string{"dashboard.js"}, Data: d})
 }
 
-// outcome is "won", "lost" or "draw" from the bot's side.
+// outcome is "won", "lost", "draw" or "aborted" from the bot's side.
 func outcome(g store.Game) string {
+	if g.Status == "aborted" || g.Status == "noStart" {
+		return "aborted"
+	}
 	switch g.Winner {
 	case "":
 		return "draw"

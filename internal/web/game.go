@@ -8,15 +8,47 @@ import (
 	"strings"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/web/board"
 	"github.com/outpostchess/outpost/internal/web/report"
 )
 
 // critical is a judged move linked to the explorer (expected winrate of
-// the position before it).
+// the position before it). Key marks a side's critical moment.
 type critical struct {
 	Label, Judgement, Link string
+	Key                    bool
+}
+
+// criticalMoments lists each side's critical moment (ewr.CriticalPlies)
+// first, then the other mistakes and blunders, in game order.
+func criticalMoments(a *analysis.Analysis, gameID string) []critical {
+	keys := ewr.CriticalPlies(a)
+	isKey := map[int]bool{}
+	for _, k := range keys {
+		isKey[k] = true
+	}
+	item := func(p analysis.Ply) critical {
+		label := itoa(p.MoveNumber) + "… " + p.SAN
+		if p.White() {
+			label = itoa(p.MoveNumber) + ". " + p.SAN
+		}
+		return critical{Label: label + p.Judgement.NAG(), Judgement: p.Judgement.String(), Key: isKey[p.Ply],
+			Link: "/explorer?game=" + gameID + "&ply=" + itoa(p.Ply-1)}
+	}
+	var out []critical
+	for _, k := range keys {
+		if k >= 1 && k <= len(a.Plies) {
+			out = append(out, item(a.Plies[k-1]))
+		}
+	}
+	for _, p := range a.Plies {
+		if p.Judgement >= analysis.Mistake && !isKey[p.Ply] {
+			out = append(out, item(p))
+		}
+	}
+	return out
 }
 
 type gameData struct {
@@ -57,19 +89,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		d.Report = html
-		for _, p := range an.Plies {
-			if p.Judgement == analysis.NoJudgement || p.Judgement < analysis.Mistake {
-				continue
-			}
-			label := p.SAN
-			if p.White() {
-				label = itoa(p.MoveNumber) + ". " + p.SAN
-			} else {
-				label = itoa(p.MoveNumber) + "… " + p.SAN
-			}
-			d.Critical = append(d.Critical, critical{Label: label + p.Judgement.NAG(), Judgement: p.Judgement.String(),
-				Link: "/explorer?game=" + g.ID + "&ply=" + itoa(p.Ply-1)})
-		}
+		d.Critical = criticalMoments(&an, g.ID)
 	case err == nil:
 		d.State = string(a.State)
 		if a.Error != "" {

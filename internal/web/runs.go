@@ -40,10 +40,11 @@ type runRow struct {
 }
 
 type runsData struct {
-	Rows  []runRow
-	Chart template.HTML
-	User  string
-	Error string
+	Rows   []runRow
+	Chart  template.HTML
+	Legend template.HTML
+	User   string
+	Error  string
 }
 
 func (s *Server) runs(w http.ResponseWriter, r *http.Request) {
@@ -64,6 +65,7 @@ func (s *Server) runs(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	d.Chart = template.HTML(runsChart(pts))
+	d.Legend = template.HTML(runsLegend())
 	s.render(w, http.StatusOK, "runs", page{Title: "Comparison runs", Nav: "runs", Data: d})
 }
 
@@ -102,6 +104,16 @@ var series = []struct {
 	{"precision", "#b45309", "6 3", func(h headline) *float64 { return h.Precision }},
 	{"recall", "#047857", "2 3", func(h headline) *float64 { return h.Recall }},
 	{"F1", "#9d174d", "10 3 2 3", func(h headline) *float64 { return h.F1 }},
+}
+
+// runsLegend names the chart's lines with swatches drawn like them.
+func runsLegend() string {
+	var b strings.Builder
+	for _, s := range series {
+		fmt.Fprintf(&b, `<span class="lg"><svg xmlns="http://www.w3.org/2000/svg" width="34" height="10" aria-hidden="true"><line x1="0" y1="5" x2="34" y2="5" stroke="%s" stroke-width="2.5" stroke-dasharray="%s"/></svg> %s</span> `,
+			s.colour, s.dash, html.EscapeString(s.name))
+	}
+	return b.String()
 }
 
 // runsChart draws the agreement figures of the runs (oldest first) as

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 func TestSecurityHeaders(t *testing.T) {
@@ -109,6 +111,7 @@ func TestListenRequiresTokenOffLoopback(t *testing.T) {
 }
 
 func TestServeShutsDown(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent(), goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"))
 	st := seedStore(t)
 	s, err := New(Options{Store: st, LivePoll: 10 * time.Millisecond})
 	if err != nil {
@@ -122,7 +125,9 @@ func TestServeShutsDown(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln) }()
 	// An open event stream must not keep the server from stopping.
-	resp, err := http.Get("http://" + ln.Addr().String() + "/events/live")
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	resp, err := (&http.Client{Transport: tr}).Get("http://" + ln.Addr().String() + "/events/live")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
 	"golang.org/x/net/html"
+
+	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/internal/store"
 )
 
 func mustContain(t *testing.T, body string, wants ...string) {
@@ -123,6 +127,17 @@ func TestGamePage(t *testing.T) {
 	parseHTML(t, body)
 	mustContain(t, body, `<section class="game" id="g1"`, `<template id="g1-p14">`, "Comparison with Lichess", "report.js",
 		"Expected winrate at the critical moments", `href="/explorer?game=CCW6EEru&amp;ply=13"`)
+	// Each side's critical moment comes first (White's, then Black's).
+	a, _ := loadFixture(t)
+	keys := ewr.CriticalPlies(a)
+	if len(keys) != 2 {
+		t.Fatalf("fixture critical plies %v", keys)
+	}
+	i0 := strings.Index(body, `<li class="key-moment"><a href="/explorer?game=CCW6EEru&amp;ply=`+itoa(keys[0]-1)+`"`)
+	i1 := strings.Index(body, `<li class="key-moment"><a href="/explorer?game=CCW6EEru&amp;ply=`+itoa(keys[1]-1)+`"`)
+	if i0 < 0 || i1 < i0 || strings.Count(body, "critical moment<") != 2 {
+		t.Errorf("critical moments not listed first: %d %d", i0, i1)
+	}
 	code, body = e.get(t, "/game/plain001")
 	if code != http.StatusOK || !strings.Contains(body, "Analysis: not analysed.") || !strings.Contains(body, `data-fen="rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2"`) {
 		t.Errorf("unanalysed game: %d", code)
@@ -343,6 +358,61 @@ func TestLichessTokenNeverShown(t *testing.T) {
 		_, body := e.get(t, p)
 		if strings.Contains(body, secret) || strings.Contains(body, "SECRETTOKEN") {
 			t.Errorf("%s shows the Lichess token", p)
+		}
+	}
+}
+
+// TestEWRCancelledWhenClientLeaves checks that closing the event stream
+// stops the calculation and leaves no goroutine behind.
+func TestEWRCancelledWhenClientLeaves(t *testing.T) {
+	ev := &testEvaluator{delay: 50 * time.Millisecond}
+	e := newTestEnv(t, func(o *Options) { o.Calculator = EWR{Calc: &ewr.Calculator{Prober: testProber{}, Evaluator: ev}} })
+	tr := &http.Transport{}
+	client := &http.Client{Transport: tr}
+	req, _ := http.NewRequest(http.MethodPost, e.ts.URL+"/api/ewr", strings.NewReader(`{"params":{"threshold":0.1,"depth":15,"loss_threshold":-0.1,"maia_rating":1500,"opponent_maia_rating":1500}}`))
+	req.Header.Set(csrfHeader, e.srv.csrf)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started struct{ Events string }
+	_ = json.NewDecoder(resp.Body).Decode(&started)
+	resp.Body.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	sreq, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.ts.URL+started.Events, nil)
+	sresp, err := client.Do(sreq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readEvent(t, bufio.NewReader(sresp.Body)) // the calculation is running
+	cancel()
+	sresp.Body.Close()
+	tr.CloseIdleConnections()
+	ev.mu.Lock()
+	n := ev.n
+	ev.mu.Unlock()
+	time.Sleep(300 * time.Millisecond)
+	ev.mu.Lock()
+	later := ev.n
+	ev.mu.Unlock()
+	if later > n+1 {
+		t.Errorf("evaluations went on after the client left: %d → %d", n, later)
+	}
+	e.ts.Close()
+	goleak.VerifyNone(t, goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"))
+}
+
+func TestOutcome(t *testing.T) {
+	tests := []struct{ color, winner, status, want string }{
+		{"white", "white", "mate", "won"},
+		{"black", "white", "resign", "lost"},
+		{"black", "", "draw", "draw"},
+		{"white", "", "aborted", "aborted"},
+		{"white", "", "noStart", "aborted"},
+	}
+	for _, tc := range tests {
+		if got := outcome(store.Game{Color: tc.color, Winner: tc.winner, Status: tc.status}); got != tc.want {
+			t.Errorf("outcome(%+v) = %q, want %q", tc, got, tc.want)
 		}
 	}
 }

@@ -201,7 +201,7 @@
     var prob = document.createElement("span"); prob.className = "prob"; prob.textContent = "p " + pct(n.probability);
     var cum = document.createElement("span"); cum.className = "cum"; cum.textContent = "path " + pct(n.cumulative_probability);
     var wr = document.createElement("span");
-    if (n.winrate === null || n.winrate === undefined) { wr.className = "wr pending"; wr.textContent = "Evaluating…"; }
+    if (n.winrate === null || n.winrate === undefined) { wr.className = "wr pending"; wr.textContent = result ? "not evaluated" : "Evaluating…"; }
     else { wr.className = "wr " + (base !== null && n.winrate >= base ? "good" : "bad"); wr.textContent = "wr " + pct(n.winrate); }
     [tw, san, prob, cum, wr].forEach(function (x) { row.appendChild(x); });
     if (n.pruned) { var pr = document.createElement("span"); pr.className = "pruned"; pr.textContent = n.pruning_reason.replace(/_/g, " "); row.appendChild(pr); }

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/models"
+)
+
+func TestEWRFlagErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--threshold", "0.05"}, "probability threshold"},
+		{[]string{"--depth", "12"}, "depth 12"},
+		{[]string{"--loss", "0.2"}, "loss threshold"},
+		{[]string{"--maia", "2200"}, "Maia rating 2200"},
+		{[]string{"--opponent-maia", "1000"}, "opponent Maia rating 1000"},
+		{[]string{"--workers", "0"}, "--workers"},
+		{[]string{"--engine", " "}, "--engine is empty"},
+	} {
+		var out, errb bytes.Buffer
+		env := &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
+		code := run(context.Background(), append([]string{"ewr"}, c.args...), env)
+		if code == 0 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want an error naming %q", c.args, code, errb.String(), c.want)
+		}
+	}
+}
+
+// TestEWRJSONEndToEnd runs the command on a small endgame with the real
+// engines and checks the JSON schema and the cache status.
+func TestEWRJSONEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	if _, err := os.Stat(analysis.DefaultEngineCommand[0]); err != nil {
+		t.Skip("Stockfish not installed")
+	}
+	cfg, err := models.LoadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
+		t.Skipf("Maia-1 weights not installed; run `%s`", models.FetchCommand)
+	}
+	db := filepath.Join(t.TempDir(), "ewr.db")
+	args := []string{"ewr", "--fen", "8/8/4k3/8/2K1P3/8/8/8 w - - 0 50", "--store", db, "--json"}
+	best := ""
+	for _, wantCached := range []bool{false, true} {
+		var out, errb bytes.Buffer
+		env := &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
+		if code := run(context.Background(), args, env); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		var res struct {
+			Base   *float64 `json:"base_winrate"`
+			Cached bool     `json:"cached"`
+			Moves  []struct {
+				SAN             string  `json:"san"`
+				ExpectedWinrate float64 `json:"expected_winrate"`
+			} `json:"moves"`
+			Trees map[string]json.RawMessage `json:"trees"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+			t.Fatalf("%v: %s", err, out.String())
+		}
+		if res.Base == nil || len(res.Moves) == 0 || res.Trees[res.Moves[0].SAN] == nil || res.Cached != wantCached {
+			t.Fatalf("result %+v cached %v, want cached %v", res, res.Cached, wantCached)
+		}
+		best = res.Moves[0].SAN
+		for i := 1; i < len(res.Moves); i++ {
+			if res.Moves[i].ExpectedWinrate > res.Moves[i-1].ExpectedWinrate {
+				t.Fatalf("moves not sorted: %+v", res.Moves)
+			}
+		}
+	}
+	var out, errb bytes.Buffer
+	env := &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
+	if code := run(context.Background(), []string{"ewr", "--fen", "8/8/4k3/8/2K1P3/8/8/8 w - - 0 50", "--store", db, "--tree", best}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"Expected Win Rate", "cached", best + ": expected win rate"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
