@@ -13,6 +13,7 @@ import (
 	"github.com/outpostchess/outpost/internal/demo"
 	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/web"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -61,7 +62,38 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if cfg.Web.Enabled {
+		if err := addConsole(ctx, env, cfg, *cfgPath, st, d); err != nil {
+			return err
+		}
+	}
 	return d.Run(ctx)
+}
+
+// addConsole runs the web console ([web]) next to the daemon's games.
+func addConsole(ctx context.Context, env *Env, cfg *config.Config, cfgPath string, st *store.Store, d *daemon.Daemon) error {
+	token, err := readAccessToken(cfg.Web.AccessTokenFile)
+	if err != nil {
+		return err
+	}
+	if !web.IsLoopback(cfg.Web.Addr) && token == "" {
+		return fmt.Errorf("web.addr %s is not a loopback address: set web.access_token_file", cfg.Web.Addr)
+	}
+	lazy := newLazyEWR(ctx, env, cfg.Analysis.Engine, 1, cfg.Store.Path)
+	srv, err := web.New(web.Options{Store: st, Status: d, Calculator: lazy, ConfigPath: cfgPath, AccessToken: token,
+		Logger: env.logger()})
+	if err != nil {
+		return err
+	}
+	log := env.logger()
+	d.AddBackground(func(ctx context.Context) {
+		defer lazy.close()
+		log.Info().Str("addr", cfg.Web.Addr).Msg("web console listening")
+		if err := srv.ListenAndServe(ctx, cfg.Web.Addr); err != nil && ctx.Err() == nil {
+			log.Error().Err(err).Msg("web console stopped")
+		}
+	})
+	return nil
 }
 
 // newSummariser builds the post-game summariser from [summary] and

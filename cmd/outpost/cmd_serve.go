@@ -51,16 +51,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if *tokenFile == "" {
 		*tokenFile = cfg.Web.AccessTokenFile
 	}
-	token := ""
-	if *tokenFile != "" {
-		b, err := os.ReadFile(*tokenFile)
-		if err != nil {
-			return fmt.Errorf("access token: %w", err)
-		}
-		token = strings.TrimSpace(string(b))
-		if token == "" {
-			return fmt.Errorf("access token file %s is empty", *tokenFile)
-		}
+	token, err := readAccessToken(*tokenFile)
+	if err != nil {
+		return err
 	}
 	if !web.IsLoopback(*addr) && token == "" {
 		return fmt.Errorf("--addr %s is not a loopback address: give --token-file (or web.access_token_file) with an access token", *addr)
@@ -79,9 +72,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		if len(cmdline) == 0 {
 			return errors.New("--engine is empty")
 		}
-		lazy := &lazyEWR{open: func() (*ewr.Calculator, func(), error) {
-			return openEWR(ctx, env, cmdline, max(1, *workers), 64, *storePath, false)
-		}}
+		lazy := newLazyEWR(ctx, env, cmdline, max(1, *workers), *storePath)
 		defer lazy.close()
 		opt.Calculator = lazy
 	}
@@ -97,6 +88,31 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 
 // lazyEWR starts Maia and Stockfish on the first expected-winrate request,
 // so that the console runs (and answers every other page) without them.
+// readAccessToken reads the console's access token; "" for no file.
+func readAccessToken(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("access token: %w", err)
+	}
+	token := strings.TrimSpace(string(b))
+	if token == "" {
+		return "", fmt.Errorf("access token file %s is empty", path)
+	}
+	return token, nil
+}
+
+// newLazyEWR returns a calculator that starts Maia and Stockfish on first
+// use.
+func newLazyEWR(ctx context.Context, env *Env, cmdline []string, workers int, storePath string) *lazyEWR {
+	return &lazyEWR{open: func() (*ewr.Calculator, func(), error) {
+		return openEWR(ctx, env, cmdline, workers, 64, storePath, false)
+	}}
+}
+
+// lazyEWR starts the expected-winrate calculator on first use.
 type lazyEWR struct {
 	open func() (*ewr.Calculator, func(), error)
 

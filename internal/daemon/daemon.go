@@ -265,6 +265,10 @@ func (d *Daemon) waitGames(timeout time.Duration) {
 	}
 }
 
+// AddBackground adds a job to run next to the games (see
+// Options.Background). Call it before Run.
+func (d *Daemon) AddBackground(job func(ctx context.Context)) { d.bg = append(d.bg, job) }
+
 // Playing returns the ids of the games running now.
 func (d *Daemon) Playing() []string {
 	d.mu.Lock()

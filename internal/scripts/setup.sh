@@ -2,6 +2,7 @@
 # Installs everything Outpost's demo and test suite need on a fresh machine.
 # Idempotent: each step checks first and does nothing when already done.
 #   - Stockfish 15.1 from Debian's package (/usr/games/stockfish)
+#   - Chromium and chromium-driver from Debian (web console browser tests)
 #   - ONNX Runtime and the Maia-1 weights via `outpost models fetch`
 #     (libonnxruntime.so.1 from the npm package onnxruntime-node@1.24.1;
 #      weights from ../shared/models/maia1 when present)
@@ -19,10 +20,15 @@ if ! command -v go >/dev/null; then
   log "Go is not installed (need Go 1.26: https://go.dev/dl/)"; exit 1
 fi
 
-if [ ! -x /usr/games/stockfish ]; then
-  log "installing Stockfish (Debian package stockfish)"
+# Debian packages: Stockfish (engine analysis, the uci engine) and Chromium
+# with its driver (the web console's browser tests).
+need=()
+[ -x /usr/games/stockfish ] || need+=(stockfish)
+command -v chromium >/dev/null || need+=(chromium chromium-driver)
+if [ ${#need[@]} -gt 0 ]; then
+  log "installing Debian packages: ${need[*]}"
   as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq stockfish >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
 mkdir -p bin

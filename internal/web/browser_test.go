@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -180,6 +182,39 @@ func checkReport(t *testing.T, ctx context.Context, a *analysis.Analysis) {
 	}
 }
 
+// colourScheme emulates prefers-color-scheme.
+func colourScheme(s string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: s}}})
+		return err
+	})
+}
+
+// contrastJS returns the elements (selector: ratio) whose text contrast
+// with the nearest opaque background is below 4.5:1 (WCAG AA).
+const contrastJS = `(() => {
+  const lum = c => { const m = c.match(/[\d.]+/g).map(Number); const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }; return 0.2126 * f(m[0]) + 0.7152 * f(m[1]) + 0.0722 * f(m[2]); };
+  const bg = el => { for (; el; el = el.parentElement) { const c = getComputedStyle(el).backgroundColor; const m = c.match(/[\d.]+/g); if (m && (m.length < 4 || Number(m[3]) > 0.5)) { return c; } } return getComputedStyle(document.body).backgroundColor; };
+  const bad = [];
+  for (const sel of ["body", "h1", "p.muted", "header.top a", "#ranking td.ewr", "#ranking .move-btn", "#ranking td.conf", "#tree .san", "#tree .prob", "#tree .wr", "#tree li.previewed .wr", "#tree li.previewed .prob", ".wr-key", "#preview-banner", "#return", "#calculate", "#progress .phases li", ".summary-stats dt", ".summary-stats dd", "label"]) {
+    for (const el of document.querySelectorAll(sel)) {
+      if (!el.offsetParent && sel !== "body") { continue; }
+      const a = lum(getComputedStyle(el).color), b = lum(bg(el));
+      const r = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      if (r < 4.5) { bad.push(sel + ": " + r.toFixed(2)); break; }
+    }
+  }
+  return bad;
+})()`
+
+func checkContrast(t *testing.T, ctx context.Context, scheme string) {
+	t.Helper()
+	if bad := eval[[]string](t, ctx, contrastJS); len(bad) > 0 {
+		t.Errorf("%s scheme: text below 4.5:1 contrast: %v", scheme, bad)
+	}
+}
+
 func TestBrowserGameReport(t *testing.T) {
 	e := newTestEnv(t, nil)
 	ctx := browser(t)
@@ -275,6 +310,14 @@ func TestBrowserExplorer(t *testing.T) {
 		t.Error("the preview changed the analysis")
 	}
 	pageShot(t, ctx, "explorer")
+	checkContrast(t, ctx, "light")
+	do(t, ctx, "dark colour scheme", colourScheme("dark"))
+	if bg := eval[string](t, ctx, `getComputedStyle(document.body).backgroundColor`); bg != "rgb(22, 22, 22)" {
+		t.Errorf("dark scheme background %q", bg)
+	}
+	checkContrast(t, ctx, "dark")
+	pageShot(t, ctx, "explorer-dark")
+	do(t, ctx, "light colour scheme", colourScheme("light"))
 	do(t, ctx, "press Escape", chromedp.KeyEvent(kb.Escape))
 	waitFor(t, ctx, "the analysis position back", `!document.getElementById('board-area').classList.contains('previewing')`)
 	if got := eval[string](t, ctx, boardFEN); got != analysisFEN {
