@@ -215,10 +215,12 @@ func playerDiff(ours, computed Player, stated *StatedFigures) PlayerDiff {
 
 // disagreementCause explains why our judgement differs from Lichess's.
 func disagreementCause(o, l *Ply, lj Judgement, literate bool) string {
-	if o.Judgement == NoJudgement && o.gate == GateClosed {
+	// the gate explains a missing judgement only when the evals alone
+	// would have judged the move
+	if o.Judgement == NoJudgement && o.gate == GateClosed && wouldJudge(o) {
 		return CauseGate
 	}
-	if lj == NoJudgement && literate && l.gate == GateClosed {
+	if lj == NoJudgement && literate && l.gate == GateClosed && wouldJudge(l) {
 		return CauseGate
 	}
 	if mateMismatch(o.prev, l.prev) || mateMismatch(o.Eval, l.Eval) {
@@ -235,6 +237,10 @@ func disagreementCause(o, l *Ply, lj Judgement, literate bool) string {
 		}
 	}
 	return CauseEvalScale
+}
+
+func wouldJudge(p *Ply) bool {
+	return p.prev != nil && p.Eval != nil && Judge(*p.prev, *p.Eval, p.White()).Judgement != NoJudgement
 }
 
 func mateMismatch(a, b *Eval) bool {

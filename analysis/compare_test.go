@@ -93,3 +93,26 @@ func TestCompareBorderlineCause(t *testing.T) {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestCompareGateCauseNeedsAJudgeableDrop(t *testing.T) {
+	g, _ := gameFromLine("e4 e5")
+	cp := func(v int) *Eval { e := CPEval(v); return &e }
+	// Lichess: no advice on e5 (literate, closed gate) and a small drop;
+	// ours: Inaccuracy from a bigger drop → not the gate: eval scale
+	lich := []PlyEval{{Eval: cp(15), Gate: GateClosed}, {Eval: cp(30), Gate: GateClosed}}
+	ours := []PlyEval{{Eval: cp(15), Gate: GateClosed}, {Eval: cp(110), Gate: GateOpen}}
+	la, _ := Build(g, lich, "l")
+	oa, _ := Build(g, ours, "o")
+	stated := &LichessAnalysis{Literate: true, Plies: make([]LichessPly, 2)}
+	c := Compare(oa, la, stated)
+	if len(c.Disagreements) != 1 || c.Disagreements[0].Cause != CauseEvalScale {
+		t.Fatalf("disagreements %+v", c.Disagreements)
+	}
+	// a big drop Lichess did not judge: its best move was the move played
+	lich[1].Eval = cp(120)
+	la, _ = Build(g, lich, "l")
+	c = Compare(oa, la, stated)
+	if len(c.Disagreements) != 1 || c.Disagreements[0].Cause != CauseGate {
+		t.Fatalf("disagreements %+v", c.Disagreements)
+	}
+}

@@ -11,10 +11,10 @@ import (
 	"github.com/outpostchess/outpost/lichess"
 )
 
-// ExportOptions is what the fetcher asks Lichess for: the server analysis
+// exportOptions is what the fetcher asks Lichess for: the server analysis
 // (evals, best moves, judgements), clocks, the opening and the players'
 // accuracy.
-var ExportOptions = lichess.ExportOptions{Evals: true, Clocks: true, Opening: true, Accuracy: true}
+var exportOptions = lichess.ExportOptions{Evals: true, Clocks: true, Opening: true, Accuracy: true}
 
 // Fetcher fetches Lichess games through the client and converts them to
 // analysis games with Lichess's own analysis attached (Game.Lichess), so a
@@ -46,7 +46,7 @@ func (f *Fetcher) FetchGame(ctx context.Context, idOrURL string) (*analysis.Game
 	if err != nil {
 		return nil, fmt.Errorf("comparerun: fetch: %w", err)
 	}
-	lg, err := f.Client.ExportGame(ctx, ref.ID, ExportOptions)
+	lg, err := f.Client.ExportGame(ctx, ref.ID, exportOptions)
 	if err != nil {
 		return nil, fmt.Errorf("comparerun: fetch %s: %w", ref.ID, err)
 	}
@@ -70,7 +70,7 @@ type UserGamesOptions struct {
 // request as a whole.
 func (f *Fetcher) UserGames(ctx context.Context, user string, o UserGamesOptions) (games []*analysis.Game, errs []error, err error) {
 	analysed := true
-	p := lichess.UserGamesParams{ExportOptions: ExportOptions, Since: o.Since, Until: o.Until, Max: o.Max, Analysed: &analysed, PerfTypes: o.PerfTypes}
+	p := lichess.UserGamesParams{ExportOptions: exportOptions, Since: o.Since, Until: o.Until, Max: o.Max, Analysed: &analysed, PerfTypes: o.PerfTypes}
 	for lg, ierr := range f.Client.UserGames(ctx, user, p) {
 		if ierr != nil {
 			return games, errs, fmt.Errorf("comparerun: games of %s: %w", user, ierr)

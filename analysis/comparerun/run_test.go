@@ -113,6 +113,22 @@ func TestCompareEndToEnd(t *testing.T) {
 	if err := WriteJSON(&out, rep2); err != nil || !strings.Contains(out.String(), `"trend": [`) {
 		t.Fatalf("JSON: %v\n%s", err, out.String())
 	}
+
+	// the stored report reads back as it was printed
+	last, err := LastReport(ctx, st, "ALICE", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if err := WriteText(&again, last); err != nil {
+		t.Fatal(err)
+	}
+	if again.String() != text {
+		t.Fatalf("stored report differs:\n%s\nprinted:\n%s", again.String(), text)
+	}
+	if _, err := LastReport(ctx, st, "nobody", 0); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("no runs: %v", err)
+	}
 }
 
 // TestCompareResumesInterruptedRun interrupts a run after its first game

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -69,15 +70,20 @@ func writeGames(w *bufio.Writer, r *RunReport) {
 		w.WriteString("No games.\n")
 		return
 	}
-	fmt.Fprintf(w, "%-12s %-33s %-7s %7s %4s %5s %5s %7s %13s %11s\n",
+	width := 8
+	for _, g := range r.Games {
+		width = max(width, len([]rune(gameLabel(g.ID))))
+	}
+	fmt.Fprintf(w, "%-*s %-33s %-7s %7s %4s %5s %5s %7s %13s %11s\n", width,
 		"game", "white - black", "result", "Lichess", "ours", "same", "F1", "MAE cp", "acc diff W/B", "ACPL W/B")
 	for _, g := range r.Games {
 		players := trunc(g.White+" - "+g.Black, 33)
+		id := gameLabel(g.ID)
 		if g.Error != "" {
-			fmt.Fprintf(w, "%-12s %-33s %-7s not compared: %s\n", g.ID, players, g.Result, g.Error)
+			fmt.Fprintf(w, "%-*s %-33s %-7s not compared: %s\n", width, id, players, g.Result, g.Error)
 			continue
 		}
-		fmt.Fprintf(w, "%-12s %-33s %-7s %7d %4d %5d %5s %7.1f %13s %11s\n", g.ID, players, g.Result,
+		fmt.Fprintf(w, "%-*s %-33s %-7s %7d %4d %5d %5s %7.1f %13s %11s\n", width, id, players, g.Result,
 			g.Judgments.Lichess, g.Judgments.Ours, g.Judgments.Exact, num(g.F1, 2),
 			g.EvalMAECP, signedF(g.WhiteDiff.AccuracyDiff)+"/"+signedF(g.BlackDiff.AccuracyDiff),
 			signedI(g.WhiteDiff.ACPLDiff)+"/"+signedI(g.BlackDiff.ACPLDiff))
@@ -157,6 +163,15 @@ func writeTrend(w *bufio.Writer, rows []TrendRow) {
 			t.RunID, t.StartedAt.UTC().Format("2006-01-02 15:04"), h.Games, h.Flagged, pct(h.SameName),
 			num(h.Precision, 3), num(h.Recall, 3), num(h.F1, 3), pct(h.WithinOne), h.EvalMAECP, h.AccuracyMAE, t.Budget)
 	}
+}
+
+// gameLabel shortens a game key for the table: a file key
+// ("/dir/games.pgn#3") loses its directory, and at most 24 characters stay.
+func gameLabel(id string) string {
+	if strings.Contains(id, "/") {
+		id = filepath.Base(id)
+	}
+	return trunc(id, 24)
 }
 
 func num(p *float64, prec int) string {

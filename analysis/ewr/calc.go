@@ -80,9 +80,11 @@ func (c *Calculator) Calculate(ctx context.Context, pos Position, p Params, opt 
 		return nil, fmt.Errorf("ewr: the position is %s: no moves to analyse", what)
 	}
 	key := resultKey(root, pos, p, include)
+	var cacheWarning string
 	if c.Cache != nil && !opt.SkipResultCache {
+		// A failing cache is a miss: it only saves work.
 		if res, ok, err := c.cachedResult(ctx, key); err != nil {
-			return nil, err
+			cacheWarning = err.Error()
 		} else if ok {
 			res.Cached = true
 			res.FEN = root.FEN()
@@ -102,6 +104,9 @@ func (c *Calculator) Calculate(ctx context.Context, pos Position, p Params, opt 
 		us:      root.SideToMove(),
 		evals:   map[string]Score{},
 		include: include,
+	}
+	if cacheWarning != "" {
+		r.warn(cacheWarning)
 	}
 	res, err := r.do(work)
 	if err != nil {

@@ -571,3 +571,25 @@ func TestBenchPositionsValid(t *testing.T) {
 		t.Errorf("median %v hit rate %v", r.Median(), r.HitRate())
 	}
 }
+
+// failingCache fails every call.
+type failingCache struct{}
+
+func (failingCache) CacheGet(context.Context, string, string) ([]byte, bool, error) {
+	return nil, false, errors.New("disk on fire")
+}
+
+func (failingCache) CachePut(context.Context, string, string, []byte) error {
+	return errors.New("disk on fire")
+}
+
+func TestFailingCacheIsAMiss(t *testing.T) {
+	pr, ev := scenario()
+	res, err := (&Calculator{Prober: pr, Evaluator: ev, Cache: failingCache{}}).Calculate(context.Background(), Position{}, DefaultParams(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Moves) != 2 || len(res.Warnings) == 0 || !strings.Contains(strings.Join(res.Warnings, "|"), "disk on fire") {
+		t.Errorf("moves %d warnings %v", len(res.Moves), res.Warnings)
+	}
+}

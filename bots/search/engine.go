@@ -3,8 +3,9 @@
 // ordering, quiescence search, piece-square tables and mobility) and hard
 // (medium plus transposition table, principal variation search, null-move
 // pruning, late-move reductions, killer and history heuristics, check
-// extensions, repetition detection and a tapered evaluation). Every hard
-// feature can be switched off (WithoutFeatures) to measure its gain.
+// extensions, repetition detection, static exchange evaluation, futility
+// pruning, aspiration windows and a tapered evaluation). Every hard feature
+// can be switched off (WithoutFeatures) to measure its gain.
 package search
 
 import (

@@ -17,7 +17,7 @@ import (
 	"github.com/outpostchess/outpost/lichess"
 )
 
-const compareSynopsis = "(--user NAME [--since 30d] [--max 50] [--server URL] | --pgn FILE) [--preset P | --nodes N] [--workers N] [--threads N] [--engine CMD] [--store FILE] [--config FILE] [--json]"
+const compareSynopsis = "(--user NAME [--since 30d] [--max 50] [--server URL] | --pgn FILE) [--preset P | --nodes N] [--workers N] [--threads N] [--engine CMD] [--store FILE] [--config FILE] [--last] [--json]"
 
 // runCompare implements `outpost compare`.
 func runCompare(ctx context.Context, env *Env, args []string) error {
@@ -38,6 +38,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	storePath := fs.String("store", "", "SQLite file of the runs (default: the config's store.path)")
 	trend := fs.Int("trend", comparerun.DefaultTrendRuns, "runs shown in the trend, this one included")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	last := fs.Bool("last", false, "print the newest stored report (e.g. of a scheduled run) without running anything")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -85,6 +86,9 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 		path = *storePath
 	}
 	log := env.logger()
+	if *last {
+		return printLastCompare(ctx, env, path, *user, *pgnFile, *trend, *asJSON)
+	}
 
 	var src comparerun.Source
 	if *pgnFile != "" {
@@ -137,6 +141,31 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if *asJSON {
+		return comparerun.WriteJSON(env.Stdout, rep)
+	}
+	return comparerun.WriteText(env.Stdout, rep)
+}
+
+// printLastCompare prints the newest finished run stored for the user or
+// file.
+func printLastCompare(ctx context.Context, env *Env, path, user, pgnFile string, trend int, asJSON bool) error {
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("--store: %w", err)
+	}
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	key := user
+	if pgnFile != "" {
+		key = comparerun.FileSource{Path: pgnFile}.Key()
+	}
+	rep, err := comparerun.LastReport(ctx, st, key, trend)
+	if err != nil {
+		return err
+	}
+	if asJSON {
 		return comparerun.WriteJSON(env.Stdout, rep)
 	}
 	return comparerun.WriteText(env.Stdout, rep)

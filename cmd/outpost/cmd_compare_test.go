@@ -118,4 +118,14 @@ func TestCompareUserAgainstSandbox(t *testing.T) {
 	if rep.RunID != 2 || rep.Headline.Games != 1 || rep.Headline.Flagged != 1 || len(rep.Trend) != 2 || rep.Trend[1].RunID != 1 {
 		t.Fatalf("report %+v", rep)
 	}
+	// --last reads the stored report: no server, no engine
+	srv.Close()
+	code, stdout, stderr = runCompareCLI(t, "--user", "Alice", "--store", db, "--last", "--engine", "/nonexistent")
+	if code != 0 || !strings.Contains(stdout, "Comparison run 2 for alice") || !strings.Contains(stdout, "\n  1     ") {
+		t.Fatalf("--last: exit %d %s\n%s", code, stderr, stdout)
+	}
+	code, _, stderr = runCompareCLI(t, "--user", "bob", "--store", db, "--last")
+	if code != 1 || !strings.Contains(stderr, "no finished comparison run for bob") {
+		t.Fatalf("--last for an unknown user: exit %d %s", code, stderr)
+	}
 }

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-		"time"
+	"time"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/comparerun"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/demo"
@@ -66,6 +67,14 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 		if err := addConsole(ctx, env, cfg, *cfgPath, st, d); err != nil {
 			return err
 		}
+	}
+	if cfg.Compare.Enabled {
+		sched, err := comparerun.NewScheduler(comparerun.SchedulerConfig{Compare: cfg.Compare, Analysis: cfg.Analysis,
+			Client: client, Store: st, Logger: log})
+		if err != nil {
+			return err
+		}
+		d.AddBackground(sched.RunBackground)
 	}
 	return d.Run(ctx)
 }
