@@ -151,13 +151,16 @@ func (a *Analysis) computeFigures() {
 		}
 		list = append(list, *ptrs[i])
 	}
+	if !complete {
+		return // figures from a partial eval list would mislead
+	}
 	if acpl, ok := ACPL(ptrs, g.FirstWhite(), true); ok {
 		a.Players.White.ACPL = &acpl
 	}
 	if acpl, ok := ACPL(ptrs, g.FirstWhite(), false); ok {
 		a.Players.Black.ACPL = &acpl
 	}
-	if !complete || len(list) == 0 {
+	if len(list) == 0 {
 		return
 	}
 	res := GameAccuracy(list, g.FirstWhite())

@@ -58,8 +58,10 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	defer st.Close()
 	sum := newSummariser(cfg, "")
 	defer sum.Close()
+	maia, closeMaia := maiaOption(cfg, log)
+	defer closeMaia()
 	d, err := daemon.New(daemon.Options{Config: cfg, Client: client, Store: st,
-		Engines: daemon.NewEngineFactory(cfg, log), Summariser: sum, Logger: log})
+		Engines: daemon.NewEngineFactory(cfg, log, maia...), Summariser: sum, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -136,8 +138,11 @@ type demoOptions struct {
 func runSandboxDemo(ctx context.Context, env *Env, cfg *config.Config, o demoOptions) error {
 	sum := newSummariser(cfg, demo.BotName)
 	defer sum.Close()
+	log := env.logger()
+	maia, closeMaia := maiaOption(cfg, log)
+	defer closeMaia()
 	res, err := demo.Run(ctx, demo.Options{Config: cfg, Games: o.games, TC: o.tc, Sparring: o.sparring,
-		Out: env.Stdout, Summariser: sum, Logger: env.logger()})
+		Out: env.Stdout, Summariser: sum, Logger: log, Engines: daemon.NewEngineFactory(cfg, log, maia...)})
 	if err != nil {
 		if o.games == 0 && ctx.Err() != nil {
 			return nil // interrupted an open-ended run: a normal end
