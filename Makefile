@@ -5,7 +5,7 @@ GO ?= go
 
 ## demo: the daemon against the embedded Lichess sandbox, a few fast games, then exit.
 demo: setup
-	./bin/outpost run --sandbox --games 3 --tc 30+0
+	./bin/outpost run --sandbox --games 3 --tc 1+0
 
 ## test: install what the suite needs, then run the whole test suite.
 test: setup vet

@@ -12,13 +12,29 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/input"
 	"github.com/outpostchess/outpost/analysis/report"
+	"github.com/outpostchess/outpost/config"
+	webreport "github.com/outpostchess/outpost/internal/web/report"
 )
 
-const analyseSynopsis = "[--nodes N | --depth N | --preset quick|lichess|deep] [--threads N] [--workers N] [--hash MB] [--engine CMD] [--lichess-evals] [--format text|json|pgn] [--out FILE] INPUT..."
+const analyseSynopsis = "[--nodes N | --depth N | --preset quick|lichess|deep] [--threads N] [--workers N] [--hash MB] [--engine CMD] [--lichess-evals] [--format text|json|pgn|html] [--out FILE] INPUT..."
 
 // analyseFetcher returns the fetcher for Lichess game ids and URLs given as
-// inputs; nil means offline ("not available offline" errors).
-func analyseFetcher(_ *Env) input.Fetcher { return nil }
+// inputs (lichess.org, or $OUTPOST_CONFIG's [lichess] url; the token, when
+// set, from LICHESS_TOKEN); nil means offline ("not available offline"
+// errors).
+func analyseFetcher(env *Env) input.Fetcher {
+	cfg := config.Default()
+	if path := os.Getenv("OUTPOST_CONFIG"); path != "" {
+		if c, err := config.Load(path); err == nil {
+			cfg = c
+		}
+	}
+	f, err := lichessFetcher(env, cfg, "")
+	if err != nil {
+		return nil
+	}
+	return f
+}
 
 // runAnalyse implements `outpost analyse`.
 func runAnalyse(ctx context.Context, env *Env, args []string) error {
@@ -32,7 +48,7 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand, " "), "UCI engine command line")
 	band := fs.Float64("borderline-band", analysis.DefaultBorderlineBand, "re-search plies whose delta is this close to a threshold deeper (negative: off)")
 	lichessEvals := fs.Bool("lichess-evals", false, "classify from the evals in the input (Lichess's analysis), no engine")
-	format := fs.String("format", "text", "output format: text, json or pgn")
+	format := fs.String("format", "text", "output format: text, json, pgn (Lichess literate PGN) or html (one self-contained report)")
 	out := fs.String("out", "", "write the output to FILE instead of stdout")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -42,9 +58,9 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("no INPUT given: %w", errUsage)
 	}
 	switch *format {
-	case "text", "json", "pgn":
+	case "text", "json", "pgn", "html":
 	default:
-		return fmt.Errorf("--format %q: want text, json or pgn", *format)
+		return fmt.Errorf("--format %q: want text, json, pgn or html", *format)
 	}
 	budget, err := analyseBudget(*nodes, *depth, *preset)
 	if err != nil {
@@ -185,6 +201,8 @@ func writeAnalyseOutput(env *Env, path, format string, analyses []*analysis.Anal
 		return report.WriteJSON(w, report.Document{Games: analyses, Errors: skipped, Aggregate: report.AggregateComparisons(analyses)})
 	case "pgn":
 		return report.WritePGN(w, analyses, report.DefaultPGNOptions)
+	case "html":
+		return webreport.Write(w, analyses)
 	}
 	return report.WriteText(w, analyses, nil)
 }
