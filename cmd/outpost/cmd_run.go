@@ -9,6 +9,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/comparerun"
+	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/demo"
@@ -58,8 +59,11 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	defer st.Close()
 	sum := newSummariser(cfg, "")
 	defer sum.Close()
-	maia, closeMaia := maiaOption(cfg, log)
+	maia, pred, closeMaia := maiaOption(cfg, log)
 	defer closeMaia()
+	if cfg.Summary.EWR && pred != nil {
+		sum.WithEWR(ewr.NewMaiaProber(pred), st, ewrSummaryLimit)
+	}
 	d, err := daemon.New(daemon.Options{Config: cfg, Client: client, Store: st,
 		Engines: daemon.NewEngineFactory(cfg, log, maia...), Summariser: sum, Logger: log})
 	if err != nil {
@@ -107,6 +111,10 @@ func addConsole(ctx context.Context, env *Env, cfg *config.Config, cfgPath strin
 	return nil
 }
 
+// ewrSummaryLimit bounds the expected-winrate line's calculation, so that
+// the summary still comes within a couple of minutes of the game's end.
+const ewrSummaryLimit = 90 * time.Second
+
 // newSummariser builds the post-game summariser from [summary] and
 // [analysis]. When the configured engine is missing, our own hard engine
 // (this binary in UCI mode) analyses instead, and the log says so.
@@ -139,8 +147,11 @@ func runSandboxDemo(ctx context.Context, env *Env, cfg *config.Config, o demoOpt
 	sum := newSummariser(cfg, demo.BotName)
 	defer sum.Close()
 	log := env.logger()
-	maia, closeMaia := maiaOption(cfg, log)
+	maia, pred, closeMaia := maiaOption(cfg, log)
 	defer closeMaia()
+	if cfg.Summary.EWR && pred != nil {
+		sum.WithEWR(ewr.NewMaiaProber(pred), nil, ewrSummaryLimit)
+	}
 	res, err := demo.Run(ctx, demo.Options{Config: cfg, Games: o.games, TC: o.tc, Sparring: o.sparring,
 		Out: env.Stdout, Summariser: sum, Logger: log, Engines: daemon.NewEngineFactory(cfg, log, maia...)})
 	if err != nil {

@@ -11,20 +11,20 @@ import (
 )
 
 // maiaOption returns the factory option that gives maia-NNNN engines one
-// shared Predictor, configured from [models] and the OUTPOST_* environment,
+// shared Predictor (also returned, nil when unavailable), configured from [models] and the OUTPOST_* environment,
 // and a function that closes it. When ONNX Runtime is not installed the
 // daemon still runs: a rule naming a Maia engine then fails to build it and
 // the game is played by the fallback engine (the log says why).
-func maiaOption(cfg *config.Config, log zerolog.Logger) ([]bots.Option, func()) {
+func maiaOption(cfg *config.Config, log zerolog.Logger) ([]bots.Option, *models.Predictor, func()) {
 	mc := models.Config{Dir: cfg.Models.Dir, Library: cfg.Models.ORTLibrary, Maia2Model: cfg.Models.Maia2Model,
 		Threads: cfg.Models.Threads}
 	mc, err := mc.WithEnv(os.Getenv)
 	if err == nil {
 		var pred *models.Predictor
 		if pred, err = models.NewPredictor(mc); err == nil {
-			return []bots.Option{bots.WithPredictor(pred)}, func() { pred.Close() }
+			return []bots.Option{bots.WithPredictor(pred)}, pred, func() { pred.Close() }
 		}
 	}
 	log.Info().Err(err).Msg("Maia engines unavailable (run 'outpost models fetch')")
-	return nil, func() {}
+	return nil, nil, func() {}
 }

@@ -72,10 +72,26 @@ func checkGames(t *testing.T, res *Result, sum *countingSummariser) {
 			assert.Equal(t, 1, sum.calls[id], "game %s analysed once", id)
 		}
 	}
+	// A refused move is allowed only as the resend of a move that had
+	// already been played (after a lost answer the runner sends the same
+	// reserved move again and Lichess says "not your turn"); any other
+	// refusal would be an illegal move.
 	for _, r := range res.Sandbox.Requests() {
-		if strings.Contains(r.Path, "/move/") && r.User == strings.ToLower(BotName) {
-			assert.NotEqual(t, 400, r.Status, "illegal or refused move %s", r.Path)
+		if !strings.Contains(r.Path, "/move/") || r.User != strings.ToLower(BotName) || r.Status != 400 {
+			continue
 		}
+		parts := strings.Split(strings.TrimPrefix(r.Path, "/api/bot/game/"), "/")
+		require.Len(t, parts, 3, r.Path)
+		g, ok := res.Sandbox.Game(parts[0])
+		require.True(t, ok, r.Path)
+		botWhite := g.White == BotName
+		played := false
+		for i, m := range g.Moves {
+			if m == parts[2] && (i%2 == 0) == botWhite {
+				played = true
+			}
+		}
+		assert.True(t, played, "refused move %s was never played: an illegal move", r.Path)
 	}
 }
 

@@ -102,7 +102,7 @@ func TestSoakWithFaults(t *testing.T) {
 		}()
 	}
 	sum := &countingSummariser{}
-	res, err := Run(ctx, Options{Config: cfg, Games: games, TC: "1+0", Summariser: sum, Dir: t.TempDir(),
+	res, err := Run(ctx, Options{Config: cfg, Games: games, TC: "1+0", Sparrers: 2, Summariser: sum, Dir: t.TempDir(),
 		Logger: testLogger(t), Ready: ready, Restart: restart, Hooks: hooks,
 		Sandbox: sandbox.Config{KeepAlive: 300 * time.Millisecond},
 		Client:  lichess.Options{StreamTimeout: 1500 * time.Millisecond, RateLimit: lockout, ReconnectMin: 50 * time.Millisecond, RetryWaitMin: 50 * time.Millisecond, RetryWaitMax: 500 * time.Millisecond}})

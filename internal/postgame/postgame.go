@@ -10,11 +10,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/notnil/chess"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/chat"
+	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/internal/store"
 )
 
@@ -26,6 +28,11 @@ type Summariser struct {
 	nodes int64
 	me    string
 
+	// Expected winrate at the critical moment (optional, see WithEWR).
+	ewrProber ewr.MoveProber
+	ewrCache  ewr.Cache
+	ewrLimit  time.Duration
+
 	mu   sync.Mutex
 	pool *analysis.Pool
 }
@@ -35,6 +42,17 @@ type Summariser struct {
 // player name.
 func New(cfg analysis.PoolConfig, nodes int64, me string) *Summariser {
 	return &Summariser{cfg: cfg, nodes: nodes, me: me}
+}
+
+// WithEWR adds one line to every summary: the expected winrate of the
+// played move against the best practical move at the game's critical moment
+// (Maia through prober, Stockfish through the summariser's own pool, cached
+// in cache when it is not nil), computed within limit. It returns s.
+func (s *Summariser) WithEWR(prober ewr.MoveProber, cache ewr.Cache, limit time.Duration) *Summariser {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ewrProber, s.ewrCache, s.ewrLimit = prober, cache, limit
+	return s
 }
 
 // SetMe sets our account name (known only once the daemon has read its
@@ -76,7 +94,32 @@ func (s *Summariser) Summarise(ctx context.Context, g store.Game) (string, []str
 	if err != nil {
 		return "", nil, fmt.Errorf("postgame: encode analysis of %s: %w", g.ID, err)
 	}
-	return string(raw), chat.Summary(as[0]), nil
+	lines := chat.Summary(as[0])
+	if line, ok := s.ewrLine(ctx, as[0]); ok {
+		lines = append(lines, line)
+	}
+	return string(raw), lines, nil
+}
+
+// ewrLine computes the expected-winrate line, or reports false (the
+// summary goes out without it when it cannot be computed in time).
+func (s *Summariser) ewrLine(ctx context.Context, a *analysis.Analysis) (string, bool) {
+	if s.ewrProber == nil {
+		return "", false
+	}
+	ply, ok := ewr.WorstPly(a)
+	if !ok {
+		return "", false
+	}
+	calc := &ewr.Calculator{Prober: s.ewrProber, Evaluator: ewr.NewPoolEvaluator(s.pool)}
+	if s.ewrCache != nil {
+		calc.Cache = s.ewrCache
+	}
+	line, err := ewr.CriticalMomentLine(ctx, calc, ewr.GameOf(a), ply, ewr.Options{TimeLimit: s.ewrLimit})
+	if err != nil || line == "" {
+		return "", false
+	}
+	return line, true
 }
 
 // Close stops the engines.
