@@ -159,6 +159,7 @@ func (s *Stream[E]) run(ctx context.Context, c *Client, spec *streamSpec[E], res
 	fails := 0
 	for {
 		start := c.clock.Now()
+		delivered := s.delivered.Load()
 		cause, final := s.consume(ctx, c, spec, resp)
 		if final {
 			return
@@ -167,7 +168,11 @@ func (s *Stream[E]) run(ctx context.Context, c *Client, spec *streamSpec[E], res
 			s.finish(ctx.Err())
 			return
 		}
-		if c.clock.Now().Sub(start) >= c.opts.ReconnectMax {
+		// A connection that lasted, or that delivered events, was healthy:
+		// the backoff starts again from its minimum. Only connections that
+		// fail before delivering anything escalate it (a game's clock runs
+		// while we wait, so a working stream must come back at once).
+		if c.clock.Now().Sub(start) >= c.opts.ReconnectMax || s.delivered.Load() > delivered {
 			fails = 0
 		}
 		fails++
