@@ -113,6 +113,18 @@ func (w *world) runner(id string, eng engine.Engine, g config.GameConfig) *Runne
 		UnknownOutcomeRetry: 200 * time.Millisecond}, w.bot.Bot(), eng, w.store)
 }
 
+// reply has Alice answer the bot's first move with a legal move, offering
+// a draw when asked.
+func (w *world) reply(t *testing.T, ctx context.Context, id string, offerDraw bool) {
+	t.Helper()
+	snap, _ := w.srv.Game(id)
+	move := "e7e5"
+	if snap.Moves[0] == "e2e4" {
+		move = "e7e6"
+	}
+	require.NoError(t, w.alice.Board().Move(ctx, id, move, offerDraw))
+}
+
 // waitFor polls cond until it holds or the deadline passes.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -202,12 +214,7 @@ func TestRunnerFallsBackOnBrokenEngine(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		done := runAsync(ctx, w.runner(id, eng, gameCfg()))
 		waitFor(t, "fallback move", func() bool { return w.movesIn(id) == 1 })
-		snap, _ := w.srv.Game(id)
-		reply := "e7e5"
-		if snap.Moves[0] == "e2e4" {
-			reply = "e7e6"
-		}
-		require.NoError(t, w.alice.Board().Move(ctx, id, reply, false))
+		w.reply(t, ctx, id, false)
 		waitFor(t, "second fallback move", func() bool { return w.movesIn(id) == 3 })
 		require.NoError(t, w.alice.Board().Resign(ctx, id))
 		res := <-done
@@ -266,12 +273,7 @@ func TestRunnerDrawPolicies(t *testing.T) {
 			defer cancel()
 			done := runAsync(ctx, w.runner(id, eng, g))
 			waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
-			snap, _ := w.srv.Game(id)
-			reply := "e7e5"
-			if snap.Moves[0] == "e2e4" {
-				reply = "e7e6"
-			}
-			require.NoError(t, w.alice.Board().Move(ctx, id, reply, true))
+			w.reply(t, ctx, id, true)
 			if tc.drawn {
 				res := <-done
 				require.NoError(t, res.err)
@@ -279,7 +281,7 @@ func TestRunnerDrawPolicies(t *testing.T) {
 				return
 			}
 			waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
-			snap, _ = w.srv.Game(id)
+			snap, _ := w.srv.Game(id)
 			assert.False(t, snap.WhiteDraw || snap.BlackDraw, "the offer was declined")
 			require.NoError(t, w.alice.Board().Resign(ctx, id))
 			res := <-done
@@ -298,12 +300,7 @@ func TestRunnerResignsLostPosition(t *testing.T) {
 	defer cancel()
 	done := runAsync(ctx, w.runner(id, eng, g))
 	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
-	snap, _ := w.srv.Game(id)
-	reply := "e7e5"
-	if snap.Moves[0] == "e2e4" {
-		reply = "e7e6"
-	}
-	require.NoError(t, w.alice.Board().Move(ctx, id, reply, false))
+	w.reply(t, ctx, id, false)
 	res := <-done
 	require.NoError(t, res.err)
 	assert.Equal(t, lichess.StatusResign, res.out.Status)
@@ -334,12 +331,7 @@ func TestRunnerClaimsVictoryWhenOpponentLeaves(t *testing.T) {
 	require.NoError(t, err)
 	done := runAsync(ctx, w.runner(id, &scripted{}, gameCfg()))
 	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
-	snap, _ := w.srv.Game(id)
-	reply := "e7e5"
-	if snap.Moves[0] == "e2e4" {
-		reply = "e7e6"
-	}
-	require.NoError(t, w.alice.Board().Move(ctx, id, reply, false))
+	w.reply(t, ctx, id, false)
 	waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
 	as.Close()
 	res := <-done
