@@ -16,20 +16,23 @@ import (
 	webreport "github.com/outpostchess/outpost/internal/web/report"
 )
 
-const analyseSynopsis = "[--nodes N | --depth N | --preset quick|lichess|deep] [--threads N] [--workers N] [--hash MB] [--engine CMD] [--lichess-evals] [--format text|json|pgn|html] [--out FILE] INPUT..."
+const analyseSynopsis = "[--nodes N | --depth N | --preset quick|lichess|deep] [--threads N] [--workers N] [--hash MB] [--engine CMD] [--lichess-evals] [--format text|json|pgn|html] [--out FILE] [--server URL | --offline] INPUT..."
 
 // analyseFetcher returns the fetcher for Lichess game ids and URLs given as
 // inputs (lichess.org, or $OUTPOST_CONFIG's [lichess] url; the token, when
 // set, from LICHESS_TOKEN); nil means offline ("not available offline"
 // errors).
-func analyseFetcher(env *Env) input.Fetcher {
+func analyseFetcher(env *Env, server string, offline bool) input.Fetcher {
+	if offline {
+		return nil
+	}
 	cfg := config.Default()
 	if path := os.Getenv("OUTPOST_CONFIG"); path != "" {
 		if c, err := config.Load(path); err == nil {
 			cfg = c
 		}
 	}
-	f, err := lichessFetcher(env, cfg, "")
+	f, err := lichessFetcher(env, cfg, server)
 	if err != nil {
 		return nil
 	}
@@ -50,6 +53,8 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	lichessEvals := fs.Bool("lichess-evals", false, "classify from the evals in the input (Lichess's analysis), no engine")
 	format := fs.String("format", "text", "output format: text, json, pgn (Lichess literate PGN) or html (one self-contained report)")
 	out := fs.String("out", "", "write the output to FILE instead of stdout")
+	server := fs.String("server", "", "Lichess server for game ids and URLs (default: $OUTPOST_CONFIG's [lichess] url, else https://lichess.org)")
+	offline := fs.Bool("offline", false, "never fetch games: game ids and URLs are errors")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -68,7 +73,7 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	}
 	log := env.logger()
 
-	games, skipped, err := readAnalyseInputs(ctx, env, fs.Args())
+	games, skipped, err := readAnalyseInputs(ctx, env, fs.Args(), analyseFetcher(env, *server, *offline))
 	if err != nil {
 		return err
 	}
@@ -162,11 +167,11 @@ func analyseBudget(nodes int64, depth int, preset string) (analysis.Budget, erro
 }
 
 // readAnalyseInputs reads every input; unreadable games become messages.
-func readAnalyseInputs(ctx context.Context, env *Env, args []string) ([]*analysis.Game, []string, error) {
+func readAnalyseInputs(ctx context.Context, env *Env, args []string, fetcher input.Fetcher) ([]*analysis.Game, []string, error) {
 	var games []*analysis.Game
 	var skipped []string
 	for _, arg := range args {
-		src, err := input.Open(ctx, arg, env.Stdin, analyseFetcher(env))
+		src, err := input.Open(ctx, arg, env.Stdin, fetcher)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -119,7 +119,7 @@ func TestAnalyseUsageErrors(t *testing.T) {
 		{[]string{"--format", "xml", "x.pgn"}, 1, "--format"},
 		{[]string{"--nodes", "5", "--depth", "3", "x.pgn"}, 1, "only one"},
 		{[]string{"--preset", "huge", "x.pgn"}, 1, "unknown preset"},
-		{[]string{"q7ZvsdUF"}, 1, "not available offline"},
+		{[]string{"--offline", "q7ZvsdUF"}, 1, "not available offline"},
 		{[]string{"nofile.pgn"}, 1, "no such file"},
 	}
 	for _, c := range cases {
