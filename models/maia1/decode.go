@@ -2,7 +2,6 @@ package maia1
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/outpostchess/outpost/models/game"
 )
@@ -41,30 +40,8 @@ func Decode(g *game.Game, logits []float32) ([]game.MoveProb, error) {
 	if len(logits) != PolicySize {
 		return nil, fmt.Errorf("maia1: %d policy logits, want %d", len(logits), PolicySize)
 	}
-	legal := g.LegalMoves()
 	cur := g.Current()
-	out := make([]game.MoveProb, len(legal))
-	idx := make([]int, len(legal))
-	maxL := math.Inf(-1)
-	for i, m := range legal {
-		k, err := LegalIndex(cur, m)
-		if err != nil {
-			return nil, err
-		}
-		idx[i] = k
-		maxL = math.Max(maxL, float64(logits[k]))
-	}
-	var sum float64
-	for i, m := range legal {
-		e := math.Exp(float64(logits[idx[i]]) - maxL)
-		out[i] = game.MoveProb{UCI: m, P: e}
-		sum += e
-	}
-	for i := range out {
-		out[i].P /= sum
-	}
-	game.SortMoves(out)
-	return out, nil
+	return game.SoftmaxLegal(g.LegalMoves(), logits, func(m string) (int, error) { return LegalIndex(cur, m) })
 }
 
 func parseUCI(s string) (from, to, promo int, err error) {

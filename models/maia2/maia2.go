@@ -195,27 +195,5 @@ func Decode(g *game.Game, logits []float32) ([]game.MoveProb, error) {
 	if len(logits) != VocabSize {
 		return nil, fmt.Errorf("maia2: %d policy logits, want %d", len(logits), VocabSize)
 	}
-	legal := g.LegalMoves()
-	out := make([]game.MoveProb, len(legal))
-	maxL := math.Inf(-1)
-	idx := make([]int, len(legal))
-	for i, m := range legal {
-		k, err := MoveIndex(g, m)
-		if err != nil {
-			return nil, err
-		}
-		idx[i] = k
-		maxL = math.Max(maxL, float64(logits[k]))
-	}
-	var sum float64
-	for i, m := range legal {
-		e := math.Exp(float64(logits[idx[i]]) - maxL)
-		out[i] = game.MoveProb{UCI: m, P: e}
-		sum += e
-	}
-	for i := range out {
-		out[i].P /= sum
-	}
-	game.SortMoves(out)
-	return out, nil
+	return game.SoftmaxLegal(g.LegalMoves(), logits, func(m string) (int, error) { return MoveIndex(g, m) })
 }
