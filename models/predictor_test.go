@@ -254,13 +254,21 @@ func TestHeapFlat(t *testing.T) {
 		round()
 	}
 	h1, r1 := heap(), rss()
-	if h1 > h0+1<<20 {
-		t.Errorf("Go heap grew from %d to %d bytes over 768 predictions", h0, h1)
+	// Resident memory oscillates by about 8 MiB here as pages are released
+	// and reused, so it is compared with the highest earlier reading, with a
+	// margin above that band. Keeping one 28 KiB input tensor per
+	// prediction would add 21 MiB over a window of 768: still caught.
+	for range 12 {
+		round()
 	}
-	if r0 > 0 && r1 > r0+4<<20 {
-		t.Errorf("RSS grew from %d to %d bytes over 768 predictions", r0, r1)
+	h2, r2 := heap(), rss()
+	if h1 > h0+1<<20 || h2 > h1+1<<20 {
+		t.Errorf("Go heap grew %d → %d → %d bytes over two windows of 768 predictions", h0, h1, h2)
 	}
-	t.Logf("heap %d → %d bytes, RSS %d → %d bytes", h0, h1, r0, r1)
+	if r1 > 0 && r2 > max(r0, r1)+16<<20 {
+		t.Errorf("RSS still growing: %d → %d → %d bytes over two windows of 768 predictions", r0, r1, r2)
+	}
+	t.Logf("heap %d → %d → %d bytes, RSS %d → %d → %d bytes", h0, h1, h2, r0, r1, r2)
 }
 
 func TestGameCache(t *testing.T) {
