@@ -200,7 +200,9 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	res := r.assemble()
-	r.progress(Event{Phase: PhaseDone, Message: "Done", Ranking: res.Moves, Done: r.evalDone, Total: r.evalDone})
+	if r.opt.Progress != nil {
+		r.progress(Event{Phase: PhaseDone, Message: "Done", Ranking: res.Moves, Done: r.evalDone, Total: r.evalDone, Trees: r.snapshotTrees()})
+	}
 	return res, nil
 }
 

@@ -156,6 +156,29 @@ func TestScenario(t *testing.T) {
 	if len(seen) != 4 || len(events[len(events)-1].Ranking) != 2 {
 		t.Errorf("phases seen %v, last event %+v", seen, events[len(events)-1])
 	}
+	// The trees arrive once Maia is done, before any leaf is evaluated,
+	// and again with the final ranking; a snapshot is a copy.
+	var first, final map[string]*Node
+	for _, e := range events {
+		if e.Trees != nil && first == nil {
+			if e.Phase != PhaseTrees {
+				t.Fatalf("first trees in phase %v, want maia", e.Phase)
+			}
+			first = e.Trees
+		}
+		if e.Phase == PhaseDone {
+			final = e.Trees
+		}
+	}
+	if first == nil || final == nil || len(first) != 2 || len(final) != 2 {
+		t.Fatalf("tree snapshots: first %v final %v", first, final)
+	}
+	if n := find(first["e4"], "e5", "Nf3", "Nc6"); n == nil || n.Winrate != nil {
+		t.Errorf("first snapshot leaf %+v: want present and unevaluated", n)
+	}
+	if n := find(final["e4"], "e5", "Nf3", "Nc6"); n == nil || n.Winrate == nil || final["e4"] == res.Trees["e4"] {
+		t.Errorf("final snapshot leaf %+v: want evaluated, in a copy", n)
+	}
 	if res.Stats.Candidates != 2 || res.Stats.LegalMoves != 20 || res.Partial || len(res.Warnings) != 0 {
 		t.Errorf("stats %+v partial %v warnings %v", res.Stats, res.Partial, res.Warnings)
 	}

@@ -109,6 +109,9 @@ func (r *run) grow(ctx context.Context) error {
 		}
 		frontier = next
 	}
+	if r.opt.Progress != nil {
+		r.progress(Event{Phase: PhaseTrees, Message: fmt.Sprintf("Maia trees ready: %d nodes", r.stats.Nodes), Done: r.stats.Nodes, Trees: r.snapshotTrees()})
+	}
 	return nil
 }
 
