@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/notnil/chess"
 	"github.com/rs/zerolog"
 
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 )
 
@@ -51,6 +51,7 @@ type Fallback struct {
 	secondary engine.Engine
 	log       zerolog.Logger
 	onEvent   func(FallbackEvent)
+	positions positionCache
 }
 
 // FallbackOption configures NewFallback.
@@ -129,15 +130,21 @@ func (f *Fallback) Close() error {
 
 // SelectMove asks the primary and checks its answer; see Fallback. It fails
 // only when the position itself is invalid or has no legal move.
+//
+// The position is set up on bots/board (checked move for move against
+// notnil/chess by its perft and differential tests), from the previous
+// position when pos extends it: this is on the daemon's path from a game
+// state to its move, where replaying the game through notnil/chess cost
+// milliseconds.
 func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
-	g, err := Replay(pos)
+	g, err := f.positions.board(pos)
 	if err != nil {
-		return engine.Move{}, err
+		return engine.Move{}, fmt.Errorf("bots: %w", err)
 	}
-	if len(g.ValidMoves()) == 0 {
+	if !g.HasLegalMoves() {
 		return engine.Move{}, ErrNoLegalMove
 	}
-	white := g.Turn() == chess.White
+	white := g.SideToMove() == board.White
 	budget, bounded := MoveBudget(lim, white)
 
 	pctx, cancel := context.WithCancel(ctx)
@@ -169,7 +176,7 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 		switch {
 		case a.err != nil:
 			ev.Reason, ev.Err = ReasonError, a.err
-		case !IsLegal(g, a.m.UCI):
+		case !isLegal(g, a.m.UCI):
 			ev.Reason, ev.Illegal = ReasonIllegal, a.m.UCI
 		default:
 			return a.m, nil
@@ -185,7 +192,7 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 			switch {
 			case a.err != nil:
 				ev.Reason, ev.Err = ReasonError, a.err
-			case !IsLegal(g, a.m.UCI):
+			case !isLegal(g, a.m.UCI):
 				ev.Reason, ev.Illegal = ReasonIllegal, a.m.UCI
 			default:
 				return a.m, nil
@@ -199,20 +206,20 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 
 // fallBack asks the secondary (briefly) and returns its move if legal, or
 // else the first legal move, logging the event.
-func (f *Fallback) fallBack(ctx context.Context, g *chess.Position, pos engine.Position, lim engine.Limits, ev FallbackEvent) engine.Move {
+func (f *Fallback) fallBack(ctx context.Context, g *board.Board, pos engine.Position, lim engine.Limits, ev FallbackEvent) engine.Move {
 	var m engine.Move
 	if f.secondary != nil {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 100*time.Millisecond)
 		slim := engine.Limits{MoveTime: 50 * time.Millisecond, WTime: lim.WTime, BTime: lim.BTime, WInc: lim.WInc, BInc: lim.BInc}
 		sm, err := f.secondary.SelectMove(sctx, pos, slim)
 		cancel()
-		if err == nil && IsLegal(g, sm.UCI) {
+		if err == nil && isLegal(g, sm.UCI) {
 			m = sm
 			ev.Secondary = f.secondary.Name()
 		}
 	}
 	if m.UCI == "" {
-		m = engine.Move{UCI: LegalMoves(g)[0]}
+		m = engine.Move{UCI: firstLegalMove(g)}
 		ev.Secondary = "legal-move"
 	}
 	ev.Move = m.UCI
@@ -232,4 +239,25 @@ func (f *Fallback) fallBack(ctx context.Context, g *chess.Position, pos engine.P
 		f.onEvent(ev)
 	}
 	return m
+}
+
+// isLegal reports whether move is a legal move on g, written exactly as
+// UCI (and Lichess) expect it.
+func isLegal(g *board.Board, move string) bool {
+	_, ok := g.FindUCI(move)
+	return ok
+}
+
+// firstLegalMove returns the alphabetically first legal move of g in UCI
+// (the same choice as LegalMoves(…)[0]), or "" when there is none.
+func firstLegalMove(g *board.Board) string {
+	var ml board.MoveList
+	g.GenerateMoves(&ml)
+	first := ""
+	for _, m := range ml.Slice() {
+		if s := m.String(); first == "" || s < first {
+			first = s
+		}
+	}
+	return first
 }

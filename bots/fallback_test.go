@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 )
 
@@ -52,6 +53,10 @@ func TestFallback(t *testing.T) {
 		{name: "illegal", primary: answer("e1e3"), secondary: answer("d2d4"), lim: engine.Limits{Depth: 3},
 			want: "d2d4", reason: ReasonIllegal, by: "second"},
 		{name: "garbage move", primary: answer("(none)"), secondary: answer("d2d4"), lim: engine.Limits{Depth: 3},
+			want: "d2d4", reason: ReasonIllegal, by: "second"},
+		{name: "upper-case move", primary: answer("G1F3"), secondary: answer("d2d4"), lim: engine.Limits{Depth: 3},
+			want: "d2d4", reason: ReasonIllegal, by: "second"},
+		{name: "move with a stray promotion", primary: answer("e2e4q"), secondary: answer("d2d4"), lim: engine.Limits{Depth: 3},
 			want: "d2d4", reason: ReasonIllegal, by: "second"},
 		{name: "timeout ignoring ctx", primary: func(context.Context) (engine.Move, error) {
 			time.Sleep(2 * time.Second)
@@ -190,13 +195,18 @@ func TestMoveBudget(t *testing.T) {
 	}
 }
 
-// BenchmarkFallbackOverhead measures what the Fallback adds to a move in a
-// 120-ply game: replaying the game with notnil/chess and checking the move.
+// BenchmarkFallbackOverhead measures what the Fallback adds to a move
+// (setting the position up and checking the move; the primary answers at
+// once with a move computed beforehand) in a 120-ply game: "game" asks for
+// the game's positions two plies apart, as the daemon does; "cold" asks a
+// new Fallback for the position at ply 120 (a restarted daemon).
 func BenchmarkFallbackOverhead(b *testing.B) {
 	pos := engine.Position{}
 	p, _ := Replay(pos)
+	var replies []string
 	for i := 0; i < 120; i++ {
 		ms := LegalMoves(p)
+		replies = append(replies, ms[0])
 		m := ms[(i*7)%len(ms)]
 		next, err := Play(p, m)
 		if err != nil || len(next.ValidMoves()) == 0 {
@@ -205,14 +215,68 @@ func BenchmarkFallbackOverhead(b *testing.B) {
 		p = next
 		pos.Moves = append(pos.Moves, m)
 	}
-	f := NewFallback(&scripted{name: "p", fn: func(context.Context) (engine.Move, error) {
-		g, _ := Replay(pos)
-		return engine.Move{UCI: LegalMoves(g)[0]}, nil
-	}}, nil)
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := f.SelectMove(context.Background(), pos, engine.Limits{Depth: 1}); err != nil {
-			b.Fatal(err)
+	b.Run("game", func(b *testing.B) {
+		f := NewFallback(&scripted{name: "p", fn: func(context.Context) (engine.Move, error) { return engine.Move{}, nil }}, nil)
+		i := 0
+		for b.Loop() {
+			ply := (2 * i) % len(pos.Moves)
+			f.primary = &scripted{name: "p", fn: answer(replies[ply])}
+			if _, err := f.SelectMove(context.Background(), engine.Position{Moves: pos.Moves[:ply]}, engine.Limits{Depth: 1}); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+	b.Run("cold", func(b *testing.B) {
+		reply := LegalMoves(p)[0]
+		for b.Loop() {
+			f := NewFallback(&scripted{name: "p", fn: answer(reply)}, nil)
+			if _, err := f.SelectMove(context.Background(), pos, engine.Limits{Depth: 1}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestFallbackPositionCache feeds the position cache what a game, a
+// takeback, another game and broken histories would, and checks each board
+// against one set up from scratch.
+func TestFallbackPositionCache(t *testing.T) {
+	var c positionCache
+	kiwipete := "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+	steps := []engine.Position{
+		{},
+		{Moves: []string{"e2e4", "e7e5"}},
+		{Moves: []string{"e2e4", "e7e5", "g1f3", "b8c6"}},
+		{Moves: []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "c6c6"}}, // illegal last move
+		{Moves: []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"}},
+		{Moves: []string{"e2e4", "e7e5", "g1f3"}}, // takeback
+		{Moves: []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"}},
+		{StartFEN: kiwipete, Moves: []string{"e1g1"}}, // another game, same moves
+		{StartFEN: kiwipete, Moves: []string{"e1g1", "e8c8"}},
+		{StartFEN: "not a fen"},
+		{Moves: []string{"d2d4"}},
+		{Moves: []string{"d2d4", "d7d5", "x"}},
+		{Moves: []string{"d2d4", "d7d5", "c2c4", "d5c4"}},
+	}
+	for i, pos := range steps {
+		got, err := c.board(pos)
+		want, wantErr := board.FromPosition(pos)
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("step %d: error %v, from scratch %v", i, err, wantErr)
+		}
+		if err != nil {
+			if err.Error() != wantErr.Error() {
+				t.Errorf("step %d: error %q, from scratch %q", i, err, wantErr)
+			}
+			continue
+		}
+		if got.FEN() != want.FEN() || got.Hash() != want.Hash() || got.Ply() != want.Ply() || got.RepetitionCount() != want.RepetitionCount() {
+			t.Errorf("step %d: %s (ply %d), from scratch %s (ply %d)", i, got.FEN(), got.Ply(), want.FEN(), want.Ply())
+		}
+		// The caller owns its board: playing on it leaves the cache alone.
+		if ms := got.LegalMoves(); len(ms) > 0 {
+			got.Make(ms[0])
 		}
 	}
 }

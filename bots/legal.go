@@ -9,7 +9,7 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 )
 
-// Replay plays pos with notnil/chess, the referee used by Fallback, the UCI
+// Replay plays pos with notnil/chess, the referee used by the UCI
 // front-end and the match runner, and returns the resulting position. Errors
 // name the bad FEN or the first illegal move. It works position by position
 // (notnil's Game re-scans its whole history for repetitions on every move,

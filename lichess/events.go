@@ -220,34 +220,40 @@ func decodeInto(typ string, line []byte, v any) (warn error, fatal error) {
 	return nil, &DecodeError{Type: typ, Err: err}
 }
 
+// eventKinds makes the value each known event-stream type decodes into.
+var eventKinds = map[string]func() Event{
+	"gameStart":         func() Event { return &GameStartEvent{} },
+	"gameFinish":        func() Event { return &GameFinishEvent{} },
+	"challenge":         func() Event { return &ChallengeEvent{} },
+	"challengeCanceled": func() Event { return &ChallengeCanceledEvent{} },
+	"challengeDeclined": func() Event { return &ChallengeDeclinedEvent{} },
+}
+
 // DecodeEvent decodes one event-stream line. Unknown fields are ignored and
 // an unknown type gives *UnknownEvent. A field of an unexpected type leaves
 // that field empty: the event is returned together with a *DecodeError
 // describing the field, and callers may use it. A line that is not a JSON
 // object with a "type" gives a nil Event and a *DecodeError.
-func DecodeEvent(line []byte) (Event, error) {
+func DecodeEvent(line []byte) (Event, error) { return decodeLine(line, eventKinds) }
+
+// decodeLine is the dispatch shared by DecodeEvent and DecodeGameEvent:
+// read the line's type, decode the line into the value kinds makes for it
+// (leniently, see decodeInto), or keep it as an *UnknownEvent.
+func decodeLine[E interface{ EventType() string }](line []byte, kinds map[string]func() E) (E, error) {
+	var none E
 	typ, err := lineType(line)
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	var ev Event
-	switch typ {
-	case "gameStart":
-		ev = &GameStartEvent{}
-	case "gameFinish":
-		ev = &GameFinishEvent{}
-	case "challenge":
-		ev = &ChallengeEvent{}
-	case "challengeCanceled":
-		ev = &ChallengeCanceledEvent{}
-	case "challengeDeclined":
-		ev = &ChallengeDeclinedEvent{}
-	default:
-		return &UnknownEvent{Type: typ, Raw: append(json.RawMessage(nil), line...)}, nil
+	mk, ok := kinds[typ]
+	if !ok {
+		var unknown any = &UnknownEvent{Type: typ, Raw: append(json.RawMessage(nil), line...)}
+		return unknown.(E), nil
 	}
+	ev := mk()
 	warn, fatal := decodeInto(typ, line, ev)
 	if fatal != nil {
-		return nil, fatal
+		return none, fatal
 	}
 	return ev, warn
 }

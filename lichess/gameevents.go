@@ -1,7 +1,6 @@
 package lichess
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 )
@@ -167,29 +166,14 @@ func (*ChatLine) EventType() string { return "chatLine" }
 // EventType returns "opponentGone".
 func (*OpponentGone) EventType() string { return "opponentGone" }
 
+// gameEventKinds makes the value each known game-stream type decodes into.
+var gameEventKinds = map[string]func() GameEvent{
+	"gameFull":     func() GameEvent { return &GameFull{} },
+	"gameState":    func() GameEvent { return &GameState{} },
+	"chatLine":     func() GameEvent { return &ChatLine{} },
+	"opponentGone": func() GameEvent { return &OpponentGone{} },
+}
+
 // DecodeGameEvent decodes one game-stream line, with the same leniency and
 // error conventions as DecodeEvent.
-func DecodeGameEvent(line []byte) (GameEvent, error) {
-	typ, err := lineType(line)
-	if err != nil {
-		return nil, err
-	}
-	var ev GameEvent
-	switch typ {
-	case "gameFull":
-		ev = &GameFull{}
-	case "gameState":
-		ev = &GameState{}
-	case "chatLine":
-		ev = &ChatLine{}
-	case "opponentGone":
-		ev = &OpponentGone{}
-	default:
-		return &UnknownEvent{Type: typ, Raw: append(json.RawMessage(nil), line...)}, nil
-	}
-	warn, fatal := decodeInto(typ, line, ev)
-	if fatal != nil {
-		return nil, fatal
-	}
-	return ev, warn
-}
+func DecodeGameEvent(line []byte) (GameEvent, error) { return decodeLine(line, gameEventKinds) }

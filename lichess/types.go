@@ -53,31 +53,24 @@ func (s Status) Ongoing() bool { return s == "" || s == StatusCreated || s == St
 // UnmarshalJSON accepts "name", {"id":N,"name":"..."} or a bare id. Any
 // other value leaves the status empty rather than failing the whole line.
 func (s *Status) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil
-	}
-	switch b[0] {
-	case '"':
-		var v string
-		if json.Unmarshal(b, &v) == nil {
-			*s = Status(v)
-		}
-	case '{':
-		var v struct {
-			ID   json.Number `json:"id"`
-			Name string      `json:"name"`
-		}
-		_ = json.Unmarshal(b, &v)
-		*s = Status(v.Name)
-		if id, err := v.ID.Int64(); v.Name == "" && err == nil {
-			*s = statusByID[int(id)]
-		}
-	default:
-		if id, err := strconv.Atoi(string(b)); err == nil {
-			*s = statusByID[id]
-		}
-	}
+	decodeStringOrObject(b,
+		func(name string) { *s = Status(name) },
+		func(obj []byte) {
+			var v struct {
+				ID   json.Number `json:"id"`
+				Name string      `json:"name"`
+			}
+			_ = json.Unmarshal(obj, &v)
+			*s = Status(v.Name)
+			if id, err := v.ID.Int64(); v.Name == "" && err == nil {
+				*s = statusByID[int(id)]
+			}
+		},
+		func(other []byte) {
+			if id, err := strconv.Atoi(string(other)); err == nil {
+				*s = statusByID[id]
+			}
+		})
 	return nil
 }
 
@@ -93,22 +86,11 @@ type Variant struct {
 // UnmarshalJSON accepts "key" or {"key":...,"name":...}; any other value
 // leaves the variant empty rather than failing the whole line.
 func (v *Variant) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil
-	}
-	switch b[0] {
-	case '"':
-		var k string
-		if json.Unmarshal(b, &k) == nil {
-			*v = Variant{Key: k}
-		}
-	case '{':
-		type plain Variant
-		var p plain
-		_ = json.Unmarshal(b, &p)
-		*v = Variant(p)
-	}
+	type plain Variant
+	decodeStringOrObject(b,
+		func(key string) { *v = Variant{Key: key} },
+		func(obj []byte) { *v = Variant(decodeLenient[plain](obj)) },
+		nil)
 	return nil
 }
 
@@ -124,22 +106,11 @@ type Perf struct {
 // UnmarshalJSON accepts "key" or {"name":...,"icon":...}; any other value
 // leaves the perf empty rather than failing the whole line.
 func (p *Perf) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil
-	}
-	switch b[0] {
-	case '"':
-		var k string
-		if json.Unmarshal(b, &k) == nil {
-			*p = Perf{Key: k}
-		}
-	case '{':
-		type plain Perf
-		var v plain
-		_ = json.Unmarshal(b, &v)
-		*p = Perf(v)
-	}
+	type plain Perf
+	decodeStringOrObject(b,
+		func(key string) { *p = Perf{Key: key} },
+		func(obj []byte) { *p = Perf(decodeLenient[plain](obj)) },
+		nil)
 	return nil
 }
 
@@ -147,4 +118,37 @@ func (p *Perf) UnmarshalJSON(b []byte) error {
 type Compat struct {
 	Bot   bool `json:"bot"`
 	Board bool `json:"board"`
+}
+
+// decodeStringOrObject dispatches a JSON value that Lichess sends either as
+// a string or as an object: fromString gets a decoded string, fromObject the
+// raw object, fromOther (if not nil) any other non-empty value. An empty
+// value or a string that does not decode calls nothing, so the target keeps
+// its zero value rather than failing the whole line.
+func decodeStringOrObject(b []byte, fromString func(string), fromObject, fromOther func([]byte)) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return
+	}
+	switch b[0] {
+	case '"':
+		var v string
+		if json.Unmarshal(b, &v) == nil {
+			fromString(v)
+		}
+	case '{':
+		fromObject(b)
+	default:
+		if fromOther != nil {
+			fromOther(b)
+		}
+	}
+}
+
+// decodeLenient decodes a JSON object into a T, keeping whatever fields
+// decode when others have an unexpected type.
+func decodeLenient[T any](b []byte) T {
+	var v T
+	_ = json.Unmarshal(b, &v)
+	return v
 }

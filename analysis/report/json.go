@@ -15,6 +15,15 @@ type Document struct {
 	Games     []*analysis.Analysis `json:"games"`
 	Errors    []string             `json:"errors,omitempty"`
 	Aggregate *Aggregate           `json:"aggregate,omitempty"`
+	// EWR, when not nil, adds an "ewr" array to every game in it: its
+	// expected-winrate moments ([] for a game without any).
+	EWR EWRSet `json:"-"`
+}
+
+// gameWithEWR is a game's JSON object with its expected-winrate moments.
+type gameWithEWR struct {
+	*analysis.Analysis
+	EWR *[]EWRMoment `json:"ewr,omitempty"`
 }
 
 // WriteJSON writes doc as indented JSON.
@@ -25,7 +34,25 @@ func WriteJSON(w io.Writer, doc Document) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
+	var v any = doc
+	if doc.EWR != nil {
+		games := make([]gameWithEWR, len(doc.Games))
+		for i, a := range doc.Games {
+			games[i] = gameWithEWR{Analysis: a}
+			if ms, ok := doc.EWR[a]; ok {
+				if ms == nil {
+					ms = []EWRMoment{}
+				}
+				games[i].EWR = &ms
+			}
+		}
+		v = struct {
+			Games     []gameWithEWR `json:"games"`
+			Errors    []string      `json:"errors,omitempty"`
+			Aggregate *Aggregate    `json:"aggregate,omitempty"`
+		}{games, doc.Errors, doc.Aggregate}
+	}
+	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("report: json: %w", err)
 	}
 	return nil

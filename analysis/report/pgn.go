@@ -25,6 +25,10 @@ type PGNOptions struct {
 	// Status adds Lichess's status comment after the last move when the
 	// input had none (derived from a mate, the Termination tag, the result).
 	Status bool
+	// EWR adds a comment with the expected winrate after each move that has
+	// a computed moment (after the eval comment); nil writes none, keeping
+	// Lichess's literate PGN unchanged.
+	EWR EWRSet
 }
 
 // DefaultPGNOptions is the literate export with evals and clocks.
@@ -79,6 +83,12 @@ func RenderPGN(a *analysis.Analysis, opt PGNOptions) string {
 	if opt.Status && !hasStatus(g) {
 		status = deriveStatus(g, result)
 	}
+	ewrAt := map[int]string{}
+	for _, m := range opt.EWR[a] {
+		if c := m.Comment(); c != "" {
+			ewrAt[m.Ply] = c
+		}
+	}
 	forceNumber := true
 	for i := range a.Plies {
 		p := &a.Plies[i]
@@ -103,6 +113,9 @@ func RenderPGN(a *analysis.Analysis, opt PGNOptions) string {
 		}
 		if len(cmds) > 0 {
 			comments = append(comments, strings.Join(cmds, " "))
+		}
+		if c, ok := ewrAt[p.Ply]; ok {
+			comments = append(comments, c)
 		}
 		comments = append(comments, m.Comments...)
 		hasComment := len(comments) > 0

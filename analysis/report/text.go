@@ -13,12 +13,21 @@ import (
 // WriteText writes a per-game table (move, eval, judgement, best move) and
 // per-player summary for each analysis, then the aggregate comparison.
 func WriteText(w io.Writer, analyses []*analysis.Analysis, errs []string) error {
+	return WriteTextEWR(w, analyses, nil, errs)
+}
+
+// WriteTextEWR is WriteText with a "Critical moments" section after each
+// game in moments (see EWRSet).
+func WriteTextEWR(w io.Writer, analyses []*analysis.Analysis, moments EWRSet, errs []string) error {
 	bw := bufio.NewWriter(w)
 	for i, a := range analyses {
 		if i > 0 {
 			bw.WriteString("\n")
 		}
 		writeGameText(bw, a)
+		if ms, ok := moments[a]; ok {
+			writeEWRText(bw, a, ms)
+		}
 	}
 	if ag := AggregateComparisons(analyses); ag != nil && ag.Games > 1 {
 		bw.WriteString("\n")

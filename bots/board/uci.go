@@ -1,6 +1,9 @@
 package board
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // ParseUCI parses a move in UCI notation ("e2e4", "e7e8q", "e1g1") and
 // returns it if it is legal in the position.
@@ -49,4 +52,43 @@ func (b *Board) MakeUCI(s string) error {
 	}
 	b.Make(m)
 	return nil
+}
+
+// FindUCI returns the legal move written exactly s in UCI notation (as
+// Move.String writes it: lower-case promotion letter, castling as the
+// king's move such as e1g1) and true, or NullMove and false. It does not
+// allocate, for callers that check many moves or check on a hot path.
+func (b *Board) FindUCI(s string) (Move, bool) {
+	if len(s) != 4 && len(s) != 5 {
+		return NullMove, false
+	}
+	from, ok1 := squareOf(s[0], s[1])
+	to, ok2 := squareOf(s[2], s[3])
+	if !ok1 || !ok2 {
+		return NullMove, false
+	}
+	promo := NoPieceType
+	if len(s) == 5 {
+		i := strings.IndexByte("nbrq", s[4])
+		if i < 0 {
+			return NullMove, false
+		}
+		promo = Knight + PieceType(i)
+	}
+	var ml MoveList
+	b.GenerateMoves(&ml)
+	for _, m := range ml.Slice() {
+		if m.From() == from && m.To() == to && m.Promotion() == promo {
+			return m, true
+		}
+	}
+	return NullMove, false
+}
+
+// squareOf parses a file letter and a rank digit.
+func squareOf(file, rank byte) (Square, bool) {
+	if file < 'a' || file > 'h' || rank < '1' || rank > '8' {
+		return NoSquare, false
+	}
+	return MakeSquare(int(file-'a'), int(rank-'1')), true
 }

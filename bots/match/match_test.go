@@ -145,9 +145,6 @@ func TestRunEasyVsEasy(t *testing.T) {
 }
 
 func TestRunFakeUCIVsEasy(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the fake engine (this test binary) starts too slowly under -race; internal/uci covers the client with -race")
-	}
 	path, args, env := ucitest.Config(ucitest.Normal)
 	a := func(ctx context.Context) (engine.Engine, error) {
 		e, err := uciengineNew(ctx, path, args, env)

@@ -3,75 +3,74 @@ package runner
 import (
 	"fmt"
 
-	"github.com/notnil/chess"
+	"github.com/outpostchess/outpost/bots/board"
 )
 
-// startGame returns a notnil game at fen ("" = standard start).
-func startGame(fen string) (*chess.Game, error) {
+// newBoard returns a board at fen ("" = standard start). The runner keeps
+// one board per game and plays each new server move onto it, so that a
+// game state costs one move's work, not a replay of the whole game.
+// bots/board is checked move for move against notnil/chess (perft and
+// random-game differential tests), the referee the sandbox uses.
+func newBoard(fen string) (*board.Board, error) {
 	if fen == "" {
-		return chess.NewGame(), nil
+		return board.New(), nil
 	}
-	opt, err := chess.FEN(fen)
+	b, err := board.FromFEN(fen)
 	if err != nil {
 		return nil, fmt.Errorf("initial position %q: %w", fen, err)
 	}
-	return chess.NewGame(opt), nil
+	return b, nil
 }
 
-// playUCI plays a UCI move on g, refusing illegal ones.
-func playUCI(g *chess.Game, uci string) error {
-	m, err := chess.UCINotation{}.Decode(g.Position(), uci)
-	if err != nil {
-		return err
-	}
-	return g.Move(m)
-}
-
-// legal reports whether uci is a legal move in g's current position.
-func legal(g *chess.Game, uci string) bool {
-	if g == nil || uci == "" {
+// legal reports whether uci is a legal move on b, written exactly as
+// Lichess expects it (lower-case promotion letter, castling as e1g1).
+func legal(b *board.Board, uci string) bool {
+	if b == nil || uci == "" {
 		return false
 	}
-	pos := g.Position()
-	m, err := chess.UCINotation{}.Decode(pos, uci)
-	if err != nil {
-		return false
-	}
-	for _, v := range pos.ValidMoves() {
-		if v.S1() == m.S1() && v.S2() == m.S2() && v.Promo() == m.Promo() {
-			return true
-		}
-	}
-	return false
+	_, ok := b.FindUCI(uci)
+	return ok
 }
 
 // fallbackMove picks a legal move without an engine: a capture of the most
-// valuable piece if there is one, else the first legal move. It is the last
-// resort when the engine failed; "" when there is no legal move.
-func fallbackMove(g *chess.Game) string {
-	pos := g.Position()
-	moves := pos.ValidMoves()
-	if len(moves) == 0 {
+// valuable piece if there is one, else the first legal move (in generation
+// order). It is the last resort when the engine failed; "" when there is no
+// legal move.
+func fallbackMove(b *board.Board) string {
+	var ml board.MoveList
+	b.GenerateMoves(&ml)
+	if ml.N == 0 {
 		return ""
 	}
-	best, bestVal := moves[0], -1
-	for _, m := range moves {
-		if v := pieceValue(pos.Board().Piece(m.S2()).Type()); v > bestVal {
+	best, bestVal := ml.Moves[0], -1
+	for _, m := range ml.Slice() {
+		if v := pieceValue(captured(b, m)); v > bestVal {
 			best, bestVal = m, v
 		}
 	}
-	return chess.UCINotation{}.Encode(pos, best)
+	return best.String()
 }
 
-func pieceValue(t chess.PieceType) int {
+// captured returns the type of the piece m takes (NoPieceType when none).
+func captured(b *board.Board, m board.Move) board.PieceType {
+	switch {
+	case m.IsEnPassant():
+		return board.Pawn
+	case m.IsCapture():
+		return b.PieceAt(m.To()).Type()
+	}
+	return board.NoPieceType
+}
+
+func pieceValue(t board.PieceType) int {
 	switch t {
-	case chess.Queen:
+	case board.Queen:
 		return 9
-	case chess.Rook:
+	case board.Rook:
 		return 5
-	case chess.Bishop, chess.Knight:
+	case board.Bishop, board.Knight:
 		return 3
-	case chess.Pawn:
+	case board.Pawn:
 		return 1
 	}
 	return 0

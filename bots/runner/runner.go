@@ -8,9 +8,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/notnil/chess"
 	"github.com/rs/zerolog"
 
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/store"
@@ -62,8 +62,8 @@ type Runner struct {
 	color     lichess.Color
 	state     *lichess.GameState
 	stateAt   time.Time
-	game      *chess.Game // the position after state's moves
-	gameMoves []string    // the moves game was built from
+	game      *board.Board // the position after state's moves
+	gameMoves []string     // the moves game was built from
 	greeted   bool
 
 	// per-ply bookkeeping
@@ -75,6 +75,10 @@ type Runner struct {
 	lastDepth    int
 	lowStreak    int
 	resigned     bool
+	// movesToJournal are the server's moves not yet written to the journal
+	// (when movesPending); see journalMoves.
+	movesToJournal string
+	movesPending   bool
 
 	abortTimer *time.Timer
 	claimTimer *time.Timer
@@ -123,6 +127,9 @@ func (r *Runner) Run(ctx context.Context) (Outcome, error) {
 		r.stopThinking()
 		r.wg.Wait()
 		stream.Close()
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		r.flushMoves(fctx)
+		cancel()
 		for _, t := range []*time.Timer{r.abortTimer, r.claimTimer, r.retryTimer} {
 			if t != nil {
 				t.Stop()
@@ -199,7 +206,7 @@ func (r *Runner) onFull(ctx context.Context, f *lichess.GameFull) error {
 	if !ok {
 		return fmt.Errorf("we (%s) play neither side of game %s", r.cfg.Me, f.ID)
 	}
-	if _, err := startGame(f.StartFEN()); err != nil {
+	if _, err := newBoard(f.StartFEN()); err != nil {
 		return err
 	}
 	first := r.full == nil
@@ -225,13 +232,7 @@ func (r *Runner) onState(ctx context.Context, s *lichess.GameState) bool {
 		return false
 	}
 	r.out.Moves = moves
-	// The moves are journaled after the engine has been started: the
-	// journal write is not on the path from a state to our move.
-	defer func() {
-		if err := r.journal.UpdateMoves(ctx, r.cfg.GameID, s.Moves); err != nil && ctx.Err() == nil {
-			r.log.Warn().Err(err).Msg("journal moves")
-		}
-	}()
+	defer r.journalMoves(ctx, s.Moves)
 	ply := len(moves)
 	if r.thinkingPly >= 0 && r.thinkingPly != ply {
 		r.stopThinking()
@@ -253,22 +254,24 @@ func (r *Runner) onState(ctx context.Context, s *lichess.GameState) bool {
 	return false
 }
 
-// syncBoard replays the server's moves onto r.game, incrementally when they
-// extend the moves already replayed.
+// syncBoard brings r.game to the server's moves: when they extend the moves
+// already played (the usual case: one new move), only the new ones are
+// played; otherwise (a takeback, another start position) the board is set
+// up again from the start.
 func (r *Runner) syncBoard(moves []string) error {
 	extends := r.game != nil && len(moves) >= len(r.gameMoves)
 	for i := 0; extends && i < len(r.gameMoves); i++ {
 		extends = moves[i] == r.gameMoves[i]
 	}
 	if !extends {
-		g, err := startGame(r.full.StartFEN())
+		g, err := newBoard(r.full.StartFEN())
 		if err != nil {
 			return err
 		}
 		r.game, r.gameMoves = g, nil
 	}
 	for _, m := range moves[len(r.gameMoves):] {
-		if err := playUCI(r.game, m); err != nil {
+		if err := r.game.MakeUCI(m); err != nil {
 			r.game = nil
 			return fmt.Errorf("replay move %d %q: %w", len(r.gameMoves)+1, m, err)
 		}
@@ -281,7 +284,7 @@ func (r *Runner) ourTurn() bool {
 	if r.game == nil {
 		return false
 	}
-	white := r.game.Position().Turn() == chess.White
+	white := r.game.SideToMove() == board.White
 	return white == (r.color == lichess.White)
 }
 
@@ -328,6 +331,29 @@ func (r *Runner) think(ctx context.Context, ply int) {
 	}()
 }
 
+// journalMoves records the server's moves in the journal. While the engine
+// thinks about them, the write waits until our move has been sent (see
+// onThought): it is then off the path from a game state to our move, even
+// for an engine that answers at once. A restart loses nothing meanwhile:
+// the server's gameFull carries every move.
+func (r *Runner) journalMoves(ctx context.Context, moves string) {
+	r.movesToJournal, r.movesPending = moves, true
+	if r.thinkingPly < 0 {
+		r.flushMoves(ctx)
+	}
+}
+
+// flushMoves writes the pending moves, if any, to the journal.
+func (r *Runner) flushMoves(ctx context.Context) {
+	if !r.movesPending {
+		return
+	}
+	r.movesPending = false
+	if err := r.journal.UpdateMoves(ctx, r.cfg.GameID, r.movesToJournal); err != nil && ctx.Err() == nil {
+		r.log.Warn().Err(err).Msg("journal moves")
+	}
+}
+
 func (r *Runner) stopThinking() {
 	if r.thinkCancel != nil {
 		r.thinkCancel()
@@ -338,6 +364,7 @@ func (r *Runner) stopThinking() {
 
 // onThought sends the engine's move if it is still wanted.
 func (r *Runner) onThought(ctx context.Context, t thought) {
+	defer r.flushMoves(ctx)
 	if t.ply != r.thinkingPly {
 		return // stale: the position changed while the engine thought
 	}
@@ -399,6 +426,11 @@ func (r *Runner) sendReserved(ctx context.Context, ply int, uci string, overhead
 	case ctx.Err() != nil:
 	case errors.Is(err, lichess.ErrBadRequest) && strings.Contains(strings.ToLower(err.Error()), "not your turn"):
 		r.log.Info().Str("move", uci).Msg("server says not our turn; waiting for the game state")
+	case errors.Is(err, lichess.ErrUnauthorized) || errors.Is(err, lichess.ErrForbidden):
+		// The token is revoked or lacks the bot:play scope: retrying
+		// cannot succeed. The event stream fails with the same answer and
+		// the daemon stops; the next game state (if any) retries.
+		r.log.Error().Err(err).Str("move", uci).Msg("move refused: the token may not play; not retrying")
 	default:
 		r.log.Error().Err(err).Str("move", uci).Msg("move refused; will retry")
 		r.armRetry()

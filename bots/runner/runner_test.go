@@ -3,8 +3,11 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -40,23 +43,46 @@ func (s *scripted) SelectMove(ctx context.Context, pos engine.Position, _ engine
 	if s.illegal {
 		return engine.Move{UCI: "a1a8"}, nil
 	}
-	g, err := startGame(pos.StartFEN)
+	// notnil/chess, independent of the runner's own board, is the referee.
+	g, err := notnilGame(pos)
 	if err != nil {
 		return engine.Move{}, err
 	}
-	for _, m := range pos.Moves {
-		if err := playUCI(g, m); err != nil {
-			return engine.Move{}, err
-		}
+	valid := map[string]bool{}
+	for _, m := range g.Position().ValidMoves() {
+		valid[chess.UCINotation{}.Encode(g.Position(), m)] = true
 	}
 	for _, m := range s.moves {
-		if legal(g, m) {
+		if valid[m] {
 			return engine.Move{UCI: m, Score: s.score, Depth: 3}, nil
 		}
 	}
 	mv := g.Position().ValidMoves()[0]
 	return engine.Move{UCI: chess.UCINotation{}.Encode(g.Position(), mv), Score: s.score, Depth: 3}, nil
 }
+
+// notnilGame replays pos with notnil/chess.
+func notnilGame(pos engine.Position) (*chess.Game, error) {
+	g := chess.NewGame()
+	if pos.StartFEN != "" {
+		opt, err := chess.FEN(pos.StartFEN)
+		if err != nil {
+			return nil, err
+		}
+		g = chess.NewGame(opt)
+	}
+	for _, m := range pos.Moves {
+		mv, err := chess.UCINotation{}.Decode(g.Position(), m)
+		if err != nil {
+			return nil, err
+		}
+		if err := g.Move(mv); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
 func (s *scripted) Name() string { return "scripted" }
 func (s *scripted) Close() error { return nil }
 
@@ -338,4 +364,116 @@ func TestRunnerClaimsVictoryWhenOpponentLeaves(t *testing.T) {
 	require.NoError(t, res.err)
 	assert.Equal(t, lichess.StatusTimeout, res.out.Status)
 	assert.Equal(t, lichess.White, res.out.Winner)
+}
+
+// callLog records, in order, the moves a runner sends and the move lists
+// it journals.
+type callLog struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (l *callLog) add(s string) {
+	l.mu.Lock()
+	l.calls = append(l.calls, s)
+	l.mu.Unlock()
+}
+
+func (l *callLog) index(s string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Index(l.calls, s)
+}
+
+type loggedAPI struct {
+	GameAPI
+	log *callLog
+}
+
+func (a loggedAPI) Move(ctx context.Context, gameID, uci string, offeringDraw bool) error {
+	a.log.add("send " + uci)
+	return a.GameAPI.Move(ctx, gameID, uci, offeringDraw)
+}
+
+type loggedJournal struct {
+	Journal
+	log *callLog
+}
+
+func (j loggedJournal) UpdateMoves(ctx context.Context, id, moves string) error {
+	j.log.add("journal [" + moves + "]")
+	return j.Journal.UpdateMoves(ctx, id, moves)
+}
+
+// TestRunnerJournalsMovesAfterSending checks that every server move list
+// reaches the journal, and that when it is our turn the write comes after
+// our move was sent (it is not on the path from a state to our move).
+func TestRunnerJournalsMovesAfterSending(t *testing.T) {
+	w := newWorld(t, sandbox.Config{})
+	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
+	log := &callLog{}
+	eng := &scripted{moves: []string{"e2e4", "g1f3"}}
+	r := New(Config{GameID: id, Me: "bot1", EngineName: eng.Name(), Game: gameCfg(), Logger: zerolog.Nop()},
+		loggedAPI{w.bot.Bot(), log}, eng, loggedJournal{w.store, log})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := runAsync(ctx, r)
+	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
+	require.NoError(t, w.alice.Board().Move(ctx, id, "e7e5", false))
+	waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
+	require.NoError(t, w.alice.Board().Resign(ctx, id))
+	res := <-done
+	require.NoError(t, res.err)
+	for _, c := range []struct{ sent, state string }{{"e2e4", ""}, {"g1f3", "e2e4 e7e5"}} {
+		s, j := log.index("send "+c.sent), log.index("journal ["+c.state+"]")
+		assert.True(t, s >= 0 && j > s, "journal of [%s] after sending %s: %v", c.state, c.sent, log.calls)
+	}
+	assert.GreaterOrEqual(t, log.index("journal [e2e4]"), 0, "%v", log.calls)
+	assert.Equal(t, "journal [e2e4 e7e5 g1f3]", log.calls[len(log.calls)-1])
+}
+
+// refusingAPI answers every move with err and counts the attempts.
+type refusingAPI struct {
+	GameAPI
+	err   error
+	moves atomic.Int32
+}
+
+func (a *refusingAPI) Move(ctx context.Context, gameID, uci string, offeringDraw bool) error {
+	a.moves.Add(1)
+	return fmt.Errorf("lichess: move %s: %w", uci, a.err)
+}
+
+// TestRunnerDoesNotRetryRefusedToken: a 401/403 on a move cannot succeed
+// on a retry, whereas a server error is retried.
+func TestRunnerDoesNotRetryRefusedToken(t *testing.T) {
+	for _, tc := range []struct {
+		err   error
+		retry bool
+	}{
+		{lichess.ErrForbidden, false},
+		{lichess.ErrUnauthorized, false},
+		{lichess.ErrServer, true},
+	} {
+		t.Run(tc.err.Error(), func(t *testing.T) {
+			w := newWorld(t, sandbox.Config{})
+			id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
+			api := &refusingAPI{GameAPI: w.bot.Bot(), err: tc.err}
+			r := New(Config{GameID: id, Me: "bot1", EngineName: "scripted", Game: gameCfg(), Logger: zerolog.Nop(),
+				UnknownOutcomeRetry: 50 * time.Millisecond}, api, &scripted{moves: []string{"e2e4"}}, w.store)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			done := runAsync(ctx, r)
+			waitFor(t, "the first attempt", func() bool { return api.moves.Load() >= 1 })
+			time.Sleep(400 * time.Millisecond) // eight retry periods
+			n := api.moves.Load()
+			require.NoError(t, w.alice.Board().Resign(ctx, id))
+			<-done
+			if tc.retry {
+				assert.Greater(t, n, int32(2), "a server error must be retried")
+			} else {
+				assert.Equal(t, int32(1), n, "a refused token must not be retried")
+			}
+		})
+	}
 }

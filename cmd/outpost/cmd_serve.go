@@ -122,13 +122,35 @@ type lazyEWR struct {
 	err     error
 }
 
-// Calculate implements web.Calculator.
-func (l *lazyEWR) Calculate(ctx context.Context, pos ewr.Position, p ewr.Params, progress func(ewr.Event)) (*ewr.Result, error) {
+// ewrTimeLimit bounds one expected-winrate calculation of the console.
+const ewrTimeLimit = 5 * time.Minute
+
+// get starts the calculator on first use; a failure is kept (and said
+// plainly on the pages: web.ErrUnavailable).
+func (l *lazyEWR) get() (web.EWR, error) {
 	l.once.Do(func() { l.calc, l.closeFn, l.err = l.open() })
 	if l.err != nil {
-		return nil, fmt.Errorf("expected winrate is not available (Maia models and Stockfish are needed; see 'outpost models'): %w", l.err)
+		return web.EWR{}, fmt.Errorf("%w (it needs the Maia models and Stockfish; see 'outpost models' and --engine): %v", web.ErrUnavailable, l.err)
 	}
-	return web.EWR{Calc: l.calc, TimeLimit: 5 * time.Minute}.Calculate(ctx, pos, p, progress)
+	return web.EWR{Calc: l.calc, TimeLimit: ewrTimeLimit}, nil
+}
+
+// Calculate implements web.Calculator.
+func (l *lazyEWR) Calculate(ctx context.Context, pos ewr.Position, p ewr.Params, progress func(web.Progress)) (*ewr.Result, error) {
+	e, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return e.Calculate(ctx, pos, p, progress)
+}
+
+// Moment implements web.Calculator.
+func (l *lazyEWR) Moment(ctx context.Context, g ewr.Game, ply int, progress func(web.Progress)) (ewr.Moment, error) {
+	e, err := l.get()
+	if err != nil {
+		return ewr.Moment{}, err
+	}
+	return e.Moment(ctx, g, ply, progress)
 }
 
 func (l *lazyEWR) close() {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/internal/web"
 )
 
 func TestServeRefusesPublicAddressWithoutToken(t *testing.T) {
@@ -83,8 +84,13 @@ func TestLazyEWRReportsUnavailable(t *testing.T) {
 	}}
 	for i := 0; i < 2; i++ {
 		_, err := l.Calculate(context.Background(), ewr.Position{}, ewr.DefaultParams(), nil)
-		if err == nil || !strings.Contains(err.Error(), "not available") || !strings.Contains(err.Error(), "no weights") {
+		if !errors.Is(err, web.ErrUnavailable) || !strings.Contains(err.Error(), "not available") || !strings.Contains(err.Error(), "no weights") {
 			t.Errorf("err = %v", err)
+		}
+		// The game report's critical moments say the same.
+		_, err = l.Moment(context.Background(), ewr.Game{Moves: []string{"e2e4"}}, 1, nil)
+		if !errors.Is(err, web.ErrUnavailable) || !strings.Contains(err.Error(), "no weights") {
+			t.Errorf("moment: err = %v", err)
 		}
 	}
 	if opened != 1 {

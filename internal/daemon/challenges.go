@@ -115,7 +115,7 @@ func (d *Daemon) decline(ctx context.Context, o Offer, v Verdict) {
 // load counts what the policy needs to know about the daemon's load.
 func (d *Daemon) load(ctx context.Context, o Offer) Load {
 	d.mu.Lock()
-	l := Load{Playing: len(d.games) + len(d.accepted), Queued: len(d.queue)}
+	l := Load{Playing: len(d.games) + len(d.accepted) + len(d.outgoing), Queued: len(d.queue)}
 	for _, g := range d.games {
 		if strings.EqualFold(g.opponent, o.Challenger) {
 			l.PlayingVsOpponent++
@@ -141,7 +141,7 @@ func (d *Daemon) load(ctx context.Context, o Offer) Load {
 func (d *Daemon) drainQueue(ctx context.Context) {
 	for {
 		d.mu.Lock()
-		room := d.cfg.Challenge.MaxGames <= 0 || len(d.games)+len(d.accepted) < d.cfg.Challenge.MaxGames
+		room := d.cfg.Challenge.MaxGames <= 0 || len(d.games)+len(d.accepted)+len(d.outgoing) < d.cfg.Challenge.MaxGames
 		if len(d.queue) == 0 || !room || d.stopping {
 			d.mu.Unlock()
 			return
@@ -171,14 +171,19 @@ func (d *Daemon) dropQueued(id string) {
 	}
 }
 
-// expireAccepted frees slots held by accepted challenges whose game never
-// started.
-func (d *Daemon) expireAccepted() {
+// expireSlots frees the slots held by accepted challenges whose game never
+// started and by challenges of ours that were never answered.
+func (d *Daemon) expireSlots() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for id, a := range d.accepted {
 		if time.Since(a.at) > acceptedTTL {
 			delete(d.accepted, id)
+		}
+	}
+	for k, o := range d.outgoing {
+		if time.Since(o.at) > outgoingTTL {
+			delete(d.outgoing, k)
 		}
 	}
 }

@@ -38,6 +38,9 @@ type Hooks struct {
 	// RunnerDone is called with each game runner's outcome, also when the
 	// runner stopped before the game ended.
 	RunnerDone func(out runner.Outcome, err error)
+	// ShutdownStarted is called once the daemon refuses new games, at the
+	// start of its shutdown, with the [game] shutdown mode.
+	ShutdownStarted func(mode string)
 }
 
 // Options configure a Daemon.
@@ -71,7 +74,9 @@ type Daemon struct {
 
 	mu       sync.Mutex
 	games    map[string]*gameSlot // running games by id
+	runners  map[string]int       // runner goroutines by game id, until their bookkeeping is done
 	accepted map[string]accepted  // challenges accepted, game not started yet
+	outgoing map[string]outgoing  // our challenges not answered yet, by opponent id
 	queue    []Offer              // challenges waiting for a free slot
 	stopping bool
 
@@ -116,14 +121,15 @@ func New(o Options) (*Daemon, error) {
 	return &Daemon{
 		cfg: o.Config, api: o.Client, bot: o.Client.Bot(), store: o.Store, eng: o.Engines, sum: o.Summariser,
 		hooks: o.Hooks, log: o.Logger, bg: o.Background,
-		games: map[string]*gameSlot{}, accepted: map[string]accepted{},
+		games: map[string]*gameSlot{}, runners: map[string]int{}, accepted: map[string]accepted{}, outgoing: map[string]outgoing{},
 		analyseReq: make(chan struct{}, 1),
 	}, nil
 }
 
-// Run runs the bot until ctx ends, then shuts down as [game] shutdown says
-// and returns nil. It returns an error at once when the token or account is
-// unusable.
+// Run runs the bot until ctx ends (SIGINT/SIGTERM in outpost run), then
+// shuts down as [game] shutdown says and returns nil once nothing of it
+// runs any more. It returns an error at once when the token or account is
+// unusable, and after the shutdown when the event stream fails for good.
 func (d *Daemon) Run(ctx context.Context) error {
 	if _, err := persist(ctx, "token check", d, func(ctx context.Context) (*lichess.TokenInfo, error) {
 		return d.api.CheckToken(ctx, "bot:play")
@@ -141,9 +147,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.log = d.log.With().Str("bot", acct.Username).Logger()
 	d.log.Info().Str("server", d.api.BaseURL()).Msg("daemon starting")
 
-	// Games run under their own context so that shutdown can let them finish.
+	// The games and the event stream outlive ctx: at shutdown the stream
+	// keeps answering challenges (declined "later") while the games finish
+	// or are aborted; both end when the shutdown is complete.
 	gamesCtx, stopGames := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopGames()
+	streamCtx, stopStream := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopStream()
 
 	if err := d.resume(ctx, gamesCtx); err != nil {
 		d.log.Warn().Err(err).Msg("resume ongoing games")
@@ -151,24 +161,35 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.wg.Add(1)
 	go func() { defer d.wg.Done(); d.analysisWorker(gamesCtx) }()
 	d.kickAnalysis()
+	// The background jobs and the matchmaker end with ctx, or when the
+	// event stream failed for good, once the shutdown is over.
+	jobsCtx, stopJobs := context.WithCancel(ctx)
+	defer stopJobs()
 	for _, job := range d.bg {
 		d.wg.Add(1)
-		go func() { defer d.wg.Done(); job(ctx) }()
+		go func() { defer d.wg.Done(); job(jobsCtx) }()
 	}
 	if d.cfg.Matchmaking.Enabled {
 		d.wg.Add(1)
-		go func() { defer d.wg.Done(); d.matchmaker(ctx) }()
+		go func() { defer d.wg.Done(); d.matchmaker(jobsCtx) }()
 	}
 
-	err = d.eventLoop(ctx, gamesCtx)
-	d.shutdown(gamesCtx, stopGames)
+	err = d.eventLoop(ctx, streamCtx, gamesCtx, stopGames)
+	stopJobs()
+	stopStream()
+	stopGames()
+	d.wg.Wait()
+	d.log.Info().Msg("daemon stopped")
 	return err
 }
 
-// eventLoop follows the event stream until ctx ends.
-func (d *Daemon) eventLoop(ctx, gamesCtx context.Context) error {
-	stream, err := d.api.StreamEvents(ctx)
+// eventLoop follows the event stream until ctx ends or the stream fails for
+// good, and on through the shutdown, which it starts, until that is done.
+func (d *Daemon) eventLoop(ctx, streamCtx, gamesCtx context.Context, stopGames context.CancelFunc) error {
+	stream, err := d.api.StreamEvents(streamCtx)
 	if err != nil {
+		d.beginStop()
+		d.shutdown(gamesCtx, stopGames)
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -177,21 +198,38 @@ func (d *Daemon) eventLoop(ctx, gamesCtx context.Context) error {
 	defer stream.Close()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	var (
+		loopErr error
+		done    chan struct{} // closed when the shutdown is complete; nil before it starts
+		stop    = ctx.Done()
+		events  = stream.Events()
+	)
+	startShutdown := func() {
+		stop = nil
+		d.beginStop()
+		done = make(chan struct{})
+		go func() { defer close(done); d.shutdown(gamesCtx, stopGames) }()
+	}
 	for {
 		select {
-		case <-ctx.Done():
-			return nil
+		case <-stop:
+			startShutdown()
+		case <-done:
+			return loopErr
 		case <-tick.C:
-			d.expireAccepted()
-			d.drainQueue(ctx)
-		case ev, ok := <-stream.Events():
+			d.expireSlots()
+			d.drainQueue(streamCtx)
+		case ev, ok := <-events:
 			if !ok {
-				if ctx.Err() != nil {
-					return nil
+				events = nil
+				if done == nil {
+					loopErr = fmt.Errorf("daemon: event stream ended: %w", stream.Err())
+					d.log.Error().Err(loopErr).Msg("shutting down")
+					startShutdown()
 				}
-				return fmt.Errorf("daemon: event stream ended: %w", stream.Err())
+				continue
 			}
-			d.onEvent(ctx, gamesCtx, ev)
+			d.onEvent(streamCtx, gamesCtx, ev)
 		}
 	}
 }
@@ -202,15 +240,21 @@ func (d *Daemon) onEvent(ctx, gamesCtx context.Context, ev lichess.Event) {
 		d.onChallenge(ctx, &e.Challenge)
 	case *lichess.ChallengeCanceledEvent:
 		d.dropQueued(e.Challenge.ID)
+		if c := e.Challenge; c.Challenger != nil && strings.EqualFold(c.Challenger.ID, d.me) && c.DestUser != nil {
+			d.takeOutgoing(c.DestUser.ID) // ours expired or was withdrawn
+		}
 	case *lichess.ChallengeDeclinedEvent:
 		if dest := e.Challenge.DestUser; dest != nil {
 			d.log.Info().Str("by", dest.Name).Str("reason", e.Challenge.DeclineReasonKey).Msg("our challenge was declined")
 			if err := d.store.RecordDecline(ctx, dest.ID, e.Challenge.DeclineReasonKey); err != nil {
 				d.log.Warn().Err(err).Msg("record decline")
 			}
+			// Only now is the slot free: the matchmaker, idle again, must
+			// already see the decline.
+			d.takeOutgoing(dest.ID)
 		}
 	case *lichess.GameStartEvent:
-		d.startGame(gamesCtx, e.Game)
+		d.onGameStart(ctx, gamesCtx, e.Game)
 	case *lichess.GameFinishEvent:
 		d.onGameFinishEvent(gamesCtx, e.Game)
 	case *lichess.Reconnected:
@@ -218,50 +262,164 @@ func (d *Daemon) onEvent(ctx, gamesCtx context.Context, ev lichess.Event) {
 	}
 }
 
-// shutdown stops taking new games and ends the running ones as configured.
-func (d *Daemon) shutdown(gamesCtx context.Context, stopGames context.CancelFunc) {
+// onGameStart starts a game's runner. During a shutdown only "finish"
+// plays a game that starts now (a challenge accepted just before); "abort"
+// aborts it and "leave" leaves it for the next start.
+func (d *Daemon) onGameStart(ctx, gamesCtx context.Context, info lichess.GameInfo) {
+	d.mu.Lock()
+	stopping := d.stopping
+	d.mu.Unlock()
+	if !stopping || d.cfg.Game.Shutdown == "finish" {
+		d.startGame(gamesCtx, info)
+		return
+	}
+	id := gameIDOf(info)
+	if d.cfg.Game.Shutdown == "abort" {
+		if err := d.bot.Abort(ctx, id); err == nil {
+			d.finishFromServer(ctx, id)
+			return
+		}
+	}
+	d.log.Info().Str("game", id).Msg("game started during shutdown; left for the next start")
+}
+
+// beginStop makes the daemon refuse new games: challenges arriving from now
+// on are declined "later" and the matchmaker sends none.
+func (d *Daemon) beginStop() {
 	d.mu.Lock()
 	d.stopping = true
+	d.mu.Unlock()
+	if h := d.hooks.ShutdownStarted; h != nil {
+		h(d.cfg.Game.Shutdown)
+	}
+}
+
+// shutdown ends the running games as [game] shutdown says: "finish" waits
+// up to shutdown_timeout for them and for their summaries, "abort" aborts
+// those that can still be aborted and records them, "leave" leaves them all
+// to be resumed on the next start. Queued challenges are declined "later"
+// and pending challenges of ours are withdrawn. The games' context is
+// cancelled on return.
+func (d *Daemon) shutdown(gamesCtx context.Context, stopGames context.CancelFunc) {
+	defer stopGames()
+	d.mu.Lock()
 	ids := make([]string, 0, len(d.games))
 	for id := range d.games {
 		ids = append(ids, id)
 	}
+	queued := d.queue
+	d.queue = nil
+	var ours []string
+	for _, o := range d.outgoing {
+		if o.id != "" {
+			ours = append(ours, o.id)
+		}
+	}
 	d.mu.Unlock()
 	mode := d.cfg.Game.Shutdown
-	d.log.Info().Str("mode", mode).Int("games", len(ids)).Msg("shutting down")
+	d.log.Info().Str("mode", mode).Int("games", len(ids)).Int("queued", len(queued)).Msg("shutting down")
+	octx, cancel := context.WithTimeout(gamesCtx, 10*time.Second)
+	for _, o := range queued {
+		d.decline(octx, o, Verdict{Reason: ReasonLater, Why: "shutting down"})
+	}
+	for _, id := range ours {
+		if err := d.api.CancelChallenge(octx, id); err != nil {
+			d.log.Info().Err(err).Str("challenge", id).Msg("withdraw our challenge")
+		}
+	}
+	cancel()
 	switch mode {
 	case "abort":
-		actx, cancel := context.WithTimeout(gamesCtx, 10*time.Second)
-		for _, id := range ids {
-			if err := d.bot.Abort(actx, id); err != nil {
-				d.log.Info().Err(err).Str("game", id).Msg("cannot abort; leaving the game")
-			}
-		}
-		cancel()
-		stopGames()
+		d.abortGames(gamesCtx, ids)
 	case "finish":
-		if len(ids) > 0 {
-			d.waitGames(d.cfg.Game.ShutdownTimeout)
+		deadline := time.Now().Add(d.cfg.Game.ShutdownTimeout)
+		if !d.waitGames(deadline) {
+			d.log.Warn().Dur("timeout", d.cfg.Game.ShutdownTimeout).Strs("games", d.Playing()).
+				Msg("games still running at the shutdown timeout; left for the next start")
 		}
-		stopGames()
-	default: // leave: the games go on without us and resume on the next start
-		stopGames()
+		d.waitSummaries(gamesCtx, deadline)
 	}
-	d.wg.Wait()
-	d.log.Info().Msg("daemon stopped")
 }
 
-// waitGames waits until no game runs or the timeout passes.
-func (d *Daemon) waitGames(timeout time.Duration) {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
+// abortGames aborts the games that can still be aborted (nobody or only one
+// side has moved) and waits a little for their runners to record the end;
+// the others are left to be resumed on the next start. Nothing is resigned.
+func (d *Daemon) abortGames(gamesCtx context.Context, ids []string) {
+	actx, cancel := context.WithTimeout(gamesCtx, 10*time.Second)
+	defer cancel()
+	var aborted []string
+	for _, id := range ids {
+		if err := d.bot.Abort(actx, id); err != nil {
+			d.log.Info().Err(err).Str("game", id).Msg("cannot abort; leaving the game for the next start")
+			continue
+		}
+		d.log.Info().Str("game", id).Msg("aborted")
+		aborted = append(aborted, id)
+	}
+	if len(aborted) == 0 {
+		return
+	}
+	// The runners see the abort on their streams and record it; a game
+	// whose runner did not is recorded from the server's export.
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && d.anyRunning(aborted) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, id := range aborted {
+		if g, err := d.store.Game(actx, id); err == nil && !g.Finished() {
+			d.finishFromServer(actx, id)
+		}
+	}
+}
+
+// anyRunning reports whether a runner of one of the games is still running
+// or recording the game's end.
+func (d *Daemon) anyRunning(ids []string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, id := range ids {
+		if d.runners[id] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// waitGames waits until no runner runs (a game's end recorded, its analysis
+// queued) and no accepted challenge waits for its game, or the deadline
+// passes; it reports whether everything ended.
+func (d *Daemon) waitGames(deadline time.Time) bool {
+	for {
 		d.mu.Lock()
-		n := len(d.games)
+		n := len(d.runners) + len(d.games) + len(d.accepted)
 		d.mu.Unlock()
 		if n == 0 {
+			return true
+		}
+		if !time.Now().Before(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitSummaries waits until every finished game's summary is posted (or its
+// analysis failed), or the deadline passes.
+func (d *Daemon) waitSummaries(ctx context.Context, deadline time.Time) {
+	if d.sum == nil || !d.cfg.Summary.Enabled {
+		return
+	}
+	d.kickAnalysis()
+	for {
+		left, err := d.store.AnalysesIn(ctx, store.AnalysisPending, store.AnalysisDone, store.AnalysisPosting)
+		if err != nil || len(left) == 0 {
 			return
 		}
-		time.Sleep(100 * time.Millisecond)
+		if !time.Now().Before(deadline) {
+			d.log.Warn().Int("summaries", len(left)).Msg("summaries not posted at the shutdown timeout; posted on the next start")
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -64,6 +64,16 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 	}
 	acc, wasAccepted := d.accepted[id]
 	delete(d.accepted, id)
+	if !wasAccepted {
+		// A game from one of our challenges: the matchmaker's offer says
+		// who the opponent is (gameStart does not say it is a bot).
+		key := strings.ToLower(info.Opponent.ID)
+		if out, ok := d.outgoing[key]; ok {
+			delete(d.outgoing, key)
+			acc = accepted{offer: out.offer}
+			acc.engine, acc.label = selectEngine(d.cfg, out.offer)
+		}
+	}
 	gctx, cancel := context.WithCancel(gamesCtx)
 	slot := &gameSlot{opponent: info.Opponent.Username, cancel: cancel}
 	d.games[id] = slot
@@ -95,9 +105,19 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 	}
 	d.log.Info().Str("game", id).Str("opponent", info.Opponent.Username).Str("engine", engineName).
 		Str("rule", label).Msg("game started")
+	d.mu.Lock()
+	d.runners[id]++
+	d.mu.Unlock()
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()
+		defer func() {
+			d.mu.Lock()
+			if d.runners[id]--; d.runners[id] <= 0 {
+				delete(d.runners, id)
+			}
+			d.mu.Unlock()
+		}()
 		defer cancel()
 		d.runGame(gctx, id, engineName, func() {
 			// The game is over or left: its slot is free from now on,

@@ -10,12 +10,31 @@ import (
 	"github.com/outpostchess/outpost/lichess"
 )
 
+// outgoingTTL is how long a challenge the matchmaker sent holds a slot
+// while unanswered (Lichess cancels an unanswered real-time challenge after
+// 20 s; this only covers a lost event).
+const outgoingTTL = 30 * time.Second
+
+// minMatchTick is the matchmaker's shortest polling period.
+const minMatchTick = 50 * time.Millisecond
+
+// outgoing is a challenge the matchmaker sent whose game has not started:
+// the offer as the policy and the engine rules see it (the challenged bot
+// in the Challenger fields) and when it was sent.
+type outgoing struct {
+	offer Offer
+	id    string // the challenge id, once the server answered
+	at    time.Time
+}
+
 // matchmaker challenges an online bot whenever the daemon has been idle for
-// the configured interval, skipping bots that declined recently and staying
-// within the daily bot-game budget.
+// the configured interval: no game running, none accepted or queued, no
+// challenge of ours pending. It skips bots that declined recently, stays
+// within the rating bounds and the daily bot-game budget, and stops at
+// shutdown.
 func (d *Daemon) matchmaker(ctx context.Context) {
 	mm := d.cfg.Matchmaking
-	tick := time.NewTicker(max(mm.Interval/4, time.Second))
+	tick := time.NewTicker(max(mm.Interval/4, minMatchTick))
 	defer tick.Stop()
 	d.mu.Lock()
 	d.lastBusy = time.Now()
@@ -27,7 +46,7 @@ func (d *Daemon) matchmaker(ctx context.Context) {
 		case <-tick.C:
 		}
 		d.mu.Lock()
-		idle := len(d.games) == 0 && len(d.accepted) == 0 && time.Since(d.lastBusy) >= mm.Interval && !d.stopping
+		idle := d.idleLocked() && time.Since(d.lastBusy) >= mm.Interval
 		d.mu.Unlock()
 		if !idle {
 			continue
@@ -39,56 +58,128 @@ func (d *Daemon) matchmaker(ctx context.Context) {
 	}
 }
 
+// idleLocked reports whether nothing is running, accepted, queued or
+// pending (mu held).
+func (d *Daemon) idleLocked() bool {
+	return !d.stopping && len(d.games) == 0 && len(d.accepted) == 0 && len(d.queue) == 0 && len(d.outgoing) == 0
+}
+
+// challengeSomeone sends one challenge to a suitable online bot, if any.
 func (d *Daemon) challengeSomeone(ctx context.Context) {
 	mm := d.cfg.Matchmaking
-	if n, err := d.store.CountGamesSince(ctx, time.Now().Add(-24*time.Hour), true, ""); err == nil &&
-		d.cfg.Challenge.BotDailyBudget > 0 && n >= d.cfg.Challenge.BotDailyBudget {
-		d.log.Info().Msg("matchmaking: daily bot-game budget used up")
+	log := d.log.With().Str("component", "matchmaking").Logger()
+	if budget := d.cfg.Challenge.BotDailyBudget; budget > 0 {
+		n, err := d.store.CountGamesSince(ctx, time.Now().Add(-24*time.Hour), true, "")
+		if err != nil {
+			log.Warn().Err(err).Msg("count today's bot games")
+			return
+		}
+		if n >= budget {
+			log.Info().Int("games", n).Int("budget", budget).Msg("daily bot-game budget used up")
+			return
+		}
+	}
+	if len(mm.TimeControls) == 0 {
 		return
 	}
+	tcText := mm.TimeControls[rand.IntN(len(mm.TimeControls))]
+	tc, err := config.ParseTimeControl(tcText)
+	if err != nil {
+		log.Warn().Err(err).Msg("time control")
+		return
+	}
+	base, inc := int(tc.Base/time.Second), int(tc.Increment/time.Second)
+	speed := speedOf(base, inc)
 	bots, err := d.api.OnlineBots(ctx, 100)
 	if err != nil {
-		d.log.Warn().Err(err).Msg("matchmaking: list online bots")
+		log.Warn().Err(err).Msg("list online bots")
 		return
 	}
-	tcs := mm.TimeControls
-	if len(tcs) == 0 {
+	target, ok := d.pickBot(ctx, bots, speed)
+	if !ok {
+		log.Info().Str("speed", speed).Msg("no suitable bot online")
 		return
 	}
-	tc := tcs[rand.IntN(len(tcs))]
-	parsed, err := config.ParseTimeControl(tc)
+	variant := mm.Variant
+	if variant == "" {
+		variant = "standard"
+	}
+	key := strings.ToLower(target.ID)
+	offer := Offer{Challenger: target.Username, Rating: target.Perfs[speed].Rating, Title: target.Title, Bot: true,
+		Variant: variant, Speed: speed, Rated: mm.Rated, Base: base, Increment: inc}
+	// The slot is held before the request goes out: the bot may accept,
+	// and its gameStart arrive, before the answer to our request does.
+	d.mu.Lock()
+	if d.stopping {
+		d.mu.Unlock()
+		return
+	}
+	d.outgoing[key] = outgoing{offer: offer, at: time.Now()}
+	d.mu.Unlock()
+	c, err := d.api.CreateChallenge(ctx, target.ID, lichess.ChallengeParams{
+		Clock: &lichess.ChallengeClock{Limit: base, Increment: inc}, Rated: mm.Rated, Variant: variant})
 	if err != nil {
-		d.log.Warn().Err(err).Msg("matchmaking: time control")
+		d.mu.Lock()
+		delete(d.outgoing, key)
+		d.mu.Unlock()
+		log.Warn().Err(err).Str("bot", target.Username).Msg("challenge")
 		return
 	}
-	base, inc := int(parsed.Base/time.Second), int(parsed.Increment/time.Second)
-	speed := speedOf(base, inc)
-	var candidates []lichess.User
+	d.mu.Lock()
+	if o, ok := d.outgoing[key]; ok {
+		o.id = c.ID
+		d.outgoing[key] = o
+	}
+	d.mu.Unlock()
+	log.Info().Str("bot", target.Username).Int("rating", offer.Rating).Str("tc", tcText).Str("challenge", c.ID).
+		Msg("challenged")
+}
+
+// pickBot chooses whom to challenge among the online bots: not us, within
+// the rating bounds for the speed, no decline within decline_memory; of
+// those, one of the bots we played least recently (never is least), so that
+// the games spread over the bots that are online.
+func (d *Daemon) pickBot(ctx context.Context, bots []lichess.User, speed string) (lichess.User, bool) {
+	mm := d.cfg.Matchmaking
+	var best []lichess.User
+	var bestLast time.Time
 	for _, b := range bots {
-		if strings.EqualFold(b.ID, d.me) {
+		if strings.EqualFold(b.ID, d.me) || !b.IsBot() {
 			continue
 		}
 		r := b.Perfs[speed].Rating
 		if (mm.MinRating > 0 && r < mm.MinRating) || (mm.MaxRating > 0 && r > mm.MaxRating) {
 			continue
 		}
-		if declined, err := d.store.DeclinedSince(ctx, b.ID, time.Now().Add(-mm.DeclineMemory)); err == nil && declined {
+		declined, err := d.store.DeclinedSince(ctx, b.ID, time.Now().Add(-mm.DeclineMemory))
+		if err != nil || declined {
 			continue
 		}
-		candidates = append(candidates, b)
+		last, err := d.store.LastGameWith(ctx, b.Username)
+		if err != nil {
+			continue
+		}
+		switch {
+		case len(best) == 0 || last.Before(bestLast):
+			best, bestLast = []lichess.User{b}, last
+		case last.Equal(bestLast):
+			best = append(best, b)
+		}
 	}
-	if len(candidates) == 0 {
-		d.log.Info().Msg("matchmaking: no suitable bot online")
-		return
+	if len(best) == 0 {
+		return lichess.User{}, false
 	}
-	target := candidates[rand.IntN(len(candidates))]
-	p := lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: base, Increment: inc}, Rated: mm.Rated,
-		Variant: mm.Variant}
-	if _, err := d.api.CreateChallenge(ctx, target.ID, p); err != nil {
-		d.log.Warn().Err(err).Str("bot", target.Username).Msg("matchmaking: challenge")
-		return
-	}
-	d.log.Info().Str("bot", target.Username).Str("tc", tc).Msg("matchmaking: challenged")
+	return best[rand.IntN(len(best))], true
+}
+
+// takeOutgoing removes and returns the pending challenge of ours to user.
+func (d *Daemon) takeOutgoing(user string) (outgoing, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	key := strings.ToLower(user)
+	o, ok := d.outgoing[key]
+	delete(d.outgoing, key)
+	return o, ok
 }
 
 // speedOf is Lichess's speed for a clock: estimated duration = base + 40 × inc.

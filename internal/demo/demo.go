@@ -65,6 +65,30 @@ type Options struct {
 	// Sparrers is how many sparring partners play the bot at once
 	// (default 1); set [challenge] max_games to match.
 	Sparrers int
+	// NoSparring runs no human sparring partner (the matchmaking tests
+	// have the bot challenge Bots instead).
+	NoSparring bool
+	// Days makes the sparring partners send correspondence challenges with
+	// this many days per move instead of TC.
+	Days int
+	// SparringResignAfter makes the sparring partners resign instead of
+	// making their move number SparringResignAfter+1 (0: play to the end).
+	SparringResignAfter int
+	// SparringFEN makes the sparring partners challenge from this position
+	// (variant fromPosition).
+	SparringFEN string
+	// SparringMoveDelay makes the sparring partners wait this long before
+	// each move, so that a game lasts (the shutdown tests).
+	SparringMoveDelay time.Duration
+	// Bots are scripted BOT accounts, online from the start, that answer
+	// the daemon's challenges (matchmaking).
+	Bots []SparringBot
+	// Stop, when it fires, shuts the daemon down as SIGINT would, with the
+	// configured [game] shutdown mode, while the sandbox and the sparring
+	// partners stay up; Run returns once the daemon has returned. Without
+	// Stop the daemon always runs with shutdown = "leave", because the
+	// sandbox goes away with it.
+	Stop <-chan struct{}
 	// Restart: each value received stops the daemon as a crash would (its
 	// games left running) and starts a new one on the same store. Send on
 	// it; do not close it.
@@ -114,16 +138,27 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	sbCfg := opt.Sandbox
 	sbCfg.Accounts = []sandbox.Account{{Name: BotName, Token: botToken, Bot: true, Rating: 1500}}
+	sparrers := max(opt.Sparrers, 1)
+	if opt.NoSparring {
+		sparrers = 0
+	}
 	var sparTokens []string
-	for i := 0; i < max(opt.Sparrers, 1); i++ {
+	for i := 0; i < sparrers; i++ {
 		sparTokens = append(sparTokens, "lip_"+randomHex(12))
 		sbCfg.Accounts = append(sbCfg.Accounts, sandbox.Account{Name: sparringName(i), Token: sparTokens[i], Rating: 1500})
+	}
+	botTokens := make([]string, len(opt.Bots))
+	for i, b := range opt.Bots {
+		botTokens[i] = "lip_" + randomHex(12)
+		sbCfg.Accounts = append(sbCfg.Accounts, b.sandboxAccount(botTokens[i]))
 	}
 	sbCfg.Logger = opt.Logger.With().Str("component", "sandbox").Logger()
 	srv := sandbox.New(sbCfg)
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	url, err := srv.Listen(runCtx, "127.0.0.1:0")
+	// The sandbox outlives runCtx, so that a daemon shutting down can still
+	// finish or abort its games; it closes when Run returns.
+	url, err := srv.Listen(context.WithoutCancel(ctx), "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("demo: start sandbox: %w", err)
 	}
@@ -135,7 +170,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	cfg.Lichess.URL = url
 	cfg.Store.Path = filepath.Join(opt.Dir, "outpost.db")
 	cfg.Store.PGNDir = filepath.Join(opt.Dir, "pgn")
-	cfg.Game.Shutdown = "leave"
+	if opt.Stop == nil {
+		cfg.Game.Shutdown = "leave"
+	}
 	st, err := store.Open(ctx, cfg.Store.Path)
 	if err != nil {
 		return nil, err
@@ -190,46 +227,67 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		opt.Ready(srv)
 	}
 	var wg sync.WaitGroup
-	for i := 0; i < max(opt.Sparrers, 1); i++ {
+	fail := func(err error) (*Result, error) {
+		stop()
+		wg.Wait()
+		return nil, err
+	}
+	for i := 0; i < sparrers; i++ {
 		sp, err := newSparring(url, sparTokens[i], sparringName(i), opt, tc, &cfg)
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
 		wg.Add(1)
 		go func() { defer wg.Done(); sp.run(runCtx) }()
+	}
+	for i, spec := range opt.Bots {
+		b, err := newSparBot(url, botTokens[i], spec, opt, &cfg)
+		if err != nil {
+			return fail(err)
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); b.run(runCtx) }()
+	}
+	if err := waitOnline(runCtx, srv, opt.Bots); err != nil {
+		return fail(err)
 	}
 	var runErr error
 	for {
 		client, err := lichess.New(copt)
 		if err != nil {
-			stop()
-			wg.Wait()
-			return nil, err
+			return fail(err)
 		}
 		d, err := daemon.New(daemon.Options{Config: &cfg, Client: client, Store: st, Engines: engines,
 			Summariser: opt.Summariser, Hooks: hooks, Logger: opt.Logger.With().Str("component", "daemon").Logger()})
 		if err != nil {
-			stop()
-			wg.Wait()
-			return nil, err
+			client.Close()
+			return fail(err)
 		}
 		dctx, crash := context.WithCancel(runCtx)
-		restarted := make(chan struct{})
+		restarted, stopped := make(chan struct{}), make(chan struct{})
+		watched := make(chan struct{})
 		go func() {
+			defer close(watched)
 			select {
 			case <-opt.Restart:
 				close(restarted)
+				crash()
+			case <-opt.Stop:
+				close(stopped)
 				crash()
 			case <-dctx.Done():
 			}
 		}()
 		runErr = d.Run(dctx)
 		crash()
+		<-watched
 		client.Close()
 		select {
 		case <-restarted:
 			fmt.Fprintln(opt.Out, "(daemon restarted)")
 			continue
+		case <-stopped:
+			fmt.Fprintln(opt.Out, "(daemon stopped)")
 		default:
 		}
 		break
@@ -277,4 +335,19 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// waitOnline waits until every scripted bot's event stream is open, so
+// that the daemon's first look at the online bots sees them all.
+func waitOnline(ctx context.Context, srv *sandbox.Server, bots []SparringBot) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for _, b := range bots {
+		for !srv.Online(b.Name) {
+			if ctx.Err() != nil || time.Now().After(deadline) {
+				return fmt.Errorf("demo: sparring bot %s did not come online", b.Name)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	return nil
 }

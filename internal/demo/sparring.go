@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -27,13 +28,23 @@ type sparring struct {
 }
 
 func newSparring(url, token, name string, opt Options, tc config.TimeControl, cfg *config.Config) (*sparring, error) {
-	log := opt.Logger.With().Str("component", "sparring").Str("user", name).Logger()
-	c, err := lichess.New(lichess.Options{BaseURL: url, Token: lichess.Token(token), Logger: log,
-		ReconnectMin: 100 * time.Millisecond, RateLimit: opt.Client.RateLimit})
+	c, log, err := opponentClient(url, token, "sparring", name, opt)
 	if err != nil {
 		return nil, err
 	}
 	return &sparring{name: name, client: c, opt: opt, tc: tc, cfg: cfg, log: log}, nil
+}
+
+// opponentClient is the client and logger of one of the harness's
+// opponents (component "sparring" or "sparbot").
+func opponentClient(url, token, component, name string, opt Options) (*lichess.Client, zerolog.Logger, error) {
+	log := opt.Logger.With().Str("component", component).Str("user", name).Logger()
+	c, err := lichess.New(lichess.Options{BaseURL: url, Token: lichess.Token(token), Logger: log,
+		ReconnectMin: 100 * time.Millisecond, RateLimit: opt.Client.RateLimit})
+	if err != nil {
+		return nil, log, fmt.Errorf("demo: %s %s: %w", component, name, err)
+	}
+	return c, log, nil
 }
 
 // run challenges the bot, plays the game, and starts over, until ctx ends.
@@ -47,8 +58,12 @@ func (s *sparring) run(ctx context.Context) {
 	defer journal.Close()
 	colors := []lichess.Color{lichess.Black, lichess.White}
 	for n := 0; ctx.Err() == nil; n++ {
-		p := lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: int(s.tc.Base / time.Second),
-			Increment: int(s.tc.Increment / time.Second)}, Color: colors[n%2]}
+		p := lichess.ChallengeParams{Color: colors[n%2], FEN: s.opt.SparringFEN}
+		if s.opt.Days > 0 {
+			p.Days = s.opt.Days
+		} else {
+			p.Clock = &lichess.ChallengeClock{Limit: int(s.tc.Base / time.Second), Increment: int(s.tc.Increment / time.Second)}
+		}
 		pc, err := s.client.CreateChallengeKeepAlive(ctx, strings.ToLower(BotName), p)
 		if err != nil {
 			if ctx.Err() == nil {
@@ -93,19 +108,24 @@ func (s *sparring) waitStart(ctx context.Context, id string) bool {
 }
 
 func (s *sparring) play(ctx context.Context, id string, journal *store.Store) {
-	eng, err := bots.New(ctx, s.opt.Sparring, bots.WithFallback(), bots.WithLogger(s.log))
+	api := &scripted{GameAPI: s.client.Board(), after: int64(s.opt.SparringResignAfter), delay: s.opt.SparringMoveDelay}
+	playOpponent(ctx, id, s.name, s.opt.Sparring, api, s.cfg, journal, s.log)
+}
+
+// playOpponent plays one game of a harness opponent (user me) with engine
+// spec through api, quietly (see quietGame), until it ends or ctx does.
+func playOpponent(ctx context.Context, id, me, spec string, api runner.GameAPI, cfg *config.Config,
+	journal *store.Store, log zerolog.Logger) {
+	eng, err := bots.New(ctx, spec, bots.WithFallback(), bots.WithLogger(log))
 	if err != nil {
-		s.log.Error().Err(err).Msg("sparring engine")
+		log.Error().Err(err).Str("engine", spec).Msg("opponent engine")
 		return
 	}
 	defer eng.Close()
-	g := s.cfg.Game
-	g.Greeting, g.Goodbye, g.ChatCommands, g.ResignEnabled = "", "", false, false
-	g.AcceptDraw, g.DrawMinPly, g.AbortAfter = "by_eval", 80, 0
-	r := runner.New(runner.Config{GameID: id, Me: strings.ToLower(s.name), EngineName: s.opt.Sparring, Game: g,
-		Logger: s.log}, s.client.Board(), eng, journal)
+	r := runner.New(runner.Config{GameID: id, Me: strings.ToLower(me), EngineName: spec,
+		Game: quietGame(cfg.Game), Logger: log}, api, eng, journal)
 	if _, err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
-		s.log.Warn().Err(err).Str("game", id).Msg("sparring game")
+		log.Warn().Err(err).Str("game", id).Msg("opponent game")
 	}
 }
 

@@ -134,6 +134,21 @@ func (s *Store) CountGamesSince(ctx context.Context, t time.Time, botsOnly bool,
 	return n, nil
 }
 
+// LastGameWith returns when the latest game against opponent started, or
+// the zero time when there was none.
+func (s *Store) LastGameWith(ctx context.Context, opponent string) (time.Time, error) {
+	var ms int64
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(started_at), 0) FROM games WHERE lower(opponent) = lower(?)`,
+		opponent).Scan(&ms)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("store: last game with %s: %w", opponent, err)
+	}
+	if ms == 0 {
+		return time.Time{}, nil
+	}
+	return fromMs(ms), nil
+}
+
 func (s *Store) queryGames(ctx context.Context, q string, args ...any) ([]Game, error) {
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {

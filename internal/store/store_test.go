@@ -202,3 +202,19 @@ func TestOpenRejectsNewerSchema(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "newer")
 }
+
+func TestLastGameWith(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	old := time.Now().Add(-3 * time.Hour).Truncate(time.Millisecond)
+	recent := time.Now().Add(-time.Minute).Truncate(time.Millisecond)
+	require.NoError(t, s.StartGame(ctx, Game{ID: "a", Opponent: "BotOne", StartedAt: old}))
+	require.NoError(t, s.StartGame(ctx, Game{ID: "b", Opponent: "botone", StartedAt: recent}))
+	require.NoError(t, s.StartGame(ctx, Game{ID: "c", Opponent: "other", StartedAt: time.Now()}))
+	last, err := s.LastGameWith(ctx, "BOTONE")
+	require.NoError(t, err)
+	assert.True(t, last.Equal(recent), "latest game with botone: got %s, want %s", last, recent)
+	never, err := s.LastGameWith(ctx, "stranger")
+	require.NoError(t, err)
+	assert.True(t, never.IsZero(), "no game with stranger")
+}

@@ -3,9 +3,11 @@ package web
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,6 +114,15 @@ func pageShot(t *testing.T, ctx context.Context, name string) {
 	}
 }
 
+// sectionShot saves a screenshot of the viewport scrolled to an element,
+// for the README, when OUTPOST_SCREENSHOTS is set.
+func sectionShot(t *testing.T, ctx context.Context, name, selector string) {
+	if dir := os.Getenv("OUTPOST_SCREENSHOTS"); dir != "" {
+		_, _ = chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector(`+strconv.Quote(selector)+`).scrollIntoView({block: "start"})`))
+		shot(t, ctx, filepath.Join(dir, name+".png"), true)
+	}
+}
+
 func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	if err := chromedp.Do(ctx, steps...); err != nil {
@@ -126,6 +137,12 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 		t.Fatalf("evaluate %s: %v", expr, err)
 	}
 	return v
+}
+
+// poll reports whether expr became true within the timeout.
+func poll(ctx context.Context, expr string, timeout time.Duration) bool {
+	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(timeout)))
+	return err == nil
 }
 
 func waitFor(t *testing.T, ctx context.Context, what, expr string) {
@@ -197,7 +214,8 @@ const contrastJS = `(() => {
   const lum = c => { const m = c.match(/[\d.]+/g).map(Number); const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }; return 0.2126 * f(m[0]) + 0.7152 * f(m[1]) + 0.0722 * f(m[2]); };
   const bg = el => { for (; el; el = el.parentElement) { const c = getComputedStyle(el).backgroundColor; const m = c.match(/[\d.]+/g); if (m && (m.length < 4 || Number(m[3]) > 0.5)) { return c; } } return getComputedStyle(document.body).backgroundColor; };
   const bad = [];
-  for (const sel of ["body", "h1", "p.muted", "header.top a", "#ranking td.ewr", "#ranking .move-btn", "#ranking td.conf", "#tree .san", "#tree .prob", "#tree .wr", "#tree li.previewed .wr", "#tree li.previewed .prob", ".wr-key", "#preview-banner", "#return", "#calculate", "#progress .phases li", ".summary-stats dt", ".summary-stats dd", "label"]) {
+  for (const sel of ["body", "h1", "p.muted", "header.top a", "#ranking td.ewr", "#ranking .move-btn", "#ranking td.conf", "#tree .san", "#tree .prob", "#tree .wr", "#tree .wr.pending", "#tree li.previewed .wr", "#tree li.previewed .prob", ".wr-key", "#preview-banner", "#return", "#calculate", "#progress .phases li", ".summary-stats dt", ".summary-stats dd", "label",
+    "article.moment h3", "table.moment-ewr caption", "table.moment-ewr th", "table.moment-ewr td", "p.verdict", "article.moment a", "p.unavailable"]) {
     for (const el of document.querySelectorAll(sel)) {
       if (!el.offsetParent && sel !== "body") { continue; }
       const a = lum(getComputedStyle(el).color), b = lum(bg(el));
@@ -216,11 +234,41 @@ func checkContrast(t *testing.T, ctx context.Context, scheme string) {
 }
 
 func TestBrowserGameReport(t *testing.T) {
-	e := newTestEnv(t, nil)
+	g := newGatedEvaluator()
+	e := newTestEnv(t, func(o *Options) { o.Calculator = gatedCalculator(g) })
+	t.Cleanup(g.open)
 	ctx := browser(t)
 	a, _ := loadFixture(t)
 	do(t, ctx, "open the game report", chromedp.Navigate(e.ts.URL+"/game/"+fixtureID))
 	checkReport(t, ctx, a)
+	// The critical moments are computed in the background; the page shows
+	// their progress...
+	waitFor(t, ctx, "a moment in progress", `document.querySelector('#moments article.moment[data-state="running"] progress') !== null && document.getElementById('moments').getAttribute('aria-busy') === 'true'`)
+	if n := eval[int](t, ctx, `document.querySelectorAll('#moments article.moment').length`); n != fixtureMoments {
+		t.Fatalf("%d critical moments shown", n)
+	}
+	// ...then their expected winrates inline.
+	g.open()
+	waitFor(t, ctx, "the moments' expected winrates", `document.querySelectorAll('#moments article.moment[data-state="done"]').length === `+itoa(fixtureMoments)+` && !document.getElementById('moments').hasAttribute('aria-busy')`)
+	for _, m := range wantMoments(t) {
+		sel := `#moments article.moment[data-ply="` + itoa(m.Ply) + `"]`
+		if got, want := eval[string](t, ctx, `document.querySelector('`+sel+` td.ewr-played').textContent`), fmt.Sprintf("%.1f%%", 100*m.Played.ExpectedWinrate); got != want {
+			t.Errorf("ply %d: played move's expected winrate %q, want %q", m.Ply, got, want)
+		}
+		if !m.PlayedWasBest() {
+			if got, want := eval[string](t, ctx, `document.querySelector('`+sel+` td.ewr-best').textContent`), fmt.Sprintf("%.1f%%", 100*m.Best.ExpectedWinrate); got != want {
+				t.Errorf("ply %d: best move's expected winrate %q, want %q", m.Ply, got, want)
+			}
+		}
+		if got := eval[string](t, ctx, `document.querySelector('`+sel+` a').getAttribute('href')`); got != "/explorer?game="+fixtureID+"&ply="+itoa(m.Ply-1) {
+			t.Errorf("ply %d: explorer link %q", m.Ply, got)
+		}
+	}
+	checkContrast(t, ctx, "light")
+	do(t, ctx, "dark colour scheme", colourScheme("dark"))
+	checkContrast(t, ctx, "dark")
+	do(t, ctx, "light colour scheme", colourScheme("light"))
+	sectionShot(t, ctx, "game-report-moments", "#crit-h")
 	do(t, ctx, "show the blunder", chromedp.Click(chromedp.CSS(`nav.moves button.mv[data-ply="14"]`)))
 	pageShot(t, ctx, "game-report")
 }
@@ -257,7 +305,9 @@ func TestBrowserDashboardLive(t *testing.T) {
 }
 
 func TestBrowserExplorer(t *testing.T) {
-	e := newTestEnv(t, func(o *Options) { o.Calculator = testCalculator(2 * time.Millisecond) })
+	g := newGatedEvaluator()
+	e := newTestEnv(t, func(o *Options) { o.Calculator = gatedCalculator(g) })
+	t.Cleanup(g.open)
 	ctx := browser(t)
 	do(t, ctx, "open the explorer", chromedp.Navigate(e.ts.URL+"/explorer?game="+fixtureID+"&ply=2"))
 	boardFEN := `document.querySelector('#board svg.board').getAttribute('data-fen')`
@@ -276,11 +326,84 @@ func TestBrowserExplorer(t *testing.T) {
 	do(t, ctx, "fix the parameters", chromedp.SetValue(chromedp.CSS("#p-loss"), "-0.5"), chromedp.SetValue(chromedp.CSS("#p-depth"), "20"),
 		chromedp.Evaluate[chromedp.Void](`document.getElementById('p-depth').dispatchEvent(new Event('change', {bubbles: true}))`))
 	do(t, ctx, "calculate", chromedp.Click(chromedp.CSS("#calculate")))
-	waitFor(t, ctx, "the Maia phase", `['maia','stockfish','done'].includes(document.getElementById('progress').getAttribute('data-phase'))`)
-	waitFor(t, ctx, "the result", `document.getElementById('explorer').getAttribute('data-state') === 'done'`)
+	// Phase A done: the trees open while Stockfish works (the gated
+	// evaluator holds its evaluations).
+	waitFor(t, ctx, "the Maia trees", `document.getElementById('explorer').getAttribute('data-trees') === 'live' && document.querySelector('#ranking tbody tr:first-child button.move-btn:not([aria-disabled])') !== null`)
+	if phase := eval[string](t, ctx, `document.getElementById('progress').getAttribute('data-phase')`); phase != "stockfish" {
+		t.Errorf("phase %q while Stockfish evaluates", phase)
+	}
 	rows := eval[int](t, ctx, `document.querySelectorAll('#ranking tbody tr').length`)
 	if rows == 0 {
 		t.Fatal("no ranked moves")
+	}
+	do(t, ctx, "open a tree before the end", chromedp.Click(chromedp.CSS(`#ranking tbody tr:first-child button.move-btn`)))
+	waitFor(t, ctx, "the tree", `document.querySelectorAll('#tree [role=treeitem][aria-level="2"]').length > 0`)
+	if eval[string](t, ctx, `document.querySelector('#tree [role=treeitem]').getAttribute('aria-expanded')`) != "true" {
+		t.Error("root not expanded")
+	}
+	level2 := `#tree [role=treeitem][aria-level="2"]`
+	if n := eval[int](t, ctx, `document.querySelectorAll('`+level2+` > .node > .wr.pending').length`); n == 0 {
+		t.Fatal("no pending winrate in the live tree")
+	}
+	if got := eval[string](t, ctx, `document.querySelector('`+level2+` > .node > .wr.pending').textContent`); got != "wr …" {
+		t.Errorf("pending winrate shows %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('`+level2+`').getAttribute('aria-label')`); !strings.Contains(got, "winrate pending") || !strings.Contains(got, "probability ") {
+		t.Errorf("pending node label %q", got)
+	}
+	if p := eval[string](t, ctx, `document.querySelector('`+level2+` > .node > .prob').textContent`); !strings.HasPrefix(p, "p ") || !strings.HasSuffix(p, "%") {
+		t.Errorf("node probability %q", p)
+	}
+	// Preview a node while the calculation runs.
+	do(t, ctx, "click a node", chromedp.Click(chromedp.CSS(level2+` > .node .san`)))
+	waitFor(t, ctx, "the preview", `document.getElementById('board-area').classList.contains('previewing') && document.querySelector('#board svg.board').getAttribute('data-fen') === document.getElementById('board-area').getAttribute('data-preview-fen')`)
+	previewFEN := eval[string](t, ctx, boardFEN)
+	if previewFEN == analysisFEN {
+		t.Fatal("preview shows the analysis position")
+	}
+	sectionShot(t, ctx, "explorer-live", "#explorer")
+	// Evaluations arrive one at a time: the open tree's winrates fill in
+	// and the ranking re-sorts, the preview undisturbed.
+	evaluated := `document.querySelectorAll('` + level2 + ` > .node > .wr:not(.pending)').length > 0`
+	for i := 0; ; i++ {
+		if i == 20 {
+			t.Fatal("no winrate reached the open tree")
+		}
+		if !g.step(10 * time.Second) {
+			t.Fatal("no evaluation waiting")
+		}
+		if poll(ctx, evaluated, time.Second) {
+			break
+		}
+	}
+	if got := eval[string](t, ctx, `document.querySelector('`+level2+` > .node > .wr:not(.pending)').textContent`); !strings.HasPrefix(got, "wr ") || !strings.HasSuffix(got, "%") {
+		t.Errorf("evaluated node shows %q", got)
+	}
+	waitFor(t, ctx, "a ranked expected winrate", `document.querySelector('#ranking tbody tr:first-child td.ewr').textContent.endsWith('%')`)
+	if eval[string](t, ctx, `document.getElementById('explorer').getAttribute('data-state') || ''`) == "done" {
+		t.Fatal("the calculation ended before the test let it")
+	}
+	if got := eval[string](t, ctx, boardFEN); got != previewFEN || eval[int](t, ctx, `document.querySelectorAll('#tree li.previewed[aria-selected="true"]').length`) != 1 {
+		t.Error("the preview changed while evaluations arrived")
+	}
+	// Escape during the calculation returns to the analysis position; the
+	// calculation goes on.
+	do(t, ctx, "press Escape during the calculation", chromedp.KeyEvent(kb.Escape))
+	waitFor(t, ctx, "the analysis position back", `!document.getElementById('board-area').classList.contains('previewing')`)
+	if got := eval[string](t, ctx, boardFEN); got != analysisFEN {
+		t.Errorf("after Escape the board shows %q", got)
+	}
+	if eval[string](t, ctx, `document.getElementById('progress').getAttribute('data-phase')`) != "stockfish" {
+		t.Error("Escape disturbed the calculation")
+	}
+	do(t, ctx, "preview the node again", chromedp.Click(chromedp.CSS(level2+` > .node .san`)))
+	waitFor(t, ctx, "the preview", `document.getElementById('board-area').classList.contains('previewing') && document.querySelector('#board svg.board').getAttribute('data-fen') === document.getElementById('board-area').getAttribute('data-preview-fen')`)
+	// The rest of the calculation: the final trees replace the live ones,
+	// the preview and the open nodes stay.
+	g.open()
+	waitFor(t, ctx, "the result", `document.getElementById('explorer').getAttribute('data-state') === 'done' && document.getElementById('explorer').getAttribute('data-trees') === 'final'`)
+	if eval[int](t, ctx, `document.querySelectorAll('#ranking tbody tr').length`) != rows {
+		t.Error("the ranking lost moves")
 	}
 	if !eval[bool](t, ctx, `(() => { const v = [...document.querySelectorAll('#ranking td.ewr')].map(td => parseFloat(td.textContent)); return v.every((x, i) => i === 0 || v[i-1] >= x); })()`) {
 		t.Error("ranking not sorted")
@@ -288,26 +411,17 @@ func TestBrowserExplorer(t *testing.T) {
 	if s := eval[string](t, ctx, `document.getElementById('summary').textContent`); !strings.Contains(s, "Total branches analysed") || !strings.Contains(s, "Calculation time") {
 		t.Errorf("summary %q", s)
 	}
-	// Open the best move's tree and preview a node.
-	do(t, ctx, "open a tree", chromedp.Click(chromedp.CSS(`#ranking tbody tr:first-child button.move-btn`)))
-	waitFor(t, ctx, "the tree", `document.querySelectorAll('#tree [role=treeitem][aria-level="2"]').length > 0`)
-	if eval[string](t, ctx, `document.querySelector('#tree [role=treeitem]').getAttribute('aria-expanded')`) != "true" {
-		t.Error("root not expanded")
+	if n := eval[int](t, ctx, `[...document.querySelectorAll('#tree .wr')].filter(x => x.textContent.includes('…')).length`); n != 0 {
+		t.Errorf("%d winrates still pending after the end", n)
 	}
-	do(t, ctx, "click a node", chromedp.Click(chromedp.CSS(`#tree [role=treeitem][aria-level="2"] > .node .san`)))
-	waitFor(t, ctx, "the preview", `document.getElementById('board-area').classList.contains('previewing') && document.querySelector('#board svg.board').getAttribute('data-fen') === document.getElementById('board-area').getAttribute('data-preview-fen')`)
-	previewFEN := eval[string](t, ctx, boardFEN)
-	if previewFEN == analysisFEN {
-		t.Fatal("preview shows the analysis position")
-	}
-	if eval[bool](t, ctx, `document.getElementById('preview-banner').hidden`) {
-		t.Error("no preview marker")
+	if got := eval[string](t, ctx, boardFEN); got != previewFEN {
+		t.Errorf("the final trees changed the preview to %q", got)
 	}
 	if eval[int](t, ctx, `document.querySelectorAll('#tree li.previewed[aria-selected="true"]').length`) != 1 {
 		t.Error("previewed node not highlighted")
 	}
-	if eval[int](t, ctx, `document.querySelectorAll('#ranking tbody tr').length`) != rows {
-		t.Error("the preview changed the analysis")
+	if eval[bool](t, ctx, `document.getElementById('preview-banner').hidden`) {
+		t.Error("no preview marker")
 	}
 	pageShot(t, ctx, "explorer")
 	checkContrast(t, ctx, "light")

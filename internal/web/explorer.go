@@ -204,13 +204,19 @@ func (s *Server) startEWR(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusAccepted, map[string]string{"id": id, "events": "/api/ewr/" + id + "/events"})
 }
 
-// progressEvent is the JSON of a "progress" event.
+// progressEvent is the JSON of a "progress" event. Trees, when set, are
+// the candidates' probability trees (sent when the Maia trees are built;
+// winrates not evaluated yet are null); Evals are the Stockfish
+// evaluations since the previous event, for the page to fill in the
+// trees' winrates as they arrive.
 type progressEvent struct {
-	Phase   string           `json:"phase"`
-	Message string           `json:"message,omitempty"`
-	Done    int              `json:"done"`
-	Total   int              `json:"total"`
-	Ranking []ewr.MoveResult `json:"ranking,omitempty"`
+	Phase   string               `json:"phase"`
+	Message string               `json:"message,omitempty"`
+	Done    int                  `json:"done"`
+	Total   int                  `json:"total"`
+	Ranking []ewr.MoveResult     `json:"ranking,omitempty"`
+	Trees   map[string]*ewr.Node `json:"trees,omitempty"`
+	Evals   []Evaluation         `json:"evals,omitempty"`
 }
 
 // resultEvent is the JSON of the final "result" event.
@@ -239,8 +245,13 @@ func (s *Server) ewrEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	progress := func(e ewr.Event) {
-		pe := progressEvent{Phase: e.Phase.String(), Message: e.Message, Done: e.Done, Total: e.Total, Ranking: e.Ranking}
+	progress := func(e Progress) {
+		pe := progressEvent{Phase: e.Phase.String(), Message: e.Message, Done: e.Done, Total: e.Total, Ranking: e.Ranking,
+			Trees: e.Trees, Evals: e.Evaluated}
+		if e.Phase == ewr.PhaseDone {
+			// The result event carries the final trees.
+			pe.Trees = nil
+		}
 		if err := es.send("progress", pe); err != nil {
 			cancel()
 		}

@@ -8,44 +8,29 @@ import (
 	"strings"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/web/board"
 	"github.com/outpostchess/outpost/internal/web/report"
 )
 
 // critical is a judged move linked to the explorer (expected winrate of
-// the position before it). Key marks a side's critical moment.
+// the position before it).
 type critical struct {
 	Label, Judgement, Link string
-	Key                    bool
 }
 
-// criticalMoments lists each side's critical moment (ewr.CriticalPlies)
-// first, then the other mistakes and blunders, in game order.
-func criticalMoments(a *analysis.Analysis, gameID string) []critical {
-	keys := ewr.CriticalPlies(a)
-	isKey := map[int]bool{}
-	for _, k := range keys {
-		isKey[k] = true
-	}
-	item := func(p analysis.Ply) critical {
-		label := itoa(p.MoveNumber) + "… " + p.SAN
-		if p.White() {
-			label = itoa(p.MoveNumber) + ". " + p.SAN
-		}
-		return critical{Label: label + p.Judgement.NAG(), Judgement: p.Judgement.String(), Key: isKey[p.Ply],
-			Link: "/explorer?game=" + gameID + "&ply=" + itoa(p.Ply-1)}
+// otherMistakes lists the mistakes and blunders that are not among the
+// moments shown, in game order.
+func otherMistakes(a *analysis.Analysis, gameID string, shown []momentView) []critical {
+	isShown := map[int]bool{}
+	for _, m := range shown {
+		isShown[m.Ply] = true
 	}
 	var out []critical
-	for _, k := range keys {
-		if k >= 1 && k <= len(a.Plies) {
-			out = append(out, item(a.Plies[k-1]))
-		}
-	}
 	for _, p := range a.Plies {
-		if p.Judgement >= analysis.Mistake && !isKey[p.Ply] {
-			out = append(out, item(p))
+		if p.Judgement >= analysis.Mistake && !isShown[p.Ply] {
+			out = append(out, critical{Label: plyLabel(p), Judgement: p.Judgement.String(),
+				Link: "/explorer?game=" + gameID + "&ply=" + itoa(p.Ply-1)})
 		}
 	}
 	return out
@@ -60,7 +45,12 @@ type gameData struct {
 	Moves    string
 	State    string
 	Error    string
-	Critical []critical
+	// Moments are each side's critical moment with its expected winrate
+	// (computed in the background; Live when the page must follow the
+	// computation); Others the other mistakes and blunders.
+	Moments momentsView
+	Live    bool
+	Others  []critical
 }
 
 func (s *Server) game(w http.ResponseWriter, r *http.Request) {
@@ -89,7 +79,8 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		d.Report = html
-		d.Critical = criticalMoments(&an, g.ID)
+		d.Moments, d.Live = s.momentsFor(&an, g)
+		d.Others = otherMistakes(&an, g.ID, d.Moments.Moments)
 	case err == nil:
 		d.State = string(a.State)
 		if a.Error != "" {
@@ -114,10 +105,29 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 			d.Board = template.HTML(svg)
 		}
 	}
-	s.render(w, http.StatusOK, "game", page{Title: "Game " + g.ID, Nav: "dashboard", Scripts: []string{"report.js"}, Data: d})
+	scripts := []string{"report.js"}
+	if d.Live {
+		scripts = append(scripts, "moments.js")
+	}
+	s.render(w, http.StatusOK, "game", page{Title: "Game " + g.ID, Nav: "dashboard", Scripts: scripts, Data: d})
 }
 
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// momentsFor returns the critical moments to show: the finished job's when
+// there is one, else the moments still to compute (live: the page follows
+// the computation), or unavailable without a calculator.
+func (s *Server) momentsFor(a *analysis.Analysis, g store.Game) (momentsView, bool) {
+	views := criticalViews(a, g.ID, g.Color)
+	if s.opt.Calculator == nil {
+		return momentsView{GameID: g.ID, State: jobUnavailable, Moments: views}, false
+	}
+	if v, ok := s.momentsSnapshot(g.ID, views); ok {
+		return v, v.State == jobRunning
+	}
+	v := momentsView{GameID: g.ID, Available: true, State: jobRunning, Moments: views}
+	return v, len(v.Moments) > 0
 }

@@ -146,14 +146,81 @@ func (e *testEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, on
 				return ctx.Err()
 			}
 		}
-		h := fnv.New32a()
-		_, _ = io.WriteString(h, r.FEN)
 		e.mu.Lock()
 		e.n++
 		e.mu.Unlock()
-		on(i, ewr.Score{CP: int(h.Sum32()%300) - 150})
+		on(i, fakeScore(r.FEN))
 	}
 	return nil
+}
+
+// fakeScore is the test evaluators' score of a position.
+func fakeScore(fen string) ewr.Score {
+	h := fnv.New32a()
+	_, _ = io.WriteString(h, fen)
+	return ewr.Score{CP: int(h.Sum32()%300) - 150}
+}
+
+// gatedEvaluator lets its first Evaluate call (a calculation's filter
+// step) through; after that each evaluation waits for a token, or for
+// release to be closed. Tests use it to look at a calculation in phase B.
+type gatedEvaluator struct {
+	tokens  chan struct{}
+	release chan struct{}
+
+	mu    sync.Mutex
+	calls int
+	n     int
+}
+
+func newGatedEvaluator() *gatedEvaluator {
+	return &gatedEvaluator{tokens: make(chan struct{}), release: make(chan struct{})}
+}
+
+func (g *gatedEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, on func(int, ewr.Score)) error {
+	g.mu.Lock()
+	g.calls++
+	gated := g.calls > 1
+	g.mu.Unlock()
+	for i, r := range reqs {
+		if gated {
+			select {
+			case <-g.tokens:
+			case <-g.release:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		g.mu.Lock()
+		g.n++
+		g.mu.Unlock()
+		on(i, fakeScore(r.FEN))
+	}
+	return nil
+}
+
+// step lets one more evaluation through; false if none was waiting
+// within the timeout.
+func (g *gatedEvaluator) step(timeout time.Duration) bool {
+	select {
+	case g.tokens <- struct{}{}:
+		return true
+	case <-time.After(timeout):
+		return false
+	}
+}
+
+// open lets every evaluation through from now on (once).
+func (g *gatedEvaluator) open() {
+	select {
+	case <-g.release:
+	default:
+		close(g.release)
+	}
+}
+
+func gatedCalculator(g *gatedEvaluator) Calculator {
+	return EWR{Calc: &ewr.Calculator{Prober: testProber{}, Evaluator: g}}
 }
 
 func testCalculator(delay time.Duration) Calculator {
@@ -185,6 +252,8 @@ func newTestEnv(t testing.TB, mod func(*Options)) *testEnv {
 	}
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
+	// Runs before ts.Close: the background work and its streams end first.
+	t.Cleanup(srv.Close)
 	return &testEnv{srv: srv, ts: ts, st: st, config: cfg}
 }
 

@@ -14,7 +14,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/internal/store"
 )
 
@@ -32,24 +31,6 @@ type Store interface {
 // it. Playing returns the ids of the games in progress.
 type Status interface {
 	Playing() []string
-}
-
-// Calculator computes expected winrates, calling progress as the
-// calculation advances. Adapt an *ewr.Calculator with EWR.
-type Calculator interface {
-	Calculate(ctx context.Context, pos ewr.Position, p ewr.Params, progress func(ewr.Event)) (*ewr.Result, error)
-}
-
-// EWR adapts an *ewr.Calculator to Calculator.
-type EWR struct {
-	Calc *ewr.Calculator
-	// TimeLimit bounds one calculation (0: none).
-	TimeLimit time.Duration
-}
-
-// Calculate runs the calculation with the progress callback.
-func (e EWR) Calculate(ctx context.Context, pos ewr.Position, p ewr.Params, progress func(ewr.Event)) (*ewr.Result, error) {
-	return e.Calc.Calculate(ctx, pos, p, ewr.Options{Progress: progress, TimeLimit: e.TimeLimit})
 }
 
 // Options configure a Server. Store is required; the rest is optional.
@@ -79,8 +60,18 @@ type Server struct {
 	pages map[string]*template.Template
 	mux   *http.ServeMux
 
-	mu   sync.Mutex
-	jobs map[string]*job
+	// bg is the context of background work (critical moments); Close
+	// ends it and waits for the work.
+	bg   context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+
+	momentsSem   chan struct{}
+	momentsGrace time.Duration
+
+	mu         sync.Mutex
+	jobs       map[string]*job
+	momentJobs map[string]*momentsJob
 }
 
 // New returns a server for the options.
@@ -99,9 +90,21 @@ func New(opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opt: opt, csrf: hex.EncodeToString(secret), pages: pages, jobs: map[string]*job{}}
+	s := &Server{opt: opt, csrf: hex.EncodeToString(secret), pages: pages, jobs: map[string]*job{},
+		momentJobs: map[string]*momentsJob{}, momentsSem: make(chan struct{}, 1), momentsGrace: defaultMomentsGrace}
+	s.bg, s.stop = context.WithCancel(context.Background())
 	s.mux = s.routes()
 	return s, nil
+}
+
+// Close cancels the background calculations (critical moments) and waits
+// for them to end. Serve calls it when it returns; a server used through
+// Handler should be closed by its owner.
+func (s *Server) Close() {
+	s.mu.Lock()
+	s.stop()
+	s.mu.Unlock()
+	s.wg.Wait()
 }
 
 func (s *Server) routes() *http.ServeMux {
@@ -109,6 +112,7 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("GET /{$}", s.dashboard)
 	m.HandleFunc("GET /events/live", s.liveEvents)
 	m.HandleFunc("GET /game/{id}", s.game)
+	m.HandleFunc("GET /api/game/{id}/moments/events", s.momentsEvents)
 	m.HandleFunc("GET /explorer", s.explorer)
 	m.HandleFunc("POST /api/ewr", s.startEWR)
 	m.HandleFunc("GET /api/ewr/{id}/events", s.ewrEvents)
@@ -141,6 +145,7 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
+	defer s.Close()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -126,18 +126,21 @@ func TestGamePage(t *testing.T) {
 	}
 	parseHTML(t, body)
 	mustContain(t, body, `<section class="game" id="g1"`, `<template id="g1-p14">`, "Comparison with Lichess", "report.js",
-		"Expected winrate at the critical moments", `href="/explorer?game=CCW6EEru&amp;ply=13"`)
-	// Each side's critical moment comes first (White's, then Black's).
+		"Expected winrate at the critical moments", `href="/explorer?game=CCW6EEru&amp;ply=13"`, "moments.js", `data-live="true"`)
+	// Each side's critical moment comes first (White's, then Black's), to
+	// be computed; the other mistakes follow as explorer links.
 	a, _ := loadFixture(t)
 	keys := ewr.CriticalPlies(a)
 	if len(keys) != 2 {
 		t.Fatalf("fixture critical plies %v", keys)
 	}
-	i0 := strings.Index(body, `<li class="key-moment"><a href="/explorer?game=CCW6EEru&amp;ply=`+itoa(keys[0]-1)+`"`)
-	i1 := strings.Index(body, `<li class="key-moment"><a href="/explorer?game=CCW6EEru&amp;ply=`+itoa(keys[1]-1)+`"`)
-	if i0 < 0 || i1 < i0 || strings.Count(body, "critical moment<") != 2 {
-		t.Errorf("critical moments not listed first: %d %d", i0, i1)
+	i0 := strings.Index(body, `<article class="moment" data-ply="`+itoa(keys[0])+`" data-state="queued"`)
+	i1 := strings.Index(body, `<article class="moment" data-ply="`+itoa(keys[1])+`" data-state="queued"`)
+	i2 := strings.Index(body, "Other mistakes and blunders")
+	if i0 < 0 || i1 < i0 || i2 < i1 || strings.Count(body, "critical moment<") != 2 {
+		t.Errorf("critical moments not listed first: %d %d %d", i0, i1, i2)
 	}
+	mustContain(t, body, `href="/explorer?game=CCW6EEru&amp;ply=`+itoa(keys[0]-1)+`">Open the position in the explorer`)
 	code, body = e.get(t, "/game/plain001")
 	if code != http.StatusOK || !strings.Contains(body, "Analysis: not analysed.") || !strings.Contains(body, `data-fen="rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2"`) {
 		t.Errorf("unanalysed game: %d", code)
@@ -210,7 +213,7 @@ func TestEWRCalculation(t *testing.T) {
 	defer sresp.Body.Close()
 	r := bufio.NewReader(sresp.Body)
 	phases := map[string]bool{}
-	ranked := 0
+	ranked, treeEvents, pendingNodes, evals := 0, 0, 0, 0
 	for {
 		ev, data := readEvent(t, r)
 		if ev == "progress" {
@@ -221,6 +224,31 @@ func TestEWRCalculation(t *testing.T) {
 			phases[p.Phase] = true
 			if len(p.Ranking) > 0 {
 				ranked++
+			}
+			if p.Trees != nil {
+				// The Maia trees, before Stockfish evaluated their leaves.
+				treeEvents++
+				if p.Phase != "maia" || phases["stockfish"] {
+					t.Errorf("trees sent in phase %s", p.Phase)
+				}
+				for san, n := range p.Trees {
+					if n.SAN != san || n.Winrate == nil {
+						t.Errorf("candidate %s: %+v", san, n)
+					}
+					for _, c := range n.Children {
+						if c.Winrate == nil && c.Probability > 0 {
+							pendingNodes++
+						}
+					}
+				}
+			}
+			for _, x := range p.Evals {
+				// Each evaluation as it arrives: a position key and the side
+				// to move's winrate.
+				evals++
+				if len(strings.Fields(x.Key)) != 4 || x.Winrate != fakeScore(x.Key).Winrate() {
+					t.Errorf("evaluation %+v", x)
+				}
 			}
 			continue
 		}
@@ -254,6 +282,12 @@ func TestEWRCalculation(t *testing.T) {
 	}
 	if ranked == 0 {
 		t.Error("no intermediate ranking")
+	}
+	if treeEvents != 1 || pendingNodes == 0 {
+		t.Errorf("%d tree events with %d unevaluated nodes, want 1 with some", treeEvents, pendingNodes)
+	}
+	if evals == 0 {
+		t.Error("no evaluations streamed")
 	}
 	// The job ran; it cannot be replayed.
 	if code, _ := e.get(t, started.Events); code != http.StatusNotFound {

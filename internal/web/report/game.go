@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/outpostchess/outpost/analysis"
+	areport "github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/internal/web/board"
 )
 
@@ -25,6 +26,7 @@ type plyView struct {
 	BestBoard template.HTML // position before, with the best and played moves
 	White     bool
 	MoveNo    int
+	EWR       *ewrView // expected winrate at this move, when computed
 }
 
 // moveRow pairs White's and Black's moves of one move number.
@@ -50,14 +52,34 @@ type gameView struct {
 	Plies   []plyView
 	Compare *compareView
 	Judged  int
+
+	start string   // the start position's FEN
+	fens  []string // the FEN after each ply
+	// HasEWR shows the critical-moments section (EWR may then be empty).
+	HasEWR bool
+	EWR    []ewrView
 }
 
 // Game renders one game's section; id prefixes its element ids (use a
 // distinct id per game on a page, e.g. "g1").
 func Game(a *analysis.Analysis, id string) (template.HTML, error) {
+	return GameEWR(a, id, nil)
+}
+
+// GameEWR is Game with the game's expected-winrate moments: a "Critical
+// moments" section (each moment's position before the move with the played
+// and the best practical move drawn, and both expected winrates with their
+// confidence) and the figures in each such move's view. A nil moments
+// leaves the section out; an empty one says there was no critical moment.
+func GameEWR(a *analysis.Analysis, id string, moments []areport.EWRMoment) (template.HTML, error) {
 	v, err := buildView(a, id)
 	if err != nil {
 		return "", err
+	}
+	if moments != nil {
+		if err := v.addEWR(a, moments); err != nil {
+			return "", fmt.Errorf("report: game %s: %w", gameKey(a), err)
+		}
 	}
 	var b strings.Builder
 	if err := gameTmpl.Execute(&b, v); err != nil {
@@ -66,11 +88,16 @@ func Game(a *analysis.Analysis, id string) (template.HTML, error) {
 	return template.HTML(b.String()), nil
 }
 
-func buildView(a *analysis.Analysis, id string) (*gameView, error) {
-	key := a.ID
-	if key == "" {
-		key = fmt.Sprintf("%s#%d", a.Source, a.Index)
+// gameKey names a game in errors: its id, else source#index.
+func gameKey(a *analysis.Analysis) string {
+	if a.ID != "" {
+		return a.ID
 	}
+	return fmt.Sprintf("%s#%d", a.Source, a.Index)
+}
+
+func buildView(a *analysis.Analysis, id string) (*gameView, error) {
+	key := gameKey(a)
 	ucis := make([]string, len(a.Plies))
 	for i, p := range a.Plies {
 		ucis[i] = p.UCI
@@ -83,7 +110,7 @@ func buildView(a *analysis.Analysis, id string) (*gameView, error) {
 	if start == "" {
 		start = board.StartFEN
 	}
-	v := &gameView{ID: id, Title: playerLine(a)}
+	v := &gameView{ID: id, Title: playerLine(a), start: start, fens: fens}
 	sub := []string{}
 	if a.ID != "" {
 		sub = append(sub, "game "+a.ID)

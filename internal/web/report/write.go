@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/outpostchess/outpost/analysis"
+	areport "github.com/outpostchess/outpost/analysis/report"
 )
 
 //go:embed assets/report.css
@@ -43,12 +44,23 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 // Write writes one self-contained HTML document reporting the analyses:
 // every style, script and board is inline, so it opens offline.
 func Write(w io.Writer, analyses []*analysis.Analysis) error {
+	return WriteEWR(w, analyses, nil)
+}
+
+// WriteEWR is Write with the expected-winrate moments of the games in
+// moments shown inline (see GameEWR); games missing from moments have no
+// such section.
+func WriteEWR(w io.Writer, analyses []*analysis.Analysis, moments areport.EWRSet) error {
 	games := make([]template.HTML, 0, len(analyses))
 	for i, a := range analyses {
 		if a == nil {
 			return fmt.Errorf("report: html: game %d: no analysis", i+1)
 		}
-		g, err := Game(a, fmt.Sprintf("g%d", i+1))
+		ms, ok := moments[a]
+		if ok && ms == nil {
+			ms = []areport.EWRMoment{}
+		}
+		g, err := GameEWR(a, fmt.Sprintf("g%d", i+1), ms)
 		if err != nil {
 			return err
 		}

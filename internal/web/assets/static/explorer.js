@@ -1,7 +1,10 @@
 // Expected-winrate explorer: parameters (validated, remembered), the
 // calculation's progress over server-sent events with the ranked list
 // re-sorting as results arrive, and the probability trees whose nodes
-// preview their positions on the board.
+// preview their positions on the board. The trees arrive when Maia has
+// built them; their winrates fill in as Stockfish's evaluations arrive
+// ("…" until then) and the final trees replace them when the calculation
+// ends, keeping what is expanded, focused and previewed.
 (function () {
   "use strict";
   var root = document.getElementById("explorer");
@@ -15,7 +18,13 @@
   var analysisBoard = boardEl.innerHTML;
   var flip = / b /.test(root.getAttribute("data-fen"));
   var result = null, es = null, previewed = null, base = null;
+  // trees: the candidates' trees (live, then final); index: position key →
+  // tree nodes; evals: position key → side to move's winrate, as reported.
+  var trees = null, index = {}, evals = {}, openSan = null, calculating = false;
   var $ = function (id) { return document.getElementById(id); };
+  function posKey(fen) { return fen.split(" ").slice(0, 4).join(" "); }
+  function sideToMove(fen) { return fen.split(" ")[1]; }
+  var rootKey = posKey(root.getAttribute("data-fen")), us = sideToMove(root.getAttribute("data-fen"));
 
   // ---- parameters ----
   var ctl = { threshold: $("p-threshold"), depth: $("p-depth"), loss: $("p-loss"), rating: $("p-rating"), opp: $("p-opp") };
@@ -82,20 +91,24 @@
   }
   function renderRanking(moves, final) {
     var table = $("ranking"), body = table.querySelector("tbody");
+    // A move none of whose paths is evaluated yet has no expected winrate.
+    var known = function (m) { return final || m.branches > 0; };
     var sorted = moves.slice().sort(function (a, b) {
-      return b.expected_winrate - a.expected_winrate || b.stockfish_winrate - a.stockfish_winrate || (a.uci < b.uci ? -1 : 1);
+      return (known(b) ? 1 : 0) - (known(a) ? 1 : 0) || b.expected_winrate - a.expected_winrate ||
+        b.stockfish_winrate - a.stockfish_winrate || (a.uci < b.uci ? -1 : 1);
     });
     body.replaceChildren();
     sorted.forEach(function (m, i) {
       var tr = document.createElement("tr");
       tr.setAttribute("data-san", m.san);
-      var q = base === null ? "" : (m.expected_winrate >= base ? "good" : (m.expected_winrate >= base - 0.05 ? "ok" : "bad"));
+      var q = base === null || !known(m) ? "" : (m.expected_winrate >= base ? "good" : (m.expected_winrate >= base - 0.05 ? "ok" : "bad"));
       var btn = document.createElement("button");
       btn.type = "button"; btn.className = "move-btn"; btn.textContent = m.san;
       btn.setAttribute("data-san", m.san);
-      if (!final) { btn.setAttribute("aria-disabled", "true"); btn.title = "The tree opens when the calculation is done"; }
+      if (!trees || !trees[m.san]) { btn.setAttribute("aria-disabled", "true"); btn.title = "The tree opens when Maia has built it"; }
       btn.setAttribute("aria-label", "Open the tree of " + m.san);
-      var cells = [String(i + 1) + ".", btn, pct(m.expected_winrate), m.confidence_label || "", (m.tree_depth || 0).toFixed(1) + " plies", pct(m.stockfish_winrate)];
+      var cells = [String(i + 1) + ".", btn, known(m) ? pct(m.expected_winrate) : "…", known(m) ? m.confidence_label || "" : "…",
+        known(m) ? (m.tree_depth || 0).toFixed(1) + " plies" : "…", pct(m.stockfish_winrate)];
       cells.forEach(function (c, k) {
         var td = document.createElement(k === 1 ? "th" : "td");
         if (k === 1) { td.scope = "row"; }
@@ -105,10 +118,19 @@
         tr.appendChild(td);
       });
       if (m.filtered) { tr.className = "filtered"; }
+      if (m.san === openSan) { tr.classList.add("open"); }
       body.appendChild(tr);
     });
     table.hidden = false;
     $("rank-note").textContent = final ? "" : "(updating…)";
+  }
+  // provisional lists the candidates of the Maia trees before the first
+  // ranking arrives.
+  function provisional(t) {
+    return Object.keys(t).map(function (san) {
+      var n = t[san];
+      return { san: san, uci: n.uci, expected_winrate: 0, branches: 0, stockfish_winrate: n.winrate === null ? 0 : n.winrate };
+    });
   }
   function summary(r) {
     var branches = 0, cov = 0;
@@ -132,7 +154,8 @@
     remember();
     if (es) { es.close(); es = null; }
     endPreview();
-    result = null; base = null;
+    result = null; base = null; trees = null; index = {}; evals = {}; openSan = null; calculating = true;
+    root.removeAttribute("data-state"); root.removeAttribute("data-trees");
     $("tree-panel").hidden = true; $("summary").hidden = true; showError("");
     $("progress").hidden = false; setPhase("filter", 0, 0, "Starting…");
     $("calculate").disabled = true;
@@ -146,33 +169,44 @@
         if (!resp.ok) { throw new Error(body.error || resp.statusText); }
         listen(body.events);
       });
-    }).catch(function (err) { showError(err.message); $("progress").hidden = true; $("calculate").disabled = false; });
+    }).catch(function (err) { showError(err.message); $("progress").hidden = true; $("calculate").disabled = false; calculating = false; });
   }
   function listen(url) {
     es = new EventSource(url);
     es.addEventListener("progress", function (ev) {
       var d = JSON.parse(ev.data);
       setPhase(d.phase, d.done, d.total, d.message);
+      if (d.trees) { setTrees(d.trees, false); }
+      if (d.evals) { applyEvals(d.evals); }
       if (d.ranking && d.ranking.length) { renderRanking(d.ranking, false); }
+      else if (d.trees && $("ranking").hidden) { renderRanking(provisional(d.trees), false); }
     });
     es.addEventListener("result", function (ev) {
       es.close(); es = null;
       result = JSON.parse(ev.data);
       base = result.base_winrate;
+      calculating = false;
       setPhase("done", 1, 1, "Done in " + result.calc_ms + " ms" + (result.cached ? " (cached)" : ""));
+      setTrees(result.trees || {}, true);
       renderRanking(result.moves, true);
       summary(result);
       $("calculate").disabled = false;
       root.setAttribute("data-state", "done");
     });
     es.addEventListener("failure", function (ev) {
-      es.close(); es = null;
+      es.close(); es = null; calculating = false;
       showError(JSON.parse(ev.data).error);
       $("calculate").disabled = false;
+      stopped();
     });
     es.onerror = function () {
-      if (es) { es.close(); es = null; showError("The connection to the server was lost."); $("calculate").disabled = false; }
+      if (es) { es.close(); es = null; calculating = false; showError("The connection to the server was lost."); $("calculate").disabled = false; stopped(); }
     };
+  }
+  // stopped redraws an open live tree when the calculation ended without a
+  // result: its pending winrates will not come.
+  function stopped() {
+    if (trees && openSan !== null) { openTree(openSan, true); }
   }
   form.addEventListener("submit", calculate);
 
@@ -180,9 +214,64 @@
   var tree = $("tree");
   $("ranking").addEventListener("click", function (e) {
     var b = e.target.closest("button.move-btn");
-    if (!b || b.getAttribute("aria-disabled") === "true" || !result) { return; }
-    openTree(b.getAttribute("data-san"));
+    if (!b || b.getAttribute("aria-disabled") === "true" || !trees) { return; }
+    openTree(b.getAttribute("data-san"), false);
   });
+  // setTrees installs the live or final trees and redraws the open one.
+  function setTrees(t, final) {
+    trees = t; index = {};
+    Object.keys(t).forEach(function (san) {
+      (function walk(n, level) {
+        var k = posKey(n.fen);
+        (index[k] = index[k] || []).push({ n: n, level: level });
+        (n.children || []).forEach(function (c) { walk(c, level + 1); });
+      })(t[san], 1);
+    });
+    if (!final) {
+      applyEvals(Object.keys(evals).map(function (k) { return { key: k, wr: evals[k] }; }));
+    }
+    root.setAttribute("data-trees", final ? "final" : "live");
+    if (openSan !== null) { openTree(openSan, true); }
+  }
+  // applyEvals fills in the winrates of the positions Stockfish evaluated:
+  // leaves and the analysing player's moves (odd levels), as the
+  // calculation does.
+  function applyEvals(list) {
+    list.forEach(function (e) {
+      evals[e.key] = e.wr;
+      if (e.key === rootKey && base === null) { base = e.wr; }
+      (index[e.key] || []).forEach(function (x) {
+        var n = x.n;
+        if (n.winrate !== null && n.winrate !== undefined) { return; }
+        if ((n.children || []).length && x.level % 2 === 0) { return; }
+        n.winrate = sideToMove(n.fen) === us ? e.wr : 1 - e.wr;
+        if (n._li && n._li.isConnected) { refreshNode(n._li); }
+      });
+    });
+  }
+  function pending(n) { return n.winrate === null || n.winrate === undefined; }
+  function winrateSpan(n) {
+    var wr = document.createElement("span");
+    if (pending(n)) {
+      wr.className = "wr pending";
+      wr.textContent = calculating ? "wr …" : "not evaluated";
+      wr.title = calculating ? "Waiting for Stockfish" : "Not evaluated";
+    } else {
+      wr.className = "wr " + (base === null ? "" : (n.winrate >= base ? "good" : "bad"));
+      wr.textContent = "wr " + pct(n.winrate);
+    }
+    return wr;
+  }
+  function nodeLabel(n, p) {
+    return p.join(" ") + ", probability " + pct(n.probability) + ", path " + pct(n.cumulative_probability) +
+      (pending(n) ? (calculating ? ", winrate pending" : ", not evaluated") : ", winrate " + pct(n.winrate)) +
+      (n.pruned ? ", " + n.pruning_reason.replace(/_/g, " ") : "");
+  }
+  function refreshNode(li) {
+    var old = li.querySelector(":scope > .node > .wr");
+    old.replaceWith(winrateSpan(li._node));
+    li.setAttribute("aria-label", nodeLabel(li._node, li._path));
+  }
   function nodeItem(n, level, path) {
     var li = document.createElement("li");
     li.setAttribute("role", "treeitem");
@@ -190,7 +279,7 @@
     li.setAttribute("aria-selected", "false");
     li.tabIndex = -1;
     var p = path.concat([n.san]);
-    li._node = n; li._path = p;
+    li._node = n; li._path = p; n._li = li;
     var row = document.createElement("div");
     row.className = "node";
     var tw = document.createElement("span");
@@ -200,15 +289,11 @@
     var san = document.createElement("span"); san.className = "san"; san.textContent = n.san;
     var prob = document.createElement("span"); prob.className = "prob"; prob.textContent = "p " + pct(n.probability);
     var cum = document.createElement("span"); cum.className = "cum"; cum.textContent = "path " + pct(n.cumulative_probability);
-    var wr = document.createElement("span");
-    if (n.winrate === null || n.winrate === undefined) { wr.className = "wr pending"; wr.textContent = result ? "not evaluated" : "Evaluating…"; }
-    else { wr.className = "wr " + (base !== null && n.winrate >= base ? "good" : "bad"); wr.textContent = "wr " + pct(n.winrate); }
+    var wr = winrateSpan(n);
     [tw, san, prob, cum, wr].forEach(function (x) { row.appendChild(x); });
     if (n.pruned) { var pr = document.createElement("span"); pr.className = "pruned"; pr.textContent = n.pruning_reason.replace(/_/g, " "); row.appendChild(pr); }
     li.appendChild(row);
-    var label = p.join(" ") + ", probability " + pct(n.probability) + ", path " + pct(n.cumulative_probability) +
-      (n.winrate === null || n.winrate === undefined ? ", not evaluated" : ", winrate " + pct(n.winrate)) + (n.pruned ? ", " + n.pruning_reason.replace(/_/g, " ") : "");
-    li.setAttribute("aria-label", label);
+    li.setAttribute("aria-label", nodeLabel(n, p));
     if (kids.length) {
       li.setAttribute("aria-expanded", "false");
       var ul = document.createElement("ul");
@@ -223,20 +308,52 @@
     li.setAttribute("aria-expanded", on ? "true" : "false");
     li.querySelector(":scope > .node > .twisty").textContent = on ? "▾" : "▸";
   }
-  function openTree(san) {
-    var n = result.trees && result.trees[san];
-    endPreview();
+  // openTree shows a move's tree. With keep (new trees arrived for the
+  // open move) what was expanded, focused and previewed stays so; a
+  // previewed node that no longer exists ends the preview.
+  function openTree(san, keep) {
+    var n = trees && trees[san];
+    var st = keep ? treeState() : null;
+    if (!keep) { endPreview(); }
+    openSan = san;
     tree.replaceChildren();
     $("tree-title").textContent = "Tree of " + san;
     tree.setAttribute("aria-label", "Probability tree of " + san);
-    if (!n) { $("tree-panel").hidden = false; tree.textContent = "No tree for this move."; return; }
-    var li = nodeItem(n, 1, []);
-    tree.appendChild(li);
-    setExpanded(li, true);
-    li.tabIndex = 0;
     document.querySelectorAll("#ranking tbody tr").forEach(function (tr) { tr.classList.toggle("open", tr.getAttribute("data-san") === san); });
     $("tree-panel").hidden = false;
-    li.focus();
+    if (!n) { tree.textContent = "No tree for this move."; if (previewed) { endPreview(); } return; }
+    var li = nodeItem(n, 1, []);
+    tree.appendChild(li);
+    if (!st) {
+      setExpanded(li, true);
+      li.tabIndex = 0;
+      li.focus();
+      return;
+    }
+    var byPath = {};
+    tree.querySelectorAll("[role=treeitem]").forEach(function (x) { byPath[x._path.join(" ")] = x; });
+    st.expanded.forEach(function (k) { if (byPath[k]) { setExpanded(byPath[k], true); } });
+    var f = byPath[st.focus] || li;
+    f.tabIndex = 0;
+    if (st.hadFocus) { f.focus(); }
+    if (st.preview !== null) {
+      var pv = byPath[st.preview];
+      if (pv) {
+        previewed = pv;
+        pv.classList.add("previewed");
+        pv.setAttribute("aria-selected", "true");
+      } else {
+        previewed = null;
+        endPreview();
+      }
+    }
+  }
+  function treeState() {
+    var st = { expanded: [], focus: "", hadFocus: tree.contains(document.activeElement), preview: previewed ? previewed._path.join(" ") : null };
+    tree.querySelectorAll('[role=treeitem][aria-expanded="true"]').forEach(function (x) { st.expanded.push(x._path.join(" ")); });
+    var f = tree.querySelector('[role=treeitem][tabindex="0"]');
+    if (f) { st.focus = f._path.join(" "); }
+    return st;
   }
   function visible() {
     var out = [];
@@ -302,7 +419,10 @@
     var url = "/board.svg?fen=" + encodeURIComponent(n.fen) + "&last=" + encodeURIComponent(n.uci) + (flip ? "&flip=1" : "") +
       "&label=" + encodeURIComponent("Preview after " + li._path.join(" "));
     fetch(url, { credentials: "same-origin" }).then(function (r) { return r.ok ? r.text() : Promise.reject(new Error(r.statusText)); })
-      .then(function (svg) { if (previewed === li) { boardEl.innerHTML = svg; } })
+      .then(function (svg) {
+        // The node may have been redrawn meanwhile (new trees): same path, same preview.
+        if (previewed && previewed._path.join(" ") === li._path.join(" ")) { boardEl.innerHTML = svg; }
+      })
       .catch(function (err) { showError("Preview failed: " + err.message); });
   }
   function endPreview() {

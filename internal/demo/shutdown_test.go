@@ -1,0 +1,391 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess"
+	"github.com/outpostchess/outpost/lichess/sandbox"
+)
+
+// human is a test-driven human account in the sandbox.
+type human struct {
+	name   string
+	client *lichess.Client
+}
+
+// humans are the test-driven human accounts of a test; close them before
+// checking for goroutine leaks.
+type humans struct {
+	mu   sync.Mutex
+	list []*human
+}
+
+// add adds a human account to a running sandbox and returns it.
+func (hs *humans) add(t *testing.T, s *sandbox.Server, name string) *human {
+	t.Helper()
+	token := "lip_" + randomHex(12)
+	s.AddAccount(sandbox.Account{Name: name, Token: token, Rating: 1500})
+	c, err := lichess.New(lichess.Options{BaseURL: s.URL(), Token: lichess.Token(token), Logger: zerolog.Nop()})
+	require.NoError(t, err)
+	h := &human{name: name, client: c}
+	hs.mu.Lock()
+	hs.list = append(hs.list, h)
+	hs.mu.Unlock()
+	return h
+}
+
+// close closes every human's client.
+func (hs *humans) close() {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	for _, h := range hs.list {
+		h.client.Close()
+	}
+}
+
+// stopClock records when the daemon's shutdown started.
+type stopClock struct {
+	mu sync.Mutex
+	at time.Time
+}
+
+func (c *stopClock) hook(string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.at = time.Now()
+}
+
+// since is the time since the shutdown started; it fails the test if the
+// shutdown never started.
+func (c *stopClock) since(t *testing.T) time.Duration {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	require.False(t, c.at.IsZero(), "the shutdown started")
+	return time.Since(c.at)
+}
+
+// challenge challenges the bot and returns the answer: the decline reason
+// key ("later", …), or "accepted" with the game id. sent, if not nil, is
+// called once the challenge exists.
+func (h *human) challenge(ctx context.Context, p lichess.ChallengeParams, sent func()) (answer, id string, err error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	events, err := h.client.StreamEvents(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	defer events.Close()
+	c, err := h.client.CreateChallenge(ctx, strings.ToLower(BotName), p)
+	if err != nil {
+		return "", "", err
+	}
+	if sent != nil {
+		sent()
+	}
+	for ev := range events.Events() {
+		switch e := ev.(type) {
+		case *lichess.ChallengeDeclinedEvent:
+			if e.Challenge.ID == c.ID {
+				return strings.ToLower(e.Challenge.DeclineReasonKey), c.ID, nil
+			}
+		case *lichess.GameStartEvent:
+			if gameID(e.Game) == c.ID {
+				return "accepted", c.ID, nil
+			}
+		}
+	}
+	return "", c.ID, fmt.Errorf("challenge %s: no answer: %w", c.ID, ctx.Err())
+}
+
+// shutdownConfig is a daemon configuration for the shutdown tests.
+func shutdownConfig(mode string, timeout time.Duration) *config.Config {
+	cfg := fastConfig()
+	cfg.Engines.Default = "easy"
+	cfg.Game.AbortAfter = 0 // only the shutdown aborts
+	cfg.Game.Shutdown = mode
+	cfg.Game.ShutdownTimeout = timeout
+	return cfg
+}
+
+// stopWhen closes stop as soon as cond holds for the sandbox's games.
+func stopWhen(ctx context.Context, s *sandbox.Server, stop chan struct{}, cond func([]sandbox.GameSnapshot) bool) {
+	go func() {
+		for ctx.Err() == nil {
+			if cond(s.Games()) {
+				close(stop)
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+}
+
+// movesPlayed reports a running game with at least n moves.
+func movesPlayed(n int) func([]sandbox.GameSnapshot) bool {
+	return func(games []sandbox.GameSnapshot) bool {
+		for _, g := range games {
+			if !g.Over() && len(g.Moves) >= n {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// botRequests counts the bot's successful requests whose path ends with suffix.
+func botRequests(srv *sandbox.Server, suffix string) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if r.User == strings.ToLower(BotName) && r.Status == 200 && strings.HasSuffix(r.Path, suffix) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestShutdownFinish: on SIGINT with shutdown = "finish" the daemon
+// declines new challenges ("later"), including one waiting in its queue,
+// plays the running game to its end, posts its summary, and returns with
+// the store up to date and no goroutine left.
+func TestShutdownFinish(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	var hs humans
+	defer hs.close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cfg := shutdownConfig("finish", 20*time.Second)
+	cfg.Challenge.MaxGames = 1 // a second challenge waits in the queue
+	stop := make(chan struct{})
+	stopping := make(chan struct{})
+	hooks := daemon.Hooks{ShutdownStarted: func(mode string) { close(stopping) }}
+	var queuedAnswer, lateAnswer string
+	var earlySent atomic.Value // time.Time: when Early's challenge was created
+	var wg sync.WaitGroup
+	ready := func(s *sandbox.Server) {
+		early, late := hs.add(t, s, "Early"), hs.add(t, s, "Late")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Sent while the bot plays its one game: it is queued, and
+			// declined when the shutdown starts.
+			for ctx.Err() == nil && !movesPlayed(2)(s.Games()) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			var err error
+			queuedAnswer, _, err = early.challenge(ctx, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}},
+				func() { earlySent.Store(time.Now()) })
+			assert.NoError(t, err)
+		}()
+		stopWhen(ctx, s, stop, func(games []sandbox.GameSnapshot) bool {
+			// Once Early's challenge has had time to reach the queue.
+			at, ok := earlySent.Load().(time.Time)
+			return ok && time.Since(at) > 100*time.Millisecond && movesPlayed(6)(games)
+		})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Sent during the shutdown, while the game goes on.
+			select {
+			case <-stopping:
+			case <-ctx.Done():
+				return
+			}
+			var err error
+			lateAnswer, _, err = late.challenge(ctx, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}}, nil)
+			assert.NoError(t, err)
+		}()
+	}
+	sum := &countingSummariser{}
+	res, err := Run(ctx, Options{Config: cfg, TC: "1+0", SparringResignAfter: 20, SparringMoveDelay: 60 * time.Millisecond,
+		Summariser: sum, Dir: t.TempDir(), Logger: testLogger(t), Ready: ready, Stop: stop, Hooks: hooks})
+	require.NoError(t, err)
+	wg.Wait()
+	assert.Equal(t, "later", queuedAnswer, "the queued challenge is declined at shutdown")
+	assert.Equal(t, "later", lateAnswer, "a challenge during the shutdown is declined")
+
+	games := res.Sandbox.Games()
+	require.Len(t, games, 1, "no game started after the stop")
+	g := games[0]
+	assert.True(t, g.Over(), "the running game was played to its end")
+	assert.Equal(t, "resign", g.Status)
+	checkGames(t, res, sum)
+	require.Contains(t, res.Summary, g.ID, "its summary was posted before the daemon returned")
+
+	st := openStore(t, res)
+	defer st.Close()
+	rec, err := st.Game(ctx, g.ID)
+	require.NoError(t, err)
+	assert.True(t, rec.Finished(), "the store has the result")
+	assert.Equal(t, "resign", rec.Status)
+	an, err := st.AnalysisOf(ctx, g.ID)
+	require.NoError(t, err)
+	assert.Equal(t, store.AnalysisPosted, an.State)
+	active, err := st.ActiveGames(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, active)
+}
+
+// TestShutdownFinishTimeout: "finish" gives up on a game still running at
+// shutdown_timeout and leaves it, resumable, in the store.
+func TestShutdownFinishTimeout(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	timeout := 600 * time.Millisecond
+	stop := make(chan struct{})
+	var clock stopClock
+	hooks := daemon.Hooks{ShutdownStarted: clock.hook}
+	res, err := Run(ctx, Options{Config: shutdownConfig("finish", timeout), TC: "3+0", SparringMoveDelay: 100 * time.Millisecond,
+		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Stop: stop, Hooks: hooks,
+		Ready: func(s *sandbox.Server) { stopWhen(ctx, s, stop, movesPlayed(4)) }})
+	require.NoError(t, err)
+	took := clock.since(t)
+	assert.GreaterOrEqual(t, took, timeout, "waited for the game")
+	assert.Less(t, took, timeout+3*time.Second, "then stopped")
+	assertLeft(t, res)
+}
+
+// TestShutdownAbort: "abort" aborts the game that can still be aborted
+// (the opponent has not moved) and records it, leaves the one that cannot
+// (both sides moved) without resigning it, and returns at once.
+func TestShutdownAbort(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	var hs humans
+	defer hs.close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	stop := make(chan struct{})
+	var clock stopClock
+	hooks := daemon.Hooks{ShutdownStarted: clock.hook}
+	idleGame := make(chan string, 1)
+	ready := func(s *sandbox.Server) {
+		idle := hs.add(t, s, "Idle")
+		go func() {
+			// Idle takes White and never moves: the game stays abortable.
+			answer, id, err := idle.challenge(ctx, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 180},
+				Color: lichess.White}, nil)
+			if err == nil && answer == "accepted" {
+				idleGame <- id
+			}
+			close(idleGame)
+		}()
+		stopWhen(ctx, s, stop, func(games []sandbox.GameSnapshot) bool {
+			return len(games) == 2 && movesPlayed(4)(games)
+		})
+	}
+	res, err := Run(ctx, Options{Config: shutdownConfig("abort", time.Minute), TC: "3+0", SparringMoveDelay: 50 * time.Millisecond,
+		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Stop: stop, Hooks: hooks, Ready: ready})
+	require.NoError(t, err)
+	assert.Less(t, clock.since(t), 5*time.Second, "abort does not wait for the games")
+	idleID, ok := <-idleGame
+	require.True(t, ok, "the idle human's challenge was accepted")
+
+	st := openStore(t, res)
+	defer st.Close()
+	for _, g := range res.Sandbox.Games() {
+		rec, err := st.Game(ctx, g.ID)
+		require.NoError(t, err)
+		if g.ID == idleID {
+			assert.Equal(t, "aborted", g.Status, "the game nobody moved in is aborted")
+			assert.True(t, rec.Finished(), "and recorded in the store")
+			assert.Equal(t, "aborted", rec.Status)
+			continue
+		}
+		assert.False(t, g.Over(), "the game with moves is left running, not resigned")
+		assert.False(t, rec.Finished(), "and left resumable in the store")
+	}
+	assert.Zero(t, botRequests(res.Sandbox, "/resign"), "nothing resigned")
+	assert.Equal(t, 1, botRequests(res.Sandbox, "/abort"), "one game aborted")
+}
+
+// TestShutdownLeave: "leave" stops at once; the game goes on without the
+// daemon and stays resumable in the store.
+func TestShutdownLeave(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	stop := make(chan struct{})
+	var clock stopClock
+	hooks := daemon.Hooks{ShutdownStarted: clock.hook}
+	res, err := Run(ctx, Options{Config: shutdownConfig("leave", time.Minute), TC: "3+0", SparringMoveDelay: 50 * time.Millisecond,
+		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Stop: stop, Hooks: hooks,
+		Ready: func(s *sandbox.Server) { stopWhen(ctx, s, stop, movesPlayed(4)) }})
+	require.NoError(t, err)
+	assert.Less(t, clock.since(t), 3*time.Second, "leave stops at once")
+	assertLeft(t, res)
+	assert.Zero(t, botRequests(res.Sandbox, "/resign")+botRequests(res.Sandbox, "/abort"))
+}
+
+// openStore opens a finished run's store; close it before the leak check.
+func openStore(t *testing.T, res *Result) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(res.StoreDir, "outpost.db"))
+	require.NoError(t, err)
+	return st
+}
+
+// assertLeft checks that the run's one game is still being played on the
+// server and is active, so resumable, in the store.
+func assertLeft(t *testing.T, res *Result) {
+	t.Helper()
+	games := res.Sandbox.Games()
+	require.Len(t, games, 1)
+	assert.False(t, games[0].Over(), "the game was left running")
+	st := openStore(t, res)
+	defer st.Close()
+	active, err := st.ActiveGames(context.Background())
+	require.NoError(t, err)
+	require.Len(t, active, 1, "left for the next start")
+	assert.Equal(t, games[0].ID, active[0].ID)
+}
+
+// TestEventStreamLostForGood: when the event stream ends for good (the
+// token was revoked) the daemon shuts down by itself — the matchmaker and
+// the games included — and Run returns the stream's error.
+func TestEventStreamLostForGood(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cfg := shutdownConfig("leave", time.Minute)
+	cfg.Matchmaking = config.MatchmakingConfig{Enabled: true, Interval: 100 * time.Millisecond, TimeControls: []string{"1+0"},
+		Variant: "standard", DeclineMemory: time.Hour}
+	var revokedAt atomic.Value
+	ready := func(s *sandbox.Server) {
+		go func() {
+			for ctx.Err() == nil && !movesPlayed(4)(s.Games()) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			// A new token for the bot's account, then the stream drops.
+			s.AddAccount(sandbox.Account{Name: BotName, Token: "lip_" + randomHex(12), Bot: true, Rating: 1500})
+			_, err := s.Faults().AddSpec("drop:path=/api/stream/event,times=1")
+			assert.NoError(t, err)
+			revokedAt.Store(time.Now())
+		}()
+	}
+	// Keep-alive lines every 200 ms: the drop fault acts on the next line.
+	_, err := Run(ctx, Options{Config: cfg, TC: "3+0", SparringMoveDelay: 50 * time.Millisecond,
+		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Ready: ready,
+		Sandbox: sandbox.Config{KeepAlive: 200 * time.Millisecond}})
+	require.Error(t, err)
+	assert.ErrorContains(t, err, "event stream ended")
+	assert.ErrorIs(t, err, lichess.ErrUnauthorized)
+	at, ok := revokedAt.Load().(time.Time)
+	require.True(t, ok)
+	assert.Less(t, time.Since(at), 3*time.Second, "the daemon stopped by itself")
+}

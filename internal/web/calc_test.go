@@ -1,0 +1,116 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/outpostchess/outpost/analysis/ewr"
+)
+
+// TestEvaluationsStreamed checks that every evaluation the engine reports
+// reaches the progress callback once, and that the page's rule for turning
+// one into a node's winrate (the side to move's winrate, flipped when the
+// analysing player is not to move) gives the final trees' winrates.
+func TestEvaluationsStreamed(t *testing.T) {
+	ev := &testEvaluator{}
+	calc := EWR{Calc: &ewr.Calculator{Prober: testProber{}, Evaluator: ev}}
+	p := ewr.DefaultParams()
+	p.LossThreshold = -0.5
+	streamed := map[string]float64{}
+	n := 0
+	var maiaTrees map[string]*ewr.Node
+	res, err := calc.Calculate(context.Background(), ewr.Position{Moves: []string{"e2e4", "e7e5"}}, p, func(pr Progress) {
+		for _, x := range pr.Evaluated {
+			n++
+			streamed[x.Key] = x.Winrate
+		}
+		if pr.Trees != nil && pr.Phase == ewr.PhaseTrees {
+			maiaTrees = pr.Trees
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != ev.n || n == 0 {
+		t.Fatalf("%d evaluations streamed, the engine made %d", n, ev.n)
+	}
+	if maiaTrees == nil {
+		t.Fatal("no Maia trees")
+	}
+	us := "w"
+	checked := 0
+	var walk func(n *ewr.Node)
+	walk = func(n *ewr.Node) {
+		if n.Winrate != nil {
+			if wr, ok := streamed[positionKey(n.FEN)]; ok {
+				if strings.Fields(n.FEN)[1] != us {
+					wr = 1 - wr
+				}
+				if math.Abs(wr-*n.Winrate) > 1e-12 {
+					t.Errorf("%s: streamed %v, final %v", n.FEN, wr, *n.Winrate)
+				}
+				checked++
+			}
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	for _, tr := range res.Trees {
+		walk(tr)
+	}
+	if checked == 0 {
+		t.Error("no node checked")
+	}
+	// The snapshot is a copy: the calculation went on without touching it.
+	pending := 0
+	for _, tr := range maiaTrees {
+		for _, c := range tr.Children {
+			if c.Winrate == nil {
+				pending++
+			}
+		}
+	}
+	if pending == 0 {
+		t.Error("the Maia trees' leaves were evaluated in the snapshot")
+	}
+}
+
+func TestPositionKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3",
+		"8/8/8/8/8/8/8/K6k w - -":                                     "8/8/8/8/8/8/8/K6k w - -",
+		"":                                                            "",
+	} {
+		if got := positionKey(in); got != want {
+			t.Errorf("positionKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestMomentAdapter checks EWR.Moment against ewr.AnalyseMoment at the
+// product defaults.
+func TestMomentAdapter(t *testing.T) {
+	a, _ := loadFixture(t)
+	g := ewr.GameOf(a)
+	ply := ewr.CriticalPlies(a)[0]
+	calc := &ewr.Calculator{Prober: testProber{}, Evaluator: &testEvaluator{}}
+	want, err := ewr.AnalyseMoment(context.Background(), calc, g, ply, ewr.DefaultParams(), ewr.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := 0
+	got, err := EWR{Calc: calc}.Moment(context.Background(), g, ply, func(Progress) { events++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Played != want.Played || got.Best != want.Best || got.Rating != want.Rating || got.Label != want.Label || events == 0 {
+		t.Errorf("moment %+v / %+v (%d events), want %+v / %+v", got.Played, got.Best, events, want.Played, want.Best)
+	}
+	if _, err := (EWR{Calc: calc}).Moment(context.Background(), g, len(g.Moves)+1, nil); err == nil || errors.Is(err, ErrUnavailable) {
+		t.Errorf("ply out of range: %v", err)
+	}
+}
