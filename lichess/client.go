@@ -1,7 +1,6 @@
 package lichess
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -26,8 +25,6 @@ type Client struct {
 	log   zerolog.Logger
 	clock Clock
 	red   redactor
-
-	turn chan struct{} // one-slot semaphore: whose turn it is to send
 
 	mu          sync.Mutex
 	lockedUntil time.Time
@@ -66,7 +63,6 @@ func New(opts Options) (*Client, error) {
 		log:   o.Logger.With().Str("component", "lichess").Logger(),
 		clock: o.Clock,
 		red:   redactor{token: string(o.Token)},
-		turn:  make(chan struct{}, 1),
 	}
 	hc := &http.Client{Transport: &turnTransport{c: c, base: rt}, CheckRedirect: user.CheckRedirect, Jar: user.Jar}
 	c.hc = hc
@@ -113,31 +109,6 @@ func (c *Client) lockout(d time.Duration) time.Time {
 		c.lockedUntil = until
 	}
 	return c.lockedUntil
-}
-
-// acquire waits for the client's turn and for any 429 lockout to end. The
-// returned function gives the turn back. turnTransport calls it for every
-// attempt of every request.
-func (c *Client) acquire(ctx context.Context) (func(), error) {
-	select {
-	case c.turn <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	release := func() { <-c.turn }
-	for {
-		wait := c.LockedUntil().Sub(c.clock.Now())
-		if wait <= 0 {
-			return release, nil
-		}
-		c.log.Debug().Dur("wait", wait).Msg("rate-limit lockout: holding request")
-		select {
-		case <-c.clock.After(wait):
-		case <-ctx.Done():
-			release()
-			return nil, ctx.Err()
-		}
-	}
 }
 
 // logRetry logs each retry of a request (never its headers).

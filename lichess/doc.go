@@ -15,7 +15,10 @@
 //
 // # Requests
 //
-// A Client sends one request at a time. After a 429 answer it sends nothing
+// A Client sends one request at a time; a game's actions (moves, aborts,
+// resignations, draw and victory claims, opening a game stream) are served
+// before waiting ordinary requests, which are overtaken by at most four in a
+// row. After a 429 answer it sends nothing
 // at all (later calls wait, honouring their context) until max(60 s,
 // ratelimit.seconds in the body, Retry-After) has passed on its Clock; see
 // Client.LockedUntil. Network errors and 5xx answers are retried with

@@ -26,23 +26,53 @@ func (e *notSentError) Error() string { return "not sent: " + e.err.Error() }
 func (e *notSentError) Unwrap() error { return e.err }
 
 // turnTransport enforces the client's discipline on every attempt of every
-// request, retries and stream openings included: wait for the client's turn
-// and for any 429 lockout, send, hold the turn until the response headers
+// request, retries and stream openings included: wait for any 429 lockout
+// and for the client's turn, send, hold the turn until the response headers
 // arrive (at most RequestTimeout), and start a lockout on a 429. The turn is
 // not held while go-retryablehttp sleeps between attempts, so a move is not
-// stuck behind another request's backoff.
+// stuck behind another request's backoff, and a game's actions (moves
+// first of all) are served before waiting ordinary requests (see
+// turnQueue), so a move does not wait behind other games' chat, challenge
+// or export requests.
 type turnTransport struct {
 	c    *Client
 	base http.RoundTripper
+	q    turnQueue
+}
+
+// acquire waits until no 429 lockout is in force and the turn is this
+// request's. It returns holding the turn (release it with t.q.release), or
+// the context's error without it. The lockout is waited out without the
+// turn, so that when it ends the turn goes to the most urgent request, and
+// checked again once the turn is held (another request may have met a 429
+// meanwhile).
+func (t *turnTransport) acquire(ctx context.Context, urgent bool) error {
+	c := t.c
+	for {
+		if wait := c.LockedUntil().Sub(c.clock.Now()); wait > 0 {
+			c.log.Debug().Dur("wait", wait).Msg("rate-limit lockout: holding request")
+			select {
+			case <-c.clock.After(wait):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if err := t.q.acquire(ctx, urgent); err != nil {
+			return err
+		}
+		if !c.LockedUntil().After(c.clock.Now()) {
+			return nil
+		}
+		t.q.release()
+	}
 }
 
 // RoundTrip sends one attempt in the client's turn.
 func (t *turnTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	release, err := t.c.acquire(req.Context())
-	if err != nil {
+	if err := t.acquire(req.Context(), urgentPath(req.URL.Path)); err != nil {
 		return nil, &notSentError{err: err}
 	}
-	defer release()
+	defer t.q.release()
 	ctx, cancel := context.WithCancel(req.Context())
 	var timedOut atomic.Bool
 	timeout := t.c.opts.RequestTimeout

@@ -135,11 +135,14 @@ func parseChallengeForm(r *http.Request) (challengeForm, *apiError) {
 		f.variant = v
 	}
 	if v := get("fen"); v != "" {
+		if len(strings.Fields(v)) == 4 {
+			v += " 0 1"
+		}
 		if _, err := chess.FEN(v); err != nil {
 			return f, badRequest(fmt.Sprintf("fen %q: invalid position", v))
 		}
-		if len(strings.Fields(v)) == 4 {
-			v += " 0 1"
+		if _, err := newPosition(v); err != nil {
+			return f, badRequest(fmt.Sprintf("fen %q: invalid position", v))
 		}
 		f.fen = v
 		f.variant = "fromPosition"

@@ -3,8 +3,6 @@ package sandbox
 import (
 	"strings"
 	"time"
-
-	"github.com/notnil/chess"
 )
 
 // Colors index per-player arrays.
@@ -44,9 +42,10 @@ type game struct {
 	days        int          // days per turn, 0 if not correspondence
 	createdAt   time.Time
 	lastMoveAt  time.Time
-	board       *chess.Game
-	startPly    int // ply number of the initial position (from its FEN)
+	pos         *position // rules state, updated move by move
+	startPly    int       // ply number of the initial position (from its FEN)
 	uci         []string
+	movesText   []byte // uci joined by spaces, kept as moves are made
 	san         []string
 	clocksAfter []time.Duration // remaining time of the mover after each ply
 	remaining   [2]time.Duration
@@ -77,10 +76,7 @@ func (g *game) plies() int { return len(g.uci) }
 
 // turn is the color to move.
 func (g *game) turn() int {
-	if g.board.Position().Turn() == chess.Black {
-		return black
-	}
-	return white
+	return g.pos.turn()
 }
 
 // colorOf returns the color acc plays, or -1.
@@ -117,7 +113,7 @@ func (g *game) timeLeft(c int, now time.Time) time.Duration {
 func (g *game) speed() string { return speedOf(g.clock, g.days) }
 
 // fen is the current position's FEN.
-func (g *game) fen() string { return g.board.Position().String() }
+func (g *game) fen() string { return g.pos.fen() }
 
 // stopTimer cancels the game's deadline timer.
 func (g *game) stopTimer() {
@@ -164,30 +160,4 @@ func variantOf(key string) variantJSON {
 		return variantJSON{Key: "fromPosition", Name: "From Position", Short: "FEN"}
 	}
 	return variantJSON{Key: "standard", Name: "Standard", Short: "Std"}
-}
-
-// hasMatingMaterial reports whether color c has enough material to mate in
-// principle (anything beyond a bare king or king and one minor piece).
-func hasMatingMaterial(pos *chess.Position, c chess.Color) bool {
-	minors := 0
-	for _, p := range pos.Board().SquareMap() {
-		if p.Color() != c {
-			continue
-		}
-		switch p.Type() {
-		case chess.Pawn, chess.Rook, chess.Queen:
-			return true
-		case chess.Bishop, chess.Knight:
-			minors++
-		}
-	}
-	return minors >= 2
-}
-
-// chessColor maps a color index to notnil/chess.
-func chessColor(c int) chess.Color {
-	if c == black {
-		return chess.Black
-	}
-	return chess.White
 }

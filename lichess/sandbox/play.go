@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/notnil/chess"
+	"github.com/outpostchess/outpost/bots/board"
 )
 
 // uciPattern is the syntax of a standard-chess UCI move.
@@ -36,11 +36,15 @@ func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *gam
 		leftAt:     [2]time.Time{now, now},
 	}
 	g.fullIDs = [2]string{g.id + s.newID(4), g.id + s.newID(4)}
-	g.board = chess.NewGame()
+	pos, err := newPosition(c.fen)
+	if err != nil {
+		// Challenges are validated with newPosition: this cannot happen,
+		// but a game must never be left without a board.
+		s.log.Error().Err(err).Str("game", g.id).Msg("invalid start position; playing from the standard one")
+		pos, _ = newPosition("")
+	}
+	g.pos = pos
 	if c.fen != "" {
-		if opt, err := chess.FEN(c.fen); err == nil {
-			g.board = chess.NewGame(opt)
-		}
 		g.startPly = fenPly(c.fen)
 	}
 	if g.clock != nil {
@@ -91,26 +95,14 @@ func (s *Server) move(g *game, acc *account, uci string, offeringDraw bool) *api
 	if !uciPattern.MatchString(uci) {
 		return badRequest("Invalid UCI: " + uci)
 	}
-	pos := g.board.Position()
-	uci = normalizeCastling(pos, uci)
-	m, err := chess.UCINotation{}.Decode(pos, uci)
-	if err != nil {
-		return badRequest("Invalid UCI: " + uci)
-	}
-	var legal *chess.Move
-	for _, vm := range pos.ValidMoves() {
-		if vm.S1() == m.S1() && vm.S2() == m.S2() && vm.Promo() == m.Promo() {
-			legal = vm
-			break
-		}
-	}
-	if legal == nil {
-		if pos.Board().Piece(m.S1()) == chess.NoPiece {
+	uci = normalizeCastling(g.pos, uci)
+	legal, ok := g.pos.find(uci)
+	if !ok {
+		if g.pos.pieceAt(uci[:2]) == board.NoPiece {
 			return badRequest("No piece on " + uci[:2])
 		}
 		return badRequest(fmt.Sprintf("Piece on %s cannot move to %s", uci[:2], uci[2:4]))
 	}
-	san := chess.AlgebraicNotation{}.Encode(pos, legal)
 	if g.clock != nil {
 		if g.clockRunning() {
 			g.remaining[col] -= now.Sub(g.turnStart)
@@ -118,11 +110,13 @@ func (s *Server) move(g *game, acc *account, uci string, offeringDraw bool) *api
 		}
 		g.clocksAfter = append(g.clocksAfter, g.remaining[col])
 	}
-	if err := g.board.Move(legal); err != nil {
-		return badRequest(err.Error())
+	g.san = append(g.san, g.pos.play(legal))
+	u := legal.String()
+	g.uci = append(g.uci, u)
+	if len(g.movesText) > 0 {
+		g.movesText = append(g.movesText, ' ')
 	}
-	g.uci = append(g.uci, chess.UCINotation{}.Encode(pos, legal))
-	g.san = append(g.san, san)
+	g.movesText = append(g.movesText, u...)
 	g.turnStart, g.lastMoveAt = now, now
 	s.present(g, col)
 	opp := 1 - col
@@ -143,21 +137,23 @@ func (s *Server) move(g *game, acc *account, uci string, offeringDraw bool) *api
 }
 
 // normalizeCastling turns king-takes-rook castling (e1h1) into the
-// standard-chess form (e1g1) that notnil/chess expects.
-func normalizeCastling(pos *chess.Position, uci string) string {
-	if len(uci) != 4 {
+// king's two-square move (e1g1) that standard chess UCI uses.
+func normalizeCastling(pos *position, uci string) string {
+	alt := ""
+	switch uci {
+	case "e1h1":
+		alt = "e1g1"
+	case "e1a1":
+		alt = "e1c1"
+	case "e8h8":
+		alt = "e8g8"
+	case "e8a8":
+		alt = "e8c8"
+	default:
 		return uci
 	}
-	alt := map[string]string{"e1h1": "e1g1", "e1a1": "e1c1", "e8h8": "e8g8", "e8a8": "e8c8"}[uci]
-	if alt == "" {
-		return uci
-	}
-	m, err := chess.UCINotation{}.Decode(nil, uci)
-	if err != nil {
-		return uci
-	}
-	from, to := pos.Board().Piece(m.S1()), pos.Board().Piece(m.S2())
-	if from.Type() == chess.King && to.Type() == chess.Rook && from.Color() == to.Color() {
+	from, to := pos.pieceAt(uci[:2]), pos.pieceAt(uci[2:4])
+	if from.Type() == board.King && to.Type() == board.Rook && from.Color() == to.Color() {
 		return alt
 	}
 	return uci
@@ -168,25 +164,17 @@ func normalizeCastling(pos *chess.Position, uci string) string {
 // threefold repetition and the fifty-move rule (mu held). It reports whether
 // the game ended.
 func (s *Server) checkOutcome(g *game) bool {
-	mover := 1 - g.turn()
-	switch g.board.Method() {
-	case chess.Checkmate:
-		s.finish(g, "mate", mover)
-		return true
-	case chess.Stalemate:
+	switch g.pos.ending() {
+	case endMate:
+		s.finish(g, "mate", 1-g.turn())
+	case endStalemate:
 		s.finish(g, "stalemate", noWinner)
-		return true
-	case chess.InsufficientMaterial, chess.FivefoldRepetition, chess.SeventyFiveMoveRule:
+	case endInsufficient, endRepetition, endFiftyMoves:
 		s.finish(g, "draw", noWinner)
-		return true
+	default:
+		return false
 	}
-	for _, m := range g.board.EligibleDraws() {
-		if m == chess.ThreefoldRepetition || m == chess.FiftyMoveRule {
-			s.finish(g, "draw", noWinner)
-			return true
-		}
-	}
-	return false
+	return true
 }
 
 // finish ends a game: the final gameState to its streams, which then end,
@@ -380,7 +368,7 @@ func (s *Server) tick(g *game, now time.Time) {
 			g.remaining[mover] = 0
 			g.turnStart = now
 			winner := 1 - mover
-			if !hasMatingMaterial(g.board.Position(), chessColor(winner)) {
+			if !g.pos.hasMatingMaterial(winner) {
 				winner = noWinner
 			}
 			s.finish(g, "outoftime", winner)

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"strings"
 	"time"
 )
 
@@ -10,7 +9,7 @@ func (s *Server) stateJSON(g *game) gameStateJSON {
 	now := s.now()
 	st := gameStateJSON{
 		Type:   "gameState",
-		Moves:  strings.Join(g.uci, " "),
+		Moves:  string(g.movesText),
 		Status: g.status,
 		Winner: winnerName(g.winner),
 		Wdraw:  g.drawOffer[white],

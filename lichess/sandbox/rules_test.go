@@ -58,6 +58,9 @@ func TestGameEndings(t *testing.T) {
 		{"fool's mate", "", []string{"f2f3", "e7e5", "g2g4", "d8h4"}, "mate", "black"},
 		{"stalemate", "7k/8/5K2/6Q1/8/8/8/8 w - - 0 1", []string{"g5g6"}, "stalemate", ""},
 		{"threefold repetition", "", []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}, "draw", ""},
+		// No black pawn can take on e3: the position after 1.e4 recurs at
+		// plies 5 and 9 (counting the e3 square would miss the draw).
+		{"threefold after a double push", "", []string{"e2e4", "g8f6", "g1f3", "f6g8", "f3g1", "g8f6", "g1f3", "f6g8", "f3g1"}, "draw", ""},
 		{"fifty-move rule", "7k/8/8/8/8/8/R7/K7 w - - 99 80", []string{"a2b2"}, "draw", ""},
 		{"insufficient material", "7k/8/8/8/8/8/1r6/K7 w - - 0 1", []string{"a1b2"}, "draw", ""},
 		{"checkmate from position", "7k/8/6K1/8/8/8/8/R7 w - - 0 1", []string{"a1a8"}, "mate", "white"},

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/notnil/chess"
 )
 
 func TestSpeedOf(t *testing.T) {
@@ -87,14 +85,14 @@ func TestPGNFormatting(t *testing.T) {
 }
 
 func TestNormalizeCastling(t *testing.T) {
-	pos := chess.NewGame(must(chess.FEN("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"))).Position()
+	pos := must(newPosition("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"))
 	for in, want := range map[string]string{"e1h1": "e1g1", "e1a1": "e1c1", "e1g1": "e1g1", "a1a8": "a1a8", "e1e2": "e1e2"} {
 		if got := normalizeCastling(pos, in); got != want {
 			t.Errorf("%s: %s want %s", in, got, want)
 		}
 	}
 	// A king move to h1 with no own rook there is left alone.
-	pos = chess.NewGame(must(chess.FEN("4k3/8/8/8/8/8/8/4K3 w - - 0 1"))).Position()
+	pos = must(newPosition("4k3/8/8/8/8/8/8/4K3 w - - 0 1"))
 	if got := normalizeCastling(pos, "e1h1"); got != "e1h1" {
 		t.Errorf("no rook: %s", got)
 	}
@@ -115,8 +113,8 @@ func TestHasMatingMaterial(t *testing.T) {
 		"4k3/p7/8/8/8/8/8/4K3 w - - 0 1":  {false, true},
 		"4k3/8/8/8/8/8/8/4K2R w - - 0 1":  {true, false},
 	} {
-		pos := chess.NewGame(must(chess.FEN(fen))).Position()
-		if got := [2]bool{hasMatingMaterial(pos, chess.White), hasMatingMaterial(pos, chess.Black)}; got != want {
+		pos := must(newPosition(fen))
+		if got := [2]bool{pos.hasMatingMaterial(white), pos.hasMatingMaterial(black)}; got != want {
 			t.Errorf("%s: %v want %v", fen, got, want)
 		}
 	}
@@ -146,7 +144,7 @@ func FuzzChallengeForm(f *testing.F) {
 			t.Fatalf("clock out of range: %+v", form.clock)
 		}
 		if form.fen != "" {
-			if _, err := chess.FEN(form.fen); err != nil {
+			if _, err := newPosition(form.fen); err != nil {
 				t.Fatalf("accepted bad FEN %q", form.fen)
 			}
 		}
