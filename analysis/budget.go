@@ -12,17 +12,27 @@ import (
 type Budget struct {
 	Nodes int64
 	Depth int
+	// FreshHash searches every position on its own after ucinewgame, with
+	// the whole budget, as fishnet up to 2.6 did; otherwise positions go in
+	// fishnet's chunks (see FishnetLimits and SearchOptions).
+	FreshHash bool
 }
 
 // Presets of the per-position budget:
 //   - quick:   100,000 nodes (a fast look; ~0.15 s a position on one core)
 //   - lichess: 1,000,000 nodes, Lichess's budget for a requested analysis
-//     (fishnet actually sends "go nodes" at 6/7 of it)
+//     (fishnet sends "go nodes" at 6/7 of it: see FishnetLimits)
 //   - deep:    5,000,000 nodes, Lichess's broadcast budget
+//   - lichess-sf15: 1,500,000 nodes, each position with a fresh hash:
+//     Lichess's analysis with Stockfish 15/15.1 (fishnet 2.x, 2022 to mid
+//     2023; its "sf15" node limit). With Debian's Stockfish 15.1 and a 16 MB
+//     hash (Stockfish's default, which fishnet keeps) it reproduces that
+//     analysis exactly: same depth, nodes, score and line.
 var Presets = map[string]Budget{
-	"quick":   {Nodes: 100_000},
-	"lichess": {Nodes: 1_000_000},
-	"deep":    {Nodes: 5_000_000},
+	"quick":        {Nodes: 100_000},
+	"lichess":      {Nodes: 1_000_000},
+	"lichess-sf15": {Nodes: 1_500_000, FreshHash: true},
+	"deep":         {Nodes: 5_000_000},
 }
 
 // DefaultBudget is the lichess preset.
@@ -48,6 +58,22 @@ func (b Budget) Limits() uci.Limits {
 		b = DefaultBudget
 	}
 	return uci.Limits{Nodes: b.Nodes, Depth: b.Depth}
+}
+
+// fishnetMaxPositions is fishnet's Chunk::MAX_POSITIONS: a chunk holds
+// FishnetChunk positions and the overlap position.
+const fishnetMaxPositions = FishnetChunk + 1
+
+// FishnetLimits returns the limits of one position of a chunked game
+// analysis as fishnet sends them: the node budget times 6/7, so that a
+// chunk's overlap position is paid for (fishnet's NodeLimit::get: 1,000,000
+// → "go nodes 857142"). A depth budget is kept as it is.
+func (b Budget) FishnetLimits() uci.Limits {
+	lim := b.Limits()
+	if lim.Nodes > 0 && !b.FreshHash {
+		lim.Nodes = lim.Nodes * fishnetMaxPositions / (fishnetMaxPositions + 1)
+	}
+	return lim
 }
 
 // Deeper returns the budget scaled for a borderline re-search: factor times
@@ -84,6 +110,9 @@ func (b Budget) String() string {
 	}
 	if b.Depth > 0 {
 		parts = append(parts, fmt.Sprintf("depth %d", b.Depth))
+	}
+	if b.FreshHash {
+		parts = append(parts, "fresh hash")
 	}
 	return strings.Join(parts, ", ")
 }

@@ -31,9 +31,24 @@
 //
 // Per position, by nodes (as Lichess) or depth. Presets: quick = 100,000
 // nodes, lichess = 1,000,000 nodes (Lichess's budget for a requested
-// analysis; fishnet sends "go nodes" at 6/7 of it), deep = 5,000,000 nodes
-// (Lichess's broadcast budget). Positions are searched in chunks of 6,
-// backwards, with the hash cleared per chunk, as fishnet does. A ply whose
+// analysis), lichess-sf15 = 1,500,000 nodes with a fresh hash per position
+// (fishnet 2.x with Stockfish 15/15.1; with Debian's Stockfish 15.1 and a
+// 16 MB hash it reproduces that analysis exactly), deep = 5,000,000 nodes
+// (Lichess's broadcast budget). Otherwise positions are searched as the
+// current fishnet does: chunks of 5 counted from the game's end, each
+// searched backwards after ucinewgame and a warm-up search of the following
+// position, at 6/7 of the node budget, with Stockfish's default 16 MB hash.
+//
+// # Engines
+//
+// Any UCI command line, or a name (see Engines.Resolve): stockfish15 (sf15,
+// Debian's /usr/games/stockfish, the default), stockfish19 (sf19, npm
+// stockfish@19.0.0 under node, installed by internal/scripts/setup.sh into
+// ~/.cache/outpost/stockfish19) and auto (19 when installed, else 15.1).
+//
+// # Borderline re-search
+//
+// A ply whose
 // delta is within the borderline band (default 0.03) of a threshold gets
 // both positions re-searched at 4× the budget; judgements still within the
 // band are marked borderline.

@@ -25,7 +25,7 @@ type EngineOptions struct {
 	// RefineFactor). 0 means DefaultBorderlineBand; negative disables.
 	BorderlineBand float64
 	RefineFactor   int // default 4
-	ChunkSize      int // see SearchOptions (default 6)
+	ChunkSize      int // see SearchOptions (default FishnetChunk)
 	// Progress reports positions done / total (including re-searches,
 	// which extend the total).
 	Progress func(done, total int)
@@ -136,12 +136,19 @@ func (t *progressTracker) search(extra int) func(done, total int) {
 }
 
 func (p *Pool) analyseOne(ctx context.Context, g *Game, gp *gamePositions, opt EngineOptions, tr *progressTracker) (*Analysis, error) {
-	lim := opt.Budget.Limits()
+	// as fishnet: chunks of 5 from the game's end, each searched backwards
+	// after ucinewgame and a warm-up search of the overlap position, at 6/7
+	// of the node budget (fishnet up to 2.6: every position on its own)
+	lim := opt.Budget.FishnetLimits()
 	jobs := make([]Job, len(gp.boards))
 	for k := range gp.boards {
 		jobs[k] = gp.job(k, lim)
 	}
-	outs, err := p.Search(ctx, jobs, SearchOptions{ChunkSize: opt.ChunkSize, Progress: tr.search(0)})
+	sopt := SearchOptions{ChunkSize: opt.ChunkSize, Overlap: true, Progress: tr.search(0)}
+	if opt.Budget.FreshHash {
+		sopt.ChunkSize, sopt.Overlap = 1, false
+	}
+	outs, err := p.Search(ctx, jobs, sopt)
 	if err != nil {
 		return nil, err
 	}

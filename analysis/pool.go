@@ -6,14 +6,30 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/internal/uci"
 )
 
-// DefaultEngineCommand is the UCI engine run when none is configured.
-var DefaultEngineCommand = []string{"/usr/games/stockfish"}
+// DefaultEngineCommand is the UCI engine run when none is configured:
+// Debian's Stockfish 15.1.
+var DefaultEngineCommand = Stockfish15Command
+
+// DefaultHashMB is the engines' hash: Stockfish's own default, which
+// Lichess's fishnet keeps (a larger hash changes the search: reproducing
+// fishnet's output exactly needs 16 MB).
+const DefaultHashMB = 16
+
+// slowStartTimeout bounds the UCI handshake of an engine that loads slowly
+// (Stockfish 19's WebAssembly build: about 1 s alone, much more on a busy
+// machine).
+const slowStartTimeout = time.Minute
+
+// slowQuitTimeout bounds quit → exit before an engine is killed: Node.js
+// takes up to about a second to tear Stockfish 19 down on a busy machine.
+const slowQuitTimeout = 5 * time.Second
 
 // Searcher is one running engine driven by a pool worker; *uci.Engine
 // satisfies it.
@@ -29,11 +45,14 @@ type EngineFactory func(ctx context.Context, worker int) (Searcher, error)
 
 // PoolConfig configures an engine pool.
 type PoolConfig struct {
-	// Command is the engine's command line (default /usr/games/stockfish).
+	// Command is the engine's command line (default /usr/games/stockfish);
+	// an engine name ("sf19", "stockfish15", "auto") is resolved by
+	// ResolveEngine.
 	Command []string
 	// Workers is the number of engines (default 1).
 	Workers int
-	// Threads and HashMB are set on every engine (defaults 1 and 64):
+	// Threads and HashMB are set on every engine (defaults 1 and
+	// DefaultHashMB):
 	// the hash is per worker.
 	Threads int
 	HashMB  int
@@ -66,7 +85,7 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 		cfg.Threads = 1
 	}
 	if cfg.HashMB <= 0 {
-		cfg.HashMB = 64
+		cfg.HashMB = DefaultHashMB
 	}
 	if cfg.Retries <= 0 {
 		cfg.Retries = 2
@@ -74,8 +93,18 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 	if len(cfg.Command) == 0 {
 		cfg.Command = DefaultEngineCommand
 	}
-	p := &Pool{cfg: cfg}
 	factory := cfg.Factory
+	if factory == nil {
+		cmd, notice, err := ResolveEngine(cfg.Command)
+		if err != nil {
+			return nil, err
+		}
+		if notice != "" {
+			cfg.Logger.Warn().Msg(notice)
+		}
+		cfg.Command = cmd
+	}
+	p := &Pool{cfg: cfg}
 	if factory == nil {
 		factory = p.uciFactory
 	}
@@ -96,10 +125,12 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 
 func (p *Pool) uciFactory(ctx context.Context, worker int) (Searcher, error) {
 	e, err := uci.Start(ctx, uci.Config{
-		Path:    p.cfg.Command[0],
-		Args:    p.cfg.Command[1:],
-		Options: p.cfg.Options,
-		Logger:  p.cfg.Logger.With().Int("worker", worker).Logger(),
+		Path:             p.cfg.Command[0],
+		Args:             p.cfg.Command[1:],
+		Options:          p.cfg.Options,
+		Logger:           p.cfg.Logger.With().Int("worker", worker).Logger(),
+		HandshakeTimeout: slowStartTimeout,
+		QuitTimeout:      slowQuitTimeout,
 	})
 	if err != nil {
 		return nil, err
@@ -163,12 +194,22 @@ type Outcome struct {
 	Nodes   int64
 }
 
+// FishnetChunk is the number of positions of one chunk of Lichess's
+// fishnet client (its Chunk::MAX_POSITIONS − 1: one slot is the overlap
+// position).
+const FishnetChunk = 5
+
 // SearchOptions shape one Search call.
 type SearchOptions struct {
-	// ChunkSize groups consecutive jobs: a worker takes a whole chunk,
-	// clears the hash (ucinewgame) and searches it backwards, as Lichess's
-	// fishnet does (default 6; 1 = every position on its own).
+	// ChunkSize groups consecutive jobs, counted from the last one: a
+	// worker takes a whole chunk, clears the hash (ucinewgame) and searches
+	// it backwards, as Lichess's fishnet does (default FishnetChunk; 1 =
+	// every position on its own).
 	ChunkSize int
+	// Overlap first searches the position after the chunk's last one (the
+	// previous chunk's first) and discards the result, so the chunk starts
+	// with a warm hash, as fishnet does.
+	Overlap bool
 	// Progress is called after each position with the count done so far;
 	// calls are serialised.
 	Progress func(done, total int)
@@ -177,7 +218,7 @@ type SearchOptions struct {
 // Search runs the jobs over the workers and returns one outcome per job.
 func (p *Pool) Search(ctx context.Context, jobs []Job, opt SearchOptions) ([]Outcome, error) {
 	if opt.ChunkSize <= 0 {
-		opt.ChunkSize = 6
+		opt.ChunkSize = FishnetChunk
 	}
 	out := make([]Outcome, len(jobs))
 	type chunk struct{ lo, hi int }
@@ -204,7 +245,7 @@ func (p *Pool) Search(ctx context.Context, jobs []Job, opt SearchOptions) ([]Out
 		go func(w int, eng Searcher) {
 			defer wg.Done()
 			for c := range chunks {
-				if err := p.runChunk(ctx, eng, jobs, out, c.lo, c.hi, report); err != nil {
+				if err := p.runChunk(ctx, eng, jobs, out, c.lo, c.hi, opt.Overlap, report); err != nil {
 					mu.Lock()
 					if firstErr == nil {
 						firstErr = fmt.Errorf("analysis: worker %d: %w", w, err)
@@ -220,9 +261,9 @@ func (p *Pool) Search(ctx context.Context, jobs []Job, opt SearchOptions) ([]Out
 		}(w, eng)
 	}
 feed:
-	for lo := 0; lo < len(jobs); lo += opt.ChunkSize {
+	for hi := len(jobs); hi > 0; hi -= opt.ChunkSize {
 		select {
-		case chunks <- chunk{lo, min(lo+opt.ChunkSize, len(jobs))}:
+		case chunks <- chunk{max(0, hi-opt.ChunkSize), hi}:
 		case <-ctx.Done():
 			break feed
 		}
@@ -238,18 +279,12 @@ feed:
 	return out, nil
 }
 
-func (p *Pool) runChunk(ctx context.Context, eng Searcher, jobs []Job, out []Outcome, lo, hi int, report func()) error {
+func (p *Pool) runChunk(ctx context.Context, eng Searcher, jobs []Job, out []Outcome, lo, hi int, overlap bool, report func()) error {
 	fresh := false
-	for i := hi - 1; i >= lo; i-- {
-		j := jobs[i]
-		if j.Skip {
-			out[i] = j.Fixed
-			report()
-			continue
-		}
+	search := func(j Job) (*uci.Result, error) {
 		if !fresh {
 			if err := p.withRetry(ctx, eng, "new game", func() error { return eng.NewGame(ctx) }); err != nil {
-				return err
+				return nil, err
 			}
 			fresh = true
 		}
@@ -260,7 +295,26 @@ func (p *Pool) runChunk(ctx context.Context, eng Searcher, jobs []Job, out []Out
 			return err
 		})
 		if err != nil && !errors.Is(err, uci.ErrNoMove) {
-			return fmt.Errorf("search %s moves %v: %w", posName(j.Pos), j.Pos.Moves, err)
+			return nil, fmt.Errorf("search %s moves %v: %w", posName(j.Pos), j.Pos.Moves, err)
+		}
+		return res, nil
+	}
+	if overlap && hi < len(jobs) && !jobs[hi].Skip {
+		// warm-up only: the position is another chunk's
+		if _, err := search(jobs[hi]); err != nil {
+			return err
+		}
+	}
+	for i := hi - 1; i >= lo; i-- {
+		j := jobs[i]
+		if j.Skip {
+			out[i] = j.Fixed
+			report()
+			continue
+		}
+		res, err := search(j)
+		if err != nil {
+			return err
 		}
 		out[i] = toOutcome(res, j.WhiteToMove)
 		report()

@@ -53,21 +53,21 @@ func BenchmarkPoolVsDirect(b *testing.B) {
 	runDirect := func() time.Duration {
 		start := time.Now()
 		var wg sync.WaitGroup
-		var next atomic.Int64 // chunks are taken in order, as the pool does
+		var next atomic.Int64 // chunks are taken from the game's end, as the pool does
 		for _, e := range direct {
 			wg.Add(1)
 			go func(e *uci.Engine) {
 				defer wg.Done()
 				for {
-					lo := int(next.Add(1)-1) * chunk
-					if lo >= len(jobs) {
+					hi := len(jobs) - int(next.Add(1)-1)*chunk
+					if hi <= 0 {
 						return
 					}
 					if err := e.NewGame(ctx); err != nil {
 						b.Error(err)
 						return
 					}
-					for i := min(lo+chunk, len(jobs)) - 1; i >= lo; i-- {
+					for i := hi - 1; i >= max(0, hi-chunk); i-- {
 						if jobs[i].Skip {
 							continue
 						}

@@ -108,7 +108,7 @@ func TestPoolSpreadsChunksBackwardsAndNormalisesPOV(t *testing.T) {
 	}
 	var progress []int
 	var pmu sync.Mutex
-	outs, err := p.Search(context.Background(), jobs, SearchOptions{ChunkSize: 6, Progress: func(d, total int) {
+	outs, err := p.Search(context.Background(), jobs, SearchOptions{Overlap: true, Progress: func(d, total int) {
 		pmu.Lock()
 		progress = append(progress, d)
 		pmu.Unlock()
@@ -131,25 +131,85 @@ func TestPoolSpreadsChunksBackwardsAndNormalisesPOV(t *testing.T) {
 	if len(progress) != len(jobs) || progress[len(progress)-1] != len(jobs) {
 		t.Errorf("progress %v", progress)
 	}
-	// chunks of 6 searched backwards after a fresh ucinewgame
+	// fishnet's chunks, counted from the game's end (13 positions: 8-12,
+	// 3-7, 0-2), each searched backwards after ucinewgame, the later ones
+	// after a warm-up search of the position following the chunk
+	want := map[string]bool{
+		"newgame search 12 search 11 search 10 search 9 search 8":       true,
+		"newgame search 8 search 7 search 6 search 5 search 4 search 3": true,
+		"newgame search 3 search 2 search 1 search 0":                   true,
+	}
 	perWorker := map[string][]string{}
 	for _, e := range rec.events {
 		w, rest, _ := strings.Cut(e, " ")
 		perWorker[w] = append(perWorker[w], rest)
 	}
-	for w, evs := range perWorker {
-		for i, e := range evs {
-			if e == "newgame" && i+1 < len(evs) {
-				var first int
-				fmt.Sscanf(evs[i+1], "search %d", &first)
-				if first%6 != 5 && first != len(moves) {
-					t.Errorf("%s: chunk starts at position %d, want the chunk's last", w, first)
-				}
+	var got []string
+	for _, evs := range perWorker {
+		for _, chunk := range strings.Split(strings.Join(evs, " "), "newgame ") {
+			if chunk != "" {
+				got = append(got, "newgame "+strings.TrimSpace(chunk))
 			}
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("chunks %q, want %d", got, len(want))
+	}
+	for _, c := range got {
+		if !want[c] {
+			t.Errorf("chunk %q is not one of fishnet's", c)
 		}
 	}
 	if rec.searched[0] == 0 || rec.searched[1] == 0 {
 		t.Errorf("positions not spread over both workers: %v", rec.searched)
+	}
+}
+
+// TestFishnetLimits: fishnet sends 6/7 of the node budget per position.
+func TestFishnetLimits(t *testing.T) {
+	if got := (Budget{Nodes: 1_000_000}).FishnetLimits(); got.Nodes != 857_142 || got.Depth != 0 {
+		t.Errorf("1M nodes → %+v, want go nodes 857142", got)
+	}
+	if got := (Budget{Depth: 20}).FishnetLimits(); got.Nodes != 0 || got.Depth != 20 {
+		t.Errorf("depth 20 → %+v", got)
+	}
+	if got := (Budget{}).FishnetLimits(); got.Nodes != 857_142 {
+		t.Errorf("default → %+v", got)
+	}
+	if got := Presets["lichess-sf15"].FishnetLimits(); got.Nodes != 1_500_000 {
+		t.Errorf("lichess-sf15 → %+v, want the whole 1.5M", got)
+	}
+}
+
+// TestFreshHashSearchesEachPositionAlone: with the lichess-sf15 preset
+// every position is searched right after ucinewgame, with the whole budget
+// and no overlap search (fishnet up to 2.6).
+func TestFreshHashSearchesEachPositionAlone(t *testing.T) {
+	var mu sync.Mutex
+	var nodes []int64
+	p, rec, _ := newScriptedPool(t, 1, func(pos uci.Position, lim uci.Limits) (uci.Score, string, error) {
+		mu.Lock()
+		nodes = append(nodes, lim.Nodes)
+		mu.Unlock()
+		return uci.Score{CP: 10}, "a2a3", nil
+	})
+	g := gameFromSAN(t, "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6")
+	if _, errs, err := p.AnalyseGames(context.Background(), []*Game{g}, EngineOptions{Budget: Presets["lichess-sf15"], BorderlineBand: -1}); err != nil || errs[0] != nil {
+		t.Fatal(err, errs)
+	}
+	var seq []string
+	for _, e := range rec.events {
+		_, rest, _ := strings.Cut(e, " ")
+		seq = append(seq, strings.Fields(rest)[0])
+	}
+	want := strings.TrimSpace(strings.Repeat("newgame search ", 9))
+	if got := strings.Join(seq, " "); got != want {
+		t.Errorf("events %q, want %q", got, want)
+	}
+	for _, n := range nodes {
+		if n != 1_500_000 {
+			t.Fatalf("go nodes %v, want 1500000 each", nodes)
+		}
 	}
 }
 

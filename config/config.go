@@ -186,6 +186,7 @@ type CompareConfig struct {
 	Since    time.Duration `toml:"since"`     // how far back to fetch games
 	Preset   string        `toml:"preset"`    // quick|lichess|deep
 	Nodes    int           `toml:"nodes"`     // 0 = from preset
+	Engine   []string      `toml:"engine"`    // UCI command line or engine name (auto, stockfish19, stockfish15)
 }
 
 // ModelsConfig is the [models] section: Maia weights and ONNX Runtime.
@@ -291,7 +292,7 @@ func Default() *Config {
 			Engine:  []string{"/usr/games/stockfish"},
 			Workers: 2,
 			Threads: 1,
-			HashMB:  64,
+			HashMB:  16,
 			Preset:  "lichess",
 		},
 		Compare: CompareConfig{
@@ -301,6 +302,7 @@ func Default() *Config {
 			MaxGames: 50,
 			Since:    30 * 24 * time.Hour,
 			Preset:   "lichess",
+			Engine:   []string{"/usr/games/stockfish"},
 		},
 		Models: ModelsConfig{},
 		EWR: EWRConfig{

@@ -225,7 +225,7 @@ func (c *Config) checkStore(ch *checker) {
 }
 
 // Presets lists the analysis budget presets.
-func Presets() []string { return []string{"quick", "lichess", "deep"} }
+func Presets() []string { return []string{"quick", "lichess", "lichess-sf15", "deep"} }
 
 func (c *Config) checkAnalysis(ch *checker) {
 	a := c.Analysis
@@ -252,6 +252,7 @@ func (c *Config) checkCompare(ch *checker) {
 	ch.durRange("compare.since", p.Since, time.Hour, 3650*24*time.Hour)
 	ch.oneOf("compare.preset", p.Preset, Presets())
 	ch.intRangeOrZero("compare.nodes", p.Nodes, 1000, 1_000_000_000, "", "from preset")
+	ch.command("compare.engine", p.Engine, true)
 }
 
 func (c *Config) checkModels(ch *checker) {

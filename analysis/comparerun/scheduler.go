@@ -20,7 +20,8 @@ type SchedulerConfig struct {
 	// Compare is the [compare] section: users, interval, max games, since,
 	// budget. Nothing runs unless Enabled.
 	Compare config.CompareConfig
-	// Analysis is the [analysis] section: the engine command and its hash.
+	// Analysis is the [analysis] section: the engines' hash. The engine is
+	// Compare.Engine (resolved by Engine).
 	// Scheduled runs ignore its workers and threads: they use one engine
 	// with one thread, under nice (see LowPriority).
 	Analysis config.AnalysisConfig
@@ -69,8 +70,12 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 	if cfg.RetryAfter <= 0 {
 		cfg.RetryAfter = min(cfg.Compare.Interval, time.Hour)
 	}
-	cmd := cfg.Analysis.Engine
-	if len(cmd) == 0 {
+	cmd := cfg.Compare.Engine
+	if cfg.Factory == nil {
+		if cmd, err = Engine(cmd, cfg.Logger); err != nil {
+			return nil, fmt.Errorf("comparerun: scheduler: compare.engine: %w", err)
+		}
+	} else if len(cmd) == 0 {
 		cmd = analysis.DefaultEngineCommand
 	}
 	s := &Scheduler{cfg: cfg, fetcher: NewFetcher(cfg.Client)}

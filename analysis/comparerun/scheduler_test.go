@@ -22,8 +22,9 @@ type runEvent struct {
 
 func schedConfig(w *world, st *store.Store, o *oracle, interval time.Duration, events chan<- runEvent) SchedulerConfig {
 	return SchedulerConfig{
-		Compare:  config.CompareConfig{Enabled: true, Users: []string{"alice"}, Interval: interval, MaxGames: 5, Since: 24 * time.Hour, Preset: "quick"},
-		Analysis: config.AnalysisConfig{Engine: []string{"fake-engine", "--flag"}, Workers: 2, Threads: 2, HashMB: 16},
+		Compare: config.CompareConfig{Enabled: true, Users: []string{"alice"}, Interval: interval, MaxGames: 5, Since: 24 * time.Hour, Preset: "quick",
+			Engine: []string{"fake-engine", "--flag"}},
+		Analysis: config.AnalysisConfig{Engine: []string{"analysis-engine"}, Workers: 2, Threads: 2, HashMB: 16},
 		Client:   w.public, Store: st, Factory: o.factory(), RetryAfter: interval,
 		OnRun: func(user string, rep *RunReport, err error) { events <- runEvent{user, rep, err} },
 	}

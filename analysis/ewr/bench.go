@@ -36,6 +36,52 @@ type BenchRun struct {
 	EngineEvals, CacheHits  int
 	MaiaPositions, MaiaCall int
 	ResultHits              int
+	// StockfishTime and MaiaTime are the wall time spent waiting for the
+	// evaluator and the prober; the rest of Times is the calculation's own
+	// work (trees, caches).
+	StockfishTime, MaiaTime time.Duration
+	// Searches and Nodes are the engine searches run and the nodes they
+	// searched, when the evaluator counts them (EngineEvaluator,
+	// PoolEvaluator): nodes measure the work independently of the
+	// machine's load.
+	Searches, Nodes int64
+}
+
+// Total returns the sum of the times.
+func (b BenchRun) Total() time.Duration {
+	var t time.Duration
+	for _, d := range b.Times {
+		t += d
+	}
+	return t
+}
+
+// counter is an evaluator that counts its searches and nodes.
+type counter interface {
+	Counts() (searches, nodes int64)
+}
+
+// timedProber and timedEvaluator add up the time spent in their calls.
+type timedProber struct {
+	MoveProber
+	d *time.Duration
+}
+
+func (t timedProber) Probe(ctx context.Context, reqs []ProbeRequest) ([][]MoveProb, error) {
+	t0 := time.Now()
+	defer func() { *t.d += time.Since(t0) }()
+	return t.MoveProber.Probe(ctx, reqs)
+}
+
+type timedEvaluator struct {
+	Evaluator
+	d *time.Duration
+}
+
+func (t timedEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, Score)) error {
+	t0 := time.Now()
+	defer func() { *t.d += time.Since(t0) }()
+	return t.Evaluator.Evaluate(ctx, reqs, onResult)
 }
 
 // Median returns the median time per position.
@@ -66,14 +112,32 @@ func (b BenchRun) HitRate() float64 {
 // position to w (when not nil).
 func RunBench(ctx context.Context, c *Calculator, p Params, opt Options, w io.Writer) (BenchRun, error) {
 	var run BenchRun
+	cnt, _ := c.Evaluator.(counter)
+	tc := *c
 	for _, bp := range BenchPositions {
+		var sfTime, maiaTime time.Duration
+		tc.Prober = timedProber{c.Prober, &maiaTime}
+		tc.Evaluator = timedEvaluator{c.Evaluator, &sfTime}
+		var s0, n0 int64
+		if cnt != nil {
+			s0, n0 = cnt.Counts()
+		}
 		t0 := time.Now()
-		res, err := c.Calculate(ctx, bp.Pos, p, opt)
+		res, err := tc.Calculate(ctx, bp.Pos, p, opt)
 		if err != nil {
 			return run, fmt.Errorf("ewr: bench %s: %w", bp.Name, err)
 		}
 		d := time.Since(t0)
+		var searches, nodes int64
+		if cnt != nil {
+			s1, n1 := cnt.Counts()
+			searches, nodes = s1-s0, n1-n0
+		}
 		run.Times = append(run.Times, d)
+		run.StockfishTime += sfTime
+		run.MaiaTime += maiaTime
+		run.Searches += searches
+		run.Nodes += nodes
 		s := res.Stats
 		run.EngineEvals += s.EngineEvals
 		run.CacheHits += s.EvalCacheHits
@@ -87,8 +151,9 @@ func RunBench(ctx context.Context, c *Calculator, p Params, opt Options, w io.Wr
 			if m, ok := res.Best(); ok {
 				best = fmt.Sprintf("%s %.1f%%", m.SAN, 100*m.ExpectedWinrate)
 			}
-			fmt.Fprintf(w, "%-14s %7.2fs  best %-12s  %2d/%2d moves  %4d nodes  stockfish %4d (+%d cached)  maia %4d in %3d calls  cached=%v\n",
-				bp.Name, d.Seconds(), best, s.Candidates, s.LegalMoves, s.Nodes, s.EngineEvals, s.EvalCacheHits, s.MaiaPositions, s.MaiaCalls, res.Cached)
+			fmt.Fprintf(w, "%-14s %7.2fs (stockfish %6.2fs, maia %5.2fs)  best %-12s  %2d/%2d moves  %4d tree nodes  stockfish %4d evals (+%d cached, %d reused) %5.1fM nodes  maia %4d in %3d calls  cached=%v\n",
+				bp.Name, d.Seconds(), sfTime.Seconds(), maiaTime.Seconds(), best, s.Candidates, s.LegalMoves, s.Nodes,
+				s.EngineEvals, s.EvalCacheHits, s.EvalReuse, float64(nodes)/1e6, s.MaiaPositions, s.MaiaCalls, res.Cached)
 		}
 	}
 	return run, nil

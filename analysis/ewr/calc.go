@@ -103,6 +103,7 @@ func (c *Calculator) Calculate(ctx context.Context, pos Position, p Params, opt 
 		c: c, p: p, opt: opt, pos: pos, root: root,
 		us:      root.SideToMove(),
 		evals:   map[string]Score{},
+		home:    map[string]int{},
 		include: include,
 	}
 	if cacheWarning != "" {
@@ -163,6 +164,7 @@ type run struct {
 	trees    []*Node // the candidates
 	filtered map[*Node]bool
 	evals    map[string]Score
+	home     map[string]int // the engine (Dispatcher worker) that searched each position
 
 	stats       Stats
 	warnings    []string
@@ -196,7 +198,11 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 	if err := r.grow(ctx); err != nil {
 		return nil, err
 	}
-	if err := r.evaluateTrees(ctx); err != nil {
+	if d, ok := r.c.Evaluator.(Dispatcher); ok && d.Workers() > 0 {
+		if err := r.evaluateTreesDispatched(ctx, d); err != nil {
+			return nil, err
+		}
+	} else if err := r.evaluateTrees(ctx); err != nil {
 		return nil, err
 	}
 	res := r.assemble()

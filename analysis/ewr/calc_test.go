@@ -590,8 +590,8 @@ func TestBenchPositionsValid(t *testing.T) {
 		}
 	}
 	r := BenchRun{Times: []time.Duration{3, 1, 2, 10}, EngineEvals: 30, CacheHits: 60, ResultHits: 10}
-	if r.Median() != 2 || !near(r.HitRate(), 70.0/100) {
-		t.Errorf("median %v hit rate %v", r.Median(), r.HitRate())
+	if r.Median() != 2 || !near(r.HitRate(), 70.0/100) || r.Total() != 16 {
+		t.Errorf("median %v hit rate %v total %v", r.Median(), r.HitRate(), r.Total())
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 	"sync/atomic"
 
 	"github.com/rs/zerolog"
@@ -24,7 +23,8 @@ type Searcher interface {
 // one search at a time per engine. Unlike PoolEvaluator it never clears
 // the engines' hash tables: the positions of one calculation are related
 // (a move, then its replies), so each engine's hash keeps paying off, and
-// every result is reported the moment it is ready.
+// every result is reported the moment it is ready. It is a Dispatcher, so
+// the calculation chooses which engine searches what.
 type EngineEvaluator struct {
 	engines []Searcher
 	// Retries is how often a position is retried on a restarted engine
@@ -93,75 +93,6 @@ func (e *EngineEvaluator) Close() error {
 // Counts returns the searches run and the nodes they searched so far.
 func (e *EngineEvaluator) Counts() (searches, nodes int64) {
 	return e.searches.Load(), e.nodes.Load()
-}
-
-type engineResult struct {
-	i   int
-	s   Score
-	err error
-}
-
-// Evaluate implements Evaluator: the engines take the positions in order
-// from a shared queue; results are reported from the calling goroutine as
-// they arrive. The first failure stops the rest.
-func (e *EngineEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, Score)) error {
-	if len(e.engines) == 0 {
-		return errors.New("no engines")
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	queue := make(chan int)
-	results := make(chan engineResult)
-	var wg sync.WaitGroup
-	for _, eng := range e.engines {
-		wg.Add(1)
-		go func(eng Searcher) {
-			defer wg.Done()
-			for i := range queue {
-				s, err := e.search(ctx, eng, reqs[i])
-				select {
-				case results <- engineResult{i, s, err}:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}(eng)
-	}
-	go func() {
-		defer close(queue)
-		for i := range reqs {
-			select {
-			case queue <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-	var first error
-	done := 0
-	for r := range results {
-		if first != nil {
-			continue
-		}
-		if r.err != nil {
-			first = r.err
-			cancel()
-			continue
-		}
-		done++
-		onResult(r.i, r.s)
-	}
-	if first != nil {
-		return first
-	}
-	if done < len(reqs) {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		return fmt.Errorf("%d of %d positions not evaluated", len(reqs)-done, len(reqs))
-	}
-	return nil
 }
 
 // search evaluates one position, retrying on a restarted engine after a

@@ -82,7 +82,7 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 	}
 	r.stats.EngineCalls++
 	got := make([]bool, len(reqs))
-	err := r.c.Evaluator.Evaluate(ctx, reqs, func(i int, s Score) {
+	onResult := func(i, worker int, s Score) {
 		if i < 0 || i >= len(reqs) || got[i] {
 			return
 		}
@@ -90,9 +90,33 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 		k := reqKeys[i]
 		r.stats.EngineEvals++
 		r.evals[k] = s
+		if worker >= 0 {
+			r.home[k] = worker
+		}
 		r.storeEval(ctx, k, s)
 		r.apply(byKey[k], s, phase)
-	})
+	}
+	var err error
+	if d, ok := r.c.Evaluator.(Dispatcher); ok && d.Workers() > 0 {
+		// In order, remembering which engine searched what (phase B
+		// searches a position's subtree on the same engine).
+		j := 0
+		cur := make([]int, d.Workers())
+		err = d.Dispatch(ctx, func(w int) (EvalRequest, bool) {
+			if j == len(reqs) || w < 0 || w >= len(cur) {
+				return EvalRequest{}, false
+			}
+			cur[w] = j
+			j++
+			return reqs[j-1], true
+		}, func(w int, _ EvalRequest, s Score) {
+			if w >= 0 && w < len(cur) {
+				onResult(cur[w], w, s)
+			}
+		})
+	} else {
+		err = r.c.Evaluator.Evaluate(ctx, reqs, func(i int, s Score) { onResult(i, -1, s) })
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("ewr: stockfish: %w", ctx.Err())

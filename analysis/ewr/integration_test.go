@@ -84,8 +84,10 @@ func TestRealEngines(t *testing.T) {
 
 // BenchmarkTenPositions runs the ten benchmark positions at the defaults
 // with real engines (2 workers), cold (a fresh in-memory cache per
-// iteration), then reports the median per position, the engine call counts
-// and the hit rate of a repeated pass without the result cache.
+// iteration), then reports the median per position, the engine call counts,
+// the nodes searched (the work, whatever the machine's load), the shares of
+// the time spent waiting for Stockfish and Maia, and the hit rate of a
+// repeated pass without the result cache.
 //
 //	go test ./analysis/ewr -run '^$' -bench TenPositions -benchtime 1x
 func BenchmarkTenPositions(b *testing.B) {
@@ -104,6 +106,9 @@ func BenchmarkTenPositions(b *testing.B) {
 		b.ReportMetric(float64(cold.EngineEvals)/float64(len(cold.Times)), "stockfish-evals/pos")
 		b.ReportMetric(float64(cold.MaiaPositions)/float64(len(cold.Times)), "maia-positions/pos")
 		b.ReportMetric(float64(cold.MaiaCall)/float64(len(cold.Times)), "maia-calls/pos")
+		b.ReportMetric(float64(cold.Nodes)/1e6/float64(len(cold.Times)), "stockfish-Mnodes/pos")
+		b.ReportMetric(100*cold.StockfishTime.Seconds()/cold.Total().Seconds(), "stockfish-time-%")
+		b.ReportMetric(100*cold.MaiaTime.Seconds()/cold.Total().Seconds(), "maia-time-%")
 		b.ReportMetric(100*warm.HitRate(), "repeat-hit-%")
 	}
 }

@@ -44,6 +44,7 @@ type Node struct {
 	path  []string     // UCI moves from the analysed position through this one
 	key   string       // evaluation key: FEN without move counters
 	b     *board.Board // the position, kept only while the node awaits expansion
+	seq   int          // depth-first order over all trees, for phase B's scheduling
 }
 
 // MoveResult is the outcome for one candidate move.

@@ -16,7 +16,7 @@ import (
 	webreport "github.com/outpostchess/outpost/internal/web/report"
 )
 
-const analyseSynopsis = "[--nodes N | --depth N | --preset quick|lichess|deep] [--threads N] [--workers N] [--hash MB] [--engine CMD] [--lichess-evals] [--format text|json|pgn|html] [--out FILE] [--server URL | --offline] INPUT..."
+const analyseSynopsis = "[--nodes N | --depth N | --preset quick|lichess|deep] [--threads N] [--workers N] [--hash MB] [--engine CMD] [--lichess-evals] [--format text|json|pgn|html] [--out FILE] [--server URL | --offline] [--ewr [--ewr-threshold 0.1] [--ewr-depth 15] [--ewr-loss -0.1] [--maia RATING] [--ewr-time 60s] [--bot NAME] [--ewr-bot-moves 5] [--ewr-store FILE] [--ewr-engine CMD]] INPUT..."
 
 // analyseFetcher returns the fetcher for Lichess game ids and URLs given as
 // inputs (lichess.org, or $OUTPOST_CONFIG's [lichess] url; the token, when
@@ -44,17 +44,18 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "analyse", analyseSynopsis)
 	nodes := fs.Int64("nodes", 0, "nodes per position (default 1000000, Lichess's budget)")
 	depth := fs.Int("depth", 0, "depth per position instead of nodes")
-	preset := fs.String("preset", "", "budget preset: quick (100k nodes), lichess (1M nodes), deep (5M nodes)")
+	preset := fs.String("preset", "", "budget preset: quick (100k nodes), lichess (1M nodes), lichess-sf15 (1.5M nodes, fresh hash per position, as fishnet 2.x), deep (5M nodes)")
 	threads := fs.Int("threads", 1, "engine threads per worker")
 	workers := fs.Int("workers", 0, "engines run in parallel (default: CPUs / threads)")
-	hash := fs.Int("hash", 64, "engine hash per worker, MB")
-	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand, " "), "UCI engine command line")
+	hash := fs.Int("hash", analysis.DefaultHashMB, "engine hash per worker, MB (16: Stockfish's default, as Lichess's fishnet)")
+	engine := fs.String("engine", strings.Join(analysis.ComparisonEngine, " "), "UCI engine command line, or an engine name: sf15 (Stockfish 15.1), sf19 (Stockfish 19), auto (19 when installed, else 15.1)")
 	band := fs.Float64("borderline-band", analysis.DefaultBorderlineBand, "re-search plies whose delta is this close to a threshold deeper (negative: off)")
 	lichessEvals := fs.Bool("lichess-evals", false, "classify from the evals in the input (Lichess's analysis), no engine")
 	format := fs.String("format", "text", "output format: text, json, pgn (Lichess literate PGN) or html (one self-contained report)")
 	out := fs.String("out", "", "write the output to FILE instead of stdout")
 	server := fs.String("server", "", "Lichess server for game ids and URLs (default: $OUTPOST_CONFIG's [lichess] url, else https://lichess.org)")
 	offline := fs.Bool("offline", false, "never fetch games: game ids and URLs are errors")
+	ewrFlags := addAnalyseEWRFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -67,6 +68,10 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	default:
 		return fmt.Errorf("--format %q: want text, json, pgn or html", *format)
 	}
+	ewrParams, err := ewrFlags.params()
+	if err != nil {
+		return err
+	}
 	budget, err := analyseBudget(*nodes, *depth, *preset)
 	if err != nil {
 		return err
@@ -76,6 +81,13 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	games, skipped, err := readAnalyseInputs(ctx, env, fs.Args(), analyseFetcher(env, *server, *offline))
 	if err != nil {
 		return err
+	}
+	var ewrCalc *analyseEWR
+	if *ewrFlags.on && len(games) > 0 {
+		if ewrCalc, err = openAnalyseEWR(env, ewrFlags, ewrParams, games); err != nil {
+			return err
+		}
+		defer ewrCalc.close(env)
 	}
 	var analyses []*analysis.Analysis
 	var interrupted error // set when cancelled mid-way: the finished games are still written
@@ -131,8 +143,23 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	for _, s := range skipped {
 		fmt.Fprintf(env.Stderr, "outpost analyse: skipped %s\n", s)
 	}
-	if err := writeAnalyseOutput(env, *out, *format, analyses, skipped); err != nil {
+	var moments report.EWRSet // nil: no --ewr
+	var ewrErr error          // --ewr could not run: the analyses are still written
+	if ewrCalc != nil && interrupted == nil && len(analyses) > 0 {
+		n := *workers
+		if n <= 0 {
+			n = runtime.NumCPU()
+		}
+		moments, ewrErr = ewrCalc.run(ctx, env, analyses, ewrCalc.botName(ctx, env, *server, *offline), n, *hash)
+		if ewrErr != nil && ctx.Err() != nil {
+			interrupted, ewrErr = ewrErr, nil
+		}
+	}
+	if err := writeAnalyseOutput(env, *out, *format, analyses, moments, skipped); err != nil {
 		return err
+	}
+	if ewrErr != nil {
+		return ewrErr
 	}
 	if interrupted != nil {
 		return fmt.Errorf("interrupted after %d games: %w", len(analyses), interrupted)
@@ -187,7 +214,9 @@ func readAnalyseInputs(ctx context.Context, env *Env, args []string, fetcher inp
 	return games, skipped, nil
 }
 
-func writeAnalyseOutput(env *Env, path, format string, analyses []*analysis.Analysis, skipped []string) (err error) {
+// writeAnalyseOutput writes the analyses (with their expected-winrate
+// moments when moments is not nil) in format.
+func writeAnalyseOutput(env *Env, path, format string, analyses []*analysis.Analysis, moments report.EWRSet, skipped []string) (err error) {
 	var w io.Writer = env.Stdout
 	if path != "" {
 		f, err := os.Create(path)
@@ -203,11 +232,13 @@ func writeAnalyseOutput(env *Env, path, format string, analyses []*analysis.Anal
 	}
 	switch format {
 	case "json":
-		return report.WriteJSON(w, report.Document{Games: analyses, Errors: skipped, Aggregate: report.AggregateComparisons(analyses)})
+		return report.WriteJSON(w, report.Document{Games: analyses, Errors: skipped, Aggregate: report.AggregateComparisons(analyses), EWR: moments})
 	case "pgn":
-		return report.WritePGN(w, analyses, report.DefaultPGNOptions)
+		opt := report.DefaultPGNOptions
+		opt.EWR = moments
+		return report.WritePGN(w, analyses, opt)
 	case "html":
-		return webreport.Write(w, analyses)
+		return webreport.WriteEWR(w, analyses, moments)
 	}
-	return report.WriteText(w, analyses, nil)
+	return report.WriteTextEWR(w, analyses, moments, nil)
 }

@@ -22,7 +22,7 @@ const compareSynopsis = "(--user NAME [--since 30d] [--max 50] [--server URL] | 
 // runCompare implements `outpost compare`.
 func runCompare(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "compare", compareSynopsis)
-	cfgPath := fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML): [lichess] url, [store] path, [analysis] engine, [compare] defaults")
+	cfgPath := fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML): [lichess] url, [store] path, [analysis] hash, [compare] defaults and engine")
 	user := fs.String("user", "", "Lichess user whose analysed games are compared")
 	pgnFile := fs.String("pgn", "", "compare offline: a PGN or JSON file carrying Lichess's analysis")
 	sinceS := fs.String("since", "", `how far back games are fetched, e.g. "30d" (default: the config's compare.since, 30d)`)
@@ -33,7 +33,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	workers := fs.Int("workers", 0, "engines run in parallel (default: CPUs / threads)")
 	threads := fs.Int("threads", 1, "engine threads per worker")
 	hash := fs.Int("hash", 0, "engine hash per worker, MB (default: the config's analysis.hash_mb)")
-	engine := fs.String("engine", "", "UCI engine command line (default: the config's analysis.engine)")
+	engine := fs.String("engine", "", "UCI engine command line, or an engine name: sf15 (Stockfish 15.1), sf19 (Stockfish 19), auto (19 when installed, else 15.1) (default: the config's compare.engine, Stockfish 15.1)")
 	band := fs.Float64("borderline-band", analysis.DefaultBorderlineBand, "re-search plies whose delta is this close to a threshold deeper (negative: off)")
 	storePath := fs.String("store", "", "SQLite file of the runs (default: the config's store.path)")
 	trend := fs.Int("trend", comparerun.DefaultTrendRuns, "runs shown in the trend, this one included")
@@ -63,12 +63,9 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cmdline := cfg.Analysis.Engine
+	cmdline := cfg.Compare.Engine
 	if *engine != "" {
 		cmdline = strings.Fields(*engine)
-	}
-	if len(cmdline) == 0 {
-		return errors.New("--engine is empty")
 	}
 	if *threads < 1 {
 		return fmt.Errorf("--threads %d: want at least 1", *threads)
@@ -88,6 +85,9 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	log := env.logger()
 	if *last {
 		return printLastCompare(ctx, env, path, *user, *pgnFile, *trend, *asJSON)
+	}
+	if cmdline, err = comparerun.Engine(cmdline, log); err != nil {
+		return fmt.Errorf("--engine: %w", err)
 	}
 
 	var src comparerun.Source

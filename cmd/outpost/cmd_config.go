@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/outpostchess/outpost/analysis"
 	"io"
 	"os"
 	"os/exec"
@@ -114,12 +115,24 @@ func environmentWarnings(cfg *config.Config) []string {
 			out = append(out, fmt.Sprintf("%s: %q not found or not executable", key, p))
 		}
 	}
-	if len(cfg.Analysis.Engine) > 0 {
-		program("analysis.engine", cfg.Analysis.Engine[0])
+	// Analysis engines may be names (sf15, sf19, auto): resolve them first.
+	analysisEngine := func(key string, cmdline []string) {
+		if len(cmdline) == 0 {
+			return
+		}
+		resolved, notice, err := analysis.ResolveEngine(cmdline)
+		switch {
+		case err != nil:
+			out = append(out, fmt.Sprintf("%s: %v", key, err))
+		case notice != "":
+			out = append(out, key+": "+notice)
+		default:
+			program(key, resolved[0])
+		}
 	}
-	if len(cfg.Summary.Engine) > 0 {
-		program("summary.engine", cfg.Summary.Engine[0])
-	}
+	analysisEngine("analysis.engine", cfg.Analysis.Engine)
+	analysisEngine("summary.engine", cfg.Summary.Engine)
+	analysisEngine("compare.engine", cfg.Compare.Engine)
 	for _, name := range cfg.EngineNames() {
 		if def, ok := cfg.Engines.Defs[name]; ok && def.Type == config.EngineUCI {
 			program("engines."+name+".path", def.Path)

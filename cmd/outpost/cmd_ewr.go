@@ -204,8 +204,9 @@ func runEWRBench(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Para
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "median %.2fs per position · Stockfish %d evaluations · Maia %d positions in %d calls · cache hit rate %.0f%%\n",
-			r.Median().Seconds(), r.EngineEvals, r.MaiaPositions, r.MaiaCall, 100*r.HitRate())
+		fmt.Fprintf(out, "median %.2fs per position · total %.1fs (Stockfish %.1fs, Maia %.1fs, other %.1fs) · Stockfish %d evaluations, %d searches, %.1fM nodes · Maia %d positions in %d calls · cache hit rate %.0f%%\n",
+			r.Median().Seconds(), r.Total().Seconds(), r.StockfishTime.Seconds(), r.MaiaTime.Seconds(), (r.Total() - r.StockfishTime - r.MaiaTime).Seconds(),
+			r.EngineEvals, r.Searches, float64(r.Nodes)/1e6, r.MaiaPositions, r.MaiaCall, 100*r.HitRate())
 	}
 	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Fprintf(out, "load average after: %s", la)

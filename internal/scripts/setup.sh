@@ -2,6 +2,9 @@
 # Installs everything Outpost's demo and test suite need on a fresh machine.
 # Idempotent: each step checks first and does nothing when already done.
 #   - Stockfish 15.1 from Debian's package (/usr/games/stockfish)
+#   - Stockfish 19 (WebAssembly, run with node) from the npm package
+#     stockfish@19.0.0: only bin/stockfish-19-single.js + .wasm and
+#     Copying.txt, into ${OUTPOST_STOCKFISH19_DIR:-~/.cache/outpost/stockfish19}
 #   - Chromium and chromium-driver from Debian (web console browser tests)
 #   - ONNX Runtime and the Maia-1 weights via `outpost models fetch`
 #     (libonnxruntime.so.1 from the npm package onnxruntime-node@1.24.1;
@@ -24,11 +27,34 @@ fi
 # with its driver (the web console's browser tests).
 need=()
 [ -x /usr/games/stockfish ] || need+=(stockfish)
+command -v node >/dev/null || need+=(nodejs)
+command -v npm >/dev/null || need+=(npm)
 command -v chromium >/dev/null || need+=(chromium chromium-driver)
 if [ ${#need[@]} -gt 0 ]; then
   log "installing Debian packages: ${need[*]}"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# Stockfish 19 (engine name "sf19"): the npm package's single-threaded
+# WebAssembly build. Checked by SHA-256; nothing else of the package is kept.
+sf19_dir=${OUTPOST_STOCKFISH19_DIR:-$HOME/.cache/outpost/stockfish19}
+sf19_sums='72772f8bdd7353e4e24245d946bb831f56bcccf02fa16a779c1b92a6c00e5cc2  stockfish-19-single.js
+8725c26572762617fd96b2ea83ff130e6640b85815890d682bf8c49db0820721  stockfish-19-single.wasm
+0b383d5a63da644f628d99c33976ea6487ed89aaa59f0b3257992deac1171e6b  Copying.txt'
+if ! (cd "$sf19_dir" 2>/dev/null && printf '%s\n' "$sf19_sums" | sha256sum --check --status); then
+  log "installing Stockfish 19 (npm stockfish@19.0.0) into $sf19_dir"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  (cd "$tmp" && npm pack --silent stockfish@19.0.0 >/dev/null)
+  tar -xzf "$tmp"/stockfish-19.0.0.tgz -C "$tmp" \
+    package/bin/stockfish-19-single.js package/bin/stockfish-19-single.wasm package/Copying.txt
+  (cd "$tmp" && mv package/bin/stockfish-19-single.js package/bin/stockfish-19-single.wasm package/Copying.txt . &&
+    printf '%s\n' "$sf19_sums" | sha256sum --check --quiet)
+  mkdir -p "$sf19_dir"
+  mv "$tmp"/stockfish-19-single.js "$tmp"/stockfish-19-single.wasm "$tmp"/Copying.txt "$sf19_dir"/
+  rm -rf "$tmp"
+  trap - EXIT
 fi
 
 mkdir -p bin

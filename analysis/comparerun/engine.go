@@ -1,0 +1,27 @@
+package comparerun
+
+import (
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/analysis"
+)
+
+// DefaultEngine is the engine of comparisons when none is configured.
+var DefaultEngine = analysis.ComparisonEngine
+
+// Engine resolves the comparison engine cmd (a command line or an engine
+// name; DefaultEngine when empty) on this machine. When "auto" falls back
+// to Stockfish 15.1 the notice is logged.
+func Engine(cmd []string, log zerolog.Logger) ([]string, error) {
+	if len(cmd) == 0 {
+		cmd = DefaultEngine
+	}
+	resolved, notice, err := analysis.ResolveEngine(cmd)
+	if err != nil {
+		return nil, err
+	}
+	if notice != "" {
+		log.Warn().Msg(notice)
+	}
+	return resolved, nil
+}

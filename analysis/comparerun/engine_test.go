@@ -1,0 +1,41 @@
+package comparerun
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/config"
+)
+
+// TestSchedulerEngine: scheduled runs use compare.engine, resolved: "auto"
+// falls back to Stockfish 15.1 when Stockfish 19 is missing, an explicit
+// "sf19" then fails with the setup command.
+func TestSchedulerEngine(t *testing.T) {
+	t.Setenv(analysis.EnvStockfish19Dir, t.TempDir()) // nothing installed there
+	w := newWorld(t)
+	st, _ := openStore(t)
+	cfg := func(engine ...string) SchedulerConfig {
+		return SchedulerConfig{
+			Compare:  config.CompareConfig{Users: []string{"alice"}, Interval: time.Hour, MaxGames: 5, Since: time.Hour, Preset: "quick", Engine: engine},
+			Analysis: config.AnalysisConfig{Engine: []string{"analysis-engine"}, HashMB: 16},
+			Client:   w.public, Store: st,
+		}
+	}
+	for _, engine := range [][]string{{"auto"}, nil} {
+		s, err := NewScheduler(cfg(engine...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := s.comparer.Pool.Command
+		if s.comparer.EngineLabel != analysis.Stockfish15Command[0] || cmd[len(cmd)-1] != analysis.Stockfish15Command[0] {
+			t.Errorf("engine %q: command %q label %q, want Stockfish 15.1", engine, cmd, s.comparer.EngineLabel)
+		}
+	}
+	_, err := NewScheduler(cfg("sf19"))
+	if !errors.Is(err, analysis.ErrEngineNotInstalled) || !strings.Contains(err.Error(), "compare.engine") || !strings.Contains(err.Error(), "setup") {
+		t.Errorf("sf19 not installed: %v", err)
+	}
+}

@@ -1,0 +1,132 @@
+package ewr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// Dispatcher is an Evaluator whose engines take their work one position at
+// a time, so that the calculation picks each engine's next position as
+// results arrive. The calculation uses it to search a position on the
+// engine that searched its nearest evaluated ancestor (whose hash holds
+// much of its tree), in depth-first order, and to release the subtree of
+// an analysing player's move the moment its evaluation clears the loss
+// threshold instead of waiting for a whole round. EngineEvaluator
+// implements it.
+type Dispatcher interface {
+	Evaluator
+	// Workers is the number of engines, numbered 0..Workers()-1.
+	Workers() int
+	// Dispatch asks next(w) for work whenever engine w is free; next
+	// returns false when it has nothing for w now, and is asked again
+	// after the next result. onResult reports each evaluation with the
+	// engine that made it. next and onResult are called from the goroutine
+	// that called Dispatch, never concurrently. Dispatch returns nil when
+	// no engine is busy and next has nothing for any of them; the first
+	// engine failure, or ctx ending, stops it with that error (results
+	// already reported stand).
+	Dispatch(ctx context.Context, next func(worker int) (EvalRequest, bool), onResult func(worker int, req EvalRequest, s Score)) error
+}
+
+// Workers implements Dispatcher.
+func (e *EngineEvaluator) Workers() int { return len(e.engines) }
+
+type dispatched struct {
+	worker int
+	req    EvalRequest
+	s      Score
+	err    error
+}
+
+// Dispatch implements Dispatcher: one goroutine per engine, coordinated
+// from the calling goroutine.
+func (e *EngineEvaluator) Dispatch(ctx context.Context, next func(int) (EvalRequest, bool), onResult func(int, EvalRequest, Score)) error {
+	if len(e.engines) == 0 {
+		return errors.New("no engines")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make([]chan EvalRequest, len(e.engines))
+	results := make(chan dispatched, len(e.engines))
+	var wg sync.WaitGroup
+	for w, eng := range e.engines {
+		work[w] = make(chan EvalRequest, 1)
+		wg.Add(1)
+		go func(w int, eng Searcher) {
+			defer wg.Done()
+			for r := range work[w] {
+				s, err := e.search(ctx, eng, r)
+				results <- dispatched{w, r, s, err}
+			}
+		}(w, eng)
+	}
+	defer func() {
+		// Workers end their search (cut short by the cancelled context)
+		// and exit; results has room for each one's last.
+		cancel()
+		for _, c := range work {
+			close(c)
+		}
+		wg.Wait()
+	}()
+	busy := make([]bool, len(e.engines))
+	nBusy := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for w := range busy {
+			if busy[w] {
+				continue
+			}
+			if r, ok := next(w); ok {
+				busy[w] = true
+				nBusy++
+				work[w] <- r
+			}
+		}
+		if nBusy == 0 {
+			return nil
+		}
+		var d dispatched
+		select {
+		case d = <-results:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		busy[d.worker] = false
+		nBusy--
+		if d.err != nil {
+			return d.err
+		}
+		onResult(d.worker, d.req, d.s)
+	}
+}
+
+// Evaluate implements Evaluator: the engines take the positions in order;
+// results are reported from the calling goroutine as they arrive. The
+// first failure stops the rest.
+func (e *EngineEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, Score)) error {
+	i, done := 0, 0
+	cur := make([]int, len(e.engines)) // the request each engine holds
+	err := e.Dispatch(ctx, func(w int) (EvalRequest, bool) {
+		if i == len(reqs) {
+			return EvalRequest{}, false
+		}
+		cur[w] = i
+		i++
+		return reqs[cur[w]], true
+	}, func(w int, _ EvalRequest, s Score) {
+		done++
+		onResult(cur[w], s)
+	})
+	if err != nil {
+		return err
+	}
+	if done < len(reqs) {
+		return fmt.Errorf("%d of %d positions not evaluated", len(reqs)-done, len(reqs))
+	}
+	return nil
+}
