@@ -36,7 +36,9 @@ func TestCorrespondenceSurvivesRestarts(t *testing.T) {
 	cfg.Game.CorrespondenceMoveTime = 40 * time.Millisecond
 
 	// Each restart waits until the running daemon has read the playing
-	// list and moved since; the first comes at ply 3 at the earliest.
+	// list and moved since; the first comes at ply 3 at the earliest. The
+	// sparring partner waits a little before each move, so that a fast
+	// game cannot end before the third restart.
 	const restarts = 3
 	restart := make(chan struct{}, 1)
 	var mu sync.Mutex
@@ -60,7 +62,7 @@ func TestCorrespondenceSurvivesRestarts(t *testing.T) {
 		}()
 	}
 	sum := &countingSummariser{}
-	res, err := Run(ctx, Options{Config: cfg, Games: 1, Days: 1, SparringFEN: corrFEN, SparringResignAfter: 12,
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, Days: 1, SparringFEN: corrFEN, SparringResignAfter: 12, SparringMoveDelay: 30 * time.Millisecond,
 		Summariser: sum, Dir: t.TempDir(), Logger: testLogger(t), Ready: ready, Restart: restart})
 	require.NoError(t, err)
 	checkGames(t, res, sum)
