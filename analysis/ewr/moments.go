@@ -82,7 +82,7 @@ func AnalyseMoment(ctx context.Context, c *Calculator, g Game, ply int, p Params
 	if !white {
 		num = fmt.Sprintf("%d...", b.FullmoveNumber())
 	}
-	mo := Moment{Ply: ply, White: white, Label: num + sanOf(b, m)}
+	mo := Moment{Ply: ply, White: white, Label: num + b.SAN(m)}
 	mo.Rating, mo.OpponentRating = NearestMaiaRating(g.WhiteRating), NearestMaiaRating(g.BlackRating)
 	if !white {
 		mo.Rating, mo.OpponentRating = mo.OpponentRating, mo.Rating

@@ -20,7 +20,7 @@ func evalKey(b *board.Board) string {
 // newChild plays m on parent (unchanged) and returns the node after it.
 // Game-ending positions get their winrate at once.
 func newChild(parent *board.Board, m board.Move, parentPath []string, prob, cum float64, ours bool) *Node {
-	san := sanOf(parent, m)
+	san := parent.SAN(m)
 	b := parent.Clone()
 	b.Make(m)
 	uci := m.String()

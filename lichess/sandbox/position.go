@@ -128,71 +128,11 @@ func (p *position) pieceAt(name string) board.Piece {
 
 // play makes a legal move and returns its SAN.
 func (p *position) play(m board.Move) string {
-	var san strings.Builder
-	p.writeSAN(&san, m)
+	san := p.b.SAN(m)
 	p.b.Make(m)
 	p.update()
-	switch {
-	case p.legal.N == 0 && p.b.InCheck():
-		san.WriteByte('#')
-	case p.b.InCheck():
-		san.WriteByte('+')
-	}
-	return san.String()
+	return san
 }
-
-// writeSAN writes m in standard algebraic notation without the check mark
-// (position before the move).
-func (p *position) writeSAN(w *strings.Builder, m board.Move) {
-	switch m.Flag() {
-	case board.FlagCastleK:
-		w.WriteString("O-O")
-		return
-	case board.FlagCastleQ:
-		w.WriteString("O-O-O")
-		return
-	}
-	from, to := m.From(), m.To()
-	piece := p.b.PieceAt(from)
-	if piece.Type() == board.Pawn {
-		if m.IsCapture() || m.IsEnPassant() {
-			w.WriteByte(fileChar(from))
-			w.WriteByte('x')
-		}
-		w.WriteString(to.String())
-		if m.IsPromotion() {
-			w.WriteByte('=')
-			w.WriteByte(pieceLetters[m.Promotion()])
-		}
-		return
-	}
-	w.WriteByte(pieceLetters[piece.Type()])
-	ambiguous, sameFile, sameRank := false, false, false
-	for _, o := range p.legal.Slice() {
-		if o.To() != to || o.From() == from || p.b.PieceAt(o.From()) != piece {
-			continue
-		}
-		ambiguous = true
-		sameFile = sameFile || o.From()%8 == from%8
-		sameRank = sameRank || o.From()/8 == from/8
-	}
-	if ambiguous && (!sameFile || sameRank) {
-		w.WriteByte(fileChar(from))
-	}
-	if sameFile {
-		w.WriteByte(byte('1' + from/8))
-	}
-	if m.IsCapture() {
-		w.WriteByte('x')
-	}
-	w.WriteString(to.String())
-}
-
-// pieceLetters are the SAN letters of the piece types, by board.PieceType.
-const pieceLetters = "PNBRQK"
-
-// fileChar is the file letter of a square.
-func fileChar(s board.Square) byte { return byte('a' + s%8) }
 
 // ending names how the current position ends the game, as Lichess rules
 // it: checkmate, stalemate, or a draw by insufficient material, threefold

@@ -1,30 +1,29 @@
-package ewr
+package board
 
-import "github.com/outpostchess/outpost/bots/board"
-
-// sanOf returns the SAN of the legal move m on b (b is left unchanged).
-func sanOf(b *board.Board, m board.Move) string {
+// SAN returns the standard algebraic notation of the legal move m on b,
+// with its check or mate sign (b is left unchanged).
+func (b *Board) SAN(m Move) string {
 	var s []byte
 	switch {
-	case m.Flag() == board.FlagCastleK:
+	case m.Flag() == FlagCastleK:
 		s = append(s, "O-O"...)
-	case m.Flag() == board.FlagCastleQ:
+	case m.Flag() == FlagCastleQ:
 		s = append(s, "O-O-O"...)
 	default:
 		from, to := m.From(), m.To()
 		pt := b.PieceAt(from).Type()
-		if pt == board.Pawn {
-			if m.IsCapture() {
+		if pt == Pawn {
+			if m.IsCapture() || m.IsEnPassant() {
 				s = append(s, byte('a'+from.File()), 'x')
 			}
 			s = append(s, to.String()...)
-			if p := m.Promotion(); p != board.NoPieceType {
-				s = append(s, '=', "NBRQ"[p-board.Knight])
+			if p := m.Promotion(); p != NoPieceType {
+				s = append(s, '=', "NBRQ"[p-Knight])
 			}
 			break
 		}
 		s = append(s, "PNBRQK"[pt])
-		s = append(s, disambiguation(b, m, pt)...)
+		s = append(s, b.disambiguation(m, pt)...)
 		if m.IsCapture() {
 			s = append(s, 'x')
 		}
@@ -44,7 +43,7 @@ func sanOf(b *board.Board, m board.Move) string {
 
 // disambiguation returns the file, rank or square needed to tell m apart
 // from other legal moves of the same piece type to the same square.
-func disambiguation(b *board.Board, m board.Move, pt board.PieceType) string {
+func (b *Board) disambiguation(m Move, pt PieceType) string {
 	from := m.From()
 	others, sameFile, sameRank := 0, false, false
 	for _, o := range b.LegalMoves() {

@@ -1,4 +1,4 @@
-package ewr
+package board_test
 
 import (
 	"math/rand/v2"
@@ -42,7 +42,7 @@ func TestSANMatchesNotnil(t *testing.T) {
 					want[m.String()] = chess.AlgebraicNotation{}.Encode(pos, m)
 				}
 				for _, m := range legal {
-					if got := sanOf(b, m); got != want[m.String()] {
+					if got := b.SAN(m); got != want[m.String()] {
 						t.Fatalf("%s %s: SAN %q, notnil %q", b.FEN(), m, got, want[m.String()])
 					}
 				}
