@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // Budget bounds the search of one position: by nodes (as Lichess) or depth.

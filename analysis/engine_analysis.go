@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/outpostchess/outpost/analysis/replay"
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // MaxAnalysedPlies is where Lichess cuts its analysis; later plies get no

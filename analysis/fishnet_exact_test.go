@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // lilaFixture1 is the game of lila's fishnet test fixture (TestFixtures.scala,

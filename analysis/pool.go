@@ -10,7 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // DefaultEngineCommand is the UCI engine run when none is configured:

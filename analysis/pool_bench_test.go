@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // benchGame is a fixed game (Lichess q7ZvsdUF, first 30 moves).

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/analysis/replay"
-	"github.com/outpostchess/outpost/internal/uci"
-	"github.com/outpostchess/outpost/internal/uci/ucitest"
+	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
 
 func TestMain(m *testing.M) {

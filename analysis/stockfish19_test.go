@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // stockfish19OrSkip skips the test when Stockfish 19 is not installed

@@ -9,8 +9,8 @@ import (
 
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/knobs"
-	"github.com/outpostchess/outpost/internal/uci"
-	"github.com/outpostchess/outpost/internal/uci/ucitest"
+	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
 
 func TestMain(m *testing.M) {

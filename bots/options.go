@@ -8,7 +8,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/bots/knobs"
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/models"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/outpostchess/outpost/bots/knobs"
 	"github.com/outpostchess/outpost/bots/search"
 	"github.com/outpostchess/outpost/bots/uciengine"
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // UCIOptions describes the options an engine accepts in Configure as UCI

@@ -36,7 +36,7 @@
 // The calculation talks to two small interfaces, MoveProber (Maia) and
 // Evaluator (Stockfish), so it can be tested on hand-built trees. The real
 // adapters are MaiaProber (models.Predictor, which batches each tree level
-// into few session runs), EngineEvaluator (StartEngines: one internal/uci
+// into few session runs), EngineEvaluator (StartEngines: one bots/uci
 // engine per worker, hash kept across the calculation, results reported as
 // they arrive) and PoolEvaluator (an analysis.Pool, for callers that
 // already run one).

@@ -9,7 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // Searcher is one UCI engine; *uci.Engine satisfies it.
@@ -19,7 +19,7 @@ type Searcher interface {
 	Close() error
 }
 
-// EngineEvaluator is an Evaluator on its own UCI engines (internal/uci),
+// EngineEvaluator is an Evaluator on its own UCI engines (bots/uci),
 // one search at a time per engine. Unlike PoolEvaluator it never clears
 // the engines' hash tables: the positions of one calculation are related
 // (a move, then its replies), so each engine's hash keeps paying off, and

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // PoolEvaluator is the Evaluator of an analysis.Pool: positions are

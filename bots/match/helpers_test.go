@@ -5,7 +5,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/uciengine"
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 func uciengineStart(ctx context.Context, path string, args, env []string, client uci.Config) (engine.Engine, error) {

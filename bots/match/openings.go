@@ -13,7 +13,7 @@ import (
 	"github.com/notnil/chess/opening"
 
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // Opening is a start for a pair of games.

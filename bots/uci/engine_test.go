@@ -14,7 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/outpostchess/outpost/internal/uci/ucitest"
+	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
 
 func TestMain(m *testing.M) {

@@ -1,5 +1,5 @@
 // Package uciengine plays with an external UCI engine (Stockfish and the
-// like) through internal/uci: it turns engine.Limits into a "go" command,
+// like) through bots/uci: it turns engine.Limits into a "go" command,
 // limits strength on request, and restarts a crashed process and retries
 // once.
 package uciengine
@@ -16,7 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // DefaultMoveTime is the search time used when the limits set nothing and

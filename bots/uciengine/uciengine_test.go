@@ -12,8 +12,8 @@ import (
 	"github.com/notnil/chess"
 
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/internal/uci"
-	"github.com/outpostchess/outpost/internal/uci/ucitest"
+	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
 
 func TestMain(m *testing.M) {

@@ -12,7 +12,7 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/knobs"
 	"github.com/outpostchess/outpost/config"
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // NewEngineFactory returns the factory that builds the engines the

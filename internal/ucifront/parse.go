@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // Command is one parsed GUI-to-engine command.

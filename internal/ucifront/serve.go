@@ -12,7 +12,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // Config describes what the front-end announces and how it searches.

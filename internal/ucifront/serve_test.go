@@ -12,7 +12,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/internal/uci"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // testEngine plays the first legal move. With Infinite limits it waits for
