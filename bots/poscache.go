@@ -16,6 +16,7 @@ import (
 type positionCache struct {
 	mu    sync.Mutex
 	fen   string
+	c960  bool         // whether b plays Chess960
 	moves []string     // the moves b was built from
 	b     *board.Board // nil until the first position
 }
@@ -26,13 +27,13 @@ func (c *positionCache) board(pos engine.Position) (*board.Board, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	fen := pos.FEN()
-	if c.b == nil || fen != c.fen || len(pos.Moves) < len(c.moves) || !slices.Equal(pos.Moves[:len(c.moves)], c.moves) {
-		b, err := board.FromFEN(fen)
+	if c.b == nil || fen != c.fen || pos.Chess960 != c.c960 || len(pos.Moves) < len(c.moves) || !slices.Equal(pos.Moves[:len(c.moves)], c.moves) {
+		b, err := board.FromFENVariant(fen, pos.Chess960)
 		if err != nil {
 			c.b = nil
 			return nil, fmt.Errorf("board: position: %w", err)
 		}
-		c.b, c.fen, c.moves = b, fen, c.moves[:0]
+		c.b, c.fen, c.c960, c.moves = b, fen, pos.Chess960, c.moves[:0]
 	}
 	for _, m := range pos.Moves[len(c.moves):] {
 		// c.b and c.moves stay in step, also when a move is refused.

@@ -14,6 +14,11 @@ type Board struct {
 	fullmove int
 	hash     uint64
 	hist     []undo
+
+	// Castling geometry, fixed when the board is set up (see castling.go).
+	chess960   bool
+	castleRook [4]Square // rook square of each right, indexed by bit number
+	castleMask [64]uint8 // ANDed into the rights when a move touches a square
 }
 
 type undo struct {

@@ -18,16 +18,38 @@ func New() *Board {
 	return b
 }
 
-// FromFEN parses a FEN string. The half-move clock and full-move number may
-// be omitted (defaulting to 0 and 1). Castling rights whose king or rook is
-// not on its home square are dropped; an en passant square no pawn can
-// capture on is ignored. Any other defect is an error naming the field.
+// FromFEN parses a FEN string of a standard chess position. The half-move
+// clock and full-move number may be omitted (defaulting to 0 and 1).
+// Castling rights whose king or rook is not on its home square are dropped;
+// an en passant square no pawn can capture on is ignored. Any other defect
+// is an error naming the field. A castling field naming rook files
+// (Shredder-FEN, "HAha") sets the board up for Chess960, as FromFEN960.
 func FromFEN(fen string) (*Board, error) {
+	f := strings.Fields(fen)
+	return parseFEN(fen, len(f) > 2 && strings.ContainsAny(f[2], "ABCDEFGHabcdefgh"))
+}
+
+// FromFEN960 parses a FEN string of a Chess960 position: castling rights in
+// X-FEN (KQkq for the outermost rook, a file letter otherwise) or
+// Shredder-FEN (file letters only). Moves use Chess960 castling: the king
+// "takes" its rook in UCI (e1h1).
+func FromFEN960(fen string) (*Board, error) { return parseFEN(fen, true) }
+
+// FromFENVariant parses fen for Chess960 when chess960 is set, for standard
+// chess otherwise.
+func FromFENVariant(fen string, chess960 bool) (*Board, error) {
+	if chess960 {
+		return FromFEN960(fen)
+	}
+	return FromFEN(fen)
+}
+
+func parseFEN(fen string, chess960 bool) (*Board, error) {
 	fields := strings.Fields(fen)
 	if len(fields) < 4 || len(fields) > 6 {
 		return nil, fmt.Errorf("fen %q: want 4 to 6 space-separated fields, got %d", fen, len(fields))
 	}
-	b := &Board{ep: NoSquare, fullmove: 1, hist: make([]undo, 0, 256)}
+	b := &Board{ep: NoSquare, fullmove: 1, hist: make([]undo, 0, 256), chess960: chess960}
 	for i := range b.sq {
 		b.sq[i] = NoPiece
 	}
@@ -76,16 +98,9 @@ func FromFEN(fen string) (*Board, error) {
 	default:
 		return nil, fmt.Errorf("fen %q: side to move %q, want w or b", fen, fields[1])
 	}
-	if fields[2] != "-" {
-		for _, ch := range fields[2] {
-			i := strings.IndexRune("KQkq", ch)
-			if i < 0 {
-				return nil, fmt.Errorf("fen %q: invalid castling character %q", fen, ch)
-			}
-			b.castle |= 1 << i
-		}
+	if err := b.setCastling(fields[2]); err != nil {
+		return nil, fmt.Errorf("fen %q: %w", fen, err)
 	}
-	b.castle &= b.possibleCastling()
 	if fields[3] != "-" {
 		s, err := ParseSquare(fields[3])
 		if err != nil {
@@ -128,28 +143,6 @@ func colorName(c Color) string {
 	return "black"
 }
 
-// possibleCastling returns the rights consistent with king and rook placement.
-func (b *Board) possibleCastling() uint8 {
-	var r uint8
-	if b.sq[4] == MakePiece(White, King) {
-		if b.sq[7] == MakePiece(White, Rook) {
-			r |= CastleWK
-		}
-		if b.sq[0] == MakePiece(White, Rook) {
-			r |= CastleWQ
-		}
-	}
-	if b.sq[60] == MakePiece(Black, King) {
-		if b.sq[63] == MakePiece(Black, Rook) {
-			r |= CastleBK
-		}
-		if b.sq[56] == MakePiece(Black, Rook) {
-			r |= CastleBQ
-		}
-	}
-	return r
-}
-
 // setEP records s as the en passant target if a pawn of the side to move can
 // capture there and the enemy pawn that just passed stands in front of it.
 // It does not touch the hash.
@@ -176,8 +169,16 @@ func ParseSquare(s string) (Square, error) {
 }
 
 // FEN returns the position in Forsyth-Edwards notation. The en passant field
-// is set only when a pawn can capture there.
-func (b *Board) FEN() string {
+// is set only when a pawn can capture there. Chess960 castling rights are
+// written in X-FEN (KQkq for outermost rooks, file letters otherwise), as
+// Lichess writes them.
+func (b *Board) FEN() string { return b.fen(false) }
+
+// ShredderFEN returns the FEN with the castling rights written as rook
+// files (HAha) in Chess960; in standard chess it equals FEN.
+func (b *Board) ShredderFEN() string { return b.fen(true) }
+
+func (b *Board) fen(shredder bool) string {
 	var sb strings.Builder
 	for rank := 7; rank >= 0; rank-- {
 		empty := 0
@@ -203,14 +204,7 @@ func (b *Board) FEN() string {
 	sb.WriteByte(' ')
 	sb.WriteString(b.side.String())
 	sb.WriteByte(' ')
-	if b.castle == 0 {
-		sb.WriteByte('-')
-	}
-	for i, ch := range "KQkq" {
-		if b.castle&(1<<i) != 0 {
-			sb.WriteRune(ch)
-		}
-	}
+	sb.WriteString(b.castlingField(shredder))
 	fmt.Fprintf(&sb, " %s %d %d", b.ep, b.halfmove, b.fullmove)
 	return sb.String()
 }

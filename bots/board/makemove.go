@@ -1,20 +1,5 @@
 package board
 
-// castleMask[s] is ANDed into the castling rights when a move touches s.
-var castleMask [64]uint8
-
-func init() {
-	for i := range castleMask {
-		castleMask[i] = 15
-	}
-	castleMask[0] &^= CastleWQ
-	castleMask[7] &^= CastleWK
-	castleMask[4] &^= CastleWK | CastleWQ
-	castleMask[56] &^= CastleBQ
-	castleMask[63] &^= CastleBK
-	castleMask[60] &^= CastleBK | CastleBQ
-}
-
 // Make plays m, which must be legal in the position (as produced by
 // GenerateMoves or ParseUCI). Undo it with Unmake.
 func (b *Board) Make(m Move) {
@@ -39,22 +24,25 @@ func (b *Board) Make(m Move) {
 		u.captured = b.sq[to]
 		b.remove(to)
 	}
-	if flag&FlagPromo != 0 {
+	switch {
+	case flag&FlagPromo != 0:
 		b.remove(from)
 		b.put(MakePiece(us, m.Promotion()), to)
-	} else {
+	case flag == FlagCastleK || flag == FlagCastleQ:
+		i := b.castleRight(m)
+		rook := b.castleRook[i]
+		kTo, rTo := castleTargets(i)
+		b.remove(from)
+		b.remove(rook)
+		b.put(MakePiece(us, King), kTo)
+		b.put(MakePiece(us, Rook), rTo)
+	default:
 		b.move(from, to)
-	}
-	switch flag {
-	case FlagCastleK:
-		b.move(to+1, to-1)
-	case FlagCastleQ:
-		b.move(to-2, to+1)
 	}
 	if piece.Type() == Pawn || u.captured != NoPiece {
 		b.halfmove = 0
 	}
-	if nc := b.castle & castleMask[from] & castleMask[to]; nc != b.castle {
+	if nc := b.castle & b.castleMask[from] & b.castleMask[to]; nc != b.castle {
 		b.hash ^= zobCastle[b.castle] ^ zobCastle[nc]
 		b.castle = nc
 	}
@@ -85,16 +73,18 @@ func (b *Board) Unmake() {
 	m := u.move
 	if m != NullMove {
 		from, to, flag := m.From(), m.To(), m.Flag()
-		switch flag {
-		case FlagCastleK:
-			b.move(to-1, to+1)
-		case FlagCastleQ:
-			b.move(to+1, to-2)
-		}
-		if flag&FlagPromo != 0 {
+		switch {
+		case flag&FlagPromo != 0:
 			b.remove(to)
 			b.put(MakePiece(us, Pawn), from)
-		} else {
+		case flag == FlagCastleK || flag == FlagCastleQ:
+			i := b.castleRight(m)
+			kTo, rTo := castleTargets(i)
+			b.remove(kTo)
+			b.remove(rTo)
+			b.put(MakePiece(us, King), from)
+			b.put(MakePiece(us, Rook), b.castleRook[i])
+		default:
 			b.move(to, from)
 		}
 		if u.captured != NoPiece {

@@ -179,22 +179,3 @@ func (b *Board) epLegal(from, ksq Square) bool {
 		knightAtt[ksq]&tp[Knight] == 0 &&
 		pawnAtt[us][ksq]&tp[Pawn]&^(Bitboard(1)<<capSq) == 0
 }
-
-func (b *Board) genCastling(ml *MoveList) {
-	them, occ := b.side^1, b.all
-	if b.side == White {
-		if b.castle&CastleWK != 0 && occ&0x60 == 0 && !b.attacked(5, them, occ) && !b.attacked(6, them, occ) {
-			ml.add(NewMove(4, 6, FlagCastleK))
-		}
-		if b.castle&CastleWQ != 0 && occ&0x0E == 0 && !b.attacked(3, them, occ) && !b.attacked(2, them, occ) {
-			ml.add(NewMove(4, 2, FlagCastleQ))
-		}
-		return
-	}
-	if b.castle&CastleBK != 0 && occ&(0x60<<56) == 0 && !b.attacked(61, them, occ) && !b.attacked(62, them, occ) {
-		ml.add(NewMove(60, 62, FlagCastleK))
-	}
-	if b.castle&CastleBQ != 0 && occ&(0x0E<<56) == 0 && !b.attacked(59, them, occ) && !b.attacked(58, them, occ) {
-		ml.add(NewMove(60, 58, FlagCastleQ))
-	}
-}

@@ -1,7 +1,9 @@
 // Package board is Outpost's fast chess board for search: bitboards with
 // magic sliding attacks, make/unmake with an incremental Zobrist hash, legal
 // and captures-only move generation, FEN and UCI I/O, game-state helpers and
-// conversion from engine.Position and notnil/chess at the boundary.
+// conversion from engine.Position at the boundary. It plays standard chess
+// and Chess960 (castling rights by rook file, Shredder-FEN and X-FEN,
+// king-takes-rook castling in UCI).
 //
 // Squares are numbered a1=0, b1=1, … h8=63. A Board is not safe for
 // concurrent use; copy it (Clone) to hand it to another goroutine.
@@ -94,7 +96,9 @@ func (s Square) String() string {
 	return string([]byte{byte('a' + s.File()), byte('1' + s.Rank())})
 }
 
-// Castling-right bits.
+// Castling-right bits. King side is the side of the h-file rook, queen
+// side that of the a-file rook; in Chess960 the rook may stand on any file
+// of its side of the king (Board.CastlingRook).
 const (
 	CastleWK uint8 = 1 << iota // White king side (e1g1)
 	CastleWQ                   // White queen side (e1c1)

@@ -6,7 +6,11 @@ import (
 )
 
 // ParseUCI parses a move in UCI notation ("e2e4", "e7e8q", "e1g1") and
-// returns it if it is legal in the position.
+// returns it if it is legal in the position. Castling is accepted both as
+// the king's move (e1g1, standard UCI) and as king takes rook (e1h1,
+// Chess960 UCI), in either mode, as Lichess accepts both; in Chess960 the
+// king's-move form is read as castling only when no other move of the king
+// goes there.
 func (b *Board) ParseUCI(s string) (Move, error) {
 	if len(s) != 4 && len(s) != 5 {
 		return NullMove, fmt.Errorf("move %q: want 4 or 5 characters like e2e4 or e7e8q", s)
@@ -40,6 +44,9 @@ func (b *Board) ParseUCI(s string) (Move, error) {
 		if m.From() == from && m.To() == to && m.Promotion() == promo {
 			return m, nil
 		}
+	}
+	if m, ok := b.castlingAlias(&ml, from, to); ok && promo == NoPieceType {
+		return m, nil
 	}
 	return NullMove, fmt.Errorf("move %q is not legal in %s", s, b.FEN())
 }
@@ -91,4 +98,33 @@ func squareOf(file, rank byte) (Square, bool) {
 		return NoSquare, false
 	}
 	return MakeSquare(int(file-'a'), int(rank-'1')), true
+}
+
+// castlingAlias finds the castling move written in the other mode's UCI:
+// king takes rook on a standard board, the king's target square on a
+// Chess960 board.
+func (b *Board) castlingAlias(ml *MoveList, from, to Square) (Move, bool) {
+	for _, m := range ml.Slice() {
+		if !m.IsCastle() || m.From() != from {
+			continue
+		}
+		i := b.castleRight(m)
+		kTo, _ := castleTargets(i)
+		if (b.chess960 && to == kTo) || (!b.chess960 && to == b.castleRook[i]) {
+			return m, true
+		}
+	}
+	return NullMove, false
+}
+
+// StandardUCI returns m in standard UCI notation, castling written as the
+// king's move (e1g1) even on a Chess960 board, for consumers that do not
+// speak Chess960 UCI. Ambiguous on a Chess960 board when the king's target
+// is also a plain king move; use Move.String there.
+func (b *Board) StandardUCI(m Move) string {
+	if !m.IsCastle() || !b.chess960 {
+		return m.String()
+	}
+	kTo, _ := castleTargets(b.castleRight(m))
+	return m.From().String() + kTo.String()
 }

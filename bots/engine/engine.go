@@ -14,13 +14,17 @@ import (
 const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 // Position is a game to move in: the position it started from and every move
-// played since, in UCI notation (e1g1 for castling). Engines that want the
-// game's history (repetitions, opening books) read it from Moves.
+// played since, in UCI notation (e1g1 for castling in standard chess, king
+// takes rook such as e1h1 in Chess960). Engines that want the game's history
+// (repetitions, opening books) read it from Moves.
 type Position struct {
 	// StartFEN is the initial position; empty means the standard start.
 	StartFEN string
 	// Moves are the moves played from StartFEN, in UCI.
 	Moves []string
+	// Chess960 is set for Chess960 games: StartFEN's castling rights are
+	// X-FEN or Shredder-FEN and castling moves are written king takes rook.
+	Chess960 bool
 }
 
 // FEN returns the starting FEN, defaulting to the standard start position.

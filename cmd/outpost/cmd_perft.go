@@ -11,11 +11,15 @@ import (
 
 // runPerft counts the legal move tree of a position with Outpost's board,
 // printing the count as the last line of stdout (timing goes to stderr).
+// With --chess960 the FEN is read with Chess960 castling (X-FEN or
+// Shredder-FEN) and castling is written king takes rook, as Stockfish's
+// go perft writes it with UCI_Chess960 set.
 func runPerft(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "perft", "[--fen FEN] --depth N [--divide]")
+	fs := newFlags(env, "perft", "[--fen FEN] [--chess960] --depth N [--divide]")
 	fen := fs.String("fen", board.StartFEN, "position to count from")
 	depth := fs.Int("depth", 0, "depth in plies (1-12)")
 	divide := fs.Bool("divide", false, "print the count below each root move first")
+	chess960 := fs.Bool("chess960", false, "Chess960 castling rules (implied by a Shredder-FEN castling field such as HAha)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -24,7 +28,7 @@ func runPerft(ctx context.Context, env *Env, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	b, err := board.FromFEN(*fen)
+	b, err := board.FromFENVariant(*fen, *chess960)
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,17 @@ func TestPerftCommand(t *testing.T) {
 	if code != 0 || lastLine(out) != "2039" || !strings.Contains(out, "e1g1: 43\n") {
 		t.Fatalf("kiwipete divide: code %d, output %q", code, out)
 	}
+	// Chess960: X-FEN with --chess960, or Shredder-FEN alone; king takes rook.
+	for _, args := range [][]string{
+		{"--chess960", "--fen", "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1"},
+		{"--fen", "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"},
+	} {
+		// The counts of Stockfish 15.1's go perft 3 with UCI_Chess960.
+		out, _, code = runCmd(t, append([]string{"perft", "--depth", "3", "--divide"}, args...)...)
+		if code != 0 || lastLine(out) != "15131" || !strings.Contains(out, "e1g1: 600\n") || !strings.Contains(out, "e1b1: 550\n") {
+			t.Errorf("chess960 perft %v: code %d, output %q", args, code, out)
+		}
+	}
 	if _, errOut, code := runCmd(t, "perft", "--depth", "0"); code != 2 || !strings.Contains(errOut, "--depth") {
 		t.Errorf("depth 0: code %d, stderr %q", code, errOut)
 	}
