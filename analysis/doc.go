@@ -41,10 +41,10 @@
 //
 // # Engines
 //
-// Any UCI command line, or a name (see Engines.Resolve): stockfish15 (sf15,
-// Debian's /usr/games/stockfish, the default), stockfish19 (sf19, npm
-// stockfish@19.0.0 under node, installed by internal/scripts/setup.sh into
-// ~/.cache/outpost/stockfish19) and auto (19 when installed, else 15.1).
+// Any UCI command line, or an engine name resolved by package enginepath:
+// sf15 (Stockfish 15.1: the native build made by setup, else Debian's; the
+// default), sf18 (the native Stockfish 18 build), sf19 (npm stockfish@19.0.0
+// under node) and auto (19 when installed, else 15.1).
 //
 // # Borderline re-search
 //

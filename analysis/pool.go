@@ -10,12 +10,20 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
-// DefaultEngineCommand is the UCI engine run when none is configured:
-// Debian's Stockfish 15.1.
-var DefaultEngineCommand = Stockfish15Command
+// DefaultEngineCommand is the UCI engine run when none is configured: the
+// engine name sf15, Stockfish 15.1 (the native build made by setup, else
+// Debian's: see package enginepath).
+var DefaultEngineCommand = []string{enginepath.Stockfish15}
+
+// ComparisonEngine is the default engine of analyses compared with
+// Lichess's (outpost analyse, outpost compare, scheduled [compare] runs):
+// Stockfish 15.1, measured closer to Lichess's analysis of the shared games
+// than Stockfish 19 (docs/analysis.md).
+var ComparisonEngine = DefaultEngineCommand
 
 // DefaultHashMB is the engines' hash: Stockfish's own default, which
 // Lichess's fishnet keeps (a larger hash changes the search: reproducing
@@ -45,9 +53,9 @@ type EngineFactory func(ctx context.Context, worker int) (Searcher, error)
 
 // PoolConfig configures an engine pool.
 type PoolConfig struct {
-	// Command is the engine's command line (default /usr/games/stockfish);
-	// an engine name ("sf19", "stockfish15", "auto") is resolved by
-	// ResolveEngine.
+	// Command is the engine's command line (default DefaultEngineCommand);
+	// an engine name ("sf15", "sf18", "sf19", "auto") is resolved by
+	// enginepath.Resolve.
 	Command []string
 	// Workers is the number of engines (default 1).
 	Workers int
@@ -95,14 +103,14 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 	}
 	factory := cfg.Factory
 	if factory == nil {
-		cmd, notice, err := ResolveEngine(cfg.Command)
+		r, err := enginepath.Resolve(cfg.Command)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("analysis: %w", err)
 		}
-		if notice != "" {
-			cfg.Logger.Warn().Msg(notice)
+		if r.Notice != "" {
+			cfg.Logger.Warn().Msg(r.Notice)
 		}
-		cfg.Command = cmd
+		cfg.Command = r.Command
 	}
 	p := &Pool{cfg: cfg}
 	if factory == nil {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,7 @@ import (
 // (setup.sh installs it, so CI runs these tests).
 func stockfish19OrSkip(t testing.TB) {
 	t.Helper()
-	if _, err := SystemEngines().Stockfish19(); err != nil {
+	if _, err := enginepath.Resolve([]string{enginepath.Stockfish19}); err != nil {
 		t.Skipf("Stockfish 19 not installed: %v", err)
 	}
 }

@@ -2,15 +2,15 @@ package analysis
 
 import (
 	"context"
-	"os"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"testing"
 	"time"
 )
 
 func stockfishOrSkip(t testing.TB) []string {
 	t.Helper()
-	if _, err := os.Stat(DefaultEngineCommand[0]); err != nil {
-		t.Skipf("Stockfish not installed at %s", DefaultEngineCommand[0])
+	if _, err := enginepath.Stockfish15Command(); err != nil {
+		t.Skip(err)
 	}
 	return DefaultEngineCommand
 }

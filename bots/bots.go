@@ -8,22 +8,17 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
-	"os/exec"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/outpostchess/outpost/bots/easy"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/knobs"
 	"github.com/outpostchess/outpost/bots/search"
 	"github.com/outpostchess/outpost/bots/uciengine"
 )
-
-// StockfishPath is where Debian installs Stockfish; the "stockfish" spec
-// also looks on $PATH.
-const StockfishPath = "/usr/games/stockfish"
 
 // builder makes one kind of engine from a parsed spec and the options.
 type builder func(ctx context.Context, s Spec, c *config) (engine.Engine, error)
@@ -37,6 +32,8 @@ func builders() map[string]builder {
 		"hard":      buildSearch(search.NewHard),
 		"knobs":     buildKnobs,
 		"stockfish": buildStockfish,
+		"sf15":      buildStockfish,
+		"sf18":      buildStockfish,
 		"uci":       buildUCI,
 	}
 	maps.Copy(b, maiaBuilders())
@@ -57,7 +54,8 @@ func Names() []string {
 
 // New builds the engine named by spec (see ParseSpec): "easy", "medium",
 // "hard", "knobs", "maia-1100" … "maia-1900" (Maia-1 through the models
-// package; see WithPredictor), "stockfish" (the installed Stockfish) or
+// package; see WithPredictor), "stockfish" or "sf15" (Stockfish 15.1: the
+// native build, else Debian's), "sf18" (the native Stockfish 18 build) or
 // "uci:/path/to/engine", each optionally followed by ",Key=Value" options
 // that are passed to the engine's Configure (UCI setoption for external
 // engines). The caller must Close the engine.
@@ -168,23 +166,24 @@ func buildKnobs(_ context.Context, s Spec, c *config) (engine.Engine, error) {
 	return configure(e, c.options(s))
 }
 
-// FindStockfish returns the path of the installed Stockfish.
+// FindStockfish returns the path of the installed Stockfish 15.1 (the
+// native build when there is one, else Debian's: enginepath.Resolve).
 func FindStockfish() (string, error) {
-	if p, err := exec.LookPath("stockfish"); err == nil {
-		return p, nil
+	cmd, err := enginepath.Stockfish15Command()
+	if err != nil {
+		return "", fmt.Errorf("bots: %w", err)
 	}
-	if _, err := os.Stat(StockfishPath); err == nil {
-		return StockfishPath, nil
-	}
-	return "", fmt.Errorf("bots: stockfish not found on $PATH or at %s (Debian: apt-get install stockfish)", StockfishPath)
+	return cmd[0], nil
 }
 
+// buildStockfish builds "stockfish" (Stockfish 15.1), "sf15" or "sf18":
+// the engine name resolved by enginepath.
 func buildStockfish(ctx context.Context, s Spec, c *config) (engine.Engine, error) {
-	p, err := FindStockfish()
+	r, err := enginepath.Resolve([]string{s.Name})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("bots: %w", err)
 	}
-	s.Path = p
+	s.Path = r.Command[0]
 	return buildUCI(ctx, s, c)
 }
 
@@ -197,6 +196,13 @@ func buildUCI(ctx context.Context, s Spec, c *config) (engine.Engine, error) {
 		opts["Threads"] = strconv.Itoa(c.threads)
 	}
 	maps.Copy(opts, c.options(s))
+	if enginepath.Canonical(s.Path) != "" { // "uci:sf18": an engine name
+		r, err := enginepath.Resolve([]string{s.Path})
+		if err != nil {
+			return nil, fmt.Errorf("bots: %s: %w", s, err)
+		}
+		s.Path = r.Command[0]
+	}
 	e, err := uciengine.New(ctx, uciengine.Config{
 		Path: s.Path, Args: c.uciClient.Args, Env: c.uciClient.Env,
 		Options: opts, Elo: c.elo, Name: c.name, Logger: c.log, Client: c.uciClient,

@@ -2,12 +2,14 @@ package bots
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/knobs"
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/bots/uci/ucitest"
@@ -167,6 +169,28 @@ func TestNewStockfish(t *testing.T) {
 		t.Skip(err)
 	}
 	e, err := New(context.Background(), "stockfish", WithElo(1500), WithHashMB(16), WithThreads(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	playOne(t, e, engine.Limits{MoveTime: 50 * time.Millisecond})
+}
+
+// TestNewStockfishNames: the engine names of package enginepath work as
+// specs and as uci paths; a native build that is missing is an error naming
+// how to build it.
+func TestNewStockfishNames(t *testing.T) {
+	t.Setenv(enginepath.EnvEnginesDir, t.TempDir()) // no native builds there
+	for _, spec := range []string{"sf18", "uci:sf18", "uci:stockfish-18,Hash=16"} {
+		_, err := New(context.Background(), spec)
+		if err == nil || !errors.Is(err, enginepath.ErrNotInstalled) || !strings.Contains(err.Error(), enginepath.InstallSF18Command) {
+			t.Errorf("%s: err = %v, want not installed naming %q", spec, err, enginepath.InstallSF18Command)
+		}
+	}
+	if _, err := FindStockfish(); err != nil {
+		t.Skip(err)
+	}
+	e, err := New(context.Background(), "sf15", WithHashMB(16), WithThreads(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/enginepath"
 )
 
 // checker accumulates validation problems.
@@ -91,17 +93,39 @@ func (c *checker) ordered(hiKey, loKey string, lo, hi int, zeroIsUnset bool) {
 	}
 }
 
-// command checks a command line: present and with a program.
+// commandAllowed describes what an engine command line may be.
+func commandAllowed() string {
+	return "an engine name (" + strings.Join(enginepath.Names(), ", ") + `) or a command line such as ["/usr/local/bin/stockfish"]`
+}
+
+// command checks a command line: present, with a program, and a one-word
+// name that looks like an engine name is one (sf15, sf18, sf19, auto, …).
 func (c *checker) command(key string, cmd []string, required bool) {
 	if len(cmd) == 0 {
 		if required {
-			c.fail(key, rawValue("[]"), "must not be empty", `a command line such as ["/usr/games/stockfish"]`)
+			c.fail(key, rawValue("[]"), "must not be empty", commandAllowed())
 		}
 		return
 	}
-	if strings.TrimSpace(cmd[0]) == "" {
-		c.fail(key, cmd, "the program is empty", `a command line such as ["/usr/games/stockfish"]`)
+	word := strings.ToLower(strings.TrimSpace(cmd[0]))
+	switch {
+	case word == "":
+		c.fail(key, cmd, "the program is empty", commandAllowed())
+	case len(cmd) == 1 && enginepath.Canonical(word) == "" && looksLikeEngineName(word):
+		c.fail(key, cmd[0], "unknown engine name"+didYouMean(word, enginepath.Names()), commandAllowed())
 	}
+}
+
+// looksLikeEngineName reports whether a one-word command is meant as an
+// engine name rather than a program: "sf" or "stockfish" followed by a
+// version ("sf17", "stockfish-16").
+func looksLikeEngineName(word string) bool {
+	for _, p := range []string{"stockfish-", "stockfish", "sf"} {
+		if rest, ok := strings.CutPrefix(word, p); ok {
+			return rest != "" && rest[0] >= '0' && rest[0] <= '9'
+		}
+	}
+	return false
 }
 
 // unknownWord describes a value outside its allowed set, with a suggestion

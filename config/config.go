@@ -5,7 +5,11 @@
 // config.example.toml documents key by key.
 package config
 
-import "time"
+import (
+	"time"
+
+	"github.com/outpostchess/outpost/bots/enginepath"
+)
 
 // Config is the whole configuration of the daemon and the analysis tools.
 // Every field has a default (see Default) and a documented range (see
@@ -186,7 +190,7 @@ type CompareConfig struct {
 	Since    time.Duration `toml:"since"`     // how far back to fetch games
 	Preset   string        `toml:"preset"`    // quick|lichess|deep
 	Nodes    int           `toml:"nodes"`     // 0 = from preset
-	Engine   []string      `toml:"engine"`    // UCI command line or engine name (auto, stockfish19, stockfish15)
+	Engine   []string      `toml:"engine"`    // UCI command line or engine name (sf15, sf18, sf19, auto)
 }
 
 // ModelsConfig is the [models] section: Maia weights and ONNX Runtime.
@@ -289,7 +293,7 @@ func Default() *Config {
 		},
 		Store: StoreConfig{Path: "outpost.db", PGNDir: "pgn"},
 		Analysis: AnalysisConfig{
-			Engine:  []string{"/usr/games/stockfish"},
+			Engine:  []string{enginepath.Stockfish15},
 			Workers: 2,
 			Threads: 1,
 			HashMB:  16,
@@ -302,7 +306,7 @@ func Default() *Config {
 			MaxGames: 50,
 			Since:    30 * 24 * time.Hour,
 			Preset:   "lichess",
-			Engine:   []string{"/usr/games/stockfish"},
+			Engine:   []string{enginepath.Stockfish15},
 		},
 		Models: ModelsConfig{},
 		EWR: EWRConfig{

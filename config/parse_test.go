@@ -234,7 +234,7 @@ func TestDefaultsValid(t *testing.T) {
 	}
 	if cfg.Lichess.URL != "https://lichess.org" || cfg.Lichess.StreamTimeout != 20*time.Second || cfg.RateLimit.Seconds != 60 ||
 		cfg.Challenge.BotDailyBudget != 100 || cfg.Summary.Nodes != 100_000 || cfg.Store.Path != "outpost.db" ||
-		cfg.Analysis.Engine[0] != "/usr/games/stockfish" || cfg.EWR.Threshold != 0.1 || cfg.EWR.Depth != 15 ||
+		cfg.Analysis.Engine[0] != "sf15" || cfg.EWR.Threshold != 0.1 || cfg.EWR.Depth != 15 ||
 		cfg.EWR.Loss != -0.1 || cfg.EWR.Maia != 1500 || cfg.Web.Addr != "127.0.0.1:8090" || cfg.Engines.Default != "medium" {
 		t.Fatalf("defaults not as documented: %+v", cfg)
 	}

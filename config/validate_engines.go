@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"math"
 	"regexp"
 	"slices"
@@ -83,7 +84,7 @@ func (c *Config) checkEngine(ch *checker, name string, e EngineConfig) {
 		}
 	case EngineUCI:
 		if strings.TrimSpace(e.Path) == "" {
-			ch.fail(key+".path", nil, "missing: a uci engine needs its executable", `a path such as "/usr/games/stockfish"`)
+			ch.fail(key+".path", nil, "missing: a uci engine needs its executable", `a path such as "/usr/local/bin/stockfish", or an engine name: `+strings.Join(enginepath.Names(), ", "))
 		}
 		ch.intRangeOrZero(key+".elo", e.Elo, 500, 3500, "(UCI_Elo; Stockfish 15.1 accepts 1350..2850)", "no limit")
 		if e.SkillLevel != nil {

@@ -127,6 +127,9 @@ func TestValidationRules(t *testing.T) {
 		{"store path", "[store]\npath = \"\"", "store.path", "must not be empty"},
 
 		{"analysis engine", "[analysis]\nengine = []", "analysis.engine", "must not be empty"},
+		{"analysis engine name", "[analysis]\nengine = [\"sf17\"]", "analysis.engine", "unknown engine name"},
+		{"analysis engine names listed", "[analysis]\nengine = [\"stockfish-16\"]", "analysis.engine", "sf15, sf18, sf19, auto"},
+		{"compare engine name", "[compare]\nengine = [\"SF20\"]", "compare.engine", "unknown engine name"},
 		{"analysis workers", "[analysis]\nworkers = 0", "analysis.workers", "1..64"},
 		{"analysis threads", "[analysis]\nthreads = 65", "analysis.threads", "1..64"},
 		{"analysis hash", "[analysis]\nhash_mb = 0", "analysis.hash_mb", "1..65536"},
@@ -200,6 +203,9 @@ func TestValidValues(t *testing.T) {
 		"[matchmaking]\nenabled = true\ntime_controls = [\"0.5+1\", \"1+0\", \"180+180\", \"0+1\"]\nvariant = \"chess960\"",
 		"[analysis]\npreset = \"deep\"\ndepth = 99",
 		"[analysis]\nnodes = 1000",
+		"[analysis]\nengine = [\"sf18\"]\n[compare]\nengine = [\"Stockfish-19\"]",
+		"[analysis]\nengine = [\"auto\"]\n[summary]\nengine = [\"stockfish\"]",
+		"[analysis]\nengine = [\"sf15\", \"--flag\"]", // a program named sf15 with an argument
 		"[compare]\nenabled = true\nusers = [\"DrNykterstein\", \"a-b_c\"]\nsince = \"2w\"\ninterval = \"1.5d\"",
 		"[ewr]\nthreshold = 0.001\ndepth = 25\nloss = -1\nmaia = 1100\nopponent_maia = 1900",
 		"[ewr]\nthreshold = 1e-2\nloss = 0",

@@ -4,6 +4,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/enginepath"
 )
 
 // DefaultEngine is the engine of comparisons when none is configured.
@@ -16,12 +17,12 @@ func Engine(cmd []string, log zerolog.Logger) ([]string, error) {
 	if len(cmd) == 0 {
 		cmd = DefaultEngine
 	}
-	resolved, notice, err := analysis.ResolveEngine(cmd)
+	r, err := enginepath.Resolve(cmd)
 	if err != nil {
 		return nil, err
 	}
-	if notice != "" {
-		log.Warn().Msg(notice)
+	if r.Notice != "" {
+		log.Warn().Msg(r.Notice)
 	}
-	return resolved, nil
+	return r.Command, nil
 }

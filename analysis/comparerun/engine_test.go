@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
 )
 
@@ -14,7 +14,11 @@ import (
 // falls back to Stockfish 15.1 when Stockfish 19 is missing, an explicit
 // "sf19" then fails with the setup command.
 func TestSchedulerEngine(t *testing.T) {
-	t.Setenv(analysis.EnvStockfish19Dir, t.TempDir()) // nothing installed there
+	t.Setenv(enginepath.EnvStockfish19Dir, t.TempDir()) // nothing installed there
+	sf15, err := enginepath.Stockfish15Command()
+	if err != nil {
+		t.Skip(err)
+	}
 	w := newWorld(t)
 	st, _ := openStore(t)
 	cfg := func(engine ...string) SchedulerConfig {
@@ -30,12 +34,12 @@ func TestSchedulerEngine(t *testing.T) {
 			t.Fatal(err)
 		}
 		cmd := s.comparer.Pool.Command
-		if s.comparer.EngineLabel != analysis.Stockfish15Command[0] || cmd[len(cmd)-1] != analysis.Stockfish15Command[0] {
+		if s.comparer.EngineLabel != sf15[0] || cmd[len(cmd)-1] != sf15[0] {
 			t.Errorf("engine %q: command %q label %q, want Stockfish 15.1", engine, cmd, s.comparer.EngineLabel)
 		}
 	}
-	_, err := NewScheduler(cfg("sf19"))
-	if !errors.Is(err, analysis.ErrEngineNotInstalled) || !strings.Contains(err.Error(), "compare.engine") || !strings.Contains(err.Error(), "setup") {
+	_, err = NewScheduler(cfg("sf19"))
+	if !errors.Is(err, enginepath.ErrNotInstalled) || !strings.Contains(err.Error(), "compare.engine") || !strings.Contains(err.Error(), "setup") {
 		t.Errorf("sf19 not installed: %v", err)
 	}
 }

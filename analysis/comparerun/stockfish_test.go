@@ -2,7 +2,7 @@ package comparerun
 
 import (
 	"context"
-	"os"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"testing"
 
 	"github.com/outpostchess/outpost/analysis"
@@ -11,15 +11,15 @@ import (
 // TestCompareWithStockfish runs a comparison of the sandbox games with the
 // real Stockfish at a tiny budget (skipped when it is not installed).
 func TestCompareWithStockfish(t *testing.T) {
-	sf := analysis.DefaultEngineCommand[0]
-	if _, err := os.Stat(sf); err != nil {
-		t.Skipf("no Stockfish at %s", sf)
+	cmd, err := enginepath.Stockfish15Command()
+	if err != nil {
+		t.Skip(err)
 	}
 	w := newWorld(t)
 	w.playSynthetic(t, syntheticGames)
 	st, _ := openStore(t)
-	c := &Comparer{Store: st, Pool: analysis.PoolConfig{Command: LowPriority([]string{sf}), Workers: 1, HashMB: 16},
-		Budget: analysis.Budget{Nodes: 3000}, EngineLabel: sf}
+	c := &Comparer{Store: st, Pool: analysis.PoolConfig{Command: LowPriority(cmd), Workers: 1, HashMB: 16},
+		Budget: analysis.Budget{Nodes: 3000}, EngineLabel: cmd[0]}
 	rep, err := c.Run(context.Background(), UserSource{Fetcher: NewFetcher(w.public), User: "alice", Max: 10})
 	if err != nil {
 		t.Fatal(err)

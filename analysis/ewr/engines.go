@@ -9,6 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -36,7 +37,8 @@ type EngineEvaluator struct {
 
 // EngineConfig starts the engines of an EngineEvaluator.
 type EngineConfig struct {
-	// Command is the engine's command line (default /usr/games/stockfish).
+	// Command is the engine's command line or an engine name (default
+	// sf15: see enginepath.Resolve).
 	Command []string
 	// Workers is the number of engines (default 1); each uses one thread.
 	Workers int
@@ -48,8 +50,13 @@ type EngineConfig struct {
 // StartEngines starts cfg.Workers engines.
 func StartEngines(ctx context.Context, cfg EngineConfig) (*EngineEvaluator, error) {
 	if len(cfg.Command) == 0 {
-		cfg.Command = []string{"/usr/games/stockfish"}
+		cfg.Command = []string{enginepath.Stockfish15}
 	}
+	r, err := enginepath.Resolve(cfg.Command)
+	if err != nil {
+		return nil, fmt.Errorf("ewr: %w", err)
+	}
+	cfg.Command = r.Command
 	cfg.Workers = max(1, cfg.Workers)
 	if cfg.HashMB <= 0 {
 		cfg.HashMB = 128

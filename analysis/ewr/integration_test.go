@@ -2,7 +2,7 @@ package ewr_test
 
 import (
 	"context"
-	"os"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"testing"
 	"time"
 
@@ -19,8 +19,8 @@ func realCalculator(tb testing.TB, workers int) (*ewr.Calculator, *store.Store) 
 	if testing.Short() {
 		tb.Skip("short mode: real engines not started")
 	}
-	if _, err := os.Stat(analysis.DefaultEngineCommand[0]); err != nil {
-		tb.Skipf("Stockfish not installed at %s", analysis.DefaultEngineCommand[0])
+	if _, err := enginepath.Stockfish15Command(); err != nil {
+		tb.Skip(err)
 	}
 	cfg, err := models.LoadConfig()
 	if err != nil {
@@ -119,8 +119,8 @@ func TestRealPoolEvaluator(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode")
 	}
-	if _, err := os.Stat(analysis.DefaultEngineCommand[0]); err != nil {
-		t.Skipf("Stockfish not installed at %s", analysis.DefaultEngineCommand[0])
+	if _, err := enginepath.Stockfish15Command(); err != nil {
+		t.Skip(err)
 	}
 	ctx := context.Background()
 	pool, err := analysis.NewPool(ctx, analysis.PoolConfig{Workers: 2, Threads: 1, HashMB: 16})

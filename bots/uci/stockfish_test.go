@@ -3,28 +3,24 @@ package uci
 import (
 	"context"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/enginepath"
 )
 
 // stockfishPath returns the Stockfish binary or skips the test.
 func stockfishPath(t *testing.T) string {
 	t.Helper()
-	for _, p := range []string{os.Getenv("OUTPOST_STOCKFISH"), "/usr/games/stockfish"} {
-		if p == "" {
-			continue
-		}
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("stockfish"); err == nil {
+	if p := os.Getenv("OUTPOST_STOCKFISH"); p != "" {
 		return p
 	}
-	t.Skip("stockfish not installed")
-	return ""
+	cmd, err := enginepath.Stockfish15Command()
+	if err != nil {
+		t.Skip(err)
+	}
+	return cmd[0]
 }
 
 func TestStockfishIntegration(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/notnil/chess"
 
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
@@ -143,10 +144,11 @@ func TestScoreOf(t *testing.T) {
 }
 
 func TestStockfish(t *testing.T) {
-	path := "/usr/games/stockfish"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("stockfish not installed")
+	cmd, err := enginepath.Stockfish15Command()
+	if err != nil {
+		t.Skip(err)
 	}
+	path := cmd[0]
 	e, err := New(context.Background(), Config{Path: path, Elo: 1500, Options: map[string]string{"Hash": "16"}})
 	if err != nil {
 		t.Fatal(err)

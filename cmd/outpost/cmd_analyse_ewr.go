@@ -17,6 +17,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/analysis/report"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
@@ -111,13 +112,14 @@ type analyseEWR struct {
 // Stockfish executable of --ewr-engine, ONNX Runtime and the Maia weights
 // of every level the games need.
 func openAnalyseEWR(env *Env, f *analyseEWRFlags, p ewr.Params, games []*analysis.Game) (*analyseEWR, error) {
-	engine, notice, err := analysis.ResolveEngine(strings.Fields(*f.engine))
+	r, err := enginepath.Resolve(strings.Fields(*f.engine))
 	if err != nil {
 		return nil, fmt.Errorf("--ewr-engine: %w", err)
 	}
-	if notice != "" {
-		fmt.Fprintf(env.Stderr, "outpost analyse: --ewr-engine: %s\n", notice)
+	if r.Notice != "" {
+		fmt.Fprintf(env.Stderr, "outpost analyse: --ewr-engine: %s\n", r.Notice)
 	}
+	engine := r.Command
 	if _, err := exec.LookPath(engine[0]); err != nil {
 		return nil, fmt.Errorf("--ewr needs Stockfish: %s not found (%s)", engine[0], ewrSetupHint)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -68,7 +69,7 @@ func TestAnalyseEWRMissingStockfish(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 	// An engine name whose engine is not installed.
-	t.Setenv(analysis.EnvStockfish19Dir, t.TempDir())
+	t.Setenv(enginepath.EnvStockfish19Dir, t.TempDir())
 	code, out, stderr = runAnalyseCLI(t, analyseTestPGN, "--lichess-evals", "--ewr", "--ewr-engine", "sf19", "-")
 	if code != 1 || !strings.Contains(stderr, "--ewr-engine: ") || !strings.Contains(stderr, "make setup") || out != "" {
 		t.Errorf("sf19: exit %d, stdout %q, stderr %q", code, out, stderr)
@@ -145,8 +146,8 @@ func TestAnalyseEWREndToEnd(t *testing.T) {
 	if _, err := os.Stat(game); err != nil {
 		t.Skip("shared Lichess games not found")
 	}
-	if _, err := os.Stat(analysis.DefaultEngineCommand[0]); err != nil {
-		t.Skipf("Stockfish not installed at %s", analysis.DefaultEngineCommand[0])
+	if _, err := enginepath.Stockfish15Command(); err != nil {
+		t.Skip(err)
 	}
 	t.Setenv("OUTPOST_CONFIG", "")
 	cfg, err := models.LoadConfig()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/search"
 )
 
@@ -39,7 +40,7 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	}
 	fs := newFlags(env, "bench", "[--movetime D] [--stockfish PATH] [--hash MB]   |   bench perft [--fen FEN] [--depth N] [--min-time D]")
 	movetime := fs.Duration("movetime", 2*time.Second, "search time per position for each engine")
-	sfPath := fs.String("stockfish", "/usr/games/stockfish", "Stockfish binary to compare with (empty to skip)")
+	sfPath := fs.String("stockfish", enginepath.Stockfish15, "Stockfish to compare with: an engine name (sf15, sf18) or a path (empty to skip)")
 	hash := fs.Int("hash", 64, "hash size in MiB for both engines")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -54,14 +55,18 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	defer hard.Close()
 	var sf *uciProc
 	if *sfPath != "" {
-		if _, err := os.Stat(*sfPath); err == nil {
-			sf, err = startUCI(ctx, *sfPath, map[string]string{"Threads": "1", "Hash": strconv.Itoa(*hash)})
+		r, err := enginepath.Resolve([]string{*sfPath})
+		if err == nil {
+			_, err = os.Stat(r.Command[0])
+		}
+		if err == nil {
+			sf, err = startUCI(ctx, r.Command[0], map[string]string{"Threads": "1", "Hash": strconv.Itoa(*hash)})
 			if err != nil {
 				return fmt.Errorf("stockfish: %w", err)
 			}
 			defer sf.close()
 		} else {
-			fmt.Fprintf(env.Stderr, "stockfish not found at %s; measuring hard only\n", *sfPath)
+			fmt.Fprintf(env.Stderr, "stockfish %s: %v; measuring hard only\n", *sfPath, err)
 		}
 	}
 	fmt.Fprintf(env.Stdout, "%-3s %12s %10s %12s %10s\n", "pos", "hard nodes", "hard nps", "sf nodes", "sf nps")

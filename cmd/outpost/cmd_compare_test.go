@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
@@ -47,9 +46,8 @@ func TestCompareFlags(t *testing.T) {
 // sandbox with the real Stockfish at a tiny budget, twice: the second
 // report shows the trend.
 func TestCompareUserAgainstSandbox(t *testing.T) {
-	sf := analysis.DefaultEngineCommand[0]
-	if _, err := os.Stat(sf); err != nil {
-		t.Skipf("no Stockfish at %s", sf)
+	if _, err := enginepath.Stockfish15Command(); err != nil {
+		t.Skip(err)
 	}
 	t.Setenv("OUTPOST_CONFIG", "")
 	t.Setenv(lichess.TokenEnv, "")

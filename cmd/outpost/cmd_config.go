@@ -5,7 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"io"
 	"os"
 	"os/exec"
@@ -120,14 +120,14 @@ func environmentWarnings(cfg *config.Config) []string {
 		if len(cmdline) == 0 {
 			return
 		}
-		resolved, notice, err := analysis.ResolveEngine(cmdline)
+		r, err := enginepath.Resolve(cmdline)
 		switch {
 		case err != nil:
 			out = append(out, fmt.Sprintf("%s: %v", key, err))
-		case notice != "":
-			out = append(out, key+": "+notice)
+		case r.Notice != "":
+			out = append(out, key+": "+r.Notice)
 		default:
-			program(key, resolved[0])
+			program(key, r.Command[0])
 		}
 	}
 	analysisEngine("analysis.engine", cfg.Analysis.Engine)
@@ -135,7 +135,7 @@ func environmentWarnings(cfg *config.Config) []string {
 	analysisEngine("compare.engine", cfg.Compare.Engine)
 	for _, name := range cfg.EngineNames() {
 		if def, ok := cfg.Engines.Defs[name]; ok && def.Type == config.EngineUCI {
-			program("engines."+name+".path", def.Path)
+			analysisEngine("engines."+name+".path", []string{def.Path})
 		}
 	}
 	if cfg.Web.AccessTokenFile != "" {

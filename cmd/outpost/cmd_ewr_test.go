@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/models"
 )
 
@@ -41,8 +41,8 @@ func TestEWRJSONEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode")
 	}
-	if _, err := os.Stat(analysis.DefaultEngineCommand[0]); err != nil {
-		t.Skip("Stockfish not installed")
+	if _, err := enginepath.Stockfish15Command(); err != nil {
+		t.Skip(err)
 	}
 	cfg, err := models.LoadConfig()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/match"
 )
 
@@ -21,7 +22,7 @@ func runLadder(ctx context.Context, env *Env, args []string) error {
 	tolerance := fs.Float64("tolerance", 0, "seconds a move may overrun --tc before forfeiting (0 = max(0.1, tc/2))")
 	concurrency := fs.Int("concurrency", 2, "games played at once")
 	rungList := fs.String("rungs", "", "comma-separated UCI_Elo rungs (default 1350,1600,…,2850)")
-	sfPath := fs.String("stockfish", "", "Stockfish binary (default: stockfish on $PATH or /usr/games/stockfish)")
+	sfPath := fs.String("stockfish", enginepath.Stockfish15, "Stockfish: an engine name (sf15: the native 15.1 build, else Debian's; sf18) or a path")
 	seed := fs.Uint64("seed", 1, "seed for random engines")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -37,12 +38,11 @@ func runLadder(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	path := *sfPath
-	if path == "" {
-		if path, err = bots.FindStockfish(); err != nil {
-			return err
-		}
+	r, err := enginepath.Resolve([]string{*sfPath})
+	if err != nil {
+		return fmt.Errorf("--stockfish: %w", err)
 	}
+	path := r.Command[0]
 	log := env.logger()
 	opponent := func(ctx context.Context, elo int) (engine.Engine, error) {
 		return bots.New(ctx, "uci:"+path, bots.WithElo(elo), bots.WithHashMB(16), bots.WithThreads(1), bots.WithLogger(log))

@@ -3,7 +3,6 @@ package demo
 import (
 	"bytes"
 	"context"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
@@ -144,7 +144,7 @@ func TestDemoDeclinesByPolicy(t *testing.T) {
 // TestDemoRealSummary runs one game with the real post-game analysis
 // (Stockfish at a small node budget) and checks the summary in the chat.
 func TestDemoRealSummary(t *testing.T) {
-	if _, err := os.Stat("/usr/games/stockfish"); err != nil {
+	if _, err := enginepath.Stockfish15Command(); err != nil {
 		t.Skip("Stockfish not installed (make setup installs it)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -152,7 +152,7 @@ func TestDemoRealSummary(t *testing.T) {
 	cfg := fastConfig()
 	cfg.Engines.Default = "easy"
 	cfg.Summary.Nodes = 20000
-	sum := postgame.New(analysis.PoolConfig{Command: []string{"/usr/games/stockfish"}, Workers: 1, Threads: 1, HashMB: 16},
+	sum := postgame.New(analysis.PoolConfig{Command: []string{enginepath.Stockfish15}, Workers: 1, Threads: 1, HashMB: 16},
 		int64(cfg.Summary.Nodes), BotName)
 	defer sum.Close()
 	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Summariser: sum, Dir: t.TempDir(), Logger: zerolog.Nop()})

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
@@ -202,16 +203,13 @@ func TestEngineProcessKilledMidGame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode")
 	}
-	sf, err := exec.LookPath("stockfish")
+	cmd, err := enginepath.Stockfish15Command()
 	if err != nil {
-		sf = "/usr/games/stockfish"
-	}
-	if _, err := os.Stat(sf); err != nil {
 		t.Skip("Stockfish not installed (make setup installs it)")
 	}
 	// A private copy, so that killing it cannot touch other tests' engines.
 	priv := filepath.Join(t.TempDir(), "sf-kill-me")
-	data, err := os.ReadFile(sf)
+	data, err := os.ReadFile(cmd[0])
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(priv, data, 0o755))
 
