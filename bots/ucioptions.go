@@ -8,8 +8,8 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/knobs"
 	"github.com/outpostchess/outpost/bots/search"
-	"github.com/outpostchess/outpost/bots/uciengine"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/bots/uciengine"
 )
 
 // UCIOptions describes the options an engine accepts in Configure as UCI

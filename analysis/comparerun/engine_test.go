@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/enginepath"
-	"github.com/outpostchess/outpost/config"
 )
 
 // TestSchedulerEngine: scheduled runs use compare.engine, resolved: "auto"
@@ -20,12 +20,12 @@ func TestSchedulerEngine(t *testing.T) {
 		t.Skip(err)
 	}
 	w := newWorld(t)
-	st, _ := openStore(t)
+	st := openStore(t)
 	cfg := func(engine ...string) SchedulerConfig {
 		return SchedulerConfig{
-			Compare:  config.CompareConfig{Users: []string{"alice"}, Interval: time.Hour, MaxGames: 5, Since: time.Hour, Preset: "quick", Engine: engine},
-			Analysis: config.AnalysisConfig{Engine: []string{"analysis-engine"}, HashMB: 16},
-			Client:   w.public, Store: st,
+			Compare: Schedule{Users: []string{"alice"}, Interval: time.Hour, MaxGames: 5, Since: time.Hour,
+				Budget: analysis.Presets["quick"], Engine: engine, HashMB: 16},
+			Client: w.public, Store: st,
 		}
 	}
 	for _, engine := range [][]string{{"auto"}, nil} {

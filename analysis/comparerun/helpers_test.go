@@ -12,7 +12,6 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/replay"
-	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
@@ -308,15 +307,10 @@ func (e *oracleEngine) NewGame(context.Context) error { return nil }
 func (e *oracleEngine) Restart(context.Context) error { return nil }
 func (e *oracleEngine) Close() error                  { return nil }
 
-func openStore(t *testing.T) (*store.Store, string) {
+// openStore returns an empty run store.
+func openStore(t *testing.T) *memRunStore {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "outpost.db")
-	st, err := store.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st, path
+	return newMemRunStore()
 }
 
 // sharedDir returns ../shared/lichess-games or skips.

@@ -4,16 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-
-	"github.com/outpostchess/outpost/internal/store"
 )
 
 // LastReport returns the newest finished run of key (a username, or a
 // FileSource's Key) from the store, with the trend of up to trendRuns runs,
 // without running anything: how the results of scheduled runs are read.
-// It returns an error wrapping store.ErrNotFound when key has no finished
+// It returns an error wrapping ErrNoRun when key has no finished
 // run.
-func LastReport(ctx context.Context, st *store.Store, key string, trendRuns int) (*RunReport, error) {
+func LastReport(ctx context.Context, st RunStore, key string, trendRuns int) (*RunReport, error) {
 	if trendRuns <= 0 {
 		trendRuns = DefaultTrendRuns
 	}
@@ -22,7 +20,7 @@ func LastReport(ctx context.Context, st *store.Store, key string, trendRuns int)
 		return nil, err
 	}
 	for i, run := range runs {
-		if run.State != store.RunFinished {
+		if run.State != RunFinished {
 			continue
 		}
 		var rep RunReport
@@ -35,5 +33,5 @@ func LastReport(ctx context.Context, st *store.Store, key string, trendRuns int)
 		}
 		return &rep, nil
 	}
-	return nil, fmt.Errorf("comparerun: no finished comparison run for %s: %w", key, store.ErrNotFound)
+	return nil, fmt.Errorf("comparerun: %s: %w", key, ErrNoRun)
 }

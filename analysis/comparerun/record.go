@@ -7,7 +7,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 )
 
-// GameRecord is what a run stores for one game (store.SaveRunGame's
+// GameRecord is what a run stores for one game (RunStore.SaveRunGame's
 // result, JSON): our full analysis with its comparison, or why the game
 // was not compared.
 type GameRecord struct {

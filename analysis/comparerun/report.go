@@ -8,7 +8,6 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/report"
-	"github.com/outpostchess/outpost/internal/store"
 )
 
 // Params are a run's recorded parameters; a run is resumed only with equal
@@ -205,10 +204,10 @@ func headline(ag *report.Aggregate, d DiffStats) Headline {
 }
 
 // trendRows reads the headlines of finished runs (newest first).
-func trendRows(runs []store.CompareRun) []TrendRow {
+func trendRows(runs []StoredRun) []TrendRow {
 	var out []TrendRow
 	for _, run := range runs {
-		if run.State != store.RunFinished {
+		if run.State != RunFinished {
 			continue
 		}
 		var rep RunReport

@@ -12,7 +12,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/internal/store"
 )
 
 // ErrInterrupted wraps the context's error when a run stops before its end;
@@ -26,7 +25,7 @@ const DefaultTrendRuns = 6
 
 // Comparer runs comparisons and stores them.
 type Comparer struct {
-	Store *store.Store
+	Store RunStore
 	// Pool configures the engines, started for a run only when a game
 	// needs analysing, and closed at its end.
 	Pool analysis.PoolConfig
@@ -88,7 +87,7 @@ func (c *Comparer) Run(ctx context.Context, src Source) (*RunReport, error) {
 			return nil, fmt.Errorf("comparerun: %s: %w: %w", key, ErrInterrupted, ctx.Err())
 		}
 		b, _ := json.Marshal(map[string]string{"error": err.Error()})
-		if ferr := c.Store.FinishRun(bg, run.ID, store.RunFailed, string(b)); ferr != nil {
+		if ferr := c.Store.FinishRun(bg, run.ID, RunFailed, string(b)); ferr != nil {
 			log.Error().Err(ferr).Msg("closing failed run")
 		}
 		return nil, err
@@ -141,7 +140,7 @@ func (c *Comparer) Run(ctx context.Context, src Source) (*RunReport, error) {
 	if err != nil {
 		return fail(fmt.Errorf("comparerun: encode report: %w", err))
 	}
-	if err := c.Store.FinishRun(bg, run.ID, store.RunFinished, string(body)); err != nil {
+	if err := c.Store.FinishRun(bg, run.ID, RunFinished, string(body)); err != nil {
 		return nil, err
 	}
 	n := c.TrendRuns
@@ -161,31 +160,31 @@ func (c *Comparer) Run(ctx context.Context, src Source) (*RunReport, error) {
 
 // openRun resumes the key's newest run when it is not finished and has the
 // same parameters, else starts a new one.
-func (c *Comparer) openRun(ctx context.Context, key, params string) (store.CompareRun, bool, error) {
+func (c *Comparer) openRun(ctx context.Context, key, params string) (StoredRun, bool, error) {
 	runs, err := c.Store.Runs(ctx, key, 1)
 	if err != nil {
-		return store.CompareRun{}, false, err
+		return StoredRun{}, false, err
 	}
-	if len(runs) == 1 && runs[0].State != store.RunFinished {
+	if len(runs) == 1 && runs[0].State != RunFinished {
 		last := runs[0]
 		if last.Params == params {
-			if last.State != store.RunRunning {
+			if last.State != RunRunning {
 				if err := c.Store.ReopenRun(ctx, last.ID); err != nil {
-					return store.CompareRun{}, false, err
+					return StoredRun{}, false, err
 				}
-				last.State = store.RunRunning
+				last.State = RunRunning
 			}
 			return last, true, nil
 		}
-		if last.State == store.RunRunning {
-			if err := c.Store.FinishRun(ctx, last.ID, store.RunFailed, `{"error":"superseded by a run with other parameters"}`); err != nil {
-				return store.CompareRun{}, false, err
+		if last.State == RunRunning {
+			if err := c.Store.FinishRun(ctx, last.ID, RunFailed, `{"error":"superseded by a run with other parameters"}`); err != nil {
+				return StoredRun{}, false, err
 			}
 		}
 	}
 	id, err := c.Store.StartRun(ctx, key, params)
 	if err != nil {
-		return store.CompareRun{}, false, err
+		return StoredRun{}, false, err
 	}
 	run, err := c.Store.Run(ctx, id)
 	return run, false, err

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/internal/store"
 )
 
 func fetchAll(t *testing.T, w *world) []*analysis.Game {
@@ -24,7 +23,7 @@ func fetchAll(t *testing.T, w *world) []*analysis.Game {
 	return games
 }
 
-func oracleComparer(st *store.Store, o *oracle) *Comparer {
+func oracleComparer(st *memRunStore, o *oracle) *Comparer {
 	return &Comparer{Store: st, Pool: analysis.PoolConfig{Factory: o.factory(), Workers: 1, Command: []string{"oracle"}},
 		Budget: analysis.Budget{Nodes: 1000}, BorderlineBand: -1}
 }
@@ -37,7 +36,7 @@ func TestCompareEndToEnd(t *testing.T) {
 	w := newWorld(t)
 	w.playSynthetic(t, syntheticGames)
 	games := fetchAll(t, w)
-	st, _ := openStore(t)
+	st := openStore(t)
 	ctx := context.Background()
 	src := UserSource{Fetcher: NewFetcher(w.public), User: "Alice", Since: 24 * time.Hour, Max: 10}
 
@@ -64,7 +63,7 @@ func TestCompareEndToEnd(t *testing.T) {
 	}
 	// stored: the finished run with its report, and every game
 	runs, err := st.Runs(ctx, "alice", 10)
-	if err != nil || len(runs) != 1 || runs[0].State != store.RunFinished || !strings.Contains(runs[0].Report, `"f1":1`) {
+	if err != nil || len(runs) != 1 || runs[0].State != RunFinished || !strings.Contains(runs[0].Report, `"f1":1`) {
 		t.Fatalf("runs %+v %v", runs, err)
 	}
 	stored, err := st.RunGames(ctx, rep.RunID)
@@ -126,7 +125,7 @@ func TestCompareEndToEnd(t *testing.T) {
 	if again.String() != text {
 		t.Fatalf("stored report differs:\n%s\nprinted:\n%s", again.String(), text)
 	}
-	if _, err := LastReport(ctx, st, "nobody", 0); !errors.Is(err, store.ErrNotFound) {
+	if _, err := LastReport(ctx, st, "nobody", 0); !errors.Is(err, ErrNoRun) {
 		t.Fatalf("no runs: %v", err)
 	}
 }
@@ -138,7 +137,7 @@ func TestCompareResumesInterruptedRun(t *testing.T) {
 	w := newWorld(t)
 	w.playSynthetic(t, syntheticGames)
 	games := fetchAll(t, w)
-	st, _ := openStore(t)
+	st := openStore(t)
 	src := UserSource{Fetcher: NewFetcher(w.public), User: "alice", Max: 10}
 	first := games[0] // newest: the 4-ply mate, 4 positions searched (the mate is not)
 	if len(first.Moves) != 4 {
@@ -157,7 +156,7 @@ func TestCompareResumesInterruptedRun(t *testing.T) {
 		t.Fatalf("interrupted run: %v", err)
 	}
 	runs, _ := st.Runs(context.Background(), "alice", 10)
-	if len(runs) != 1 || runs[0].State != store.RunRunning {
+	if len(runs) != 1 || runs[0].State != RunRunning {
 		t.Fatalf("runs after interruption %+v", runs)
 	}
 	stored, _ := st.RunGames(context.Background(), runs[0].ID)
@@ -190,7 +189,7 @@ func TestCompareResumesInterruptedRun(t *testing.T) {
 		t.Fatalf("start time changed on resume: %v vs %v", rep.StartedAt, runs[0].StartedAt)
 	}
 	runs, _ = st.Runs(context.Background(), "alice", 10)
-	if len(runs) != 1 || runs[0].State != store.RunFinished {
+	if len(runs) != 1 || runs[0].State != RunFinished {
 		t.Fatalf("runs after resume %+v", runs)
 	}
 }
@@ -219,7 +218,7 @@ func TestCompareOfflineFile(t *testing.T) {
 	if err != nil || len(fileGames) != 4 {
 		t.Fatalf("%d games, %v", len(fileGames), err)
 	}
-	st, _ := openStore(t)
+	st := openStore(t)
 	ctx := context.Background()
 
 	// an interrupted run with another budget is superseded
@@ -240,7 +239,7 @@ func TestCompareOfflineFile(t *testing.T) {
 		t.Fatalf("run %+v", rep)
 	}
 	runs, _ := st.Runs(ctx, src.Key(), 10)
-	if len(runs) != 2 || runs[1].State != store.RunFailed || !strings.Contains(runs[1].Report, "superseded") {
+	if len(runs) != 2 || runs[1].State != RunFailed || !strings.Contains(runs[1].Report, "superseded") {
 		t.Fatalf("runs %+v", runs)
 	}
 	if rep.Headline.Games != 3 || *rep.Headline.F1 != 1 || len(rep.Games) != 4 || rep.Games[3].Error == "" || rep.Games[3].Result != "*" {
@@ -262,7 +261,7 @@ func TestCompareOfflineFile(t *testing.T) {
 		t.Fatalf("engine failure: %v", err)
 	}
 	runs, _ = st.Runs(ctx, other.Key(), 10)
-	if len(runs) != 1 || runs[0].State != store.RunFailed {
+	if len(runs) != 1 || runs[0].State != RunFailed {
 		t.Fatalf("failed run %+v", runs)
 	}
 	stored, _ := st.RunGames(ctx, runs[0].ID)

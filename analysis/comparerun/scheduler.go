@@ -10,24 +10,17 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/config"
-	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 )
 
 // SchedulerConfig builds a Scheduler.
 type SchedulerConfig struct {
-	// Compare is the [compare] section: users, interval, max games, since,
-	// budget. Nothing runs unless Enabled.
-	Compare config.CompareConfig
-	// Analysis is the [analysis] section: the engines' hash. The engine is
-	// Compare.Engine (resolved by Engine).
-	// Scheduled runs ignore its workers and threads: they use one engine
-	// with one thread, under nice (see LowPriority).
-	Analysis config.AnalysisConfig
-	Client   *lichess.Client
-	Store    *store.Store
-	Logger   zerolog.Logger
+	// Compare is what runs when: users, interval, max games, since,
+	// budget, engine. Nothing runs unless Enabled.
+	Compare Schedule
+	Client  *lichess.Client
+	Store   RunStore
+	Logger  zerolog.Logger
 	// Factory starts engines instead of the command (tests).
 	Factory analysis.EngineFactory
 	// RetryAfter is the wait after a failed run (default the interval, at
@@ -63,14 +56,11 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 			return nil, fmt.Errorf("comparerun: scheduler: compare.interval %s: want a positive duration", cfg.Compare.Interval)
 		}
 	}
-	budget, err := CompareBudget(cfg.Compare)
-	if err != nil {
-		return nil, fmt.Errorf("comparerun: scheduler: %w", err)
-	}
 	if cfg.RetryAfter <= 0 {
 		cfg.RetryAfter = min(cfg.Compare.Interval, time.Hour)
 	}
 	cmd := cfg.Compare.Engine
+	var err error
 	if cfg.Factory == nil {
 		if cmd, err = Engine(cmd, cfg.Logger); err != nil {
 			return nil, fmt.Errorf("comparerun: scheduler: compare.engine: %w", err)
@@ -81,25 +71,29 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 	s := &Scheduler{cfg: cfg, fetcher: NewFetcher(cfg.Client)}
 	s.comparer = &Comparer{
 		Store: cfg.Store,
-		Pool: analysis.PoolConfig{Command: LowPriority(cmd), Workers: 1, Threads: 1, HashMB: cfg.Analysis.HashMB,
+		Pool: analysis.PoolConfig{Command: LowPriority(cmd), Workers: 1, Threads: 1, HashMB: cfg.Compare.HashMB,
 			Factory: cfg.Factory, Logger: cfg.Logger},
-		Budget:      budget,
+		Budget:      cfg.Compare.Budget,
 		EngineLabel: strings.Join(cmd, " "),
 		Logger:      cfg.Logger,
 	}
 	return s, nil
 }
 
-// CompareBudget is the budget of the [compare] section: nodes when set,
-// else the preset (default lichess).
-func CompareBudget(c config.CompareConfig) (analysis.Budget, error) {
-	if c.Nodes > 0 {
-		return analysis.Budget{Nodes: int64(c.Nodes)}, nil
-	}
-	if c.Preset == "" {
-		return analysis.DefaultBudget, nil
-	}
-	return analysis.Preset(c.Preset)
+// Schedule is the scheduled comparisons' settings (the [compare] section
+// of the config with the analysis hash, mapped by the app layer).
+type Schedule struct {
+	Enabled  bool
+	Users    []string      // Lichess usernames
+	Interval time.Duration // between a user's runs
+	MaxGames int           // per user and run; 0 = all
+	Since    time.Duration // how far back to fetch games; 0 = no bound
+	Budget   analysis.Budget
+	// Engine is the UCI command line or engine name (resolved by Engine).
+	// Scheduled runs use one engine with one thread, under nice (see
+	// LowPriority), and HashMB MiB of hash.
+	Engine []string
+	HashMB int
 }
 
 // source returns the run source of a configured user.
@@ -116,9 +110,9 @@ func (s *Scheduler) Due(ctx context.Context) (map[string]time.Time, error) {
 			return nil, err
 		}
 		switch {
-		case len(runs) == 0, runs[0].State == store.RunRunning:
+		case len(runs) == 0, runs[0].State == RunRunning:
 			out[u] = time.Time{} // never run, or interrupted: now
-		case runs[0].State == store.RunFailed:
+		case runs[0].State == RunFailed:
 			out[u] = runs[0].FinishedAt.Add(s.cfg.RetryAfter)
 		default:
 			out[u] = runs[0].StartedAt.Add(s.cfg.Compare.Interval)
@@ -195,7 +189,7 @@ func (s *Scheduler) Run(ctx context.Context) error {
 		if err != nil {
 			// make sure a run that failed before reaching the store does
 			// not spin: wait RetryAfter here
-			if runs, rerr := s.cfg.Store.Runs(ctx, user, 1); rerr == nil && (len(runs) == 0 || runs[0].State == store.RunRunning) {
+			if runs, rerr := s.cfg.Store.Runs(ctx, user, 1); rerr == nil && (len(runs) == 0 || runs[0].State == RunRunning) {
 				t := time.NewTimer(s.cfg.RetryAfter)
 				select {
 				case <-ctx.Done():

@@ -10,8 +10,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/outpostchess/outpost/config"
-	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/analysis"
 )
 
 type runEvent struct {
@@ -20,12 +19,11 @@ type runEvent struct {
 	err  error
 }
 
-func schedConfig(w *world, st *store.Store, o *oracle, interval time.Duration, events chan<- runEvent) SchedulerConfig {
+func schedConfig(w *world, st *memRunStore, o *oracle, interval time.Duration, events chan<- runEvent) SchedulerConfig {
 	return SchedulerConfig{
-		Compare: config.CompareConfig{Enabled: true, Users: []string{"alice"}, Interval: interval, MaxGames: 5, Since: 24 * time.Hour, Preset: "quick",
-			Engine: []string{"fake-engine", "--flag"}},
-		Analysis: config.AnalysisConfig{Engine: []string{"analysis-engine"}, Workers: 2, Threads: 2, HashMB: 16},
-		Client:   w.public, Store: st, Factory: o.factory(), RetryAfter: interval,
+		Compare: Schedule{Enabled: true, Users: []string{"alice"}, Interval: interval, MaxGames: 5, Since: 24 * time.Hour,
+			Budget: analysis.Presets["quick"], Engine: []string{"fake-engine", "--flag"}, HashMB: 16},
+		Client: w.public, Store: st, Factory: o.factory(), RetryAfter: interval,
 		OnRun: func(user string, rep *RunReport, err error) { events <- runEvent{user, rep, err} },
 	}
 }
@@ -68,7 +66,7 @@ func TestSchedulerIntervalAndRestart(t *testing.T) {
 	w := newWorld(t)
 	w.playSynthetic(t, syntheticGames[:2])
 	o := newOracle(t, fetchAll(t, w), 1)
-	st, path := openStore(t)
+	st := openStore(t)
 	const interval = 400 * time.Millisecond
 	events := make(chan runEvent, 4)
 	s, err := NewScheduler(schedConfig(w, st, o, interval, events))
@@ -108,12 +106,7 @@ func TestSchedulerIntervalAndRestart(t *testing.T) {
 
 	// a new scheduler on the reopened store: due one interval after the
 	// last run's start, not at once
-	st.Close()
-	st2, err := store.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st2.Close()
+	st2 := st
 	s2, err := NewScheduler(schedConfig(w, st2, o, interval, events))
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +133,7 @@ func TestSchedulerResumesInterruptedRun(t *testing.T) {
 	w := newWorld(t)
 	w.playSynthetic(t, syntheticGames)
 	o := newOracle(t, fetchAll(t, w), 1)
-	st, _ := openStore(t)
+	st := openStore(t)
 	events := make(chan runEvent, 4)
 	cfg := schedConfig(w, st, o, time.Hour, events)
 	s, err := NewScheduler(cfg)
@@ -180,7 +173,7 @@ func TestSchedulerResumesInterruptedRun(t *testing.T) {
 
 func TestSchedulerDisabledAndChecks(t *testing.T) {
 	w := newWorld(t)
-	st, _ := openStore(t)
+	st := openStore(t)
 	o := &oracle{pos: map[string]oracleAnswer{}}
 	cfg := schedConfig(w, st, o, time.Hour, make(chan runEvent, 1))
 	cfg.Compare.Enabled = false
@@ -196,16 +189,11 @@ func TestSchedulerDisabledAndChecks(t *testing.T) {
 		"no client": func(c *SchedulerConfig) { c.Client = nil },
 		"no users":  func(c *SchedulerConfig) { c.Compare.Users = nil },
 		"interval":  func(c *SchedulerConfig) { c.Compare.Interval = 0 },
-		"preset":    func(c *SchedulerConfig) { c.Compare.Preset = "huge" },
 	} {
 		c := schedConfig(w, st, o, time.Hour, nil)
 		mut(&c)
 		if _, err := NewScheduler(c); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
-	}
-	b, err := CompareBudget(config.CompareConfig{Nodes: 1234, Preset: "deep"})
-	if err != nil || b.Nodes != 1234 {
-		t.Fatalf("nodes budget %+v %v", b, err)
 	}
 }

@@ -17,7 +17,7 @@ func TestCompareWithStockfish(t *testing.T) {
 	}
 	w := newWorld(t)
 	w.playSynthetic(t, syntheticGames)
-	st, _ := openStore(t)
+	st := openStore(t)
 	c := &Comparer{Store: st, Pool: analysis.PoolConfig{Command: LowPriority(cmd), Workers: 1, HashMB: 16},
 		Budget: analysis.Budget{Nodes: 3000}, EngineLabel: cmd[0]}
 	rep, err := c.Run(context.Background(), UserSource{Fetcher: NewFetcher(w.public), User: "alice", Max: 10})

@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/bots/uciengine"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/bots/uciengine"
 )
 
 func uciengineStart(ctx context.Context, path string, args, env []string, client uci.Config) (engine.Engine, error) {

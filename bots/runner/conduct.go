@@ -16,6 +16,26 @@ const (
 	DrawByEval     = "by_eval"     // accept when |our eval| is at most draw_eval_cp
 )
 
+// Conduct is how the runner behaves in a game besides choosing moves: clock
+// margin, aborting, draws, resigning, claiming, chat. The app layer fills it
+// from the [game] section of the config.
+type Conduct struct {
+	MoveOverhead           time.Duration // reserved per move for latency
+	AbortAfter             time.Duration // wait for the opponent's first move, then abort (0: never)
+	AcceptDraw             string        // one of the Draw* policies
+	DrawEvalCP             int           // threshold for DrawWhenBehind / DrawByEval
+	DrawMinPly             int           // no draw accepted before this ply
+	ResignEnabled          bool          // resign lost positions
+	ResignBelowCP          int           // our eval at or below this …
+	ResignMoves            int           // … for this many consecutive own moves
+	ClaimVictory           bool          // claim the win when the opponent is gone
+	Greeting               string        // template; "" = none
+	Goodbye                string        // template; "" = none
+	GreetingRooms          []string      // player and/or spectator
+	ChatCommands           bool          // answer !help, !engine, !eval
+	CorrespondenceMoveTime time.Duration // thinking time per correspondence move
+}
+
 // mateCP is the centipawn value a mate score counts as in draw and resign
 // decisions.
 const mateCP = 100000

@@ -12,8 +12,6 @@ import (
 
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/config"
-	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -24,8 +22,9 @@ type Config struct {
 	Me string
 	// EngineName is announced in the greeting and by !engine.
 	EngineName string
-	// Game holds the conduct settings ([game] in the config).
-	Game config.GameConfig
+	// Game holds the conduct settings (the [game] section of the config,
+	// mapped by the app layer).
+	Game Conduct
 	// UnknownOutcomeRetry is how long to wait before resending a move
 	// whose answer was lost, when no new game state has arrived (default 2 s).
 	UnknownOutcomeRetry time.Duration
@@ -393,7 +392,7 @@ func (r *Runner) onThought(ctx context.Context, t thought) {
 // there) and sends it.
 func (r *Runner) sendReserved(ctx context.Context, ply int, uci string, overhead time.Duration) {
 	reqStart := time.Now()
-	ok, prev, err := r.journal.ReserveMove(ctx, store.SentMove{
+	ok, prev, err := r.journal.ReserveMove(ctx, SentMove{
 		GameID: r.cfg.GameID, Ply: ply, UCI: uci,
 		WTime: r.state.TimeLeft(lichess.White), BTime: r.state.TimeLeft(lichess.Black),
 	})
@@ -409,7 +408,7 @@ func (r *Runner) sendReserved(ctx context.Context, ply int, uci string, overhead
 		} else {
 			r.log.Error().Str("reserved", prev.UCI).Int("ply", ply).Msg("reserved move is illegal here; replacing it")
 			_ = r.journal.ReleaseMove(ctx, r.cfg.GameID, ply)
-			if _, _, err := r.journal.ReserveMove(ctx, store.SentMove{GameID: r.cfg.GameID, Ply: ply, UCI: uci}); err != nil {
+			if _, _, err := r.journal.ReserveMove(ctx, SentMove{GameID: r.cfg.GameID, Ply: ply, UCI: uci}); err != nil {
 				r.log.Error().Err(err).Msg("journal reserve")
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -18,8 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/config"
-	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
@@ -90,7 +87,7 @@ type world struct {
 	srv   *sandbox.Server
 	bot   *lichess.Client
 	alice *lichess.Client
-	store *store.Store
+	store *memJournal
 }
 
 func newWorld(t *testing.T, cfg sandbox.Config) *world {
@@ -109,10 +106,7 @@ func newWorld(t *testing.T, cfg sandbox.Config) *world {
 		require.NoError(t, err)
 		return c
 	}
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { st.Close() })
-	return &world{srv: srv, bot: mk("bot-token-1"), alice: mk("alice-token-1"), store: st}
+	return &world{srv: srv, bot: mk("bot-token-1"), alice: mk("alice-token-1"), store: newMemJournal()}
 }
 
 // challenge has alice challenge the bot and the bot accept; it returns the
@@ -126,15 +120,18 @@ func (w *world) challenge(t *testing.T, p lichess.ChallengeParams) string {
 	return ch.ID
 }
 
-func gameCfg() config.GameConfig {
-	g := config.Default().Game
-	g.Greeting = "Hi {opponent}, {engine} here"
-	g.Goodbye = "GG {opponent}"
-	g.GreetingRooms = []string{"player"}
-	return g
+// gameCfg is the conduct of the config's defaults, with short chat lines.
+func gameCfg() Conduct {
+	return Conduct{
+		MoveOverhead: 100 * time.Millisecond, AbortAfter: 30 * time.Second,
+		AcceptDraw: DrawByEval, DrawEvalCP: 20, DrawMinPly: 60,
+		ResignBelowCP: -1000, ResignMoves: 5, ClaimVictory: true,
+		Greeting: "Hi {opponent}, {engine} here", Goodbye: "GG {opponent}", GreetingRooms: []string{"player"},
+		ChatCommands: true, CorrespondenceMoveTime: 30 * time.Second,
+	}
 }
 
-func (w *world) runner(id string, eng engine.Engine, g config.GameConfig) *Runner {
+func (w *world) runner(id string, eng engine.Engine, g Conduct) *Runner {
 	return New(Config{GameID: id, Me: "bot1", EngineName: eng.Name(), Game: g, Logger: zerolog.Nop(),
 		UnknownOutcomeRetry: 200 * time.Millisecond}, w.bot.Bot(), eng, w.store)
 }
@@ -257,7 +254,7 @@ func TestRunnerResendsReservedMoveAfterRestart(t *testing.T) {
 	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
 	// A previous life of the daemon reserved d2d4 at ply 0 and died before
 	// (or after) sending it: the new runner must send d2d4, not its own choice.
-	ok, _, err := w.store.ReserveMove(context.Background(), store.SentMove{GameID: id, Ply: 0, UCI: "d2d4"})
+	ok, _, err := w.store.ReserveMove(context.Background(), SentMove{GameID: id, Ply: 0, UCI: "d2d4"})
 	require.NoError(t, err)
 	require.True(t, ok)
 	eng := &scripted{moves: []string{"e2e4"}}

@@ -75,7 +75,11 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	if cfg.Compare.Enabled {
-		sched, err := comparerun.NewScheduler(comparerun.SchedulerConfig{Compare: cfg.Compare, Analysis: cfg.Analysis,
+		schedule, err := daemon.CompareSchedule(cfg.Compare, cfg.Analysis)
+		if err != nil {
+			return err
+		}
+		sched, err := comparerun.NewScheduler(comparerun.SchedulerConfig{Compare: schedule,
 			Client: client, Store: st, Logger: log})
 		if err != nil {
 			return err

@@ -11,8 +11,8 @@ import (
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/knobs"
-	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/config"
 )
 
 // NewEngineFactory returns the factory that builds the engines the

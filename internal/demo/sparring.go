@@ -12,6 +12,7 @@ import (
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -123,7 +124,7 @@ func playOpponent(ctx context.Context, id, me, spec string, api runner.GameAPI, 
 	}
 	defer eng.Close()
 	r := runner.New(runner.Config{GameID: id, Me: strings.ToLower(me), EngineName: spec,
-		Game: quietGame(cfg.Game), Logger: log}, api, eng, journal)
+		Game: daemon.Conduct(quietGame(cfg.Game)), Logger: log}, api, eng, journal)
 	if _, err := r.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		log.Warn().Err(err).Str("game", id).Msg("opponent game")
 	}

@@ -4,29 +4,25 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/outpostchess/outpost/analysis/comparerun"
 )
 
-// RunState is the state of a comparison run.
-type RunState string
+// RunState is the state of a comparison run (the comparerun package's).
+type RunState = comparerun.RunState
 
 // The comparison run states.
 const (
-	RunRunning  RunState = "running"
-	RunFinished RunState = "finished"
-	RunFailed   RunState = "failed"
+	RunRunning  = comparerun.RunRunning
+	RunFinished = comparerun.RunFinished
+	RunFailed   = comparerun.RunFailed
 )
 
 // CompareRun is one comparison of our classifications with Lichess's over a
-// user's games.
-type CompareRun struct {
-	ID         int64
-	User       string
-	Params     string // the analysis parameters, JSON
-	State      RunState
-	Report     string // the aggregated report, JSON
-	StartedAt  time.Time
-	FinishedAt time.Time
-}
+// user's games. Store implements comparerun.RunStore.
+type CompareRun = comparerun.StoredRun
+
+var _ comparerun.RunStore = (*Store)(nil)
 
 // StartRun creates a running comparison run and returns its id.
 func (s *Store) StartRun(ctx context.Context, user, params string) (int64, error) {

@@ -6,17 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/runner"
 )
 
-// SentMove is a move the daemon sent (or was about to send) in a game.
-type SentMove struct {
-	GameID string
-	Ply    int    // number of moves already played before this one
-	UCI    string // the move
-	WTime  time.Duration
-	BTime  time.Duration
-	SentAt time.Time
-}
+// SentMove is a move the daemon sent (or was about to send) in a game. The
+// runner owns the type; the store persists it (Store implements
+// runner.Journal).
+type SentMove = runner.SentMove
+
+var _ runner.Journal = (*Store)(nil)
 
 // ReserveMove records, before the request goes out, that the daemon is
 // sending uci at ply in a game. It reports false (and the move stored

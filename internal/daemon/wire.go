@@ -1,0 +1,60 @@
+package daemon
+
+import (
+	"fmt"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/comparerun"
+	"github.com/outpostchess/outpost/bots/runner"
+	"github.com/outpostchess/outpost/config"
+)
+
+// Conduct maps the [game] section of the config to the runner's conduct
+// settings. The runner library does not read the config itself.
+func Conduct(g config.GameConfig) runner.Conduct {
+	return runner.Conduct{
+		MoveOverhead:           g.MoveOverhead,
+		AbortAfter:             g.AbortAfter,
+		AcceptDraw:             g.AcceptDraw,
+		DrawEvalCP:             g.DrawEvalCP,
+		DrawMinPly:             g.DrawMinPly,
+		ResignEnabled:          g.ResignEnabled,
+		ResignBelowCP:          g.ResignBelowCP,
+		ResignMoves:            g.ResignMoves,
+		ClaimVictory:           g.ClaimVictory,
+		Greeting:               g.Greeting,
+		Goodbye:                g.Goodbye,
+		GreetingRooms:          g.GreetingRooms,
+		ChatCommands:           g.ChatCommands,
+		CorrespondenceMoveTime: g.CorrespondenceMoveTime,
+	}
+}
+
+// CompareSchedule maps the [compare] section (and the [analysis] hash) to
+// the comparison scheduler's settings. Errors name the config key.
+func CompareSchedule(c config.CompareConfig, a config.AnalysisConfig) (comparerun.Schedule, error) {
+	budget, err := CompareBudget(c)
+	if err != nil {
+		return comparerun.Schedule{}, err
+	}
+	return comparerun.Schedule{
+		Enabled: c.Enabled, Users: c.Users, Interval: c.Interval, MaxGames: c.MaxGames, Since: c.Since,
+		Budget: budget, Engine: c.Engine, HashMB: a.HashMB,
+	}, nil
+}
+
+// CompareBudget is the budget of the [compare] section: compare.nodes when
+// set, else compare.preset (default lichess).
+func CompareBudget(c config.CompareConfig) (analysis.Budget, error) {
+	var b analysis.Budget
+	var err error
+	if c.Nodes > 0 {
+		b, err = analysis.ParseBudget(int64(c.Nodes), 0, "")
+	} else {
+		b, err = analysis.ParseBudget(0, 0, c.Preset)
+	}
+	if err != nil {
+		return analysis.Budget{}, fmt.Errorf("config: compare.preset: %w", err)
+	}
+	return b, nil
+}

@@ -1,0 +1,50 @@
+package daemon
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/config"
+)
+
+// TestConductMapsEveryField: every runner conduct setting comes from the
+// [game] section (a field forgotten in Conduct would stay zero).
+func TestConductMapsEveryField(t *testing.T) {
+	g := config.Default().Game
+	g.ResignEnabled = true
+	c := reflect.ValueOf(Conduct(g))
+	for i := range c.NumField() {
+		if c.Field(i).IsZero() {
+			t.Errorf("runner.Conduct.%s is not set from [game]", c.Type().Field(i).Name)
+		}
+	}
+	if got := Conduct(g); got.AcceptDraw != g.AcceptDraw || got.MoveOverhead != g.MoveOverhead || got.Greeting != g.Greeting {
+		t.Errorf("conduct %+v from %+v", got, g)
+	}
+}
+
+// TestCompareSchedule: the [compare] section becomes the scheduler's
+// settings; nodes win over the preset; a bad preset names the key.
+func TestCompareSchedule(t *testing.T) {
+	c := config.CompareConfig{Enabled: true, Users: []string{"alice"}, Interval: time.Hour, MaxGames: 7,
+		Since: 48 * time.Hour, Preset: "deep", Engine: []string{"sf"}}
+	s, err := CompareSchedule(c, config.AnalysisConfig{HashMB: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Enabled || s.Users[0] != "alice" || s.Interval != time.Hour || s.MaxGames != 7 || s.Since != 48*time.Hour ||
+		s.Budget != analysis.Presets["deep"] || s.Engine[0] != "sf" || s.HashMB != 32 {
+		t.Errorf("schedule %+v", s)
+	}
+	c.Nodes = 1234
+	if s, err = CompareSchedule(c, config.AnalysisConfig{}); err != nil || s.Budget.Nodes != 1234 {
+		t.Errorf("nodes: %+v %v", s.Budget, err)
+	}
+	c.Nodes, c.Preset = 0, "huge"
+	if _, err = CompareSchedule(c, config.AnalysisConfig{}); err == nil || !strings.Contains(err.Error(), "compare.preset") {
+		t.Errorf("bad preset: %v", err)
+	}
+}
