@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -50,6 +51,34 @@ func Preset(name string) (Budget, error) {
 		return Budget{}, fmt.Errorf("unknown preset %q (want one of %s)", name, strings.Join(names, ", "))
 	}
 	return b, nil
+}
+
+// ParseBudget is the one budget parser of the command line and the config:
+// it returns the budget set by at most one of nodes, depth and preset (the
+// zero value of each meaning unset), and DefaultBudget when none is set.
+// Errors name the offending flag or key as --nodes, --depth or --preset.
+func ParseBudget(nodes int64, depth int, preset string) (Budget, error) {
+	set := 0
+	for _, b := range []bool{nodes != 0, depth != 0, preset != ""} {
+		if b {
+			set++
+		}
+	}
+	switch {
+	case set > 1:
+		return Budget{}, errors.New("use only one of --nodes, --depth and --preset")
+	case nodes < 0:
+		return Budget{}, fmt.Errorf("--nodes %d: want a positive number", nodes)
+	case depth < 0:
+		return Budget{}, fmt.Errorf("--depth %d: want a positive number", depth)
+	case nodes > 0:
+		return Budget{Nodes: nodes}, nil
+	case depth > 0:
+		return Budget{Depth: depth}, nil
+	case preset != "":
+		return Preset(preset)
+	}
+	return DefaultBudget, nil
 }
 
 // Limits returns the UCI limits of the budget (the default when empty).

@@ -72,7 +72,7 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	budget, err := analyseBudget(*nodes, *depth, *preset)
+	budget, err := analysis.ParseBudget(*nodes, *depth, *preset)
 	if err != nil {
 		return err
 	}
@@ -168,29 +168,6 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("no game analysed (%d skipped)", len(skipped))
 	}
 	return nil
-}
-
-func analyseBudget(nodes int64, depth int, preset string) (analysis.Budget, error) {
-	set := 0
-	for _, b := range []bool{nodes != 0, depth != 0, preset != ""} {
-		if b {
-			set++
-		}
-	}
-	if set > 1 {
-		return analysis.Budget{}, errors.New("use only one of --nodes, --depth and --preset")
-	}
-	switch {
-	case nodes < 0 || depth < 0:
-		return analysis.Budget{}, errors.New("--nodes and --depth must be positive")
-	case nodes > 0:
-		return analysis.Budget{Nodes: nodes}, nil
-	case depth > 0:
-		return analysis.Budget{Depth: depth}, nil
-	case preset != "":
-		return analysis.Preset(preset)
-	}
-	return analysis.DefaultBudget, nil
 }
 
 // readAnalyseInputs reads every input; unreadable games become messages.

@@ -13,6 +13,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/comparerun"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -180,14 +181,14 @@ func compareBudget(fs *flag.FlagSet, cc config.CompareConfig, nodes int64, prese
 	case set["nodes"] && set["preset"]:
 		return analysis.Budget{}, errors.New("use only one of --nodes and --preset")
 	case set["nodes"]:
-		if nodes <= 0 {
-			return analysis.Budget{}, fmt.Errorf("--nodes %d: want a positive number", nodes)
+		if nodes == 0 {
+			return analysis.Budget{}, errors.New("--nodes 0: want a positive number")
 		}
-		return analysis.Budget{Nodes: nodes}, nil
+		return analysis.ParseBudget(nodes, 0, "")
 	case set["preset"]:
-		return analysis.Preset(preset)
+		return analysis.ParseBudget(0, 0, preset)
 	}
-	return comparerun.CompareBudget(cc)
+	return daemon.CompareBudget(cc)
 }
 
 // lichessFetcher returns a fetcher of Lichess games (with Lichess's
