@@ -145,17 +145,5 @@ func newFlags(env *Env, name, synopsis string) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args into fs, mapping -h to flag.ErrHelp and other parse
-// errors to errUsage (the flag package already printed them).
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return flag.ErrHelp
-		}
-		return errUsage
-	}
-	return nil
-}
-
 // logger returns the logger for a subcommand, writing to stderr.
 func (e *Env) logger() zerolog.Logger { return logging.New(e.Stderr, e.LogLevel) }

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"slices"
+	"testing"
+)
+
+// TestParseFlagsInterleaved: flags parse anywhere on the line, "--" ends
+// them, and fs.Args() keeps the arguments in order.
+func TestParseFlagsInterleaved(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		format string
+		n      int
+		json   bool
+		pos    []string
+		err    error
+	}{
+		{"flags first", []string{"--format", "json", "game.pgn"}, "json", 1, false, []string{"game.pgn"}, nil},
+		{"flags after", []string{"game.pgn", "--format", "json"}, "json", 1, false, []string{"game.pgn"}, nil},
+		{"flags between", []string{"a.pgn", "-n=3", "b.pgn", "--json", "c.pgn"}, "text", 3, true, []string{"a.pgn", "b.pgn", "c.pgn"}, nil},
+		{"no flags", []string{"a", "b"}, "text", 1, false, []string{"a", "b"}, nil},
+		{"nothing", nil, "text", 1, false, nil, nil},
+		{"dash is an argument", []string{"-", "--json"}, "text", 1, true, []string{"-"}, nil},
+		{"double dash ends flags", []string{"a", "--", "--json", "-n", "4"}, "text", 1, false, []string{"a", "--json", "-n", "4"}, nil},
+		{"double dash first", []string{"--", "-x"}, "text", 1, false, []string{"-x"}, nil},
+		{"flags then double dash", []string{"--json", "a", "--", "b"}, "text", 1, true, []string{"a", "b"}, nil},
+		{"value that looks like a flag", []string{"--format", "-x", "a"}, "-x", 1, false, []string{"a"}, nil},
+		{"unknown flag after argument", []string{"a", "--bogus"}, "", 0, false, nil, errUsage},
+		{"missing value", []string{"a", "--format"}, "", 0, false, nil, errUsage},
+		{"help after argument", []string{"a", "-h"}, "", 0, false, nil, flag.ErrHelp},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := flag.NewFlagSet("test", flag.ContinueOnError)
+			fs.SetOutput(&bytes.Buffer{})
+			format := fs.String("format", "text", "")
+			n := fs.Int("n", 1, "")
+			asJSON := fs.Bool("json", false, "")
+			err := parseFlags(fs, tc.args)
+			if tc.err != nil {
+				if !errors.Is(err, tc.err) {
+					t.Fatalf("err %v, want %v", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if *format != tc.format || *n != tc.n || *asJSON != tc.json {
+				t.Errorf("format %q n %d json %v, want %q %d %v", *format, *n, *asJSON, tc.format, tc.n, tc.json)
+			}
+			if got := fs.Args(); !slices.Equal(got, tc.pos) && !(len(got) == 0 && len(tc.pos) == 0) {
+				t.Errorf("args %q, want %q", got, tc.pos)
+			}
+		})
+	}
+}
