@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/outpostchess/outpost/lichess"
 )
 
 // TimeControl is a real-time clock setting: initial time and increment.
@@ -43,23 +45,8 @@ func ParseTimeControl(s string) (TimeControl, error) {
 	return TimeControl{Base: time.Duration(secs) * time.Second, Increment: time.Duration(i) * time.Second}, nil
 }
 
-// Speed is Lichess's speed category: the estimated game time, base + 40 ×
-// increment, below 30 s is ultraBullet, below 3 min bullet, below 8 min
-// blitz, below 25 min rapid, else classical.
-func (tc TimeControl) Speed() string {
-	est := tc.Base + 40*tc.Increment
-	switch {
-	case est < 30*time.Second:
-		return "ultraBullet"
-	case est < 3*time.Minute:
-		return "bullet"
-	case est < 8*time.Minute:
-		return "blitz"
-	case est < 25*time.Minute:
-		return "rapid"
-	}
-	return "classical"
-}
+// Speed is Lichess's speed category of the time control (lichess.SpeedOf).
+func (tc TimeControl) Speed() string { return lichess.SpeedOf(tc.Base, tc.Increment) }
 
 // String writes the time control as ParseTimeControl reads it.
 func (tc TimeControl) String() string {

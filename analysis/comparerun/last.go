@@ -33,5 +33,5 @@ func LastReport(ctx context.Context, st RunStore, key string, trendRuns int) (*R
 		}
 		return &rep, nil
 	}
-	return nil, fmt.Errorf("comparerun: %s: %w", key, ErrNoRun)
+	return nil, fmt.Errorf("comparerun: %w for %s", ErrNoRun, key)
 }

@@ -182,18 +182,7 @@ func (d *Daemon) takeOutgoing(user string) (outgoing, bool) {
 	return o, ok
 }
 
-// speedOf is Lichess's speed for a clock: estimated duration = base + 40 × inc.
+// speedOf is Lichess's speed of a clock of base seconds plus inc seconds.
 func speedOf(base, inc int) string {
-	est := base + 40*inc
-	switch {
-	case est < 30:
-		return "ultraBullet"
-	case est < 180:
-		return "bullet"
-	case est < 480:
-		return "blitz"
-	case est < 1500:
-		return "rapid"
-	}
-	return "classical"
+	return lichess.SpeedOf(time.Duration(base)*time.Second, time.Duration(inc)*time.Second)
 }

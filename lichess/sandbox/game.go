@@ -3,6 +3,8 @@ package sandbox
 import (
 	"strings"
 	"time"
+
+	"github.com/outpostchess/outpost/lichess"
 )
 
 // Colors index per-player arrays.
@@ -129,18 +131,7 @@ func speedOf(tc *timeControl, days int) string {
 	if tc == nil {
 		return "correspondence"
 	}
-	est := tc.limit + 40*tc.increment
-	switch {
-	case est < 30*time.Second:
-		return "ultraBullet"
-	case est < 180*time.Second:
-		return "bullet"
-	case est < 480*time.Second:
-		return "blitz"
-	case est < 1500*time.Second:
-		return "rapid"
-	}
-	return "classical"
+	return lichess.SpeedOf(tc.limit, tc.increment)
 }
 
 // perfName is the display name of a speed.
