@@ -167,15 +167,6 @@ func (s *Server) handleUserGames(w http.ResponseWriter, r *http.Request, _ *acco
 	_, _ = w.Write([]byte(strings.Join(pgns, "\n\n")))
 }
 
-// fenKey is a FEN without its move counters, for cloud-eval lookups.
-func fenKey(fen string) string {
-	f := strings.Fields(fen)
-	if len(f) > 4 {
-		f = f[:4]
-	}
-	return strings.Join(f, " ")
-}
-
 // AttachCloudEval makes GET /api/cloud-eval answer ev for the position fen.
 func (s *Server) AttachCloudEval(fen string, ev CloudEval) error {
 	if len(strings.Fields(fen)) < 4 {

@@ -111,10 +111,11 @@ func (s *Server) movetext(g *game, an *Analysis, opt exportOptions) string {
 		}
 		parts = append(parts, tok)
 		if opt.literate && ma != nil && ma.Judgment != nil {
-			c := ma.Judgment.Comment
+			prev := "0.15" // the eval Lichess assumes before the first move
 			if i > 0 {
-				c = fmt.Sprintf("(%s → %s) %s", literateEval(an.Moves[i-1]), literateEval(*ma), c)
+				prev = literateEval(an.Moves[i-1])
 			}
+			c := fmt.Sprintf("(%s → %s) %s", prev, literateEval(*ma), ma.Judgment.Comment)
 			parts = append(parts, "{ "+c+" }")
 			needNumber = true
 		}

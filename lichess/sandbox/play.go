@@ -200,6 +200,7 @@ func (s *Server) finish(g *game, status string, winner int) {
 		s.sendEvent(g.players[col], eventJSON{Type: "gameFinish", Game: s.eventInfo(g, col)})
 	}
 	s.log.Info().Str("game", g.id).Str("status", status).Str("winner", winnerName(winner)).Msg("game over")
+	s.scheduleAnalysis(g)
 }
 
 // winnerName is the winner's color name, or "" for none.

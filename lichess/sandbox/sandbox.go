@@ -67,6 +67,17 @@ type Config struct {
 	Logger zerolog.Logger
 	// Seed seeds the ids and the random faults (0 picks a fixed seed of 1).
 	Seed int64
+	// Analyser, when set, analyses every finished game (at least one move,
+	// not aborted) as Lichess's fishnet would; the sandbox then serves the
+	// game's positions on /api/cloud-eval and, AnalysisDelay after the
+	// game's end, attaches the analysis to its export. See Analyser.
+	Analyser Analyser
+	// AnalysisDelay is how long after a game's end its server analysis
+	// appears (0: as soon as it is computed).
+	AnalysisDelay time.Duration
+	// OnAnalysis, when set, is called once a game's server analysis is
+	// attached (err nil) or failed (tests synchronise on it).
+	OnAnalysis func(gameID string, err error)
 }
 
 // Server is the sandbox. It is an http.Handler; Listen serves it on a
@@ -91,6 +102,10 @@ type Server struct {
 	closed     bool
 	httpSrv    *http.Server
 	done       chan struct{}
+
+	bg       sync.WaitGroup // server analyses in progress
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
 }
 
 // account is the server-side state of one user.
@@ -139,6 +154,7 @@ func New(cfg Config) *Server {
 		baseURL:    "http://127.0.0.1",
 		done:       make(chan struct{}),
 	}
+	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
 	for _, a := range cfg.Accounts {
 		s.AddAccount(a)
 	}
@@ -222,6 +238,8 @@ func (s *Server) Close() {
 		c.stopTimer()
 	}
 	s.mu.Unlock()
+	s.bgCancel()
+	s.bg.Wait()
 	if srv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
