@@ -113,6 +113,7 @@ var schema = []string{
 		reason TEXT NOT NULL DEFAULT '',
 		at INTEGER NOT NULL
 	)`,
+	verificationsSchema,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

@@ -1,0 +1,100 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/comparerun"
+	"github.com/outpostchess/outpost/lichess"
+)
+
+// ExportAPI is the part of the Lichess client the server-analysis check
+// needs.
+type ExportAPI interface {
+	ExportGame(ctx context.Context, id string, o lichess.ExportOptions) (*lichess.Game, error)
+}
+
+// exportOptions asks for the server analysis with the players' accuracy.
+var exportOptions = lichess.ExportOptions{Evals: true, Accuracy: true}
+
+// ServerReport is the comparison of our analysis with Lichess's server
+// analysis of the same game.
+type ServerReport struct {
+	// Judgements counts the plies either analysis flagged; Agree those
+	// both judged alike (the same name).
+	Judgements int `json:"judgements"`
+	Agree      int `json:"agree"`
+	// Comparison is the full comparison, as `outpost compare` computes it.
+	Comparison *analysis.Comparison `json:"comparison"`
+}
+
+// CheckServer fetches the game's export with evals and, when Lichess has
+// analysed it, compares ours with it judgement by judgement exactly as
+// `outpost compare` does (analysis.Compare on Lichess's own evals and
+// stated judgements). found is false when the export has no analysis yet.
+func CheckServer(ctx context.Context, api ExportAPI, ours *analysis.Analysis) (rep ServerReport, found bool, err error) {
+	lg, err := api.ExportGame(ctx, ours.ID, exportOptions)
+	if err != nil {
+		return ServerReport{}, false, fmt.Errorf("verify: export of %s: %w", ours.ID, err)
+	}
+	if len(lg.Analysis) == 0 {
+		return ServerReport{}, false, nil
+	}
+	g, err := comparerun.ConvertGame(lg, "lichess", 1)
+	if err != nil {
+		return ServerReport{}, false, fmt.Errorf("verify: export of %s: %w", ours.ID, err)
+	}
+	if g.Lichess == nil || !g.Lichess.FromLichess() {
+		return ServerReport{}, false, nil
+	}
+	mine, err := Rebuild(g, ours)
+	if err != nil {
+		return ServerReport{}, false, err
+	}
+	theirs, err := analysis.BuildLichess(g)
+	if err != nil {
+		return ServerReport{}, false, fmt.Errorf("verify: Lichess's analysis of %s: %w", ours.ID, err)
+	}
+	c := analysis.Compare(mine, theirs, g.Lichess)
+	return reportOf(c), true, nil
+}
+
+// reportOf counts the flagged plies of a comparison.
+func reportOf(c *analysis.Comparison) ServerReport {
+	neither := c.Confusion[analysis.NoJudgement.Label()][analysis.NoJudgement.Label()]
+	return ServerReport{Judgements: c.Plies - neither, Agree: c.Agree - neither, Comparison: c}
+}
+
+// Rebuild judges g's moves again from our stored analysis's evals and best
+// moves (analysis.Build), so that the result carries what JSON does not
+// keep (the best-move gate, the eval before each move) and Compare can
+// name the causes of disagreements. The judgements are the stored ones.
+func Rebuild(g *analysis.Game, ours *analysis.Analysis) (*analysis.Analysis, error) {
+	if len(ours.Plies) != len(g.Moves) {
+		return nil, fmt.Errorf("verify: game %s: our analysis has %d plies, Lichess's export %d", ours.ID, len(ours.Plies), len(g.Moves))
+	}
+	evals := make([]analysis.PlyEval, len(ours.Plies))
+	for i, p := range ours.Plies {
+		if p.UCI != g.Moves[i].UCI {
+			return nil, fmt.Errorf("verify: game %s: ply %d: our analysis has %s, Lichess's export %s", ours.ID, i+1, p.UCI, g.Moves[i].UCI)
+		}
+		pe := analysis.PlyEval{Eval: p.Eval, Variation: p.Variation, Borderline: p.Borderline}
+		if p.BestUCI != nil {
+			pe.BestUCI = *p.BestUCI
+			pe.Gate = analysis.GateOpen
+			if *p.BestUCI == p.UCI {
+				pe.Gate = analysis.GateClosed
+			}
+		}
+		if p.BestSAN != nil {
+			pe.BestSAN = *p.BestSAN
+		}
+		evals[i] = pe
+	}
+	a, err := analysis.Build(g, evals, ours.Engine)
+	if err != nil {
+		return nil, fmt.Errorf("verify: rebuild our analysis of %s: %w", ours.ID, err)
+	}
+	return a, nil
+}

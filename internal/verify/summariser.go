@@ -1,0 +1,48 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/outpostchess/outpost/internal/store"
+)
+
+// Summariser is the daemon's post-game summariser (daemon.Summariser).
+type Summariser interface {
+	Summarise(ctx context.Context, g store.Game) (result string, lines []string, err error)
+}
+
+// ChatLine wraps a summariser: when Lichess's server analysis of the game
+// is already there at summary time (one export request), the summary gets
+// one more line saying how ours agrees with it. Without an analysis, or on
+// any error, the summary is unchanged.
+type ChatLine struct {
+	Inner Summariser
+	API   ExportAPI
+}
+
+// Summarise implements daemon.Summariser.
+func (c ChatLine) Summarise(ctx context.Context, g store.Game) (string, []string, error) {
+	result, lines, err := c.Inner.Summarise(ctx, g)
+	if err != nil {
+		return result, lines, err
+	}
+	ours, err := Decode(g.ID, result)
+	if err != nil {
+		return result, lines, nil
+	}
+	rep, found, err := CheckServer(ctx, c.API, ours)
+	if err != nil || !found {
+		return result, lines, nil
+	}
+	return result, append(lines, Line(rep)), nil
+}
+
+// Line is the chat line reporting agreement with Lichess's analysis (well
+// under Lichess's 140 characters).
+func Line(rep ServerReport) string {
+	if rep.Judgements == 0 {
+		return "Lichess's own analysis agrees: no inaccuracy, mistake or blunder."
+	}
+	return fmt.Sprintf("Checked against Lichess's own analysis: %d/%d judgements agree.", rep.Agree, rep.Judgements)
+}
