@@ -1,0 +1,178 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/lichess"
+)
+
+func TestBackoffSchedule(t *testing.T) {
+	b := Backoff{First: time.Minute, Max: 2 * time.Hour, Window: 48 * time.Hour}
+	for _, tc := range []struct {
+		attempts int
+		want     time.Duration
+	}{
+		{1, time.Minute}, {2, 2 * time.Minute}, {3, 4 * time.Minute}, {7, 64 * time.Minute},
+		{8, 2 * time.Hour}, {9, 2 * time.Hour}, {100, 2 * time.Hour},
+	} {
+		assert.Equal(t, tc.want, b.Delay(tc.attempts), "attempts %d", tc.attempts)
+	}
+	t0 := time.UnixMilli(1_700_000_000_000)
+	for _, tc := range []struct {
+		name     string
+		now      time.Time
+		attempts int
+		jitter   float64
+		locked   time.Time
+		want     time.Time
+		ok       bool
+	}{
+		{"first retry", t0, 1, 0, time.Time{}, t0.Add(time.Minute), true},
+		{"jitter adds at most a tenth", t0, 1, 0.999, time.Time{}, t0.Add(time.Minute + 5994*time.Millisecond), true},
+		{"a 429 lockout postpones", t0, 1, 0, t0.Add(10 * time.Minute), t0.Add(10 * time.Minute), true},
+		{"short lockout changes nothing", t0, 3, 0, t0.Add(time.Minute), t0.Add(4 * time.Minute), true},
+		{"the last poll at the window's end", t0.Add(47 * time.Hour), 20, 0, time.Time{}, t0.Add(48 * time.Hour), true},
+		{"window over", t0.Add(48 * time.Hour), 21, 0, time.Time{}, time.Time{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := b.Next(t0, tc.now, tc.attempts, tc.jitter, tc.locked)
+			assert.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	// the whole window: the polls never hammer
+	polls, now := 1, t0
+	for attempts := 1; ; attempts++ {
+		next, ok := b.Next(t0, now, attempts, 0.5, time.Time{})
+		if !ok {
+			break
+		}
+		require.True(t, next.After(now))
+		now, polls = next, polls+1
+	}
+	assert.Equal(t, 30, polls, "polls in 48 hours: 1, 2, 4 … 64 minutes, then every 2 h (+5% jitter)")
+}
+
+func TestCheckCloud(t *testing.T) {
+	lg := sampleExport(t)
+	ours := lichessAnalysis(t, lg)
+	ctx := context.Background()
+	flagged := 0
+	for _, p := range ours.Plies {
+		if p.Judgement != analysis.NoJudgement {
+			flagged++
+		}
+	}
+	require.Equal(t, 14, flagged)
+	boards, err := boardsOf(ours)
+	require.NoError(t, err)
+
+	t.Run("cloud evals like Lichess's agree on every critical ply", func(t *testing.T) {
+		api := &fakeAPI{cloud: cloudFromLichess(t, ours, lg), clock: time.Now}
+		rep, err := CheckCloud(ctx, api, ours)
+		require.NoError(t, err)
+		assert.Equal(t, MaxCloudPlies, len(rep.Positions), "bounded")
+		assert.Equal(t, MaxCloudPlies, rep.Checked)
+		assert.Equal(t, MaxCloudPlies, rep.Agree)
+		assert.Zero(t, rep.Missing)
+		assert.LessOrEqual(t, api.cloudHits, 2*MaxCloudPlies, "each position asked once")
+		for i, p := range rep.Positions {
+			if i > 0 {
+				assert.Less(t, rep.Positions[i-1].Ply, p.Ply, "game order")
+			}
+			assert.Equal(t, p.Ours, p.Cloud)
+		}
+		// the blunders are all there: the worst plies are kept
+		assert.Equal(t, 8, countName(rep, "Blunder"))
+	})
+	t.Run("missing, gate and disagreement", func(t *testing.T) {
+		cloud := cloudFromLichess(t, ours, lg)
+		// ply 12 (index 11, an inaccuracy): its position after is not in the cloud
+		delete(cloud, boards[12].FEN())
+		// ply 14 (index 13, a blunder): the cloud's best move is the move played
+		c := *cloud[boards[13].FEN()]
+		c.PVs = []lichess.PV{{Moves: ours.Plies[13].UCI, CP: c.PVs[0].CP, Mate: c.PVs[0].Mate}}
+		cloud[boards[13].FEN()] = &c
+		api := &fakeAPI{cloud: cloud, clock: time.Now}
+		rep, err := CheckCloud(ctx, api, ours)
+		require.NoError(t, err)
+		byPly := map[int]CloudPosition{}
+		for _, p := range rep.Positions {
+			byPly[p.Ply] = p
+		}
+		assert.False(t, byPly[12].InCloud)
+		assert.False(t, byPly[13].InCloud, "ply 13's position before is ply 12's after")
+		assert.True(t, byPly[14].InCloud)
+		assert.Equal(t, "none", byPly[14].Cloud, "the gate: the cloud's best move was played")
+		assert.False(t, byPly[14].Agree)
+		assert.Equal(t, 2, rep.Missing)
+		assert.Equal(t, rep.Checked-1, rep.Agree)
+	})
+	t.Run("a 429 stops the check", func(t *testing.T) {
+		api := &fakeAPI{cloud: cloudFromLichess(t, ours, lg), clock: time.Now, limit429: 1, lockFor: time.Minute}
+		_, err := CheckCloud(ctx, api, ours)
+		require.Error(t, err)
+		assert.True(t, errors.Is(err, lichess.ErrRateLimited))
+		assert.Equal(t, 1, api.cloudHits, "nothing more after the 429")
+	})
+}
+
+func countName(rep CloudReport, name string) int {
+	n := 0
+	for _, p := range rep.Positions {
+		if p.Ours == name {
+			n++
+		}
+	}
+	return n
+}
+
+func TestCheckServer(t *testing.T) {
+	lg := sampleExport(t)
+	ctx := context.Background()
+	t.Run("no analysis yet", func(t *testing.T) {
+		ours := lichessAnalysis(t, lg)
+		_, found, err := CheckServer(ctx, &fakeAPI{export: withoutAnalysis(lg)}, ours)
+		require.NoError(t, err)
+		assert.False(t, found)
+	})
+	t.Run("the same evals agree on every judgement", func(t *testing.T) {
+		ours := lichessAnalysis(t, lg)
+		rep, found, err := CheckServer(ctx, &fakeAPI{export: lg}, ours)
+		require.NoError(t, err)
+		require.True(t, found)
+		assert.Equal(t, 14, rep.Judgements)
+		assert.Equal(t, 14, rep.Agree)
+		assert.Equal(t, 43, rep.Comparison.Plies)
+		assert.Empty(t, rep.Comparison.Disagreements)
+	})
+	t.Run("a disagreement is found and explained", func(t *testing.T) {
+		ours := lichessAnalysis(t, lg)
+		// our engine's best move at ply 14 was the move played: not judged
+		played := ours.Plies[13].UCI
+		ours.Plies[13].BestUCI = &played
+		rep, found, err := CheckServer(ctx, &fakeAPI{export: lg}, ours)
+		require.NoError(t, err)
+		require.True(t, found)
+		assert.Equal(t, 14, rep.Judgements)
+		assert.Equal(t, 13, rep.Agree)
+		require.Len(t, rep.Comparison.Disagreements, 1)
+		d := rep.Comparison.Disagreements[0]
+		assert.Equal(t, 14, d.Ply)
+		assert.Equal(t, analysis.CauseGate, d.Cause)
+		assert.Equal(t, "Checked against Lichess's own analysis: 13/14 judgements agree.", Line(rep))
+	})
+	t.Run("another game is refused", func(t *testing.T) {
+		ours := lichessAnalysis(t, lg)
+		ours.Plies = ours.Plies[:10]
+		_, _, err := CheckServer(ctx, &fakeAPI{export: lg}, ours)
+		require.ErrorContains(t, err, "our analysis has 10 plies, Lichess's export 43")
+	})
+}

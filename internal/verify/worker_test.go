@@ -1,0 +1,141 @@
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/internal/store"
+)
+
+// workerRig runs a worker on an in-memory store with the sample game
+// finished and analysed (our analysis = Lichess's evals) and a fake clock.
+type workerRig struct {
+	st      *store.Store
+	api     *fakeAPI
+	clock   *fakeClock
+	updates chan store.Verification
+	idle    chan struct{}
+	stop    func()
+}
+
+func newWorkerRig(t *testing.T, cloud bool) *workerRig {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, ":memory:")
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	lg := sampleExport(t)
+	ours := lichessAnalysis(t, lg)
+	raw, err := json.Marshal(ours)
+	require.NoError(t, err)
+	require.NoError(t, st.StartGame(ctx, store.Game{ID: sampleID, Opponent: "x", Color: "white"}))
+	_, err = st.FinishGame(ctx, sampleID, "resign", "white", "", "")
+	require.NoError(t, err)
+	require.NoError(t, st.EnqueueAnalysis(ctx, sampleID))
+	require.NoError(t, st.SaveAnalysis(ctx, sampleID, string(raw), "summary"))
+	g, err := st.Game(ctx, sampleID)
+	require.NoError(t, err)
+
+	r := &workerRig{st: st, clock: &fakeClock{now: g.FinishedAt.Add(time.Second)},
+		updates: make(chan store.Verification, 100), idle: make(chan struct{}, 100)}
+	r.api = &fakeAPI{cloud: cloudFromLichess(t, ours, lg), export: withoutAnalysis(lg), analysed: lg,
+		clock: r.clock.Now, lockFor: 30 * time.Minute}
+	w, err := New(Options{API: r.api, Store: st, Clock: r.clock, Cloud: cloud, Seed: 7, Logger: zerolog.Nop(),
+		Hooks: Hooks{
+			Updated: func(v store.Verification) { r.updates <- v },
+			Idle:    func() { r.idle <- struct{}{} },
+		}})
+	require.NoError(t, err)
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); w.Run(wctx) }()
+	r.stop = func() { cancel(); <-done }
+	t.Cleanup(r.stop)
+	return r
+}
+
+// round waits for the worker's next record update, advancing the clock to
+// its next timer each time it idles.
+func (r *workerRig) round(t *testing.T) store.Verification {
+	t.Helper()
+	timeout := time.After(30 * time.Second) // a deadlock guard only, never reached when working
+	for {
+		select {
+		case v := <-r.updates:
+			return v
+		case <-r.idle:
+			r.clock.AdvanceToNext()
+		case <-timeout:
+			t.Fatal("the worker made no progress")
+		}
+	}
+}
+
+func TestWorkerPollsWithBackoffUntilTheAnalysisAppears(t *testing.T) {
+	r := newWorkerRig(t, true)
+	start := r.clock.Now()
+
+	v := r.round(t) // first round at once: cloud check, no server analysis yet
+	assert.Equal(t, store.VerifyWaiting, v.State)
+	assert.True(t, v.CloudDone)
+	assert.Equal(t, MaxCloudPlies, v.CloudChecked)
+	assert.Equal(t, MaxCloudPlies, v.CloudAgree)
+	assert.Equal(t, 1, v.Attempts)
+	assert.Equal(t, start, r.clock.Now(), "the first poll right away")
+	assert.WithinRange(t, v.NextAt, start.Add(time.Minute), start.Add(66*time.Second))
+	hits := r.api.cloudHits
+
+	v = r.round(t)
+	assert.Equal(t, 2, v.Attempts)
+	assert.Equal(t, hits, r.api.cloudHits, "the cloud is asked once per game")
+	assert.WithinRange(t, v.NextAt, r.clock.Now().Add(2*time.Minute), r.clock.Now().Add(132*time.Second))
+
+	// a 429: the next poll waits for the lockout, not the back-off
+	r.api.mu.Lock()
+	r.api.limit429 = 1
+	r.api.mu.Unlock()
+	v = r.round(t)
+	assert.Equal(t, 3, v.Attempts)
+	assert.Contains(t, v.Error, "429")
+	assert.Equal(t, r.clock.Now().Add(30*time.Minute), v.NextAt)
+
+	r.api.mu.Lock()
+	r.api.ready = true
+	r.api.mu.Unlock()
+	v = r.round(t)
+	assert.Equal(t, store.VerifyDone, v.State)
+	assert.Equal(t, 14, v.Judgements)
+	assert.Equal(t, 14, v.Agree)
+	assert.Empty(t, v.Error)
+	var rep ServerReport
+	require.NoError(t, json.Unmarshal([]byte(v.LichessResult), &rep))
+	assert.Equal(t, 43, rep.Comparison.Plies)
+	assert.Equal(t, 4, r.api.exports)
+}
+
+func TestWorkerGivesUpAfterTheWindow(t *testing.T) {
+	r := newWorkerRig(t, false)
+	start := r.clock.Now()
+	var v store.Verification
+	for v.State == "" || v.State == store.VerifyWaiting {
+		v = r.round(t)
+	}
+	assert.Equal(t, store.VerifyExpired, v.State)
+	assert.Contains(t, v.Error, "no Lichess analysis within 48h")
+	assert.False(t, v.CloudDone, "cloud check off")
+	assert.Zero(t, r.api.cloudHits)
+	assert.LessOrEqual(t, r.api.exports, 31, "polls in 48 hours")
+	assert.GreaterOrEqual(t, r.api.exports, 25)
+	assert.False(t, r.clock.Now().Before(start.Add(48*time.Hour-time.Second)))
+	r.stop()
+	// a restart does not start over
+	got, err := r.st.Verification(context.Background(), sampleID)
+	require.NoError(t, err)
+	assert.Equal(t, store.VerifyExpired, got.State)
+}
