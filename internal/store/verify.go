@@ -49,9 +49,9 @@ type Verification struct {
 	// CloudDone is set once the critical positions were looked up in the
 	// cloud; CloudChecked of them were judged from cloud evals (the others,
 	// CloudMissing, were not in the cloud) and CloudAgree agreed with ours.
-	CloudDone                               bool
+	CloudDone                              bool
 	CloudChecked, CloudAgree, CloudMissing int
-	CloudResult                             string // per position, JSON
+	CloudResult                            string // per position, JSON
 	// Judgements counts the plies either analysis flagged, Agree those
 	// both judged alike (state done).
 	Judgements, Agree int
