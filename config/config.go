@@ -23,6 +23,7 @@ type Config struct {
 	Knobs       map[string]KnobSet `toml:"knobs"`
 	Game        GameConfig         `toml:"game"`
 	Summary     SummaryConfig      `toml:"summary"`
+	Verify      VerifyConfig       `toml:"verify"`
 	Matchmaking MatchmakingConfig  `toml:"matchmaking"`
 	Store       StoreConfig        `toml:"store"`
 	Analysis    AnalysisConfig     `toml:"analysis"`
@@ -148,6 +149,18 @@ type SummaryConfig struct {
 	Nodes   int      `toml:"nodes"`  // node budget per position
 	Engine  []string `toml:"engine"` // UCI command line; empty = analysis.engine
 	EWR     bool     `toml:"ewr"`    // add the expected-winrate line
+}
+
+// VerifyConfig is the [verify] section: checking the post-game summaries
+// against Lichess's own evaluations (cloud evals, the game's server
+// analysis).
+type VerifyConfig struct {
+	Enabled    bool          `toml:"enabled"`
+	Cloud      bool          `toml:"cloud"`       // look the critical positions up in the cloud evals
+	Window     time.Duration `toml:"window"`      // how long after the game the export is polled
+	FirstDelay time.Duration `toml:"first_delay"` // wait after the first unsuccessful poll
+	MaxDelay   time.Duration `toml:"max_delay"`   // longest wait between polls
+	ChatLine   bool          `toml:"chat_line"`   // add the agreement line to the summary
 }
 
 // MatchmakingConfig is the [matchmaking] section: challenging online bots
@@ -280,6 +293,14 @@ func Default() *Config {
 			Nodes:   100_000,
 			Engine:  []string{},
 			EWR:     false,
+		},
+		Verify: VerifyConfig{
+			Enabled:    true,
+			Cloud:      true,
+			Window:     48 * time.Hour,
+			FirstDelay: time.Minute,
+			MaxDelay:   2 * time.Hour,
+			ChatLine:   false,
 		},
 		Matchmaking: MatchmakingConfig{
 			Enabled:       false,

@@ -25,6 +25,7 @@ func (c *Config) validate() ValidationErrors {
 	c.checkKnobs(ch)
 	c.checkGame(ch)
 	c.checkSummary(ch)
+	c.checkVerify(ch)
 	c.checkMatchmaking(ch)
 	c.checkStore(ch)
 	c.checkAnalysis(ch)
@@ -191,6 +192,17 @@ func (c *Config) checkSummary(ch *checker) {
 	ch.listOf("summary.rooms", s.Rooms, chatRooms(), s.Enabled)
 	ch.intRange("summary.nodes", s.Nodes, 1000, 100_000_000, "nodes")
 	ch.command("summary.engine", s.Engine, false)
+}
+
+func (c *Config) checkVerify(ch *checker) {
+	v := c.Verify
+	ch.durRange("verify.window", v.Window, time.Hour, 30*24*time.Hour)
+	ch.durRange("verify.first_delay", v.FirstDelay, 10*time.Second, 6*time.Hour)
+	ch.durRange("verify.max_delay", v.MaxDelay, 10*time.Second, 24*time.Hour)
+	if v.MaxDelay < v.FirstDelay {
+		ch.fail("verify.max_delay", rawValue(strconv.Quote(FormatDuration(v.MaxDelay))),
+			"shorter than verify.first_delay ("+FormatDuration(v.FirstDelay)+")", "at least verify.first_delay, at most 1d")
+	}
 }
 
 func (c *Config) checkMatchmaking(ch *checker) {

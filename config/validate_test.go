@@ -50,6 +50,12 @@ func TestValidationRules(t *testing.T) {
 		{"bot budget", "[challenge]\nbot_daily_budget = 101", "challenge.bot_daily_budget", "0..100"},
 		{"queue size", "[challenge]\nqueue_size = 0", "challenge.queue_size", "1..100"},
 
+		{"verify window", "[verify]\nwindow = \"30m\"", "verify.window", "1h..30d"},
+		{"verify first delay", "[verify]\nfirst_delay = \"1s\"", "verify.first_delay", "10s..6h"},
+		{"verify max delay", "[verify]\nmax_delay = \"25h\"", "verify.max_delay", "10s..1d"},
+		{"verify delay order", "[verify]\nfirst_delay = \"2h\"\nmax_delay = \"1h\"", "verify.max_delay", "shorter than verify.first_delay (2h)"},
+		{"verify cloud type", "[verify]\ncloud = \"yes\"", "verify.cloud", "true or false"},
+
 		{"rule without engine", "[[rules]]\nspeeds = [\"blitz\"]", "rules[0].engine", "missing"},
 		{"rule unknown engine", "[[rules]]\nengine = \"nope\"", "rules[0].engine", "unknown engine"},
 		{"rule maia rating off grid", "[[rules]]\nengine = \"maia-1550\"", "rules[0].engine", "maia-1500"},
