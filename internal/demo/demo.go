@@ -22,6 +22,7 @@ import (
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/verify"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
@@ -97,6 +98,10 @@ type Options struct {
 	Hooks daemon.Hooks
 	// BotToken is the bot account's token (default: random).
 	BotToken string
+	// Verify tunes the verification worker, which runs when [verify] is
+	// enabled (its clock and hooks; the schedule comes from the config,
+	// the client and store from the demo).
+	Verify verify.Options
 }
 
 // Result is what a demo run produced.
@@ -257,8 +262,14 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		if err != nil {
 			return fail(err)
 		}
+		dhooks := hooks
+		sum, bg, err := withVerify(&cfg, opt, client, st, &dhooks)
+		if err != nil {
+			client.Close()
+			return fail(err)
+		}
 		d, err := daemon.New(daemon.Options{Config: &cfg, Client: client, Store: st, Engines: engines,
-			Summariser: opt.Summariser, Hooks: hooks, Logger: opt.Logger.With().Str("component", "daemon").Logger()})
+			Summariser: sum, Hooks: dhooks, Background: bg, Logger: opt.Logger.With().Str("component", "daemon").Logger()})
 		if err != nil {
 			client.Close()
 			return fail(err)
@@ -302,6 +313,38 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		return res, fmt.Errorf("demo: stopped after %d of %d games: %w", finished, opt.Games, ctx.Err())
 	}
 	return res, nil
+}
+
+// withVerify adds the verification of summaries when [verify] is enabled
+// and the sandbox analyses games (Sandbox.Analyser; without it there is
+// nothing to verify against): the worker as a background job, woken by
+// each posted summary, and the chat line. hooks is updated in place; the
+// summariser to use is returned.
+func withVerify(cfg *config.Config, opt Options, client *lichess.Client, st *store.Store, hooks *daemon.Hooks) (daemon.Summariser, []func(context.Context), error) {
+	sum := opt.Summariser
+	if !cfg.Verify.Enabled || sum == nil || opt.Sandbox.Analyser == nil {
+		return sum, nil, nil
+	}
+	vo := verify.ConfigOptions(cfg.Verify)
+	vo.API, vo.Store, vo.Clock, vo.Hooks, vo.Seed = client, st, opt.Verify.Clock, opt.Verify.Hooks, opt.Verify.Seed
+	vo.Logger = opt.Logger.With().Str("component", "verify").Logger()
+	w, err := verify.New(vo)
+	if err != nil {
+		return nil, nil, fmt.Errorf("demo: %w", err)
+	}
+	inner := hooks.SummaryPosted
+	h := *hooks
+	h.SummaryPosted = func(id string, lines []string) {
+		w.Kick()
+		if inner != nil {
+			inner(id, lines)
+		}
+	}
+	*hooks = h
+	if cfg.Verify.ChatLine {
+		sum = verify.ChatLine{Inner: sum, API: client}
+	}
+	return sum, []func(context.Context){w.Run}, nil
 }
 
 // printGame writes a finished game's PGN and chat transcript.

@@ -31,6 +31,7 @@ type recentGame struct {
 	Analysis                                    string // state
 	Summary                                     []string
 	HasReport                                   bool
+	Verified                                    string // checks against Lichess, "" when none
 }
 
 type dashboardData struct {
@@ -76,6 +77,9 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 			rg.Analysis = "none"
 		default:
 			d.Error = err.Error()
+		}
+		if v := s.verifiedFor(r.Context(), g.ID); v != nil {
+			rg.Verified = v.Text
 		}
 		d.Recent = append(d.Recent, rg)
 	}

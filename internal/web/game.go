@@ -51,6 +51,9 @@ type gameData struct {
 	Moments momentsView
 	Live    bool
 	Others  []critical
+	// Verified is the game's check against Lichess's evaluations, nil
+	// when there is none.
+	Verified *verifiedView
 }
 
 func (s *Server) game(w http.ResponseWriter, r *http.Request) {
@@ -64,7 +67,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusInternalServerError, "Store error", err.Error())
 		return
 	}
-	d := gameData{ID: g.ID, Opponent: g.Opponent, Status: g.Status, Moves: g.Moves}
+	d := gameData{ID: g.ID, Opponent: g.Opponent, Status: g.Status, Moves: g.Moves, Verified: s.verifiedFor(r.Context(), id)}
 	a, err := s.opt.Store.AnalysisOf(r.Context(), id)
 	switch {
 	case err == nil && a.Result != "":
