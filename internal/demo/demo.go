@@ -158,6 +158,16 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		sbCfg.Accounts = append(sbCfg.Accounts, b.sandboxAccount(botTokens[i]))
 	}
 	sbCfg.Logger = opt.Logger.With().Str("component", "sandbox").Logger()
+	vf := newVerifyFlow(opt)
+	if vf.on {
+		inner := sbCfg.OnAnalysis
+		sbCfg.OnAnalysis = func(id string, err error) {
+			vf.analysed(id, err)
+			if inner != nil {
+				inner(id, err)
+			}
+		}
+	}
 	srv := sandbox.New(sbCfg)
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -221,6 +231,10 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 			if inner != nil {
 				inner(id, lines)
 			}
+			if vf.on {
+				vf.posted(id, lines, report) // reported once verified too
+				return
+			}
 			report(id, lines)
 		}
 	}
@@ -263,7 +277,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 			return fail(err)
 		}
 		dhooks := hooks
-		sum, bg, err := withVerify(&cfg, opt, client, st, &dhooks)
+		sum, bg, err := vf.wire(opt, client, st, &dhooks, report)
 		if err != nil {
 			client.Close()
 			return fail(err)
@@ -315,38 +329,6 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	return res, nil
 }
 
-// withVerify adds the verification of summaries when [verify] is enabled
-// and the sandbox analyses games (Sandbox.Analyser; without it there is
-// nothing to verify against): the worker as a background job, woken by
-// each posted summary, and the chat line. hooks is updated in place; the
-// summariser to use is returned.
-func withVerify(cfg *config.Config, opt Options, client *lichess.Client, st *store.Store, hooks *daemon.Hooks) (daemon.Summariser, []func(context.Context), error) {
-	sum := opt.Summariser
-	if !cfg.Verify.Enabled || sum == nil || opt.Sandbox.Analyser == nil {
-		return sum, nil, nil
-	}
-	vo := verify.ConfigOptions(cfg.Verify)
-	vo.API, vo.Store, vo.Clock, vo.Hooks, vo.Seed = client, st, opt.Verify.Clock, opt.Verify.Hooks, opt.Verify.Seed
-	vo.Logger = opt.Logger.With().Str("component", "verify").Logger()
-	w, err := verify.New(vo)
-	if err != nil {
-		return nil, nil, fmt.Errorf("demo: %w", err)
-	}
-	inner := hooks.SummaryPosted
-	h := *hooks
-	h.SummaryPosted = func(id string, lines []string) {
-		w.Kick()
-		if inner != nil {
-			inner(id, lines)
-		}
-	}
-	*hooks = h
-	if cfg.Verify.ChatLine {
-		sum = verify.ChatLine{Inner: sum, API: client}
-	}
-	return sum, []func(context.Context){w.Run}, nil
-}
-
 // printGame writes a finished game's PGN and chat transcript.
 func printGame(w io.Writer, srv *sandbox.Server, st *store.Store, id string, n, of int) {
 	pgn, err := srv.ExportPGN(id)
@@ -363,6 +345,9 @@ func printGame(w io.Writer, srv *sandbox.Server, st *store.Store, id string, n, 
 	fmt.Fprintln(w, "--- chat ---")
 	for _, l := range srv.Chat(id) {
 		fmt.Fprintf(w, "[%s] %s: %s\n", l.Room, l.User, l.Text)
+	}
+	if v, err := st.Verification(context.Background(), id); err == nil {
+		fmt.Fprintf(w, "--- %s ---\n", verify.Text(v))
 	}
 }
 

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/internal/store"
@@ -39,7 +38,7 @@ func (s *Server) verifiedFor(ctx context.Context, gameID string) *verifiedView {
 	if err != nil {
 		return nil
 	}
-	view := &verifiedView{State: string(v.State), Text: VerifiedText(v)}
+	view := &verifiedView{State: string(v.State), Text: verify.Text(v)}
 	var rep verify.ServerReport
 	if v.LichessResult != "" && json.Unmarshal([]byte(v.LichessResult), &rep) == nil && rep.Comparison != nil {
 		view.Disagreements = rep.Comparison.Disagreements
@@ -49,31 +48,4 @@ func (s *Server) verifiedFor(ctx context.Context, gameID string) *verifiedView {
 		view.Cloud = cloud.Positions
 	}
 	return view
-}
-
-// VerifiedText is the one-line summary of a verification.
-func VerifiedText(v store.Verification) string {
-	var s string
-	switch v.State {
-	case store.VerifyDone:
-		s = fmt.Sprintf("verified against Lichess: %d/%d judgements agree", v.Agree, v.Judgements)
-	case store.VerifyWaiting:
-		s = fmt.Sprintf("waiting for Lichess's analysis (%d polls so far, next %s UTC)", v.Attempts, v.NextAt.UTC().Format("01-02 15:04"))
-	case store.VerifyExpired:
-		s = "no Lichess analysis"
-		if v.Error != "" {
-			s += " (" + v.Error + ")"
-		}
-	default:
-		s = "not verified: " + v.Error
-	}
-	if v.CloudDone {
-		switch {
-		case v.CloudChecked > 0:
-			s += fmt.Sprintf(", cloud eval %d/%d", v.CloudAgree, v.CloudChecked)
-		case v.CloudMissing > 0:
-			s += fmt.Sprintf(", cloud eval: none of %d critical moves in the cloud", v.CloudMissing)
-		}
-	}
-	return s
 }

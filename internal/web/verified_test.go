@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/verify"
 )
 
@@ -39,18 +38,4 @@ func TestVerifiedAgainstLichessShown(t *testing.T) {
 	assert.Contains(t, body, `<h2 id="verified-h">Verified against Lichess</h2>`)
 	assert.Contains(t, body, "<td>27</td><td class=\"san\">Rxe8</td><td>Mistake</td><td>Inaccuracy</td><td>borderline</td>")
 	assert.Contains(t, body, "<td>14</td><td class=\"san\">Qxf7</td><td>Blunder</td><td>Mistake</td>")
-}
-
-func TestVerifiedText(t *testing.T) {
-	for _, tc := range []struct {
-		v    store.Verification
-		want string
-	}{
-		{store.Verification{State: store.VerifyDone, Judgements: 14, Agree: 14}, "verified against Lichess: 14/14 judgements agree"},
-		{store.Verification{State: store.VerifyExpired, Error: "no Lichess analysis within 48h0m0s after the game (30 polls)",
-			CloudDone: true, CloudMissing: 4}, "no Lichess analysis (no Lichess analysis within 48h0m0s after the game (30 polls)), cloud eval: none of 4 critical moves in the cloud"},
-		{store.Verification{State: store.VerifyFailed, Error: "game gone"}, "not verified: game gone"},
-	} {
-		assert.Equal(t, tc.want, VerifiedText(tc.v))
-	}
 }

@@ -1,0 +1,131 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/internal/postgame"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/verify"
+	"github.com/outpostchess/outpost/internal/web"
+	"github.com/outpostchess/outpost/lichess/sandbox"
+	"github.com/outpostchess/outpost/lichess/sandbox/fishnet"
+)
+
+// TestDemoSummaryVerifiedAgainstLichess plays a game against the sandbox,
+// whose stand-in fishnet analyses it and fills the cloud with its
+// positions; the daemon's summary then carries the agreement line, and the
+// verification worker stores the checks against the cloud evals and the
+// server analysis, which the web console shows.
+func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cfg := fastConfig()
+	cfg.Engines.Default = "easy"
+	cfg.Summary.Nodes = 20000
+	cfg.Verify.ChatLine = true
+	pool := analysis.PoolConfig{Command: []string{"/usr/games/stockfish"}, Workers: 1, Threads: 1, HashMB: 16}
+	sum := postgame.New(pool, int64(cfg.Summary.Nodes), BotName)
+	defer sum.Close()
+	fish := fishnet.New(fishnet.Config{Pool: pool, Nodes: 30000, CloudDepth: 8})
+	defer fish.Close()
+	verified := map[string]store.Verification{}
+	var mu sync.Mutex
+	dir := t.TempDir()
+	var out bytes.Buffer
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Dir: dir, Logger: zerolog.Nop(), Out: &out,
+		Summariser: sum, Sandbox: sandbox.Config{Analyser: fish},
+		Verify: verify.Options{Hooks: verify.Hooks{Updated: func(v store.Verification) {
+			mu.Lock()
+			defer mu.Unlock()
+			verified[v.GameID] = v
+		}}},
+	})
+	require.NoError(t, err)
+	require.Len(t, res.Summary, 1)
+	var v store.Verification
+	for id := range res.Summary {
+		v = verified[id]
+	}
+	srv := res.Sandbox
+	require.Equal(t, store.VerifyDone, v.State, v.Error)
+	assert.Contains(t, out.String(), "--- "+verify.Text(v)+" ---")
+
+	st, err := store.Open(context.Background(), filepath.Join(dir, "outpost.db"))
+	require.NoError(t, err)
+	defer st.Close()
+	ours, err := st.AnalysisOf(context.Background(), v.GameID)
+	require.NoError(t, err)
+	a, err := verify.Decode(v.GameID, ours.Result)
+	require.NoError(t, err)
+	critical := 0
+	for _, p := range a.Plies {
+		if p.Judgement != analysis.NoJudgement {
+			critical++
+		}
+	}
+	t.Logf("game %s: %d plies, %d judged by us; Lichess %d/%d agree, cloud %d/%d (%d missing)",
+		v.GameID, len(a.Plies), critical, v.Agree, v.Judgements, v.CloudAgree, v.CloudChecked, v.CloudMissing)
+
+	// the server analysis: compared judgement by judgement
+	assert.GreaterOrEqual(t, v.Judgements, critical, "every ply we judged is counted")
+	assert.LessOrEqual(t, v.Agree, v.Judgements)
+	assert.Contains(t, v.LichessResult, `"comparison"`)
+	// the cloud: every critical ply looked up, the sandbox knows the game's positions
+	require.True(t, v.CloudDone)
+	assert.Equal(t, min(critical, verify.MaxCloudPlies), v.CloudChecked+v.CloudMissing)
+	if critical > 0 {
+		assert.Positive(t, v.CloudChecked)
+	}
+	assert.LessOrEqual(t, v.CloudAgree, v.CloudChecked)
+
+	// the chat line said the same at summary time
+	line := verify.Line(verify.ServerReport{Judgements: v.Judgements, Agree: v.Agree})
+	found := false
+	for _, l := range srv.Chat(v.GameID) {
+		if l.User == BotName && l.Text == line {
+			found = true
+		}
+	}
+	assert.True(t, found, "chat line %q posted", line)
+
+	// the sandbox's export carries Lichess's formats
+	pgn, err := srv.ExportPGN(v.GameID)
+	require.NoError(t, err)
+	assert.Contains(t, pgn, `[Annotator "lichess.org"]`)
+	assert.Contains(t, pgn, "[%eval ")
+
+	// and the console shows it
+	console, err := web.New(web.Options{Store: st, Logger: zerolog.Nop()})
+	require.NoError(t, err)
+	defer console.Close()
+	get := func(path string) string {
+		rec := httptest.NewRecorder()
+		console.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8090"+path, nil))
+		require.Equal(t, http.StatusOK, rec.Code, path)
+		return rec.Body.String()
+	}
+	// the dashboard lists the 30 most recent games; the sparring partner may
+	// have played more while the first was analysed (quick repetitions)
+	recent, err := st.RecentGames(context.Background(), 30)
+	require.NoError(t, err)
+	for _, g := range recent {
+		if g.ID == v.GameID {
+			assert.Contains(t, get("/"), verify.Text(v))
+		}
+	}
+	page := get("/game/" + v.GameID)
+	assert.Contains(t, page, "Verified against Lichess")
+	assert.Contains(t, page, verify.Text(v))
+}

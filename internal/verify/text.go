@@ -1,0 +1,35 @@
+package verify
+
+import (
+	"fmt"
+
+	"github.com/outpostchess/outpost/internal/store"
+)
+
+// Text is the one-line summary of a verification, as the console and
+// `outpost compare --bot` show it.
+func Text(v store.Verification) string {
+	var s string
+	switch v.State {
+	case store.VerifyDone:
+		s = fmt.Sprintf("verified against Lichess: %d/%d judgements agree", v.Agree, v.Judgements)
+	case store.VerifyWaiting:
+		s = fmt.Sprintf("waiting for Lichess's analysis (%d polls so far, next %s UTC)", v.Attempts, v.NextAt.UTC().Format("01-02 15:04"))
+	case store.VerifyExpired:
+		s = "no Lichess analysis"
+		if v.Error != "" {
+			s += " (" + v.Error + ")"
+		}
+	default:
+		s = "not verified: " + v.Error
+	}
+	if v.CloudDone {
+		switch {
+		case v.CloudChecked > 0:
+			s += fmt.Sprintf(", cloud eval %d/%d", v.CloudAgree, v.CloudChecked)
+		case v.CloudMissing > 0:
+			s += fmt.Sprintf(", cloud eval: none of %d critical moves in the cloud", v.CloudMissing)
+		}
+	}
+	return s
+}
