@@ -18,7 +18,7 @@ import (
 	"github.com/outpostchess/outpost/lichess"
 )
 
-const compareSynopsis = "(--user NAME [--since 30d] [--max 50] [--server URL] | --pgn FILE) [--preset P | --nodes N] [--workers N] [--threads N] [--engine CMD] [--store FILE] [--config FILE] [--last] [--json]"
+const compareSynopsis = "(--user NAME [--since 30d] [--max 50] [--server URL] | --pgn FILE | --bot [--max 50]) [--preset P | --nodes N] [--workers N] [--threads N] [--engine CMD] [--store FILE] [--config FILE] [--last] [--json]"
 
 // runCompare implements `outpost compare`.
 func runCompare(ctx context.Context, env *Env, args []string) error {
@@ -40,8 +40,16 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	trend := fs.Int("trend", comparerun.DefaultTrendRuns, "runs shown in the trend, this one included")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	last := fs.Bool("last", false, "print the newest stored report (e.g. of a scheduled run) without running anything")
+	bot := fs.Bool("bot", false, "list the bot's own games as the daemon verified them against Lichess ([verify]: cloud evals, Lichess's server analysis), from the store; no network, no engine")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *bot {
+		if *user != "" || *pgnFile != "" || fs.NArg() > 0 {
+			fmt.Fprintln(env.Stderr, "outpost compare: --bot takes no --user, --pgn or arguments")
+			return errUsage
+		}
+		return printBotVerifications(ctx, env, *cfgPath, *storePath, *maxGames, *asJSON)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(env.Stderr, "outpost compare: unexpected arguments %q\n", fs.Args())
@@ -49,7 +57,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 		return errUsage
 	}
 	if (*user == "") == (*pgnFile == "") {
-		fmt.Fprintln(env.Stderr, "outpost compare: give exactly one of --user and --pgn")
+		fmt.Fprintln(env.Stderr, "outpost compare: give exactly one of --user, --pgn and --bot")
 		fs.Usage()
 		return errUsage
 	}

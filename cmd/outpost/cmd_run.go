@@ -64,8 +64,12 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	if cfg.Summary.EWR && pred != nil {
 		sum.WithEWR(ewr.NewMaiaProber(pred), st, ewrSummaryLimit)
 	}
-	d, err := daemon.New(daemon.Options{Config: cfg, Client: client, Store: st,
-		Engines: daemon.NewEngineFactory(cfg, log, maia...), Summariser: sum, Logger: log})
+	dopt := daemon.Options{Config: cfg, Client: client, Store: st,
+		Engines: daemon.NewEngineFactory(cfg, log, maia...), Summariser: sum, Logger: log}
+	if err := withVerify(&dopt, cfg, client, st, log); err != nil {
+		return err
+	}
+	d, err := daemon.New(dopt)
 	if err != nil {
 		return err
 	}
@@ -156,8 +160,14 @@ func runSandboxDemo(ctx context.Context, env *Env, cfg *config.Config, o demoOpt
 	if cfg.Summary.EWR && pred != nil {
 		sum.WithEWR(ewr.NewMaiaProber(pred), nil, ewrSummaryLimit)
 	}
-	res, err := demo.Run(ctx, demo.Options{Config: cfg, Games: o.games, TC: o.tc, Sparring: o.sparring,
-		Out: env.Stdout, Summariser: sum, Logger: log, Engines: daemon.NewEngineFactory(cfg, log, maia...)})
+	dopt := demo.Options{Config: cfg, Games: o.games, TC: o.tc, Sparring: o.sparring,
+		Out: env.Stdout, Summariser: sum, Logger: log, Engines: daemon.NewEngineFactory(cfg, log, maia...)}
+	if cfg.Verify.Enabled {
+		fish := sandboxFishnet(cfg, demoFishnetNodes, demoCloudDepth)
+		defer fish.Close()
+		dopt.Sandbox.Analyser = fish
+	}
+	res, err := demo.Run(ctx, dopt)
 	if err != nil {
 		if o.games == 0 && ctx.Err() != nil {
 			return nil // interrupted an open-ended run: a normal end

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
@@ -88,6 +89,10 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 	gone := fs.Duration("gone-after", sandbox.DefaultGoneAfter, "time without a game stream before the opponent is told a player is gone")
 	claim := fs.Duration("claim-after", sandbox.DefaultClaimWinAfter, "countdown after opponentGone before victory can be claimed")
 	seed := fs.Int64("seed", 1, "seed of game ids and random faults")
+	analyse := fs.Bool("analyse", false, "analyse finished games as Lichess's fishnet would (Stockfish from [analysis] engine defaults): serve their positions on /api/cloud-eval and attach the analysis to their export")
+	analysisNodes := fs.Int64("analysis-nodes", 1_000_000, "with --analyse: nodes per position (Lichess's budget for a requested analysis is 1000000)")
+	analysisDelay := fs.Duration("analysis-delay", 0, "with --analyse: how long after a game's end its analysis appears")
+	cloudDepth := fs.Int("cloud-depth", 18, "with --analyse: depth of the cloud evaluations of the game's positions")
 	prev := fs.Usage
 	fs.Usage = func() {
 		prev()
@@ -109,10 +114,20 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 			return errors.New("durations must be positive")
 		}
 	}
-	srv := sandbox.New(sandbox.Config{
+	if *analysisNodes < 1000 || *cloudDepth < 1 || *cloudDepth > 60 || *analysisDelay < 0 {
+		return fmt.Errorf("--analysis-nodes %d (at least 1000), --cloud-depth %d (1..60), --analysis-delay %s (not negative): out of range",
+			*analysisNodes, *cloudDepth, *analysisDelay)
+	}
+	sbCfg := sandbox.Config{
 		Accounts: accounts, KeepAlive: *keepAlive, ChallengeTTL: *ttl, NoStartTimeout: *noStart,
 		GoneAfter: *gone, ClaimWinAfter: *claim, Logger: env.logger(), Seed: *seed,
-	})
+	}
+	if *analyse {
+		fish := sandboxFishnet(config.Default(), *analysisNodes, *cloudDepth)
+		defer fish.Close()
+		sbCfg.Analyser, sbCfg.AnalysisDelay = fish, *analysisDelay
+	}
+	srv := sandbox.New(sbCfg)
 	for _, f := range faults {
 		if _, err := srv.Faults().Add(f); err != nil {
 			return err
