@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
@@ -62,7 +63,7 @@ const (
 // missing, as for the summaries).
 func sandboxFishnet(cfg *config.Config, nodes int64, depth int) *fishnet.Analyser {
 	cmd := cfg.Analysis.Engine
-	if len(cmd) > 0 {
+	if len(cmd) > 0 && enginepath.Name(cmd) == "" { // engine names are resolved by the pool
 		if _, err := os.Stat(cmd[0]); errors.Is(err, os.ErrNotExist) {
 			if self, err := os.Executable(); err == nil {
 				cmd = []string{self, "uci", "--engine", "hard"}
