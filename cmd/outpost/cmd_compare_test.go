@@ -27,8 +27,8 @@ func TestCompareFlags(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{nil, 2, "exactly one of --user and --pgn"},
-		{[]string{"--user", "a", "--pgn", "x.pgn"}, 2, "exactly one of --user and --pgn"},
+		{nil, 2, "exactly one of --user, --pgn and --bot"},
+		{[]string{"--user", "a", "--pgn", "x.pgn"}, 2, "exactly one of --user, --pgn and --bot"},
 		{[]string{"--user", "a", "extra"}, 2, "unexpected arguments"},
 		{[]string{"--user", "a", "--nodes", "5", "--preset", "quick"}, 1, "only one of --nodes and --preset"},
 		{[]string{"--user", "a", "--preset", "huge"}, 1, "unknown preset"},
