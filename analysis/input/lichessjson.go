@@ -1,9 +1,9 @@
 package input
 
 import (
-	"bytes"
+	"bufio"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -61,47 +61,15 @@ type jsonInfo struct {
 	} `json:"judgment"`
 }
 
-// MaxJSONInput bounds a JSON export read by ReadJSON.
-const MaxJSONInput = 256 << 20
-
 // ReadJSON reads Lichess game exports in JSON: one object, an array of
-// objects, or NDJSON (one object per line, as /api/games/user streams).
-// A game that cannot be used comes back in errs; the others are returned.
+// objects, or NDJSON (one object per line, as /api/games/user streams),
+// one game at a time within MaxJSONGame and MaxJSONInput. A game that
+// cannot be used comes back in errs; the others are returned. An input past
+// a limit ends with a *pgn.LimitError as the last element of errs.
 func ReadJSON(r io.Reader, source string) (games []*analysis.Game, errs []error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxJSONInput+1))
-	if err != nil {
-		return nil, []error{fmt.Errorf("%s: read: %w", source, err)}
-	}
-	if len(data) > MaxJSONInput {
-		return nil, []error{fmt.Errorf("%s: JSON input larger than %d bytes", source, MaxJSONInput)}
-	}
-	trimmed := bytes.TrimSpace(data)
-	var raws []json.RawMessage
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		if err := json.Unmarshal(trimmed, &raws); err != nil {
-			return nil, []error{fmt.Errorf("%s: JSON array: %w", source, err)}
-		}
-	} else {
-		dec := json.NewDecoder(bytes.NewReader(trimmed))
-		for {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				errs = append(errs, fmt.Errorf("%s: JSON game %d: %w", source, len(raws)+1, err))
-				break
-			}
-			raws = append(raws, raw)
-		}
-	}
-	for i, raw := range raws {
-		g, err := DecodeJSONGame(raw, source, i+1)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		games = append(games, g)
+	games, errs, fatal := readJSONStream(context.Background(), bufio.NewReader(r), source)
+	if fatal != nil {
+		errs = append(errs, fatal)
 	}
 	return games, errs
 }

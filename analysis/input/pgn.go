@@ -1,6 +1,7 @@
 package input
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -43,22 +44,9 @@ var siteIDRe = regexp.MustCompile(`^https?://(?:[a-z]+\.)?lichess\.(?:org|dev)/(
 // unsupported variants come back in errs (each a *GameError naming the game
 // and line); the others are returned in order.
 func ReadPGN(r io.Reader, source string) (games []*analysis.Game, errs []error) {
-	raw, perrs := pgn.ReadAll(r)
-	for _, e := range perrs {
-		var se *pgn.SyntaxError
-		if errors.As(e, &se) {
-			errs = append(errs, &GameError{Source: source, Index: se.Index, Game: se.Game, Line: se.Line, Err: errors.New(se.Msg)})
-			continue
-		}
-		errs = append(errs, fmt.Errorf("%s: %w", source, e))
-	}
-	for _, pg := range raw {
-		g, err := FromPGN(pg, source)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		games = append(games, g)
+	games, errs, fatal := readPGNStream(context.Background(), r, source)
+	if fatal != nil {
+		errs = append(errs, fatal)
 	}
 	return games, errs
 }

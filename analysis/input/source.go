@@ -1,6 +1,7 @@
 package input
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -48,19 +49,20 @@ func (f File) Name() string {
 	return f.Path
 }
 
-// Games reads the file.
+// Games reads the file (or standard input) game by game, within the
+// limits of pgn.Stream and MaxJSONInput/MaxJSONGame; an input past a limit
+// is an error naming it.
 func (f File) Games(ctx context.Context) ([]*analysis.Game, []error, error) {
-	var data []byte
-	var err error
-	if f.Path == "-" && f.Stdin != nil {
-		data, err = io.ReadAll(io.LimitReader(f.Stdin, MaxJSONInput+1))
-	} else {
-		data, err = os.ReadFile(f.Path)
+	var r io.Reader = f.Stdin
+	if f.Path != "-" || f.Stdin == nil {
+		file, err := os.Open(f.Path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("input: %w", err)
+		}
+		defer file.Close()
+		r = file
 	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("input: %w", err)
-	}
-	return Bytes{Label: f.Name(), Data: data}.Games(ctx)
+	return readStream(ctx, r, f.Name())
 }
 
 // Bytes is in-memory PGN or JSON text.
@@ -78,12 +80,7 @@ func (b Bytes) Games(ctx context.Context) ([]*analysis.Game, []error, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	if looksJSON(b.Data) {
-		g, errs := ReadJSON(strings.NewReader(string(b.Data)), b.Label)
-		return g, errs, nil
-	}
-	g, errs := ReadPGN(strings.NewReader(string(b.Data)), b.Label)
-	return g, errs, nil
+	return readStream(ctx, bytes.NewReader(b.Data), b.Label)
 }
 
 var jsonStartRe = regexp.MustCompile(`^\s*(\{|\[\s*(\{|\]))`)

@@ -8,9 +8,6 @@ import (
 	"strings"
 )
 
-// MaxInput is the largest PGN input Read accepts (bytes).
-const MaxInput = 512 << 20
-
 // maxDepth bounds variation nesting.
 const maxDepth = 64
 
@@ -23,18 +20,27 @@ type Reader struct {
 // NewReader returns a reader over data.
 func NewReader(data []byte) *Reader { return &Reader{lx: newLexer(data)} }
 
-// ReadAll reads r fully and parses every game. Games that fail to parse are
-// reported in errs (each a *SyntaxError) and skipped; the others are kept.
-// An error reading r is returned as the last element of errs.
+// ReadAll reads every game of r through a Stream with the default limits.
+// Games that fail to parse are reported in errs (each a *SyntaxError) and
+// skipped; the others are kept. A read error or a *LimitError ends the
+// input and is returned as the last element of errs.
 func ReadAll(r io.Reader) (games []*Game, errs []error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
-	if err != nil {
-		return nil, []error{fmt.Errorf("pgn: read: %w", err)}
+	st := NewStream(r, Limits{})
+	for {
+		g, err := st.Next()
+		if errors.Is(err, io.EOF) {
+			return games, errs
+		}
+		var se *SyntaxError
+		switch {
+		case err == nil:
+			games = append(games, g)
+		case errors.As(err, &se):
+			errs = append(errs, err)
+		default:
+			return games, append(errs, err)
+		}
 	}
-	if len(data) > MaxInput {
-		return nil, []error{fmt.Errorf("pgn: input larger than %d bytes", MaxInput)}
-	}
-	return Parse(data)
 }
 
 // Parse parses every game in data; see ReadAll.
