@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -29,7 +28,7 @@ const maxLineProbes = 1000
 // file does not set keep their defaults. On any problem it returns a nil
 // Config and an error wrapping ValidationErrors that lists them all.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}

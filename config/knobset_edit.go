@@ -80,7 +80,7 @@ func SetKnobSet(data []byte, name string, values map[string]any) ([]byte, error)
 // WriteKnobSet applies SetKnobSet to the file at path and replaces the
 // file atomically, keeping its permissions.
 func WriteKnobSet(path, name string, values map[string]any) error {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	mode := os.FileMode(0o600)
 	switch {
 	case errors.Is(err, os.ErrNotExist):

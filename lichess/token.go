@@ -3,6 +3,7 @@ package lichess
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -78,7 +79,7 @@ func ReadTokenFile(path string) (Token, error) {
 				"because anyone who can read it can play as your account; fix it with: chmod 600 %s", path, perm, path)
 		}
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := readTokenFile(path)
 	if err != nil {
 		return "", fmt.Errorf("lichess: token file: %w", err)
 	}
@@ -139,3 +140,25 @@ func (e *redactedError) Error() string { return redactor{e.token}.redact(e.err.E
 
 // Unwrap returns the wrapped error.
 func (e *redactedError) Unwrap() error { return e.err }
+
+// maxTokenFile bounds a token file: a Lichess token is about 24 bytes, a
+// file past 4 KiB is not one.
+const maxTokenFile = 4 << 10
+
+// readTokenFile reads at most maxTokenFile bytes of path; a longer file is
+// an error naming the limit (its content is never echoed).
+func readTokenFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > maxTokenFile {
+		return nil, fmt.Errorf("%s is larger than the limit of %d bytes for a token file", path, maxTokenFile)
+	}
+	return raw, nil
+}

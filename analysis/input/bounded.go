@@ -54,12 +54,12 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 
 // readStream reads PGN or JSON games from r one at a time. Bad games come
 // back in errs; fatal is a read error or a limit past which nothing more
-// was read.
+// was read (not prefixed with source: the caller names the input).
 func readStream(ctx context.Context, r io.Reader, source string) (games []*analysis.Game, errs []error, fatal error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(sniffBytes)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, nil, fmt.Errorf("%s: read: %w", source, err)
+		return nil, nil, fmt.Errorf("read: %w", err)
 	}
 	if looksJSON(head) {
 		return readJSONStream(ctx, br, source)
@@ -75,7 +75,7 @@ func readJSONStream(ctx context.Context, r io.Reader, source string) (games []*a
 	dec := json.NewDecoder(bounded)
 	array := false
 	if tok, err := peekDelim(dec, bounded); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", source, err)
+		return nil, nil, err
 	} else if tok == '[' {
 		array = true
 	}
@@ -94,7 +94,7 @@ func readJSONStream(ctx context.Context, r io.Reader, source string) (games []*a
 			}
 			var le *pgn.LimitError
 			if errors.As(err, &le) {
-				return games, errs, fmt.Errorf("%s: %w", source, le)
+				return games, errs, le
 			}
 			return games, append(errs, fmt.Errorf("%s: JSON game %d: %w", source, index+1, err)), nil
 		}
@@ -158,7 +158,7 @@ func readPGNStream(ctx context.Context, r io.Reader, source string) (games []*an
 			errs = append(errs, &GameError{Source: source, Index: se.Index, Game: se.Game, Line: se.Line, Err: errors.New(se.Msg)})
 			continue
 		case err != nil:
-			return games, errs, fmt.Errorf("%s: %w", source, err)
+			return games, errs, err
 		}
 		g, err := FromPGN(pg, source)
 		if err != nil {

@@ -69,7 +69,7 @@ type jsonInfo struct {
 func ReadJSON(r io.Reader, source string) (games []*analysis.Game, errs []error) {
 	games, errs, fatal := readJSONStream(context.Background(), bufio.NewReader(r), source)
 	if fatal != nil {
-		errs = append(errs, fatal)
+		errs = append(errs, fmt.Errorf("%s: %w", source, fatal))
 	}
 	return games, errs
 }

@@ -46,7 +46,7 @@ var siteIDRe = regexp.MustCompile(`^https?://(?:[a-z]+\.)?lichess\.(?:org|dev)/(
 func ReadPGN(r io.Reader, source string) (games []*analysis.Game, errs []error) {
 	games, errs, fatal := readPGNStream(context.Background(), r, source)
 	if fatal != nil {
-		errs = append(errs, fatal)
+		errs = append(errs, fmt.Errorf("%s: %w", source, fatal))
 	}
 	return games, errs
 }

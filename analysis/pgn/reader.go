@@ -59,9 +59,26 @@ func Parse(data []byte) (games []*Game, errs []error) {
 	}
 }
 
+// errEmpty marks a "game" with neither tags nor moves (stray move numbers
+// before a tag section): it is skipped, not the end of the input.
+var errEmpty = errors.New("pgn: empty game")
+
 // Next returns the next game, io.EOF at the end, or a *SyntaxError for a
 // malformed game (the reader has then skipped to the next game).
 func (rd *Reader) Next() (*Game, error) {
+	for {
+		g, err := rd.next()
+		if !errors.Is(err, errEmpty) {
+			return g, err
+		}
+		rd.index--
+		if rd.lx.peek == nil && rd.lx.pos >= len(rd.lx.data) {
+			return nil, io.EOF
+		}
+	}
+}
+
+func (rd *Reader) next() (*Game, error) {
 	// skip stray comments between games
 	var lead []string
 	var t token
@@ -122,7 +139,7 @@ func (rd *Reader) Next() (*Game, error) {
 		g.Warnings = append(g.Warnings, "no result token at the end of the movetext")
 	}
 	if len(g.Tags) == 0 && len(g.Moves) == 0 && result == "" && len(g.Initial) == 0 {
-		return nil, io.EOF
+		return nil, errEmpty
 	}
 	return g, nil
 }

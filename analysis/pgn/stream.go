@@ -132,6 +132,7 @@ func (s *Stream) trackIndex(g *Game, err error) {
 // strings.
 type splitState struct {
 	inComment bool // inside { ... }
+	reserved  bool // inside < ... > (reserved for expansion, skipped)
 	inTag     bool // inside [ ... ]
 	inString  bool // inside "..." (in a tag)
 	escaped   bool // previous byte was a backslash in a string
@@ -146,6 +147,10 @@ func (st *splitState) scan(p []byte, lineStart bool) {
 		case st.inComment:
 			if c == '}' {
 				st.inComment = false
+			}
+		case st.reserved:
+			if c == '>' {
+				st.reserved = false
 			}
 		case st.inString:
 			switch {
@@ -169,6 +174,8 @@ func (st *splitState) scan(p []byte, lineStart bool) {
 			}
 		case c == '{':
 			st.inComment = true
+		case c == '<':
+			st.reserved = true
 		case c == ';' || (c == '%' && i == 0 && lineStart):
 			return // rest of the line is a comment or an escape
 		case c == '[':
@@ -200,17 +207,23 @@ func (s *Stream) readGame() ([]byte, int, error) {
 		st.scan(chunk, true)
 		s.carry = nil
 	}
-	lineStart := true
+	lineStart := len(chunk) == 0 || chunk[len(chunk)-1] == '\n'
 	for {
 		piece, err := s.br.ReadSlice('\n')
 		if len(piece) > 0 {
 			if s.total += int64(len(piece)); s.total > s.lim.Total {
 				return nil, start, &LimitError{What: "the input", Limit: s.lim.Total, Name: "total limit"}
 			}
-			if lineStart && st.movetext && !st.inComment && startsGame(piece) {
+			if lineStart && st.movetext && !st.inComment && !st.reserved && startsGame(piece) {
 				s.carry, s.carryLine = append([]byte(nil), piece...), s.line
 				s.countLine(piece)
 				return chunk, start, nil
+			}
+			if len(chunk) == 0 && isBlank(piece) {
+				// blank lines between games belong to no game
+				s.countLine(piece)
+				start = s.line
+				continue
 			}
 			if int64(len(chunk)+len(piece)) > s.lim.Game {
 				return nil, start, &LimitError{What: fmt.Sprintf("game %d (from line %d)", s.index+1, start), Limit: s.lim.Game, Name: "per-game limit"}
@@ -220,16 +233,31 @@ func (s *Stream) readGame() ([]byte, int, error) {
 			s.countLine(piece)
 			lineStart = piece[len(piece)-1] == '\n'
 		}
-		switch {
-		case err == nil, errors.Is(err, bufio.ErrBufferFull):
-		case errors.Is(err, io.EOF):
-			return chunk, start, io.EOF
-		default:
-			return chunk, start, fmt.Errorf("pgn: read: %w", err)
+		if err := readEnd(err); err != nil {
+			return chunk, start, err
 		}
 	}
 }
 
+// readEnd maps ReadSlice's error: nil to go on, else the end of the input.
+func readEnd(err error) error {
+	switch {
+	case err == nil, errors.Is(err, bufio.ErrBufferFull):
+		return nil
+	case errors.Is(err, io.EOF):
+		return io.EOF
+	}
+	return fmt.Errorf("pgn: read: %w", err)
+}
+
+func isBlank(p []byte) bool {
+	for _, c := range p {
+		if !isSpace(c) && c != '\f' && c != '\v' {
+			return false
+		}
+	}
+	return true
+}
 func (s *Stream) countLine(piece []byte) {
 	if piece[len(piece)-1] == '\n' {
 		s.line++

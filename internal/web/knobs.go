@@ -56,7 +56,7 @@ func readSets(path string) (map[string]map[string]any, error) {
 	if path == "" {
 		return out, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := config.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return out, nil
 	}
