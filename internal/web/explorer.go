@@ -159,10 +159,11 @@ func (s *Server) startEWR(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req ewrRequest
-	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
+	dec := json.NewDecoder(r.Body) // bounded by MaxRequestBody
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad request body: " + err.Error()})
+		status, msg := bodyError(err)
+		writeJSON(w, status, map[string]string{"error": msg})
 		return
 	}
 	if req.Params.MaxNodes == 0 {

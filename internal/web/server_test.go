@@ -313,6 +313,8 @@ func TestEWRRequestValidation(t *testing.T) {
 		{"bad fen", `{"start_fen":"8/8 w - - 0 1",` + good + `}`, true, http.StatusUnprocessableEntity, "ranks"},
 		{"unknown field", `{"evil":1,` + good + `}`, true, http.StatusBadRequest, "evil"},
 		{"not json", `params=1`, true, http.StatusBadRequest, "bad request"},
+		// regression (issue 18): a 2 MB body was answered "unexpected EOF"
+		{"2 MB body", `{"moves":["` + strings.Repeat("e2e4", 512<<10) + `"],` + good + `}`, true, http.StatusRequestEntityTooLarge, "limit of 64 KiB"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

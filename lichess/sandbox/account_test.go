@@ -119,3 +119,17 @@ func TestAddAccount(t *testing.T) {
 		t.Fatalf("old token still valid: %d", code)
 	}
 }
+
+// Regression (issue 18): request bodies are bounded; past the bound the
+// answer names the limit instead of reading on.
+func TestRequestBodiesBounded(t *testing.T) {
+	e := newEnv(t, Config{})
+	big := strings.Repeat("x", MaxRequestBody+1)
+	id := e.startGame(nil)
+	for _, path := range []string{"/api/bot/game/" + id + "/chat", "/api/challenge/bot2"} {
+		code, b := e.do(tokBot1, "POST", path, url.Values{"text": {big}, "room": {"player"}})
+		if code != 400 || !strings.Contains(string(b), "limit of 1 MiB") {
+			t.Errorf("%s: %d %.200s, want 400 naming the limit", path, code, b)
+		}
+	}
+}

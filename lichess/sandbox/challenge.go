@@ -79,7 +79,7 @@ type challengeForm struct {
 // parseChallengeForm reads and checks the creation form.
 func parseChallengeForm(r *http.Request) (challengeForm, *apiError) {
 	if err := r.ParseForm(); err != nil {
-		return challengeForm{}, badRequest("Invalid form: " + err.Error())
+		return challengeForm{}, badRequest(formProblem(err))
 	}
 	f := challengeForm{color: "random", variant: "standard"}
 	get := func(k string) string { return strings.TrimSpace(r.Form.Get(k)) }

@@ -7,9 +7,6 @@ import (
 	"strings"
 )
 
-// maxTokenTestBody bounds the body of POST /api/token/test.
-const maxTokenTestBody = 1 << 20
-
 // scopes is the scope string of an account's token.
 func scopes(a *account) string {
 	if a.Bot {
@@ -21,9 +18,9 @@ func scopes(a *account) string {
 // handleTokenTest serves POST /api/token/test: the body is a comma-separated
 // list of tokens; the answer maps each to its user and scopes, or null.
 func (s *Server) handleTokenTest(w http.ResponseWriter, r *http.Request, _ *account) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxTokenTestBody))
+	body, err := io.ReadAll(r.Body) // bounded by MaxRequestBody
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "Cannot read the body")
+		writeError(w, http.StatusBadRequest, formProblem(err))
 		return
 	}
 	out := map[string]*tokenInfoJSON{}

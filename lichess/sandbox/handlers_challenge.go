@@ -89,7 +89,7 @@ func (s *Server) handleChallengeAccept(w http.ResponseWriter, r *http.Request, a
 // handleChallengeDecline serves POST /api/challenge/{challengeId}/decline.
 func (s *Server) handleChallengeDecline(w http.ResponseWriter, r *http.Request, acc *account) {
 	if err := r.ParseForm(); err != nil {
-		writeError(w, http.StatusBadRequest, "Invalid form: "+err.Error())
+		writeError(w, http.StatusBadRequest, formProblem(err))
 		return
 	}
 	reason := r.Form.Get("reason")

@@ -151,7 +151,7 @@ func parseYesNo(v string) (yes, ok bool) {
 // handleChatPost serves POST …/chat (form room=player|spectator, text).
 func (s *Server) handleChatPost(w http.ResponseWriter, r *http.Request, acc *account) {
 	if err := r.ParseForm(); err != nil {
-		writeError(w, http.StatusBadRequest, "Invalid form: "+err.Error())
+		writeError(w, http.StatusBadRequest, formProblem(err))
 		return
 	}
 	room, text := r.Form.Get("room"), strings.TrimSpace(r.Form.Get("text"))

@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -189,6 +191,10 @@ func (sw *statusWriter) Flush() {
 	}
 }
 
+// MaxRequestBody bounds every request body the sandbox reads (bytes), as
+// Lichess bounds its own: forms and chat lines are far smaller.
+const MaxRequestBody = 1 << 20
+
 // ServeHTTP implements http.Handler: it records the request, applies the
 // request faults and dispatches.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -221,6 +227,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f := rf.fail; f != nil {
 		s.writeFault(sw, f)
 		return
+	}
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(sw, r.Body, MaxRequestBody)
 	}
 	s.mux.ServeHTTP(sw, r)
 }
@@ -368,4 +377,14 @@ func boolParam(r *http.Request, name string, def bool) bool {
 		return def
 	}
 	return b
+}
+
+// formProblem describes a form that could not be read, naming the limit
+// when the body was past MaxRequestBody.
+func formProblem(err error) string {
+	var mb *http.MaxBytesError
+	if errors.As(err, &mb) {
+		return fmt.Sprintf("Invalid form: request body larger than the limit of %d MiB", MaxRequestBody>>20)
+	}
+	return "Invalid form: " + err.Error()
 }
