@@ -136,7 +136,7 @@ func replay(pos Position) (*board.Board, error) {
 	if fen == "" || fen == "startpos" {
 		fen = board.StartFEN
 	}
-	b, err := board.FromFEN(fen)
+	b, err := board.FromFENChecked(fen, false)
 	if err != nil {
 		return nil, fmt.Errorf("ewr: %w", err)
 	}

@@ -58,3 +58,25 @@ func TestFileGamesReadsJSONArrayAndNDJSONFromStdin(t *testing.T) {
 		}
 	}
 }
+
+// Regression (issue 18): illegal set-up positions were replayed and sent
+// to Stockfish, which crashed; the position check refuses them by name.
+func TestIllegalSetUpPositionsRefused(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"PGN castling without a rook", "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1\"]\n\n1. O-O *\n", "castling right 'K': no white rook on h1"},
+		{"PGN side not to move in check", "[FEN \"4k3/8/8/8/8/8/8/4R1K1 w - - 0 1\"]\n\n1. Rxe8 *\n", "the side not to move (black) is in check"},
+		{"PGN pawn on the back rank", "[FEN \"P3k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Kd2 *\n", "pawn on rank 8"},
+		{"JSON side not to move in check", `{"id":"abcdefgh","variant":"fromPosition","initialFen":"4k3/8/8/8/8/8/8/4R1K1 w - - 0 1","moves":"Rxe8"}`, "is in check"},
+		{"JSON impossible en passant", `{"id":"abcdefgh","variant":"fromPosition","initialFen":"4k3/8/8/8/8/8/8/4K3 b - e3 0 1","moves":"Kd7"}`, "no white pawn on e4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			games, errs, err := File{Path: "-", Stdin: strings.NewReader(tt.in)}.Games(context.Background())
+			if err != nil || len(games) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), tt.want) {
+				t.Fatalf("games %d, errs %v, err %v; want one error containing %q", len(games), errs, err, tt.want)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ package replay
 
 import (
 	"fmt"
+	"github.com/outpostchess/outpost/bots/board"
 	"strconv"
 	"strings"
 
@@ -30,31 +31,17 @@ func New(fen string) (*Board, error) {
 	if f := strings.Fields(fen); len(f) == 4 {
 		fen += " 0 1"
 	}
+	// the chess core's position check first: notnil/chess accepts
+	// positions no game reaches (castling rights without a rook, the side
+	// not to move in check) and those must never reach an engine
+	if err := board.Validate(fen, false); err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
 	opt, err := chess.FEN(fen)
 	if err != nil {
 		return nil, fmt.Errorf("replay: bad FEN %q: %w", fen, err)
 	}
-	g := chess.NewGame(opt)
-	if err := sanityCheck(g.Position()); err != nil {
-		return nil, fmt.Errorf("replay: bad FEN %q: %w", fen, err)
-	}
-	return &Board{pos: g.Position()}, nil
-}
-
-func sanityCheck(p *chess.Position) error {
-	var wk, bk int
-	for _, pc := range p.Board().SquareMap() {
-		switch pc {
-		case chess.WhiteKing:
-			wk++
-		case chess.BlackKing:
-			bk++
-		}
-	}
-	if wk != 1 || bk != 1 {
-		return fmt.Errorf("want one king per side, have %d white and %d black", wk, bk)
-	}
-	return nil
+	return &Board{pos: chess.NewGame(opt).Position()}, nil
 }
 
 // FEN returns the position in FEN.

@@ -28,7 +28,7 @@ func runPerft(ctx context.Context, env *Env, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	b, err := board.FromFENVariant(*fen, *chess960)
+	b, err := board.FromFENChecked(*fen, *chess960)
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,9 @@
 package daemon
 
 import (
+	"github.com/outpostchess/outpost/bots/board"
 	"slices"
 	"strings"
-
-	"github.com/notnil/chess"
 
 	"github.com/outpostchess/outpost/config"
 )
@@ -89,7 +88,7 @@ func Decide(p config.ChallengeConfig, o Offer, l Load) Verdict {
 		if o.FEN == "" {
 			return refuse(ReasonGeneric, "no starting position given")
 		}
-		if _, err := chess.FEN(o.FEN); err != nil {
+		if err := board.Validate(o.FEN, o.Variant == "chess960"); err != nil {
 			return refuse(ReasonGeneric, "invalid starting position: "+err.Error())
 		}
 	}

@@ -39,7 +39,10 @@ func TestDecide(t *testing.T) {
 		{name: "only bots", policy: func(p *config.ChallengeConfig) { p.AllowHumans = false }, reason: ReasonOnlyBot},
 		{name: "variant when standard accepted", offer: func(o *Offer) { o.Variant = "chess960" }, reason: ReasonStandard},
 		{name: "variant when standard refused", policy: func(p *config.ChallengeConfig) { p.Variants = []string{"chess960"} }, reason: ReasonVariant},
-		{name: "from position valid", offer: func(o *Offer) { o.Variant = "fromPosition"; o.FEN = "8/8/8/8/8/8/4k3/4K2R w K - 0 1" }, accept: true},
+		{name: "from position valid", offer: func(o *Offer) { o.Variant = "fromPosition"; o.FEN = "4k3/8/8/8/8/8/8/4K2R w K - 0 1" }, accept: true},
+		// regression (issue 18): positions no game reaches are declined before any engine sees them
+		{name: "from position castling without rook", offer: func(o *Offer) { o.Variant = "fromPosition"; o.FEN = "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1" }, reason: ReasonGeneric},
+		{name: "from position kings touching", offer: func(o *Offer) { o.Variant = "fromPosition"; o.FEN = "8/8/8/8/8/8/4k3/4K2R w K - 0 1" }, reason: ReasonGeneric},
 		{name: "from position invalid FEN", offer: func(o *Offer) { o.Variant = "fromPosition"; o.FEN = "not a fen" }, reason: ReasonGeneric},
 		{name: "ultrabullet", offer: func(o *Offer) { o.Speed = "ultraBullet"; o.Base = 15 }, reason: ReasonTooFast},
 		{name: "speed faster than accepted", policy: func(p *config.ChallengeConfig) { p.Speeds = []string{"rapid"} }, reason: ReasonTooFast},

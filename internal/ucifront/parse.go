@@ -5,6 +5,7 @@ package ucifront
 
 import (
 	"fmt"
+	"github.com/outpostchess/outpost/bots/board"
 	"strconv"
 	"strings"
 	"time"
@@ -89,6 +90,9 @@ func parsePosition(args []string) (engine.Position, error) {
 			fields = append(fields, "1")
 		}
 		pos.StartFEN = strings.Join(fields, " ")
+		if err := board.Validate(pos.StartFEN, false); err != nil {
+			return pos, fmt.Errorf("ucifront: position: %w", err)
+		}
 		i = j
 	default:
 		return pos, fmt.Errorf("ucifront: position: want startpos or fen, got %q", clip(args[0]))

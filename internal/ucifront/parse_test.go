@@ -55,17 +55,20 @@ func TestParseCommand(t *testing.T) {
 
 func TestParseCommandErrors(t *testing.T) {
 	for line, want := range map[string]string{
-		"":                                  "no command",
-		"hello world":                       "no command",
-		"position":                          "want startpos or fen",
-		"position middlegame":               "want startpos or fen",
-		"position fen 8/8 w":                "2 fields",
-		"position startpos e2e4":            "unexpected",
-		"position startpos moves e2e4 e7e9": "not in UCI notation",
-		"go depth":                          "missing value",
-		"go wtime soon":                     "not an integer",
-		"setoption Hash 3":                  "want \"name",
-		"setoption name value 3":            "empty option name",
+		"":                       "no command",
+		"hello world":            "no command",
+		"position":               "want startpos or fen",
+		"position middlegame":    "want startpos or fen",
+		"position fen 8/8 w":     "2 fields",
+		"position startpos e2e4": "unexpected",
+		// regression (issue 18): illegal positions never reach an engine
+		"position fen 4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1 moves e1g1": "castling right 'K': no white rook on h1",
+		"position fen 4k3/8/8/8/8/8/8/4R1K1 w - - 0 1":             "side not to move (black) is in check",
+		"position startpos moves e2e4 e7e9":                        "not in UCI notation",
+		"go depth":                                                 "missing value",
+		"go wtime soon":                                            "not an integer",
+		"setoption Hash 3":                                         "want \"name",
+		"setoption name value 3":                                   "empty option name",
 	} {
 		_, err := ParseCommand(line)
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -1,13 +1,14 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/notnil/chess"
+	"github.com/outpostchess/outpost/bots/board"
 )
 
 // challenge is one pending (or answered) challenge.
@@ -138,8 +139,9 @@ func parseChallengeForm(r *http.Request) (challengeForm, *apiError) {
 		if len(strings.Fields(v)) == 4 {
 			v += " 0 1"
 		}
-		if _, err := chess.FEN(v); err != nil {
-			return f, badRequest(fmt.Sprintf("fen %q: invalid position", v))
+		var pe *board.PositionError
+		if err := board.Validate(v, false); errors.As(err, &pe) {
+			return f, badRequest(fmt.Sprintf("fen %q: invalid position: %s", v, pe.Problem))
 		}
 		if _, err := newPosition(v); err != nil {
 			return f, badRequest(fmt.Sprintf("fen %q: invalid position", v))

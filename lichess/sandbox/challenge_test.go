@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 )
@@ -117,6 +118,18 @@ func TestChallengeValidation(t *testing.T) {
 		code, m := e.post(tokAlice, "/api/challenge/"+tt.to, tt.form)
 		if code != 400 || m["error"] == nil {
 			t.Errorf("%s: %d %v", tt.name, code, m)
+		}
+	}
+	// Regression (issue 18): an illegal fromPosition FEN is refused naming
+	// the problem, before any engine sees it.
+	for fen, want := range map[string]string{
+		"4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1": "castling right 'K': no white rook on h1",
+		"4k3/8/8/8/8/8/8/4R1K1 w - - 0 1":  "the side not to move (black) is in check",
+		"4k3/8/8/8/8/8/8/4K3 b - e3 0 1":   "no white pawn on e4",
+	} {
+		code, m := e.post(tokAlice, "/api/challenge/bot1", url.Values{"days": {"1"}, "fen": {fen}})
+		if msg, _ := m["error"].(string); code != 400 || !strings.Contains(msg, want) {
+			t.Errorf("fen %s: %d %v, want 400 naming %q", fen, code, m, want)
 		}
 	}
 	// Humans may play UltraBullet.

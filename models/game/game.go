@@ -6,6 +6,7 @@ package game
 
 import (
 	"fmt"
+	"github.com/outpostchess/outpost/bots/board"
 	"strings"
 
 	"github.com/notnil/chess"
@@ -96,15 +97,18 @@ func Replay(startFEN string, moves []string) (*Game, error) {
 	if startFEN == "" {
 		startFEN = StartFEN
 	}
+	// the chess core's position check: a position no game reaches (the
+	// side not to move in check, castling without a rook) is refused, or
+	// the model would be asked for a move such as a king capture
+	if err := board.Validate(startFEN, false); err != nil {
+		return nil, fmt.Errorf("game: %w", err)
+	}
 	pos := &chess.Position{}
 	if err := pos.UnmarshalText([]byte(strings.TrimSpace(startFEN))); err != nil {
 		return nil, fmt.Errorf("game: bad FEN %q: %w", startFEN, err)
 	}
 	g := &Game{Snapshots: make([]Snapshot, 0, len(moves)+1), Moves: make([]string, 0, len(moves))}
 	first := snapshot(pos)
-	if err := validate(&first); err != nil {
-		return nil, fmt.Errorf("game: bad FEN %q: %w", startFEN, err)
-	}
 	g.Standard = isStandard(&first)
 	g.Snapshots = append(g.Snapshots, first)
 	g.final, g.legal = pos, pos.ValidMoves()
@@ -281,23 +285,4 @@ func isStandard(s *Snapshot) bool {
 		}
 	}
 	return s.WhiteToMove && s.Castle == [4]bool{true, true, true, true}
-}
-
-// validate rejects positions no legal game can reach in ways that matter to
-// the encoders: each side needs exactly one king, and no pawn may stand on
-// the first or last rank.
-func validate(s *Snapshot) error {
-	kings := map[Piece]int{}
-	for sq, p := range s.Board {
-		if p == WK || p == BK {
-			kings[p]++
-		}
-		if (p == WP || p == BP) && (sq < 8 || sq >= 56) {
-			return fmt.Errorf("pawn on the first or last rank")
-		}
-	}
-	if kings[WK] != 1 || kings[BK] != 1 {
-		return fmt.Errorf("want one king per side, have %d white and %d black", kings[WK], kings[BK])
-	}
-	return nil
 }

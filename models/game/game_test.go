@@ -1,6 +1,9 @@
 package game
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestReplayErrors(t *testing.T) {
 	for _, c := range []struct {
@@ -131,5 +134,19 @@ func TestPlayMatchesReplay(t *testing.T) {
 	}
 	if _, err := g.Play("e1g1"); err == nil {
 		t.Error("illegal Play accepted")
+	}
+}
+
+// Regression (issue 18): predict answered a king capture for a position
+// whose side not to move was in check; such positions are refused.
+func TestReplayRefusesIllegalPositions(t *testing.T) {
+	for fen, want := range map[string]string{
+		"4k3/8/8/8/8/8/8/4R1K1 w - - 0 1":  "the side not to move (black) is in check",
+		"4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1": "castling right 'K': no white rook on h1",
+		"4k3/8/8/8/8/8/8/P3K3 w - - 0 1":   "pawn on rank 1",
+	} {
+		if _, err := Replay(fen, nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error naming %q", fen, err, want)
+		}
 	}
 }
