@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,7 +20,9 @@ import (
 // scans every log line, the printed output, the store and the PGN files.
 func TestTokenNeverWritten(t *testing.T) {
 	const token = "lip_SECRETtoken4242outpostDistinctive"
-	var logs, out bytes.Buffer
+	// zerolog and the session's printer write from several goroutines:
+	// the buffers take a lock (regression, issue 18: ~30 race reports)
+	var logs, out lockedBuffer
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -44,4 +47,28 @@ func TestTokenNeverWritten(t *testing.T) {
 		assert.NotContains(t, string(data), "SECRETtoken4242", "file %s", path)
 		return nil
 	}))
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writers.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func (b *lockedBuffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Len()
 }
