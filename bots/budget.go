@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/timeman"
 )
 
 // Bounds of the fallback's patience.
@@ -19,8 +20,10 @@ const (
 // move time when set; with a clock, a tenth of the remaining time (or
 // remaining/movesToGo, at most halving it) plus three quarters of the
 // increment, never more than what the clock holds after the move overhead
-// and a 5% reserve. ok is false when nothing bounds the search (depth or
-// nodes only, or infinite): then only the context does.
+// and a 5% reserve. A deadline from the game's time plan (lim.Deadline, or
+// a first-move deadline: see bots/timeman) caps it. ok is false when nothing
+// bounds the search (depth or nodes only, or infinite): then only the
+// context does.
 func MoveBudget(lim engine.Limits, white bool) (budget time.Duration, ok bool) {
 	if lim.Infinite {
 		return 0, false
@@ -42,6 +45,11 @@ func MoveBudget(lim engine.Limits, white bool) (budget time.Duration, ok bool) {
 		c = max(c, minBudget)
 		if !ok || c < budget {
 			budget, ok = c, true
+		}
+	}
+	if lim.Deadline > 0 || lim.FirstMoveTotal > 0 {
+		if d := timeman.Plan(lim, white).Deadline; !ok || d < budget {
+			budget, ok = d, true
 		}
 	}
 	return budget, ok

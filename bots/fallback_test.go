@@ -176,6 +176,9 @@ func TestMoveBudget(t *testing.T) {
 		{"increment bigger than clock", engine.Limits{WTime: time.Second, WInc: 10 * time.Second, MoveOverhead: 100 * ms}, true, 850 * ms, true},
 		{"tiny clock", engine.Limits{WTime: 5 * ms}, true, 10 * ms, true},
 		{"movetime and clock", engine.Limits{MoveTime: 5 * time.Second, WTime: 10 * time.Second}, true, time.Second, true},
+		{"plan deadline", engine.Limits{WTime: 60 * time.Second, Deadline: 300 * ms}, true, 300 * ms, true},
+		{"depth under a plan deadline", engine.Limits{Depth: 20, Deadline: 300 * ms}, true, 300 * ms, true},
+		{"rapid first move", engine.Limits{WTime: 15 * time.Minute, BTime: 15 * time.Minute, FirstMoveTotal: 30 * time.Second}, true, 10 * time.Second, true},
 	}
 	for _, tc := range tests {
 		got, ok := MoveBudget(tc.lim, tc.white)

@@ -51,6 +51,18 @@ type Limits struct {
 	// MoveOverhead is subtracted from any time budget to cover network and
 	// scheduling latency between choosing a move and the server receiving it.
 	MoveOverhead time.Duration
+
+	// FirstMoveTotal, when positive, is the server's deadline for this
+	// side's first move (Lichess's gameState.expiration.millisToMove), and
+	// FirstMoveLeft what is left of it now (millisToMove − idleMillis, less
+	// the time since the state arrived; 0 = all of it). No engine should
+	// spend more than a third of FirstMoveTotal: see bots/timeman.
+	FirstMoveTotal, FirstMoveLeft time.Duration
+	// Deadline, when positive, is the hard limit of this move set by the
+	// game's time plan (bots/timeman.Plan): the engine must answer within
+	// it whatever its other limits (depth, nodes, its own clock plan) say,
+	// with the best move found so far.
+	Deadline time.Duration
 }
 
 // HasClock reports whether the limits carry a game clock.

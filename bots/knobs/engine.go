@@ -12,6 +12,7 @@ import (
 
 	"github.com/notnil/chess"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/timeman"
 )
 
 // Name is the engine's registered name.
@@ -171,36 +172,17 @@ func checkSane(p *params, n *node) error {
 	return nil
 }
 
-// deadline returns when the search must stop, zero for no time limit.
+// deadline returns when the search must stop, zero for no time limit: the
+// target of Outpost's time plan (bots/timeman), which honours the clock,
+// a fixed move time, the first-move deadline and the caller's Deadline.
+// The knobs search has no separate soft limit: it stops at the target and
+// plays the best move of the last finished iteration.
 func deadline(lim engine.Limits, white bool, start time.Time) time.Time {
-	if lim.Infinite {
+	p := timeman.Plan(lim, white)
+	if !p.Bounded {
 		return time.Time{}
 	}
-	var d time.Duration
-	switch {
-	case lim.MoveTime > 0:
-		d = lim.MoveTime - lim.MoveOverhead
-	case lim.HasClock():
-		mine, inc := lim.WTime, lim.WInc
-		if !white {
-			mine, inc = lim.BTime, lim.BInc
-		}
-		togo := time.Duration(30)
-		if lim.MovesToGo > 0 {
-			togo = time.Duration(lim.MovesToGo + 1)
-		}
-		d = mine/togo + inc*3/4
-		if d > mine/5 {
-			d = mine / 5
-		}
-		d -= lim.MoveOverhead
-	default:
-		return time.Time{}
-	}
-	if d < 5*time.Millisecond {
-		d = 5 * time.Millisecond
-	}
-	return start.Add(d)
+	return start.Add(p.Target)
 }
 
 // outcome is the result of one search.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/timeman"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -287,8 +288,28 @@ func (r *Runner) ourTurn() bool {
 	return white == (r.color == lichess.White)
 }
 
-// limits turns the clock of the latest state into engine limits.
+// limits turns the clock of the latest state into engine limits, with the
+// move's deadline (Limits.Deadline) set by Outpost's time plan
+// (bots/timeman) for every engine: from the remaining clock, the increment,
+// the move overhead and, before our first move, the server's first-move
+// deadline (gameState.expiration) whenever it is present.
 func (r *Runner) limits() engine.Limits {
+	lim := r.clockLimits()
+	white := r.color == lichess.White
+	if e := r.state.Expiration; e != nil && e.MillisToMove > 0 {
+		total := time.Duration(e.MillisToMove) * time.Millisecond
+		left := total - time.Duration(e.IdleMillis)*time.Millisecond - time.Since(r.stateAt)
+		lim.FirstMoveTotal, lim.FirstMoveLeft = total, max(left, time.Millisecond)
+	}
+	if p := timeman.Plan(lim, white); p.Bounded {
+		lim.Deadline = p.Deadline
+	}
+	return lim
+}
+
+// clockLimits turns the clock of the latest state into engine limits: the
+// clocks and increments, or a fixed move time without a real-time clock.
+func (r *Runner) clockLimits() engine.Limits {
 	lim := engine.Limits{MoveOverhead: r.cfg.Game.MoveOverhead}
 	if r.full.Clock == nil || (r.state.WTime == 0 && r.state.BTime == 0) {
 		lim.MoveTime = r.cfg.Game.CorrespondenceMoveTime

@@ -9,6 +9,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/timeman"
 )
 
 func engines(t *testing.T) []*Engine {
@@ -215,6 +216,8 @@ func TestPlanTime(t *testing.T) {
 		{"depth only", engine.Limits{Depth: 5}, board.White, 0, 0, false},
 		{"infinite", engine.Limits{Infinite: true, WTime: ms}, board.White, 0, 0, false},
 		{"nothing", engine.Limits{}, board.White, 2 * time.Second, time.Second, true},
+		{"depth under a deadline", engine.Limits{Depth: 40, Deadline: 300 * ms}, board.White, 300 * ms, 300 * ms, true},
+		{"rapid first move", engine.Limits{WTime: 900_000 * ms, FirstMoveTotal: 30_000 * ms}, board.White, 10_000 * ms, 10_000 * ms, true},
 	}
 	for _, c := range cases {
 		got := planTime(c.lim, c.side, time.Second)
@@ -226,7 +229,7 @@ func TestPlanTime(t *testing.T) {
 			if c.side == board.Black {
 				ours = c.lim.BTime
 			}
-			if ours > c.lim.MoveOverhead+safetyMargin && got.hard > ours-c.lim.MoveOverhead-safetyMargin {
+			if ours > c.lim.MoveOverhead+timeman.SafetyMargin && got.hard > ours-c.lim.MoveOverhead-timeman.SafetyMargin {
 				t.Errorf("%s: hard limit %v exceeds the usable clock", c.name, got.hard)
 			}
 		}

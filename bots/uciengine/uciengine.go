@@ -157,7 +157,7 @@ func (e *Engine) NewGame(ctx context.Context) error {
 // or during the search) it is restarted and the search retried once.
 func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
 	ul := Limits(lim)
-	if lim.Depth == 0 && lim.Nodes == 0 && lim.MoveTime == 0 && !lim.Infinite && !lim.HasClock() {
+	if lim.Depth == 0 && lim.Nodes == 0 && lim.MoveTime == 0 && lim.Deadline == 0 && !lim.Infinite && !lim.HasClock() {
 		if _, ok := ctx.Deadline(); !ok {
 			ul.MoveTime = DefaultMoveTime
 		}
@@ -203,7 +203,13 @@ func (e *Engine) Close() error { return e.c.Close() }
 
 // Limits converts engine limits to a UCI "go". A fixed move time is reduced
 // by the move overhead (never below 1 ms); clock times are passed as they
-// are, the overhead going to the engine's own Move Overhead option.
+// are, the overhead going to the engine's own Move Overhead option. A
+// Deadline (the game's time plan, see bots/timeman) is sent as "movetime"
+// beside the clock when it is tighter than the fixed move time: UCI engines
+// stop at the first limit reached, so the engine keeps its own clock
+// management but never passes the deadline (before the first move, a
+// 15-minute clock would otherwise have it think past Lichess's first-move
+// deadline).
 func Limits(lim engine.Limits) uci.Limits {
 	ul := uci.Limits{
 		Depth: lim.Depth, Nodes: lim.Nodes,
@@ -211,6 +217,9 @@ func Limits(lim engine.Limits) uci.Limits {
 	}
 	if lim.MoveTime > 0 {
 		ul.MoveTime = max(lim.MoveTime-lim.MoveOverhead, time.Millisecond)
+	}
+	if lim.Deadline > 0 && (ul.MoveTime == 0 || lim.Deadline < ul.MoveTime) {
+		ul.MoveTime = lim.Deadline
 	}
 	if lim.Infinite {
 		ul = uci.Limits{}

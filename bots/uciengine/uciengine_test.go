@@ -61,6 +61,13 @@ func TestLimits(t *testing.T) {
 		{engine.Limits{WTime: time.Minute, BTime: 2 * time.Minute, WInc: time.Second, BInc: 2 * time.Second, MovesToGo: 10},
 			uci.Limits{WTime: time.Minute, BTime: 2 * time.Minute, WInc: time.Second, BInc: 2 * time.Second, MovesToGo: 10}},
 		{engine.Limits{Infinite: true, Depth: 3}, uci.Limits{}},
+		// The time plan's deadline goes beside the clock as movetime ...
+		{engine.Limits{WTime: 15 * time.Minute, BTime: 15 * time.Minute, Deadline: 9900 * time.Millisecond},
+			uci.Limits{WTime: 15 * time.Minute, BTime: 15 * time.Minute, MoveTime: 9900 * time.Millisecond}},
+		// ... cuts a depth limit ...
+		{engine.Limits{Depth: 30, Deadline: time.Second}, uci.Limits{Depth: 30, MoveTime: time.Second}},
+		// ... and never lengthens a fixed move time.
+		{engine.Limits{MoveTime: time.Second, Deadline: 5 * time.Second}, uci.Limits{MoveTime: time.Second}},
 	}
 	for _, tc := range tests {
 		if got := Limits(tc.in); !reflect.DeepEqual(got, tc.want) {

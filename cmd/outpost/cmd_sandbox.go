@@ -85,7 +85,8 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&faults, "fault", "inject a fault (repeatable); see the fault spec below")
 	keepAlive := fs.Duration("keepalive", sandbox.DefaultKeepAlive, "interval of keep-alive blank lines on streams")
 	ttl := fs.Duration("challenge-ttl", sandbox.DefaultChallengeTTL, "expiry of real-time challenges without keepAliveStream")
-	noStart := fs.Duration("nostart", sandbox.DefaultNoStartTimeout, "time for each side's first move before the game ends as noStart")
+	noStart := fs.Duration("nostart", 0, "time for each side's first move before the game ends as noStart, at every speed (0 = Lichess's per-speed deadlines, 15 s ultraBullet … 35 s classical)")
+	timeScale := fs.Float64("time-scale", 1, "run real-time games on clocks scaled by this factor (0 < x <= 1): initial time, increment and first-move deadline; the speed stays the challenge's")
 	gone := fs.Duration("gone-after", sandbox.DefaultGoneAfter, "time without a game stream before the opponent is told a player is gone")
 	claim := fs.Duration("claim-after", sandbox.DefaultClaimWinAfter, "countdown after opponentGone before victory can be claimed")
 	seed := fs.Int64("seed", 1, "seed of game ids and random faults")
@@ -109,7 +110,7 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintln(env.Stderr, "outpost sandbox: at least one --account NAME:TOKEN[:bot] is needed")
 		return errUsage
 	}
-	for _, d := range []time.Duration{*keepAlive, *ttl, *noStart, *gone, *claim} {
+	for _, d := range []time.Duration{*keepAlive, *ttl, *gone, *claim} {
 		if d <= 0 {
 			return errors.New("durations must be positive")
 		}
@@ -118,8 +119,14 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("--analysis-nodes %d (at least 1000), --cloud-depth %d (1..60), --analysis-delay %s (not negative): out of range",
 			*analysisNodes, *cloudDepth, *analysisDelay)
 	}
+	if *noStart < 0 {
+		return fmt.Errorf("--nostart %v: must be 0 (per-speed deadlines) or positive", *noStart)
+	}
+	if !(*timeScale > 0 && *timeScale <= 1) {
+		return fmt.Errorf("--time-scale %v: must be in (0, 1]", *timeScale)
+	}
 	sbCfg := sandbox.Config{
-		Accounts: accounts, KeepAlive: *keepAlive, ChallengeTTL: *ttl, NoStartTimeout: *noStart,
+		Accounts: accounts, KeepAlive: *keepAlive, ChallengeTTL: *ttl, NoStartTimeout: *noStart, TimeScale: *timeScale,
 		GoneAfter: *gone, ClaimWinAfter: *claim, Logger: env.logger(), Seed: *seed,
 	}
 	if *analyse {

@@ -53,7 +53,10 @@ func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *gam
 		if initial == 0 {
 			initial = max(g.clock.increment, 3*time.Second)
 		}
+		initial = s.scaled(initial)
 		g.remaining = [2]time.Duration{initial, initial}
+		g.initial, g.increment = initial, s.scaled(g.clock.increment)
+		g.firstMove = s.firstMoveDeadline(g)
 	}
 	s.games[g.id] = g
 	s.order = append(s.order, g.id)
@@ -106,7 +109,7 @@ func (s *Server) move(g *game, acc *account, uci string, offeringDraw bool) *api
 	if g.clock != nil {
 		if g.clockRunning() {
 			g.remaining[col] -= now.Sub(g.turnStart)
-			g.remaining[col] += g.clock.increment
+			g.remaining[col] += g.increment
 		}
 		g.clocksAfter = append(g.clocksAfter, g.remaining[col])
 	}
@@ -345,7 +348,7 @@ func (s *Server) moveDeadline(g *game) (time.Time, bool) {
 	case g.over():
 		return time.Time{}, false
 	case g.clock != nil && g.plies() < 2:
-		return g.turnStart.Add(s.cfg.NoStartTimeout), true
+		return g.turnStart.Add(g.firstMove), true
 	case g.clock != nil:
 		return g.turnStart.Add(g.remaining[g.turn()]), true
 	case g.days > 0:

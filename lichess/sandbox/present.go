@@ -19,12 +19,12 @@ func (s *Server) stateJSON(g *game) gameStateJSON {
 	case g.clock != nil:
 		st.Wtime = g.timeLeft(white, now).Milliseconds()
 		st.Btime = g.timeLeft(black, now).Milliseconds()
-		st.Winc = g.clock.increment.Milliseconds()
+		st.Winc = g.increment.Milliseconds()
 		st.Binc = st.Winc
 		if !g.over() && g.plies() < 2 {
 			st.Expiration = &expirationJSON{
 				IdleMillis:   now.Sub(g.turnStart).Milliseconds(),
-				MillisToMove: s.cfg.NoStartTimeout.Milliseconds(),
+				MillisToMove: g.firstMove.Milliseconds(),
 			}
 		}
 	case g.days > 0:
@@ -64,7 +64,8 @@ func (s *Server) fullJSON(g *game) gameFullJSON {
 		State:      s.stateJSON(g),
 	}
 	if g.clock != nil {
-		full.Clock = &clockJSON{Initial: g.clock.limit.Milliseconds(), Increment: g.clock.increment.Milliseconds()}
+		// The running clock: the nominal one unless TimeScale scales it.
+		full.Clock = &clockJSON{Initial: g.initial.Milliseconds(), Increment: g.increment.Milliseconds()}
 	}
 	if g.days > 0 {
 		d := g.days

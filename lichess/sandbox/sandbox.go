@@ -23,7 +23,6 @@ import (
 const (
 	DefaultKeepAlive      = 7 * time.Second
 	DefaultChallengeTTL   = 20 * time.Second
-	DefaultNoStartTimeout = 30 * time.Second
 	DefaultGoneAfter      = 10 * time.Second
 	DefaultClaimWinAfter  = 10 * time.Second
 )
@@ -52,9 +51,20 @@ type Config struct {
 	// ChallengeTTL is how long a real-time challenge without
 	// keepAliveStream waits to be accepted.
 	ChallengeTTL time.Duration
-	// NoStartTimeout is how long each side has for its first move before
-	// the game ends as noStart.
+	// NoStartTimeout, when set, is how long each side has for its first
+	// move in every real-time game before the game ends as noStart,
+	// whatever the speed. Zero (the default) applies Lichess's per-speed
+	// deadlines (FirstMoveDeadline), scaled by TimeScale.
 	NoStartTimeout time.Duration
+	// TimeScale, when positive and not 1, runs every real-time game on a
+	// scaled clock: the initial time, the increment and the first-move
+	// deadline are multiplied by it, while the game keeps the speed, the
+	// time control and the perf of the challenge's nominal clock. At
+	// TimeScale 0.01 a 15+0 game is a rapid game with 9-second clocks and
+	// a 0.3-second first-move deadline: tests play every speed in
+	// seconds. Zero means 1 (real time); the scaled initial time is at
+	// least 1 ms.
+	TimeScale float64
 	// GoneAfter is how long a player's game streams must all be closed
 	// before the opponent is told (opponentGone) that the player left.
 	GoneAfter time.Duration
@@ -124,8 +134,11 @@ func New(cfg Config) *Server {
 	if cfg.ChallengeTTL <= 0 {
 		cfg.ChallengeTTL = DefaultChallengeTTL
 	}
-	if cfg.NoStartTimeout <= 0 {
-		cfg.NoStartTimeout = DefaultNoStartTimeout
+	if cfg.NoStartTimeout < 0 {
+		cfg.NoStartTimeout = 0
+	}
+	if cfg.TimeScale <= 0 {
+		cfg.TimeScale = 1
 	}
 	if cfg.GoneAfter <= 0 {
 		cfg.GoneAfter = DefaultGoneAfter
