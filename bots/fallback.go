@@ -97,6 +97,9 @@ func (f *Fallback) Info() engine.Info {
 	return engine.Info{Name: f.primary.Name()}
 }
 
+// Variants returns the variants the primary plays.
+func (f *Fallback) Variants() []string { return engine.Variants(f.primary) }
+
 // Configure passes options to the primary.
 func (f *Fallback) Configure(options map[string]string) error {
 	c, ok := f.primary.(engine.Configurable)

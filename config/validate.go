@@ -22,6 +22,7 @@ func (c *Config) validate() ValidationErrors {
 	c.checkChallenge(ch)
 	c.checkEngines(ch)
 	c.checkRules(ch)
+	c.checkVariantsPlayable(ch)
 	c.checkKnobs(ch)
 	c.checkGame(ch)
 	c.checkSummary(ch)

@@ -128,6 +128,10 @@ func TestValidationRules(t *testing.T) {
 		{"mm bad tc", "[matchmaking]\ntime_controls = [\"3|2\"]", "matchmaking.time_controls", "MINUTES+SECONDS"},
 		{"mm ultrabullet", "[matchmaking]\ntime_controls = [\"0.25+0\"]", "matchmaking.time_controls", "UltraBullet"},
 		{"mm variant", "[matchmaking]\nvariant = \"fromPosition\"", "matchmaking.variant", "chess960"},
+		{"mm variant nobody plays", "[matchmaking]\nenabled = true\nvariant = \"atomic\"", "matchmaking.variant", "no configured engine plays this variant (engines that may be chosen for it: medium)"},
+		{"variant nobody plays", "[challenge]\nvariants = [\"standard\", \"crazyhouse\"]", "challenge.variants", "no configured engine plays this variant (engines that may be chosen for it: medium)"},
+		{"chess960 on built-ins", "[challenge]\nvariants = [\"chess960\"]\n[engines]\ndefault = \"hard\"", "challenge.variants", "variants an engine plays: standard, fromPosition"},
+		{"variant rule to an engine that cannot", "[challenge]\nvariants = [\"standard\", \"atomic\"]\n[engines.sf]\ntype = \"uci\"\npath = \"/x\"\n[[rules]]\nvariants = [\"atomic\"]\nengine = \"sf\"", "challenge.variants", "(engines that may be chosen for it: medium, sf)"},
 		{"mm decline memory", "[matchmaking]\ndecline_memory = \"31d\"", "matchmaking.decline_memory", "0s..30d"},
 
 		{"store path", "[store]\npath = \"\"", "store.path", "must not be empty"},
@@ -206,7 +210,11 @@ func TestValidValues(t *testing.T) {
 		"[game]\ngreeting = \"\"\ngoodbye = \"\"\ngreeting_rooms = []\nshutdown_timeout = \"0s\"\nmove_overhead = \"0s\"",
 		"[game]\ngreeting = \"" + strings.Repeat("é", 140) + "\"",
 		"[summary]\nenabled = false\nrooms = []\nengine = [\"/usr/games/stockfish\", \"--x\"]",
-		"[matchmaking]\nenabled = true\ntime_controls = [\"0.5+1\", \"1+0\", \"180+180\", \"0+1\"]\nvariant = \"chess960\"",
+		"[engines]\ndefault = \"sf\"\n[engines.sf]\ntype = \"uci\"\npath = \"/usr/games/stockfish\"\n" +
+			"[matchmaking]\nenabled = true\ntime_controls = [\"0.5+1\", \"1+0\", \"180+180\", \"0+1\"]\nvariant = \"chess960\"",
+		// Chess960 accepted: a rule sends it to an engine that plays it.
+		"[challenge]\nvariants = [\"standard\", \"chess960\"]\n[engines.sf]\ntype = \"uci\"\npath = \"/x\"\n" +
+			"[[rules]]\nvariants = [\"chess960\"]\nengine = \"sf\"",
 		"[analysis]\npreset = \"deep\"\ndepth = 99",
 		"[analysis]\nnodes = 1000",
 		"[analysis]\nengine = [\"sf18\"]\n[compare]\nengine = [\"Stockfish-19\"]",

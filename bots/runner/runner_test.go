@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/timeman"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
@@ -473,4 +474,54 @@ func TestRunnerDoesNotRetryRefusedToken(t *testing.T) {
 			}
 		})
 	}
+}
+
+// limitsEngine is a scripted engine that hands every Limits it gets to the
+// test.
+type limitsEngine struct {
+	scripted
+	seen chan engine.Limits
+}
+
+func (l *limitsEngine) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
+	select {
+	case l.seen <- lim:
+	case <-ctx.Done():
+	}
+	return l.scripted.SelectMove(ctx, pos, lim)
+}
+
+// TestRunnerBudgetsFirstMoveFromExpiration plays 15+0 (rapid: a 30 s
+// first-move deadline on the sandbox, as on Lichess): the first move's
+// deadline comes from the announced expiration (a third of 30 s, less the
+// move overhead), not from the 15-minute clock (which alone allows 90 s);
+// the second move, with no expiration any more, is planned on the clock.
+func TestRunnerBudgetsFirstMoveFromExpiration(t *testing.T) {
+	w := newWorld(t, sandbox.Config{})
+	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 900}, Color: lichess.Black})
+	eng := &limitsEngine{seen: make(chan engine.Limits, 4)}
+	g := gameCfg()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := runAsync(ctx, w.runner(id, eng, g))
+
+	first := <-eng.seen
+	assert.Equal(t, 30*time.Second, first.FirstMoveTotal)
+	assert.True(t, first.FirstMoveLeft > 0 && first.FirstMoveLeft <= 30*time.Second, "left %v", first.FirstMoveLeft)
+	assert.Equal(t, 900*time.Second, first.BTime)
+	assert.Equal(t, 10*time.Second-g.MoveOverhead, first.Deadline, "a third of the deadline, less the overhead")
+	assert.Equal(t, timeman.Plan(first, true).Deadline, first.Deadline)
+
+	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
+	w.reply(t, ctx, id, false)
+	second := <-eng.seen
+	assert.Zero(t, second.FirstMoveTotal, "no expiration once both sides moved")
+	assert.Greater(t, second.Deadline, 60*time.Second, "planned on the 15-minute clock")
+	assert.Equal(t, timeman.Plan(second, true).Deadline, second.Deadline)
+
+	waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
+	require.NoError(t, w.alice.Board().Resign(ctx, id))
+	res := <-done
+	require.NoError(t, res.err)
+	assert.Equal(t, lichess.StatusResign, res.out.Status)
 }

@@ -110,6 +110,13 @@ func (e *Engine) Info() engine.Info {
 	return engine.Info{Name: e.Name(), Author: id.Author, Version: id.Name, Kind: engine.KindUCI, Features: feats}
 }
 
+// Variants returns the variants the engine plays: standard chess from any
+// position, and Chess960 when it offers UCI_Chess960.
+func (e *Engine) Variants() []string {
+	_, ok := e.c.Option("UCI_Chess960")
+	return engine.UCIVariants(ok)
+}
+
 // Configure implements engine.Configurable: each option is validated
 // against the engine's declaration and sent, in name order. The special
 // option "UCI_Elo" alone also turns UCI_LimitStrength on.

@@ -150,6 +150,15 @@ func TestScoreOf(t *testing.T) {
 	}
 }
 
+// TestVariants checks that an engine without UCI_Chess960 declares
+// standard chess only (from any position).
+func TestVariants(t *testing.T) {
+	e := fake(t, ucitest.Normal)
+	if got := engine.Variants(e); !reflect.DeepEqual(got, []string{"standard", "fromPosition"}) {
+		t.Errorf("fake engine plays %v", got)
+	}
+}
+
 func TestStockfish(t *testing.T) {
 	cmd, err := enginepath.Stockfish15Command()
 	if err != nil {
@@ -163,6 +172,9 @@ func TestStockfish(t *testing.T) {
 	defer e.Close()
 	if e.Elo() != 1500 || e.Info().Version != "Stockfish 15.1" {
 		t.Errorf("elo %d info %+v", e.Elo(), e.Info())
+	}
+	if !engine.Plays(e, engine.VariantChess960) || engine.Plays(e, "crazyhouse") {
+		t.Errorf("Stockfish (UCI_Chess960) plays %v", engine.Variants(e))
 	}
 	pos := engine.Position{StartFEN: "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"}
 	lim := engine.Limits{WTime: 5 * time.Second, BTime: 5 * time.Second, WInc: 100 * time.Millisecond, BInc: 100 * time.Millisecond, MoveOverhead: 20 * time.Millisecond}

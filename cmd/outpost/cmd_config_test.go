@@ -82,3 +82,26 @@ func TestConfigCheck(t *testing.T) {
 		t.Fatalf("help: exit %d", code)
 	}
 }
+
+// TestConfigCheckRefusesUnplayableVariants: crazyhouse and atomic are
+// Lichess variants, but no engine plays them.
+func TestConfigCheckRefusesUnplayableVariants(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "v.toml")
+	src := "[challenge]\nvariants = [\"standard\", \"crazyhouse\", \"atomic\"]\n"
+	if err := os.WriteFile(f, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runConfigCLI(t, "config", "check", f)
+	if code != 1 {
+		t.Fatalf("exit %d, output %q", code, out)
+	}
+	for _, v := range []string{"crazyhouse", "atomic"} {
+		want := f + `:2: challenge.variants: no configured engine plays this variant (engines that may be chosen for it: medium) (got "` + v + `")`
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `(got "standard")`) {
+		t.Errorf("standard refused:\n%s", out)
+	}
+}

@@ -68,7 +68,7 @@ func (d *Daemon) onChallenge(ctx context.Context, c *lichess.Challenge) {
 // (a queued offer being retried is not queued again).
 func (d *Daemon) judge(ctx context.Context, o Offer, fresh bool) {
 	load := d.load(ctx, o)
-	v := Decide(d.cfg.Challenge, o, load)
+	v := refuseUnplayable(d.cfg, o, Decide(d.cfg.Challenge, o, load))
 	log := d.log.With().Str("challenge", o.ID).Str("from", o.Challenger).Str("speed", o.Speed).Logger()
 	switch {
 	case v.Accept:

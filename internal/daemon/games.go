@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
@@ -119,7 +120,7 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 			d.mu.Unlock()
 		}()
 		defer cancel()
-		d.runGame(gctx, id, engineName, func() {
+		d.runGame(gctx, id, engineName, info.Variant.Key, func() {
 			// The game is over or left: its slot is free from now on,
 			// before the PGN export and the bookkeeping.
 			d.mu.Lock()
@@ -131,7 +132,7 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 }
 
 // runGame plays one game to its end and records the result.
-func (d *Daemon) runGame(ctx context.Context, id, engineName string, release func()) {
+func (d *Daemon) runGame(ctx context.Context, id, engineName, variant string, release func()) {
 	defer release() // also on the early returns
 	log := d.log.With().Str("game", id).Logger()
 	eng, err := d.eng(ctx, engineName)
@@ -143,6 +144,17 @@ func (d *Daemon) runGame(ctx context.Context, id, engineName string, release fun
 		}
 	}
 	defer eng.Close()
+	if variant != "" && !engine.Plays(eng, variant) {
+		// The configuration took the engine for one that plays the variant
+		// (an external engine without UCI_Chess960): abort before any move
+		// rather than lose the game.
+		log.Error().Str("engine", engineName).Str("variant", variant).Strs("plays", engine.Variants(eng)).
+			Msg("the engine does not play this variant; aborting the game")
+		if err := d.bot.Abort(ctx, id); err != nil {
+			log.Warn().Err(err).Msg("abort")
+		}
+		return
+	}
 	r := runner.New(d.newRunnerConfig(id, engineName), d.bot, eng, d.store)
 	out, err := r.Run(ctx)
 	release()

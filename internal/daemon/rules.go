@@ -6,6 +6,20 @@ import (
 	"github.com/outpostchess/outpost/config"
 )
 
+// refuseUnplayable turns an accepting verdict into a decline with Lichess's
+// "variant" reason when the engine the rules choose for the offer does not
+// play its variant: a game the engine cannot play must never be accepted.
+func refuseUnplayable(cfg *config.Config, o Offer, v Verdict) Verdict {
+	if !v.Accept {
+		return v
+	}
+	name, _ := selectEngine(cfg, o)
+	if !cfg.PlaysVariant(name, o.Variant) {
+		return refuse(ReasonVariant, fmt.Sprintf("engine %s does not play %s", name, o.Variant))
+	}
+	return v
+}
+
 // selectEngine returns the engine for an offer by the configuration's
 // [[rules]], and a label naming the rule that chose it (for the log).
 func selectEngine(cfg *config.Config, o Offer) (engine, label string) {
