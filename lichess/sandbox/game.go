@@ -40,11 +40,11 @@ type game struct {
 	variant     string // "standard" or "fromPosition"
 	initialFEN  string // "" for the standard start position
 	rated       bool
-	clock       *timeControl // nominal time control; nil for correspondence / unlimited
+	clock       *timeControl  // nominal time control; nil for correspondence / unlimited
 	initial     time.Duration // the running (possibly scaled) clock's initial time
 	increment   time.Duration // the running clock's increment
 	firstMove   time.Duration // deadline of each first move (0: none)
-	days        int          // days per turn, 0 if not correspondence
+	days        int           // days per turn, 0 if not correspondence
 	createdAt   time.Time
 	lastMoveAt  time.Time
 	pos         *position // rules state, updated move by move

@@ -21,10 +21,10 @@ import (
 
 // Default timings, as on lichess.org.
 const (
-	DefaultKeepAlive      = 7 * time.Second
-	DefaultChallengeTTL   = 20 * time.Second
-	DefaultGoneAfter      = 10 * time.Second
-	DefaultClaimWinAfter  = 10 * time.Second
+	DefaultKeepAlive     = 7 * time.Second
+	DefaultChallengeTTL  = 20 * time.Second
+	DefaultGoneAfter     = 10 * time.Second
+	DefaultClaimWinAfter = 10 * time.Second
 )
 
 // Account is one sandbox user. Bot accounts use the BOT API, the others the
