@@ -20,11 +20,19 @@ func (e EngineConfig) Variants() []string {
 	return engine.BuiltinVariants()
 }
 
-// PlaysVariant reports whether the named engine (a definition or a
-// built-in name) plays variant v; an unknown name plays nothing.
+// PlaysVariant reports whether the named engine plays variant v: an
+// [engines.NAME] definition or a built-in name, or else an engine spec the
+// daemon's factory builds directly ("stockfish", "uci:/path" as UCI engines,
+// anything else as a built-in).
 func (c *Config) PlaysVariant(name, v string) bool {
 	def, err := c.ResolveEngine(name)
-	return err == nil && slices.Contains(def.Variants(), v)
+	if err != nil {
+		def = EngineConfig{Type: EngineEasy}
+		if name == "stockfish" || strings.HasPrefix(name, "uci:") {
+			def.Type = EngineUCI
+		}
+	}
+	return slices.Contains(def.Variants(), v)
 }
 
 // variantEngines lists, without duplicates, the engines that may be chosen

@@ -57,8 +57,10 @@ func (s *sparring) run(ctx context.Context) {
 		return
 	}
 	defer journal.Close()
+	// The colours alternate per game played: a challenge the bot declines
+	// (it is still busy with the last game, say) is sent again as it was.
 	colors := []lichess.Color{lichess.Black, lichess.White}
-	for n := 0; ctx.Err() == nil; n++ {
+	for n := 0; ctx.Err() == nil; {
 		p := lichess.ChallengeParams{Color: colors[n%2], FEN: s.opt.SparringFEN}
 		if s.opt.Days > 0 {
 			p.Days = s.opt.Days
@@ -91,6 +93,7 @@ func (s *sparring) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+		n++
 		s.play(ctx, id, journal)
 	}
 }
