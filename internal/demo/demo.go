@@ -132,6 +132,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
+	if opt.Days == 0 && !opt.NoSparring && tc.Speed() == "ultraBullet" {
+		return nil, fmt.Errorf("demo: time control %s is UltraBullet, which Lichess does not let BOT accounts play (the shortest they may play is bullet, such as 0.5+0)", opt.TC)
+	}
 	if opt.Dir == "" {
 		if opt.Dir, err = os.MkdirTemp("", "outpost-demo-"); err != nil {
 			return nil, fmt.Errorf("demo: %w", err)

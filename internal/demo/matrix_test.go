@@ -210,3 +210,12 @@ func playBoardMatrix(t *testing.T, tc, eng string, opts []bots.Option) {
 		checkMatrixGame(t, g, string(color))
 	}
 }
+
+// TestDemoRefusesUltraBullet: the bot could never start such a game (Lichess
+// and the sandbox refuse UltraBullet for bots), so the demo says so at once.
+func TestDemoRefusesUltraBullet(t *testing.T) {
+	_, err := Run(context.Background(), Options{TC: "0.25+0", Games: 1, Dir: t.TempDir(), Logger: zerolog.Nop()})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "UltraBullet")
+	assert.Contains(t, err.Error(), "0.25+0")
+}
