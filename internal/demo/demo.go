@@ -75,6 +75,11 @@ type Options struct {
 	// SparringResignAfter makes the sparring partners resign instead of
 	// making their move number SparringResignAfter+1 (0: play to the end).
 	SparringResignAfter int
+	// SparringResignEarly makes a sparring partner playing Black resign
+	// right after its move number SparringResignAfter, without waiting for
+	// the bot's reply (the game can no longer be aborted then): the bot
+	// plays only its first move, on the first-move deadline.
+	SparringResignEarly bool
 	// SparringFEN makes the sparring partners challenge from this position
 	// (variant fromPosition).
 	SparringFEN string

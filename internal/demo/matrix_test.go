@@ -27,19 +27,23 @@ import (
 // Lichess deadline), so that the ratio of clock to first-move deadline stays
 // Lichess's (a rapid clock is 30× its 30 s deadline, a classical one 43×):
 // the first move is planned on the deadline, later moves on the clock.
-const matrixFirstMove = 3 * time.Second
+const matrixFirstMove = 5 * time.Second
 
 // matrixSpeeds are the speeds of the matrix, with a time control of each.
 var matrixSpeeds = []struct {
 	speed string
 	tc    string // MINUTES+SECONDS; "" for correspondence
+	// clockMove: as White the bot also plays a move on the running clock;
+	// otherwise (the long clocks, where a move takes seconds) the sparring
+	// partner resigns right after its first move.
+	clockMove bool
 }{
-	{"ultraBullet", "0.25+0"},
-	{"bullet", "1+0"},
-	{"blitz", "3+2"},
-	{"rapid", "10+5"},
-	{"classical", "25+0"},
-	{"correspondence", ""},
+	{"ultraBullet", "0.25+0", true},
+	{"bullet", "1+0", true},
+	{"blitz", "3+2", false},
+	{"rapid", "10+5", false},
+	{"classical", "25+0", false},
+	{"correspondence", "", true},
 }
 
 // TestTimeMatrix plays every speed × every engine × both colours against the
@@ -47,7 +51,9 @@ var matrixSpeeds = []struct {
 // game may end noStart, none may be lost on time, and every one must end
 // with a result. Games are kept short: the sparring partner resigns in
 // place of its second move, so the bot plays its first move (planned on the
-// first-move deadline) and, as White, one move on the running clock. Bots
+// first-move deadline) and, as White at the short speeds, one move on the
+// running clock (at the long ones the sparring partner resigns right after
+// its first move). Bots
 // cannot play UltraBullet (Lichess refuses it, as does the sandbox), so that
 // row plays the engine through the same game runner on a Board API account.
 func TestTimeMatrix(t *testing.T) {
@@ -63,7 +69,7 @@ func TestTimeMatrix(t *testing.T) {
 					playBoardMatrix(t, sp.tc, eng, opts)
 					return
 				}
-				playBotMatrix(t, sp.speed, sp.tc, eng, opts)
+				playBotMatrix(t, sp.speed, sp.tc, !sp.clockMove, eng, opts)
 			})
 		}
 	}
@@ -107,7 +113,7 @@ func matrixScale(speed string) float64 {
 
 // playBotMatrix runs the daemon with engine eng against the sparring
 // partner for two games, one with each colour.
-func playBotMatrix(t *testing.T, speed, tc, eng string, opts []bots.Option) {
+func playBotMatrix(t *testing.T, speed, tc string, early bool, eng string, opts []bots.Option) {
 	cfg := config.Default()
 	cfg.Engines.Default = eng
 	cfg.Game.MoveOverhead = 50 * time.Millisecond
@@ -115,7 +121,7 @@ func playBotMatrix(t *testing.T, speed, tc, eng string, opts []bots.Option) {
 	cfg.Game.Greeting, cfg.Game.Goodbye = "", ""
 	cfg.Summary.Enabled = false
 	opt := Options{Config: cfg, Games: 2, TC: tc, Dir: t.TempDir(), Logger: zerolog.Nop(), SparringResignAfter: 1,
-		Engines: daemon.NewEngineFactory(cfg, zerolog.Nop(), opts...)}
+		SparringResignEarly: early, Engines: daemon.NewEngineFactory(cfg, zerolog.Nop(), opts...)}
 	if speed == "correspondence" {
 		opt.Days, opt.TC = 1, ""
 	} else {

@@ -133,10 +133,12 @@ func quietGame(g config.GameConfig) config.GameConfig {
 
 // scripted is the game API of a harness opponent: it waits delay before
 // each move, so that a test can count on a game lasting, and resigns in
-// place of move number after+1 (after = 0: never), to keep games short.
+// place of move number after+1 (after = 0: never), or with early right after
+// move number after, to keep games short.
 type scripted struct {
 	runner.GameAPI
 	after int64
+	early bool
 	delay time.Duration
 	moves atomic.Int64
 }
@@ -154,7 +156,10 @@ func (r *scripted) Move(ctx context.Context, gameID, uci string, offeringDraw bo
 		case <-time.After(r.delay):
 		}
 	}
-	return r.GameAPI.Move(ctx, gameID, uci, offeringDraw)
+	if err := r.GameAPI.Move(ctx, gameID, uci, offeringDraw); err != nil || !r.early || r.moves.Load() != r.after {
+		return err
+	}
+	return r.GameAPI.Resign(ctx, gameID)
 }
 
 // gameID is a GameInfo's game id.

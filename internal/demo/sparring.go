@@ -94,7 +94,7 @@ func (s *sparring) run(ctx context.Context) {
 			return
 		}
 		n++
-		s.play(ctx, id, journal)
+		s.play(ctx, id, journal, p.Color == lichess.Black && s.opt.SparringResignEarly)
 	}
 }
 
@@ -111,8 +111,8 @@ func (s *sparring) waitStart(ctx context.Context, id string) bool {
 	return false
 }
 
-func (s *sparring) play(ctx context.Context, id string, journal *store.Store) {
-	api := &scripted{GameAPI: s.client.Board(), after: int64(s.opt.SparringResignAfter), delay: s.opt.SparringMoveDelay}
+func (s *sparring) play(ctx context.Context, id string, journal *store.Store, early bool) {
+	api := &scripted{GameAPI: s.client.Board(), after: int64(s.opt.SparringResignAfter), delay: s.opt.SparringMoveDelay, early: early}
 	playOpponent(ctx, id, s.name, s.opt.Sparring, api, s.cfg, journal, s.log)
 }
 
