@@ -27,7 +27,13 @@ import (
 // Lichess deadline), so that the ratio of clock to first-move deadline stays
 // Lichess's (a rapid clock is 30× its 30 s deadline, a classical one 43×):
 // the first move is planned on the deadline, later moves on the clock.
-const matrixFirstMove = 5 * time.Second
+// Stockfish gets matrixFirstMoveProcess: its process starts (and loads its
+// network) inside the first-move window, which takes seconds on a machine
+// loaded 20 times over; Lichess's real deadlines are 15 to 35 s.
+const (
+	matrixFirstMove        = 5 * time.Second
+	matrixFirstMoveProcess = 8 * time.Second
+)
 
 // matrixSpeeds are the speeds of the matrix, with a time control of each.
 var matrixSpeeds = []struct {
@@ -106,9 +112,14 @@ func matrixEngineOptions(t *testing.T, eng string) []bots.Option {
 	return nil
 }
 
-// matrixScale is the time scale giving a speed matrixFirstMove to move first.
-func matrixScale(speed string) float64 {
-	return float64(matrixFirstMove) / float64(sandbox.FirstMoveDeadline(speed))
+// matrixScale is the time scale giving a speed matrixFirstMove (for
+// engine eng) to move first.
+func matrixScale(speed, eng string) float64 {
+	d := matrixFirstMove
+	if eng == "stockfish" {
+		d = matrixFirstMoveProcess
+	}
+	return float64(d) / float64(sandbox.FirstMoveDeadline(speed))
 }
 
 // playBotMatrix runs the daemon with engine eng against the sparring
@@ -125,7 +136,7 @@ func playBotMatrix(t *testing.T, speed, tc string, early bool, eng string, opts 
 	if speed == "correspondence" {
 		opt.Days, opt.TC = 1, ""
 	} else {
-		opt.Sandbox.TimeScale = matrixScale(speed)
+		opt.Sandbox.TimeScale = matrixScale(speed, eng)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -169,7 +180,7 @@ func checkMatrixGame(t *testing.T, g sandbox.GameSnapshot, botColor string) {
 func playBoardMatrix(t *testing.T, tc, eng string, opts []bots.Option) {
 	parsed, err := config.ParseTimeControl(tc)
 	require.NoError(t, err)
-	srv := sandbox.New(sandbox.Config{TimeScale: matrixScale("ultraBullet"), Accounts: []sandbox.Account{
+	srv := sandbox.New(sandbox.Config{TimeScale: matrixScale("ultraBullet", eng), Accounts: []sandbox.Account{
 		{Name: "Player", Token: "lip_player"}, {Name: SparringName, Token: "lip_sparring"}}})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
