@@ -318,3 +318,36 @@ func TestStatusOngoing(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeExpiration: the first-move deadline of gameState (and of the
+// state inside gameFull), and its absence once both sides have moved.
+func TestDecodeExpiration(t *testing.T) {
+	tests := []struct {
+		line       string
+		idle, move int64
+		present    bool
+	}{
+		{`{"type":"gameState","moves":"","wtime":900000,"btime":900000,"winc":0,"binc":0,"status":"started","expiration":{"idleMillis":1234,"millisToMove":30000}}`, 1234, 30000, true},
+		{`{"type":"gameFull","id":"g","variant":{"key":"standard"},"speed":"rapid","clock":{"initial":900000,"increment":0},"white":{"id":"a","name":"A"},"black":{"id":"b","name":"B"},"initialFen":"startpos","state":{"type":"gameState","moves":"e2e4","wtime":900000,"btime":900000,"winc":0,"binc":0,"status":"started","expiration":{"idleMillis":0,"millisToMove":30000}}}`, 0, 30000, true},
+		{`{"type":"gameState","moves":"e2e4 e7e5","wtime":899000,"btime":900000,"winc":0,"binc":0,"status":"started"}`, 0, 0, false},
+	}
+	for _, tc := range tests {
+		ev, err := DecodeGameEvent([]byte(tc.line))
+		if err != nil {
+			t.Fatalf("decode %s: %v", tc.line, err)
+		}
+		s, ok := ev.(*GameState)
+		if f, full := ev.(*GameFull); full {
+			s, ok = &f.State, true
+		}
+		if !ok {
+			t.Fatalf("%T", ev)
+		}
+		if (s.Expiration != nil) != tc.present {
+			t.Fatalf("%s: expiration %+v", tc.line, s.Expiration)
+		}
+		if tc.present && (s.Expiration.IdleMillis != tc.idle || s.Expiration.MillisToMove != tc.move) {
+			t.Errorf("%s: expiration %+v", tc.line, s.Expiration)
+		}
+	}
+}
