@@ -72,11 +72,16 @@ type PoolConfig struct {
 	// after a crash (default 2).
 	Retries int
 	Logger  zerolog.Logger
+	// Dispatcher, when set, runs the chunks elsewhere (a cluster): the pool
+	// then starts no engine of its own, and Command is passed to the remote
+	// workers unresolved, so each resolves the name ("sf15") on its machine.
+	Dispatcher Dispatcher
 }
 
 // Pool runs positions over a fixed set of engines, one per worker.
 type Pool struct {
 	cfg     PoolConfig
+	spec    []string // the command as configured (names unresolved)
 	engines []Searcher
 	name    string
 	mu      sync.Mutex
@@ -101,6 +106,10 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 	if len(cfg.Command) == 0 {
 		cfg.Command = DefaultEngineCommand
 	}
+	p := &Pool{cfg: cfg, spec: cfg.Command, name: cfg.Command[0]}
+	if cfg.Dispatcher != nil {
+		return p, nil
+	}
 	factory := cfg.Factory
 	if factory == nil {
 		r, err := enginepath.Resolve(cfg.Command)
@@ -110,13 +119,12 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 		if r.Notice != "" {
 			cfg.Logger.Warn().Msg(r.Notice)
 		}
-		cfg.Command = r.Command
+		p.cfg.Command = r.Command
 	}
-	p := &Pool{cfg: cfg}
 	if factory == nil {
 		factory = p.uciFactory
 	}
-	for i := 0; i < cfg.Workers; i++ {
+	for i := 0; i < p.cfg.Workers; i++ {
 		e, err := factory(ctx, i)
 		if err != nil {
 			p.Close()
@@ -162,8 +170,14 @@ func (p *Pool) uciFactory(ctx context.Context, worker int) (Searcher, error) {
 // EngineName is the engine's self-reported name (or its command).
 func (p *Pool) EngineName() string { return p.name }
 
-// Workers returns the number of engines.
-func (p *Pool) Workers() int { return len(p.engines) }
+// Workers returns the number of engines (with a Dispatcher: the configured
+// Workers, a hint of how many chunks to keep in flight).
+func (p *Pool) Workers() int {
+	if p.cfg.Dispatcher != nil {
+		return p.cfg.Workers
+	}
+	return len(p.engines)
+}
 
 // Close stops every engine.
 func (p *Pool) Close() error {
@@ -223,37 +237,107 @@ type SearchOptions struct {
 	Progress func(done, total int)
 }
 
-// Search runs the jobs over the workers and returns one outcome per job.
+// Chunk is one unit of work: consecutive jobs that one engine searches
+// backwards (last job first) after clearing its hash, as Lichess's fishnet
+// does. It is the same unit whether a local worker or a cluster worker
+// (analysis/cluster) runs it, so both give identical outcomes.
+type Chunk struct {
+	// Jobs are in game order; they are searched from the last to the first.
+	Jobs []Job
+	// Warmup, when set, is searched first and its result discarded, so the
+	// chunk starts with a warm hash (fishnet's overlap position).
+	Warmup *Job
+}
+
+// EngineSpec names the engine and settings a chunk must run with: what a
+// remote worker needs to start the same engine as the local pool.
+type EngineSpec struct {
+	// Command is the engine's command line or name ("sf15", "sf19", a path).
+	Command []string
+	Threads int
+	HashMB  int
+	Options map[string]string
+}
+
+// Dispatcher runs chunks outside this process, e.g. on a NATS JetStream
+// cluster (analysis/cluster). RunChunks returns one outcome slice per
+// chunk, each as long as its Jobs; done is called (serialised) with the
+// number of positions finished whenever a chunk's result arrives.
+type Dispatcher interface {
+	RunChunks(ctx context.Context, spec EngineSpec, chunks []Chunk, done func(positions int)) ([][]Outcome, error)
+}
+
+// Spec returns the engine settings of the pool's engines.
+func (p *Pool) Spec() EngineSpec {
+	return EngineSpec{Command: p.spec, Threads: p.cfg.Threads, HashMB: p.cfg.HashMB, Options: p.cfg.Options}
+}
+
+// chunkJobs splits jobs into chunks of size counted from the last job, the
+// order in which they are handed out.
+func chunkJobs(jobs []Job, size int, overlap bool) (chunks []Chunk, los []int) {
+	for hi := len(jobs); hi > 0; hi -= size {
+		lo := max(0, hi-size)
+		c := Chunk{Jobs: jobs[lo:hi]}
+		if overlap && hi < len(jobs) && !jobs[hi].Skip {
+			c.Warmup = &jobs[hi]
+		}
+		chunks = append(chunks, c)
+		los = append(los, lo)
+	}
+	return chunks, los
+}
+
+// Search runs the jobs over the workers (or the pool's Dispatcher) and
+// returns one outcome per job.
 func (p *Pool) Search(ctx context.Context, jobs []Job, opt SearchOptions) ([]Outcome, error) {
 	if opt.ChunkSize <= 0 {
 		opt.ChunkSize = FishnetChunk
 	}
 	out := make([]Outcome, len(jobs))
-	type chunk struct{ lo, hi int }
-	chunks := make(chan chunk)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	chunks, los := chunkJobs(jobs, opt.ChunkSize, opt.Overlap)
 	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		done     int
-		firstErr error
+		mu   sync.Mutex
+		done int
 	)
 	// progress callbacks are serialised (called under mu), in order
-	report := func() {
+	report := func(n int) {
 		mu.Lock()
 		defer mu.Unlock()
-		done++
+		done += n
 		if opt.Progress != nil {
 			opt.Progress(done, len(jobs))
 		}
 	}
+	if p.cfg.Dispatcher != nil {
+		res, err := p.cfg.Dispatcher.RunChunks(ctx, p.Spec(), chunks, report)
+		if err != nil {
+			return nil, fmt.Errorf("analysis: dispatch %d chunks: %w", len(chunks), err)
+		}
+		if len(res) != len(chunks) {
+			return nil, fmt.Errorf("analysis: dispatcher returned %d results for %d chunks", len(res), len(chunks))
+		}
+		for i, r := range res {
+			if len(r) != len(chunks[i].Jobs) {
+				return nil, fmt.Errorf("analysis: chunk %d: %d outcomes for %d positions", i, len(r), len(chunks[i].Jobs))
+			}
+			copy(out[los[i]:], r)
+		}
+		return out, nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan int)
+	var (
+		wg       sync.WaitGroup
+		firstErr error
+	)
 	for w, eng := range p.engines {
 		wg.Add(1)
 		go func(w int, eng Searcher) {
 			defer wg.Done()
-			for c := range chunks {
-				if err := p.runChunk(ctx, eng, jobs, out, c.lo, c.hi, opt.Overlap, report); err != nil {
+			for i := range work {
+				res, err := RunChunk(ctx, eng, chunks[i], p.cfg.Retries, p.cfg.Logger, func() { report(1) })
+				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
 						firstErr = fmt.Errorf("analysis: worker %d: %w", w, err)
@@ -261,22 +345,23 @@ func (p *Pool) Search(ctx context.Context, jobs []Job, opt SearchOptions) ([]Out
 					mu.Unlock()
 					cancel()
 					// drain so the feeder does not block
-					for range chunks {
+					for range work {
 					}
 					return
 				}
+				copy(out[los[i]:], res)
 			}
 		}(w, eng)
 	}
 feed:
-	for hi := len(jobs); hi > 0; hi -= opt.ChunkSize {
+	for i := range chunks {
 		select {
-		case chunks <- chunk{max(0, hi-opt.ChunkSize), hi}:
+		case work <- i:
 		case <-ctx.Done():
 			break feed
 		}
 	}
-	close(chunks)
+	close(work)
 	wg.Wait()
 	if firstErr != nil {
 		return nil, firstErr
@@ -287,17 +372,23 @@ feed:
 	return out, nil
 }
 
-func (p *Pool) runChunk(ctx context.Context, eng Searcher, jobs []Job, out []Outcome, lo, hi int, overlap bool, report func()) error {
+// RunChunk searches one chunk on eng: ucinewgame, the warm-up position if
+// any, then the jobs from the last to the first. A crashed or timed-out
+// engine is restarted and the position retried up to retries times. report
+// is called after each job. Local pools and cluster workers both run
+// chunks through it.
+func RunChunk(ctx context.Context, eng Searcher, c Chunk, retries int, log zerolog.Logger, report func()) ([]Outcome, error) {
+	out := make([]Outcome, len(c.Jobs))
 	fresh := false
 	search := func(j Job) (*uci.Result, error) {
 		if !fresh {
-			if err := p.withRetry(ctx, eng, "new game", func() error { return eng.NewGame(ctx) }); err != nil {
+			if err := withRetry(ctx, eng, retries, log, "new game", func() error { return eng.NewGame(ctx) }); err != nil {
 				return nil, err
 			}
 			fresh = true
 		}
 		var res *uci.Result
-		err := p.withRetry(ctx, eng, "position "+j.Pos.FEN, func() error {
+		err := withRetry(ctx, eng, retries, log, "position "+j.Pos.FEN, func() error {
 			r, err := eng.Analyse(ctx, j.Pos, j.Limits)
 			res = r
 			return err
@@ -307,42 +398,43 @@ func (p *Pool) runChunk(ctx context.Context, eng Searcher, jobs []Job, out []Out
 		}
 		return res, nil
 	}
-	if overlap && hi < len(jobs) && !jobs[hi].Skip {
+	if c.Warmup != nil {
 		// warm-up only: the position is another chunk's
-		if _, err := search(jobs[hi]); err != nil {
-			return err
+		if _, err := search(*c.Warmup); err != nil {
+			return nil, err
 		}
 	}
-	for i := hi - 1; i >= lo; i-- {
-		j := jobs[i]
+	for i := len(c.Jobs) - 1; i >= 0; i-- {
+		j := c.Jobs[i]
 		if j.Skip {
 			out[i] = j.Fixed
+		} else {
+			res, err := search(j)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = toOutcome(res, j.WhiteToMove)
+		}
+		if report != nil {
 			report()
-			continue
 		}
-		res, err := search(j)
-		if err != nil {
-			return err
-		}
-		out[i] = toOutcome(res, j.WhiteToMove)
-		report()
 	}
-	return nil
+	return out, nil
 }
 
 // withRetry runs f, restarting the engine and retrying after a crash or
 // timeout.
-func (p *Pool) withRetry(ctx context.Context, eng Searcher, what string, f func() error) error {
+func withRetry(ctx context.Context, eng Searcher, retries int, log zerolog.Logger, what string, f func() error) error {
 	var err error
-	for attempt := 0; attempt <= p.cfg.Retries; attempt++ {
+	for attempt := 0; attempt <= retries; attempt++ {
 		err = f()
 		if err == nil || !(errors.Is(err, uci.ErrCrashed) || errors.Is(err, uci.ErrTimeout)) || ctx.Err() != nil {
 			return err
 		}
-		if attempt == p.cfg.Retries {
+		if attempt == retries {
 			break
 		}
-		p.cfg.Logger.Warn().Err(err).Str("what", what).Int("attempt", attempt+1).Msg("engine failed; restarting")
+		log.Warn().Err(err).Str("what", what).Int("attempt", attempt+1).Msg("engine failed; restarting")
 		if rerr := eng.Restart(ctx); rerr != nil {
 			return fmt.Errorf("%w (restart failed: %v)", err, rerr)
 		}
