@@ -140,11 +140,41 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 }
 
 func (p *Pool) uciFactory(ctx context.Context, worker int) (Searcher, error) {
+	return startResolved(ctx, EngineSpec{Command: p.cfg.Command, Threads: p.cfg.Threads, HashMB: p.cfg.HashMB, Options: p.cfg.Options},
+		p.cfg.Logger.With().Int("worker", worker).Logger())
+}
+
+// StartEngine starts one engine as a pool worker does: spec.Command is
+// resolved (engine names such as "sf15"), then Threads and Hash are set
+// (defaults 1 and DefaultHashMB) where the engine declares them, unless
+// Options sets them. Cluster workers start their engines with it.
+func StartEngine(ctx context.Context, spec EngineSpec, log zerolog.Logger) (Searcher, error) {
+	if len(spec.Command) == 0 {
+		spec.Command = DefaultEngineCommand
+	}
+	cmd, notice, err := ResolveEngine(spec.Command)
+	if err != nil {
+		return nil, err
+	}
+	if notice != "" {
+		log.Warn().Msg(notice)
+	}
+	spec.Command = cmd
+	if spec.Threads <= 0 {
+		spec.Threads = 1
+	}
+	if spec.HashMB <= 0 {
+		spec.HashMB = DefaultHashMB
+	}
+	return startResolved(ctx, spec, log)
+}
+
+func startResolved(ctx context.Context, spec EngineSpec, log zerolog.Logger) (Searcher, error) {
 	e, err := uci.Start(ctx, uci.Config{
-		Path:             p.cfg.Command[0],
-		Args:             p.cfg.Command[1:],
-		Options:          p.cfg.Options,
-		Logger:           p.cfg.Logger.With().Int("worker", worker).Logger(),
+		Path:             spec.Command[0],
+		Args:             spec.Command[1:],
+		Options:          spec.Options,
+		Logger:           log,
 		HandshakeTimeout: slowStartTimeout,
 		QuitTimeout:      slowQuitTimeout,
 	})
@@ -152,11 +182,11 @@ func (p *Pool) uciFactory(ctx context.Context, worker int) (Searcher, error) {
 		return nil, err
 	}
 	// Threads and Hash only where the engine declares them
-	for name, value := range map[string]string{"Threads": strconv.Itoa(p.cfg.Threads), "Hash": strconv.Itoa(p.cfg.HashMB)} {
+	for name, value := range map[string]string{"Threads": strconv.Itoa(spec.Threads), "Hash": strconv.Itoa(spec.HashMB)} {
 		if _, ok := e.Option(name); !ok {
 			continue
 		}
-		if _, set := p.cfg.Options[name]; set {
+		if _, set := spec.Options[name]; set {
 			continue
 		}
 		if err := e.SetOption(ctx, name, value); err != nil {

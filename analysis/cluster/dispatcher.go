@@ -1,0 +1,210 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/analysis"
+)
+
+// Dispatcher is an analysis.Dispatcher that publishes chunks to the work
+// stream and assembles the workers' results. Set it as
+// analysis.PoolConfig.Dispatcher.
+type Dispatcher struct {
+	Conn     *Conn
+	Settings Settings
+	Logger   zerolog.Logger
+}
+
+var _ analysis.Dispatcher = (*Dispatcher)(nil)
+
+// RunChunks publishes the chunks that are neither done nor waiting and
+// returns every chunk's outcomes once all results are in. A result that
+// carries a worker's error fails the job; a second result for a chunk is
+// ignored.
+func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, chunks []analysis.Chunk, done func(int)) ([][]analysis.Outcome, error) {
+	if len(chunks) == 0 {
+		return nil, nil
+	}
+	if err := d.Conn.Ensure(ctx, d.Settings); err != nil {
+		return nil, err
+	}
+	job, err := JobID(spec, chunks)
+	if err != nil {
+		return nil, err
+	}
+	positions := 0
+	for _, c := range chunks {
+		positions += len(c.Jobs)
+	}
+	log := d.Logger.With().Str("job", job).Logger()
+	if err := d.recordJob(ctx, jobInfo{ID: job, Chunks: len(chunks), Positions: positions, Engine: strings.Join(spec.Command, " "), Created: time.Now().UTC()}); err != nil {
+		return nil, err
+	}
+	// read the results first, so none published meanwhile is missed
+	cons, err := d.Conn.JS.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{resultsPrefix + job + ".>"},
+		DeliverPolicy:  jetstream.DeliverAllPolicy,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: job %s: results consumer: %w", job, err)
+	}
+	have, err := d.resultsStored(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	waiting, err := d.workWaiting(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	published := 0
+	for i, c := range chunks {
+		if have[i] || waiting[i] {
+			continue
+		}
+		b, err := json.Marshal(chunkMsg{Job: job, Index: i, Spec: spec, Chunk: c})
+		if err != nil {
+			return nil, fmt.Errorf("cluster: job %s chunk %d: %w", job, i, err)
+		}
+		if _, err := d.Conn.JS.Publish(ctx, workSubject(job, i), b, jetstream.WithMsgID(msgID("chunk", job, i))); err != nil {
+			return nil, fmt.Errorf("cluster: job %s: publish chunk %d: %w", job, i, err)
+		}
+		published++
+	}
+	log.Debug().Int("chunks", len(chunks)).Int("published", published).Int("done", len(have)).Int("waiting", len(waiting)).Msg("job submitted")
+	return d.collect(ctx, job, cons, chunks, done)
+}
+
+// collect reads results until every chunk has one.
+func (d *Dispatcher) collect(ctx context.Context, job string, cons jetstream.Consumer, chunks []analysis.Chunk, done func(int)) ([][]analysis.Outcome, error) {
+	it, err := cons.Messages()
+	if err != nil {
+		return nil, fmt.Errorf("cluster: job %s: read results: %w", job, err)
+	}
+	stop := context.AfterFunc(ctx, it.Stop)
+	defer stop()
+	defer it.Stop()
+	a := newAssembler(job, chunks)
+	for !a.complete() {
+		msg, err := it.Next()
+		if err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return nil, ctxErr
+			}
+			return nil, fmt.Errorf("cluster: job %s: read results: %w", job, err)
+		}
+		n, err := a.add(msg.Subject(), msg.Data())
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 && done != nil {
+			done(n)
+		}
+	}
+	return a.out, nil
+}
+
+// assembler collects one job's results, each chunk once.
+type assembler struct {
+	job     string
+	chunks  []analysis.Chunk
+	out     [][]analysis.Outcome
+	got     []bool
+	missing int
+	// Duplicates counts results ignored because their chunk had one.
+	duplicates int
+}
+
+func newAssembler(job string, chunks []analysis.Chunk) *assembler {
+	return &assembler{job: job, chunks: chunks, out: make([][]analysis.Outcome, len(chunks)), got: make([]bool, len(chunks)), missing: len(chunks)}
+}
+
+func (a *assembler) complete() bool { return a.missing == 0 }
+
+// add takes one result message and returns the number of positions it
+// completed (0 for a duplicate).
+func (a *assembler) add(subject string, data []byte) (int, error) {
+	job, index, err := parseSubject(resultsPrefix, subject)
+	if err != nil {
+		return 0, err
+	}
+	if job != a.job || index >= len(a.chunks) {
+		return 0, fmt.Errorf("cluster: job %s: result for %s chunk %d is not this job's", a.job, job, index)
+	}
+	if a.got[index] {
+		a.duplicates++
+		return 0, nil
+	}
+	var r resultMsg
+	if err := json.Unmarshal(data, &r); err != nil {
+		return 0, fmt.Errorf("cluster: job %s chunk %d: bad result: %w", a.job, index, err)
+	}
+	if r.Err != "" {
+		return 0, fmt.Errorf("cluster: job %s chunk %d: worker %s: %s", a.job, index, r.Worker, r.Err)
+	}
+	if len(r.Outcomes) != len(a.chunks[index].Jobs) {
+		return 0, fmt.Errorf("cluster: job %s chunk %d: %d outcomes for %d positions", a.job, index, len(r.Outcomes), len(a.chunks[index].Jobs))
+	}
+	a.out[index] = r.Outcomes
+	a.got[index] = true
+	a.missing--
+	return len(r.Outcomes), nil
+}
+
+func (d *Dispatcher) recordJob(ctx context.Context, info jobInfo) error {
+	kv, err := d.Conn.JS.KeyValue(ctx, JobsBucket)
+	if err != nil {
+		return fmt.Errorf("cluster: bucket %s: %w", JobsBucket, err)
+	}
+	if _, err := kv.Get(ctx, info.ID); err == nil {
+		return nil // a resumed job keeps its creation time
+	} else if !errors.Is(err, jetstream.ErrKeyNotFound) {
+		return fmt.Errorf("cluster: job %s: %w", info.ID, err)
+	}
+	b, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	if _, err := kv.Put(ctx, info.ID, b); err != nil {
+		return fmt.Errorf("cluster: record job %s: %w", info.ID, err)
+	}
+	return nil
+}
+
+// resultsStored returns the chunks of job that have a result in the stream.
+func (d *Dispatcher) resultsStored(ctx context.Context, job string) (map[int]bool, error) {
+	return subjectsIn(ctx, d.Conn.JS, ResultsStream, resultsPrefix, job)
+}
+
+// workWaiting returns the chunks of job still in the work stream.
+func (d *Dispatcher) workWaiting(ctx context.Context, job string) (map[int]bool, error) {
+	return subjectsIn(ctx, d.Conn.JS, WorkStream, workPrefix, job)
+}
+
+// subjectsIn lists the chunk indexes of job with a message in stream.
+func subjectsIn(ctx context.Context, js jetstream.JetStream, stream, prefix, job string) (map[int]bool, error) {
+	s, err := js.Stream(ctx, stream)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: stream %s: %w", stream, err)
+	}
+	info, err := s.Info(ctx, jetstream.WithSubjectFilter(prefix+job+".>"))
+	if err != nil {
+		return nil, fmt.Errorf("cluster: stream %s: %w", stream, err)
+	}
+	out := map[int]bool{}
+	for subj := range info.State.Subjects {
+		_, i, err := parseSubject(prefix, subj)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = true
+	}
+	return out, nil
+}

@@ -1,0 +1,29 @@
+// Package cluster runs analysis chunks on a NATS JetStream cluster: the
+// same chunks (analysis.Chunk), the same engines and settings, and so the
+// same results as the in-process pool, spread over as many machines as run
+// a Worker.
+//
+// The design, in JetStream terms:
+//
+//   - Stream OUTPOST_WORK (work-queue retention, file storage) holds the
+//     chunks waiting for a worker, one message per chunk on subject
+//     outpost.work.JOB.INDEX, published with a message id so a resubmitted
+//     chunk is stored once. Workers share one durable pull consumer
+//     ("workers") with explicit acks: a chunk is removed when a worker acks
+//     it after publishing its result; a worker that dies leaves it
+//     unacknowledged and JetStream redelivers it after the ack wait. A
+//     worker busy with a long chunk keeps it with InProgress heartbeats.
+//   - Stream OUTPOST_RESULTS (limits retention, kept ResultsMaxAge) holds
+//     one result per chunk on outpost.results.JOB.INDEX. The submitter reads
+//     them with an ordered consumer from the start, so a submitter that
+//     restarts resumes the job: the job id is a hash of the chunks and the
+//     engine settings, results already in the stream are used, and only the
+//     chunks neither done nor waiting are published again. A second result
+//     for a chunk (a redelivered chunk whose first worker was only slow) is
+//     ignored.
+//   - Key-value buckets outpost_workers (worker heartbeats, with a TTL) and
+//     outpost_jobs (job sizes) feed Status.
+//
+// Serve embeds a NATS server with JetStream for a single machine or a
+// first node; any NATS cluster with JetStream works instead.
+package cluster

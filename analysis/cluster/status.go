@@ -1,0 +1,159 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// ClusterStatus is what `outpost cluster status` shows.
+type ClusterStatus struct {
+	// Workers are the workers whose heartbeat is current.
+	Workers []WorkerState `json:"workers"`
+	// Queued is the number of chunks waiting for a worker; InFlight the
+	// number delivered and not yet acknowledged.
+	Queued   uint64 `json:"queued"`
+	InFlight int    `json:"in_flight"`
+	// PositionsPerSecond is the workers' combined throughput since each
+	// started (positions / uptime).
+	PositionsPerSecond float64 `json:"positions_per_second"`
+	// Jobs are the jobs in the jobs bucket, newest first.
+	Jobs []JobStatus `json:"jobs"`
+}
+
+// JobStatus is one job's progress.
+type JobStatus struct {
+	ID         string    `json:"id"`
+	Engine     string    `json:"engine"`
+	Created    time.Time `json:"created"`
+	Chunks     int       `json:"chunks"`
+	Positions  int       `json:"positions"`
+	ChunksDone int       `json:"chunks_done"`
+}
+
+// Status reads the cluster's state.
+func (c *Conn) Status(ctx context.Context) (*ClusterStatus, error) {
+	if err := c.Ensure(ctx, Settings{}); err != nil {
+		return nil, err
+	}
+	st := &ClusterStatus{}
+	if err := c.workers(ctx, st); err != nil {
+		return nil, err
+	}
+	cons, err := c.JS.Consumer(ctx, WorkStream, WorkConsumer)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: status: %w", err)
+	}
+	ci, err := cons.Info(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: status: %w", err)
+	}
+	st.Queued, st.InFlight = ci.NumPending, ci.NumAckPending
+	if err := c.jobs(ctx, st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func (c *Conn) workers(ctx context.Context, st *ClusterStatus) error {
+	kv, err := c.JS.KeyValue(ctx, WorkersBucket)
+	if err != nil {
+		return fmt.Errorf("cluster: status: %w", err)
+	}
+	keys, err := kv.Keys(ctx)
+	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
+		return fmt.Errorf("cluster: status: workers: %w", err)
+	}
+	for _, k := range keys {
+		e, err := kv.Get(ctx, k)
+		if err != nil {
+			continue // gone since the listing
+		}
+		var ws WorkerState
+		if json.Unmarshal(e.Value(), &ws) != nil {
+			continue
+		}
+		st.Workers = append(st.Workers, ws)
+		if up := ws.Updated.Sub(ws.Started).Seconds(); up > 0 {
+			st.PositionsPerSecond += float64(ws.Positions) / up
+		}
+	}
+	sort.Slice(st.Workers, func(i, j int) bool { return st.Workers[i].ID < st.Workers[j].ID })
+	return nil
+}
+
+func (c *Conn) jobs(ctx context.Context, st *ClusterStatus) error {
+	kv, err := c.JS.KeyValue(ctx, JobsBucket)
+	if err != nil {
+		return fmt.Errorf("cluster: status: %w", err)
+	}
+	keys, err := kv.Keys(ctx)
+	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
+		return fmt.Errorf("cluster: status: jobs: %w", err)
+	}
+	done, err := chunkCounts(ctx, c.JS)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		e, err := kv.Get(ctx, k)
+		if err != nil {
+			continue
+		}
+		var ji jobInfo
+		if json.Unmarshal(e.Value(), &ji) != nil {
+			continue
+		}
+		st.Jobs = append(st.Jobs, JobStatus{ID: ji.ID, Engine: ji.Engine, Created: ji.Created, Chunks: ji.Chunks, Positions: ji.Positions, ChunksDone: done[ji.ID]})
+	}
+	sort.Slice(st.Jobs, func(i, j int) bool { return st.Jobs[i].Created.After(st.Jobs[j].Created) })
+	return nil
+}
+
+// chunkCounts counts the results stored per job.
+func chunkCounts(ctx context.Context, js jetstream.JetStream) (map[string]int, error) {
+	s, err := js.Stream(ctx, ResultsStream)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: status: %w", err)
+	}
+	info, err := s.Info(ctx, jetstream.WithSubjectFilter(resultsPrefix+">"))
+	if err != nil {
+		return nil, fmt.Errorf("cluster: status: %w", err)
+	}
+	out := map[string]int{}
+	for subj := range info.State.Subjects {
+		if job, _, err := parseSubject(resultsPrefix, subj); err == nil {
+			out[job]++
+		}
+	}
+	return out, nil
+}
+
+// String renders the status for a terminal.
+func (st *ClusterStatus) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "workers: %d   queued chunks: %d   in flight: %d   throughput: %.1f positions/s\n",
+		len(st.Workers), st.Queued, st.InFlight, st.PositionsPerSecond)
+	for _, w := range st.Workers {
+		fmt.Fprintf(&b, "  %-24s engines %d  busy %d  chunks %d  positions %d  nodes %d  seen %s ago\n",
+			w.ID, w.Engines, w.Busy, w.Chunks, w.Positions, w.Nodes, time.Since(w.Updated).Round(time.Second))
+	}
+	if len(st.Jobs) > 0 {
+		b.WriteString("jobs:\n")
+	}
+	for _, j := range st.Jobs {
+		pct := 0.0
+		if j.Chunks > 0 {
+			pct = 100 * float64(j.ChunksDone) / float64(j.Chunks)
+		}
+		fmt.Fprintf(&b, "  %s  %3.0f%%  %d/%d chunks  %d positions  %s  %s\n",
+			j.ID, pct, j.ChunksDone, j.Chunks, j.Positions, j.Created.Format(time.RFC3339), j.Engine)
+	}
+	return b.String()
+}

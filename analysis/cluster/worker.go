@@ -1,0 +1,272 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/analysis"
+)
+
+// workerTTL is how long a worker's heartbeat stays in the workers bucket:
+// three missed heartbeats and the worker is gone from the status.
+const workerTTL = 3 * heartbeatEvery
+
+// heartbeatEvery is how often a worker writes its state to the workers
+// bucket.
+const heartbeatEvery = 5 * time.Second
+
+// fetchWait bounds one pull request, so a worker notices its context
+// ending within it.
+const fetchWait = 5 * time.Second
+
+// StartFunc starts an engine for a chunk's settings; the default is
+// analysis.StartEngine (tests pass fakes).
+type StartFunc func(ctx context.Context, spec analysis.EngineSpec, log zerolog.Logger) (analysis.Searcher, error)
+
+// Worker pulls chunks from the work stream and runs them on its engines.
+type Worker struct {
+	Conn *Conn
+	// ID names the worker in results and the status (default host-PID).
+	ID string
+	// Engines is how many engines run at once (default 1).
+	Engines  int
+	Settings Settings
+	// Start starts engines (default analysis.StartEngine).
+	Start StartFunc
+	// Retries is how often a position is retried on a restarted engine
+	// (default 2, as the local pool).
+	Retries int
+	Logger  zerolog.Logger
+	// OnChunk, if set, is called when an engine starts a chunk (tests).
+	OnChunk func(job string, index int)
+
+	chunks    atomic.Int64
+	positions atomic.Int64
+	nodes     atomic.Int64
+	busy      atomic.Int64
+}
+
+// WorkerState is a worker's heartbeat in the workers bucket.
+type WorkerState struct {
+	ID        string    `json:"id"`
+	Host      string    `json:"host"`
+	Engines   int       `json:"engines"`
+	Busy      int       `json:"busy"`
+	Chunks    int64     `json:"chunks"`
+	Positions int64     `json:"positions"`
+	Nodes     int64     `json:"nodes"`
+	Started   time.Time `json:"started"`
+	Updated   time.Time `json:"updated"`
+}
+
+// slot is one engine of a worker, kept between chunks with the same
+// settings.
+type slot struct {
+	key string
+	eng analysis.Searcher
+}
+
+// Run works until ctx ends; it returns nil then. Engines are closed and a
+// chunk in progress is left unacknowledged (JetStream gives it to another
+// worker after the ack wait).
+func (w *Worker) Run(ctx context.Context) error {
+	if w.Engines <= 0 {
+		w.Engines = 1
+	}
+	if w.Retries <= 0 {
+		w.Retries = 2
+	}
+	if w.Start == nil {
+		w.Start = analysis.StartEngine
+	}
+	host, _ := os.Hostname()
+	if w.ID == "" {
+		w.ID = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
+	if err := w.Conn.Ensure(ctx, w.Settings); err != nil {
+		return err
+	}
+	cons, err := w.Conn.JS.Consumer(ctx, WorkStream, WorkConsumer)
+	if err != nil {
+		return fmt.Errorf("cluster: worker %s: consumer: %w", w.ID, err)
+	}
+	ackWait := cons.CachedInfo().Config.AckWait
+	kv, err := w.Conn.JS.KeyValue(ctx, WorkersBucket)
+	if err != nil {
+		return fmt.Errorf("cluster: worker %s: bucket: %w", w.ID, err)
+	}
+	state := WorkerState{ID: w.ID, Host: host, Engines: w.Engines, Started: time.Now().UTC()}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		w.heartbeat(ctx, kv, state)
+	}()
+	errs := make(chan error, w.Engines)
+	for i := 0; i < w.Engines; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			errs <- w.loop(ctx, cons, ackWait, w.Logger.With().Str("worker", w.ID).Int("engine", i).Logger())
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	// the worker's key goes at once, not after its TTL
+	delCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	_ = kv.Delete(delCtx, w.ID)
+	var all []error
+	for err := range errs {
+		if err != nil {
+			all = append(all, err)
+		}
+	}
+	return errors.Join(all...)
+}
+
+func (w *Worker) heartbeat(ctx context.Context, kv jetstream.KeyValue, st WorkerState) {
+	t := time.NewTicker(heartbeatEvery)
+	defer t.Stop()
+	for {
+		st.Busy = int(w.busy.Load())
+		st.Chunks, st.Positions, st.Nodes = w.chunks.Load(), w.positions.Load(), w.nodes.Load()
+		st.Updated = time.Now().UTC()
+		if b, err := json.Marshal(st); err == nil {
+			if _, err := kv.Put(ctx, w.ID, b); err != nil && ctx.Err() == nil {
+				w.Logger.Warn().Err(err).Msg("cluster: heartbeat")
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// loop is one engine's pull loop.
+func (w *Worker) loop(ctx context.Context, cons jetstream.Consumer, ackWait time.Duration, log zerolog.Logger) error {
+	var s slot
+	defer func() {
+		if s.eng != nil {
+			s.eng.Close()
+		}
+	}()
+	for ctx.Err() == nil {
+		fctx, cancel := context.WithTimeout(ctx, fetchWait)
+		msg, err := cons.Next(jetstream.FetchContext(fctx))
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+				continue
+			}
+			log.Warn().Err(err).Msg("cluster: fetch")
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(time.Second):
+			}
+			continue
+		}
+		w.handle(ctx, msg, &s, ackWait, log)
+	}
+	return nil
+}
+
+// handle runs one chunk and publishes its result, then acks. Errors of
+// the chunk itself (a position an engine refuses) are published as the
+// result so the submitter fails at once instead of waiting; errors of
+// this worker (its engine does not start, ctx ended) leave the chunk for
+// redelivery.
+func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait time.Duration, log zerolog.Logger) {
+	w.busy.Add(1)
+	defer w.busy.Add(-1)
+	var cm chunkMsg
+	if err := json.Unmarshal(msg.Data(), &cm); err != nil {
+		log.Error().Err(err).Str("subject", msg.Subject()).Msg("cluster: malformed chunk dropped")
+		_ = msg.Term()
+		return
+	}
+	log = log.With().Str("job", cm.Job).Int("chunk", cm.Index).Logger()
+	if w.OnChunk != nil {
+		w.OnChunk(cm.Job, cm.Index)
+	}
+	key := specKey(cm.Spec)
+	if s.eng == nil || s.key != key {
+		if s.eng != nil {
+			s.eng.Close()
+			s.eng = nil
+		}
+		eng, err := w.Start(ctx, cm.Spec, log)
+		if err != nil {
+			log.Error().Err(err).Msg("cluster: engine does not start; chunk left for another worker")
+			_ = msg.NakWithDelay(ackWait / 3)
+			return
+		}
+		s.eng, s.key = eng, key
+	}
+	hbCtx, stopHB := context.WithCancel(ctx)
+	go func() {
+		t := time.NewTicker(max(ackWait/3, 100*time.Millisecond))
+		defer t.Stop()
+		for {
+			select {
+			case <-hbCtx.Done():
+				return
+			case <-t.C:
+				_ = msg.InProgress()
+			}
+		}
+	}()
+	outs, err := analysis.RunChunk(ctx, s.eng, cm.Chunk, w.Retries, log, nil)
+	stopHB()
+	if ctx.Err() != nil {
+		return // shutting down: the chunk goes to another worker
+	}
+	res := resultMsg{Job: cm.Job, Index: cm.Index, Worker: w.ID, Outcomes: outs}
+	if err != nil {
+		res = resultMsg{Job: cm.Job, Index: cm.Index, Worker: w.ID, Err: err.Error()}
+	}
+	b, merr := json.Marshal(res)
+	if merr != nil {
+		log.Error().Err(merr).Msg("cluster: encode result")
+		_ = msg.Nak()
+		return
+	}
+	if _, perr := w.Conn.JS.Publish(ctx, resultSubject(cm.Job, cm.Index), b, jetstream.WithMsgID(msgID("result", cm.Job, cm.Index))); perr != nil {
+		log.Warn().Err(perr).Msg("cluster: publish result; chunk left for redelivery")
+		_ = msg.Nak()
+		return
+	}
+	if err := msg.DoubleAck(ctx); err != nil {
+		// the result is stored; a redelivery's second result is ignored
+		log.Warn().Err(err).Msg("cluster: ack")
+	}
+	w.chunks.Add(1)
+	w.positions.Add(int64(len(outs)))
+	for _, o := range outs {
+		w.nodes.Add(o.Nodes)
+	}
+}
+
+// specKey identifies engine settings: a slot keeps its engine while the
+// settings stay the same.
+func specKey(s analysis.EngineSpec) string {
+	b, _ := json.Marshal(s)
+	return strings.TrimSpace(string(b))
+}
