@@ -152,14 +152,14 @@ func StartEngine(ctx context.Context, spec EngineSpec, log zerolog.Logger) (Sear
 	if len(spec.Command) == 0 {
 		spec.Command = DefaultEngineCommand
 	}
-	cmd, notice, err := ResolveEngine(spec.Command)
+	r, err := enginepath.Resolve(spec.Command)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("analysis: %w", err)
 	}
-	if notice != "" {
-		log.Warn().Msg(notice)
+	if r.Notice != "" {
+		log.Warn().Msg(r.Notice)
 	}
-	spec.Command = cmd
+	spec.Command = r.Command
 	if spec.Threads <= 0 {
 		spec.Threads = 1
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/cluster"
 	"github.com/outpostchess/outpost/analysis/input"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -62,12 +63,12 @@ const testAckWait = 2 * time.Second
 
 func stockfishOrSkip(t testing.TB) {
 	t.Helper()
-	cmd, _, err := analysis.ResolveEngine(analysis.DefaultEngineCommand)
+	r, err := enginepath.Resolve(analysis.DefaultEngineCommand)
 	if err != nil {
 		t.Skipf("Stockfish not installed (%v): run make setup", err)
 	}
-	if _, err := os.Stat(cmd[0]); err != nil {
-		t.Skipf("Stockfish not installed at %s: run make setup", cmd[0])
+	if _, err := os.Stat(r.Command[0]); err != nil {
+		t.Skipf("Stockfish not installed at %s: run make setup", r.Command[0])
 	}
 }
 
