@@ -198,7 +198,14 @@ func startResolved(ctx context.Context, spec EngineSpec, log zerolog.Logger) (Se
 }
 
 // EngineName is the engine's self-reported name (or its command).
-func (p *Pool) EngineName() string { return p.name }
+// With a Dispatcher it is the name the remote workers' engine reported,
+// once results have come in.
+func (p *Pool) EngineName() string {
+	if n, ok := p.cfg.Dispatcher.(interface{ EngineName() string }); ok && n.EngineName() != "" {
+		return n.EngineName()
+	}
+	return p.name
+}
 
 // Workers returns the number of engines (with a Dispatcher: the configured
 // Workers, a hint of how many chunks to keep in flight).
@@ -218,6 +225,9 @@ func (p *Pool) Close() error {
 	}
 	p.closed = true
 	var errs []error
+	if c, ok := p.cfg.Dispatcher.(interface{ Close() }); ok {
+		c.Close() // the pool owns its dispatcher's connection
+	}
 	for _, e := range p.engines {
 		if err := e.Close(); err != nil {
 			errs = append(errs, err)

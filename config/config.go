@@ -30,6 +30,7 @@ type Config struct {
 	Compare     CompareConfig      `toml:"compare"`
 	Models      ModelsConfig       `toml:"models"`
 	EWR         EWRConfig          `toml:"ewr"`
+	Cluster     ClusterConfig      `toml:"cluster"`
 	Web         WebConfig          `toml:"web"`
 	Log         LogConfig          `toml:"log"`
 }
@@ -336,6 +337,7 @@ func Default() *Config {
 			Loss:      -0.1,
 			Maia:      1500,
 		},
+		Cluster: ClusterConfig{AckWait: DefaultClusterAckWait, Replicas: 1},
 		Web: WebConfig{Enabled: false, Addr: "127.0.0.1:8090"},
 		Log: LogConfig{Level: "info", Format: "auto"},
 	}

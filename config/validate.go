@@ -33,6 +33,7 @@ func (c *Config) validate() ValidationErrors {
 	c.checkCompare(ch)
 	c.checkModels(ch)
 	c.checkEWR(ch)
+	c.checkCluster(ch)
 	c.checkWeb(ch)
 	c.checkLog(ch)
 	return ch.errs

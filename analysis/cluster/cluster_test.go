@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -331,10 +333,70 @@ func noLeaks(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
 }
 
+// A chunk an engine refuses fails the job with the worker's message; the
+// failure is not kept, so the same job asked again runs the chunk again.
+// Results purged from the stream are computed again too.
+func TestClusterFailedChunkIsNotSticky(t *testing.T) {
+	noLeaks(t)
+	srv := startServer(t, "127.0.0.1:0", t.TempDir())
+	defer srv.Shutdown()
+	var refuse atomic.Bool
+	refuse.Store(true)
+	var searches atomic.Int64
+	start := func(ctx context.Context, spec analysis.EngineSpec, log zerolog.Logger) (analysis.Searcher, error) {
+		return &countingEngine{refuse: &refuse, searches: &searches}, nil
+	}
+	wctx, wcancel := context.WithCancel(context.Background())
+	wdone := make(chan error, 1)
+	go func() {
+		w := &cluster.Worker{Conn: connect(t, srv.URL()), ID: "w", Engines: 1, Start: start, Logger: zerolog.Nop()}
+		wdone <- w.Run(wctx)
+	}()
+	defer func() { wcancel(); <-wdone }()
+	jobs := []analysis.Job{{Limits: uci.Limits{Nodes: 1}}, {Limits: uci.Limits{Nodes: 2}}}
+	chunks := []analysis.Chunk{{Jobs: jobs}}
+	spec := analysis.EngineSpec{Command: []string{"fake"}}
+	conn := connect(t, srv.URL())
+	d := &cluster.Dispatcher{Conn: conn, Logger: zerolog.Nop()}
+	ctx := context.Background()
+	if _, err := d.RunChunks(ctx, spec, chunks, nil); err == nil || !strings.Contains(err.Error(), "refused by the fake") || !strings.Contains(err.Error(), "worker w") {
+		t.Fatalf("first run: %v, want the worker's error", err)
+	}
+	refuse.Store(false)
+	res, err := d.RunChunks(ctx, spec, chunks, nil)
+	if err != nil || len(res) != 1 || res[0][1].BestUCI != "search1-nodes2" {
+		t.Fatalf("second run: %v %+v", err, res)
+	}
+	before := searches.Load()
+	s, err := conn.JS.Stream(ctx, cluster.ResultsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Purge(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.RunChunks(ctx, spec, chunks, nil); err != nil {
+		t.Fatalf("after the purge: %v", err)
+	}
+	if got := searches.Load() - before; got != 2 {
+		t.Errorf("after the purge the chunk's 2 positions were searched %d times", got)
+	}
+}
+
 // countingEngine answers with the number of searches since ucinewgame.
-type countingEngine struct{ n int }
+type countingEngine struct {
+	n        int
+	refuse   *atomic.Bool  // when set and true: every search fails
+	searches *atomic.Int64 // when set: counts the searches
+}
 
 func (e *countingEngine) Analyse(ctx context.Context, pos uci.Position, lim uci.Limits) (*uci.Result, error) {
+	if e.refuse != nil && e.refuse.Load() {
+		return nil, errors.New("position refused by the fake engine")
+	}
+	if e.searches != nil {
+		e.searches.Add(1)
+	}
 	e.n++
 	best := fmt.Sprintf("search%d-nodes%d", e.n, lim.Nodes)
 	return &uci.Result{BestMove: best, Lines: []uci.Info{{Depth: 1, HasScore: true, Score: uci.Score{CP: e.n}, PV: []string{best}}}}, nil

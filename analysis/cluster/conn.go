@@ -93,6 +93,10 @@ type Settings struct {
 	// MaxDeliver bounds how often one chunk is delivered (default 10): a
 	// chunk that kills every worker does not circulate for ever.
 	MaxDeliver int
+	// Replicas is how many servers of a NATS cluster keep each stream and
+	// bucket (default 1; 3 on a three-node cluster survives the loss of
+	// one node).
+	Replicas int
 }
 
 // DefaultAckWait is the default ack wait of the workers' consumer.
@@ -109,11 +113,15 @@ func (c *Conn) Ensure(ctx context.Context, s Settings) error {
 	if s.MaxDeliver <= 0 {
 		s.MaxDeliver = 10
 	}
+	if s.Replicas <= 0 {
+		s.Replicas = 1
+	}
 	if _, err := c.JS.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:       WorkStream,
 		Subjects:   []string{workPrefix + ">"},
 		Retention:  jetstream.WorkQueuePolicy,
 		Storage:    jetstream.FileStorage,
+		Replicas:   s.Replicas,
 		Duplicates: dedupWindow,
 	}); err != nil {
 		return fmt.Errorf("cluster: stream %s: %w", WorkStream, err)
@@ -124,6 +132,7 @@ func (c *Conn) Ensure(ctx context.Context, s Settings) error {
 		Retention:  jetstream.LimitsPolicy,
 		Storage:    jetstream.FileStorage,
 		MaxAge:     ResultsMaxAge,
+		Replicas:   s.Replicas,
 		Duplicates: dedupWindow,
 	}); err != nil {
 		return fmt.Errorf("cluster: stream %s: %w", ResultsStream, err)
@@ -138,12 +147,12 @@ func (c *Conn) Ensure(ctx context.Context, s Settings) error {
 		return fmt.Errorf("cluster: consumer %s: %w", WorkConsumer, err)
 	}
 	if _, err := c.JS.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: WorkersBucket, TTL: workerTTL, Storage: jetstream.FileStorage,
+		Bucket: WorkersBucket, TTL: workerTTL, Storage: jetstream.FileStorage, Replicas: s.Replicas,
 	}); err != nil {
 		return fmt.Errorf("cluster: bucket %s: %w", WorkersBucket, err)
 	}
 	if _, err := c.JS.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: JobsBucket, TTL: ResultsMaxAge, Storage: jetstream.FileStorage,
+		Bucket: JobsBucket, TTL: ResultsMaxAge, Storage: jetstream.FileStorage, Replicas: s.Replicas,
 	}); err != nil {
 		return fmt.Errorf("cluster: bucket %s: %w", JobsBucket, err)
 	}

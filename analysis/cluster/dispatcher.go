@@ -2,10 +2,13 @@ package cluster
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -21,6 +24,17 @@ type Dispatcher struct {
 	Conn     *Conn
 	Settings Settings
 	Logger   zerolog.Logger
+
+	mu     sync.Mutex
+	engine string
+}
+
+// EngineName is the name the workers' engine reported with the last
+// result ("" before any).
+func (d *Dispatcher) EngineName() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.engine
 }
 
 var _ analysis.Dispatcher = (*Dispatcher)(nil)
@@ -64,16 +78,20 @@ func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, ch
 	if err != nil {
 		return nil, err
 	}
+	nonce, err := newNonce()
+	if err != nil {
+		return nil, err
+	}
 	published := 0
 	for i, c := range chunks {
 		if have[i] || waiting[i] {
 			continue
 		}
-		b, err := json.Marshal(chunkMsg{Job: job, Index: i, Spec: spec, Chunk: c})
+		b, err := json.Marshal(chunkMsg{Job: job, Index: i, Nonce: nonce, Spec: spec, Chunk: c})
 		if err != nil {
 			return nil, fmt.Errorf("cluster: job %s chunk %d: %w", job, i, err)
 		}
-		if _, err := d.Conn.JS.Publish(ctx, workSubject(job, i), b, jetstream.WithMsgID(msgID("chunk", job, i))); err != nil {
+		if _, err := d.Conn.JS.Publish(ctx, workSubject(job, i), b, jetstream.WithMsgID(msgID("chunk", job, i, nonce))); err != nil {
 			return nil, fmt.Errorf("cluster: job %s: publish chunk %d: %w", job, i, err)
 		}
 		published++
@@ -102,11 +120,22 @@ func (d *Dispatcher) collect(ctx context.Context, job string, cons jetstream.Con
 		}
 		n, err := a.add(msg.Subject(), msg.Data())
 		if err != nil {
+			var fe *failedChunk
+			if errors.As(err, &fe) {
+				// the failure is not kept: the same job asked again
+				// publishes the chunk again instead of failing at once
+				d.forget(ctx, job, fe.index)
+			}
 			return nil, err
 		}
 		if n > 0 && done != nil {
 			done(n)
 		}
+	}
+	if a.engine != "" {
+		d.mu.Lock()
+		d.engine = a.engine
+		d.mu.Unlock()
 	}
 	return a.out, nil
 }
@@ -120,6 +149,7 @@ type assembler struct {
 	missing int
 	// Duplicates counts results ignored because their chunk had one.
 	duplicates int
+	engine     string // the engine name of the last result that had one
 }
 
 func newAssembler(job string, chunks []analysis.Chunk) *assembler {
@@ -147,15 +177,47 @@ func (a *assembler) add(subject string, data []byte) (int, error) {
 		return 0, fmt.Errorf("cluster: job %s chunk %d: bad result: %w", a.job, index, err)
 	}
 	if r.Err != "" {
-		return 0, fmt.Errorf("cluster: job %s chunk %d: worker %s: %s", a.job, index, r.Worker, r.Err)
+		return 0, &failedChunk{index: index, err: fmt.Errorf("cluster: job %s chunk %d: worker %s: %s", a.job, index, r.Worker, r.Err)}
 	}
 	if len(r.Outcomes) != len(a.chunks[index].Jobs) {
 		return 0, fmt.Errorf("cluster: job %s chunk %d: %d outcomes for %d positions", a.job, index, len(r.Outcomes), len(a.chunks[index].Jobs))
+	}
+	if r.Engine != "" {
+		a.engine = r.Engine
 	}
 	a.out[index] = r.Outcomes
 	a.got[index] = true
 	a.missing--
 	return len(r.Outcomes), nil
+}
+
+// failedChunk is a result that carries a worker's error.
+type failedChunk struct {
+	index int
+	err   error
+}
+
+func (f *failedChunk) Error() string { return f.err.Error() }
+func (f *failedChunk) Unwrap() error { return f.err }
+
+// forget removes a chunk's stored results.
+func (d *Dispatcher) forget(ctx context.Context, job string, index int) {
+	s, err := d.Conn.JS.Stream(ctx, ResultsStream)
+	if err == nil {
+		err = s.Purge(ctx, jetstream.WithPurgeSubject(resultSubject(job, index)))
+	}
+	if err != nil {
+		d.Logger.Warn().Err(err).Str("job", job).Int("chunk", index).Msg("cluster: could not remove a failed result")
+	}
+}
+
+// newNonce returns a random publication id.
+func newNonce() (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("cluster: nonce: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
 }
 
 func (d *Dispatcher) recordJob(ctx context.Context, info jobInfo) error {

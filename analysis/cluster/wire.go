@@ -34,8 +34,12 @@ const dedupWindow = 10 * time.Minute
 
 // chunkMsg is one chunk on the work stream.
 type chunkMsg struct {
-	Job   string              `json:"job"`
-	Index int                 `json:"index"`
+	Job   string `json:"job"`
+	Index int    `json:"index"`
+	// Nonce identifies this publication of the chunk: its message ids
+	// (chunk and result) carry it, so a chunk published again later (its
+	// result was purged or failed) is not dropped as a duplicate.
+	Nonce string              `json:"nonce"`
 	Spec  analysis.EngineSpec `json:"spec"`
 	Chunk analysis.Chunk      `json:"chunk"`
 }
@@ -46,6 +50,8 @@ type resultMsg struct {
 	Job      string             `json:"job"`
 	Index    int                `json:"index"`
 	Worker   string             `json:"worker"`
+	Nonce    string             `json:"nonce"`
+	Engine   string             `json:"engine,omitempty"` // the engine's self-reported name
 	Outcomes []analysis.Outcome `json:"outcomes,omitempty"`
 	Err      string             `json:"error,omitempty"`
 }
@@ -82,9 +88,10 @@ func resultSubject(job string, index int) string {
 	return resultsPrefix + job + "." + strconv.Itoa(index)
 }
 
-// msgID is the deduplication id of a chunk or result message.
-func msgID(kind, job string, index int) string {
-	return kind + "-" + job + "-" + strconv.Itoa(index)
+// msgID is the deduplication id of a chunk or result message of one
+// publication (nonce) of a chunk.
+func msgID(kind, job string, index int, nonce string) string {
+	return kind + "-" + job + "-" + strconv.Itoa(index) + "-" + nonce
 }
 
 // parseSubject splits prefix+JOB.INDEX.

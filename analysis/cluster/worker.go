@@ -16,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // workerTTL is how long a worker's heartbeat stays in the workers bucket:
@@ -238,9 +239,9 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait
 	if ctx.Err() != nil {
 		return // shutting down: the chunk goes to another worker
 	}
-	res := resultMsg{Job: cm.Job, Index: cm.Index, Worker: w.ID, Outcomes: outs}
+	res := resultMsg{Job: cm.Job, Index: cm.Index, Worker: w.ID, Nonce: cm.Nonce, Engine: engineName(s.eng), Outcomes: outs}
 	if err != nil {
-		res = resultMsg{Job: cm.Job, Index: cm.Index, Worker: w.ID, Err: err.Error()}
+		res = resultMsg{Job: cm.Job, Index: cm.Index, Worker: w.ID, Nonce: cm.Nonce, Err: err.Error()}
 	}
 	b, merr := json.Marshal(res)
 	if merr != nil {
@@ -248,7 +249,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait
 		_ = msg.Nak()
 		return
 	}
-	if _, perr := w.Conn.JS.Publish(ctx, resultSubject(cm.Job, cm.Index), b, jetstream.WithMsgID(msgID("result", cm.Job, cm.Index))); perr != nil {
+	if _, perr := w.Conn.JS.Publish(ctx, resultSubject(cm.Job, cm.Index), b, jetstream.WithMsgID(msgID("result", cm.Job, cm.Index, cm.Nonce))); perr != nil {
 		log.Warn().Err(perr).Msg("cluster: publish result; chunk left for redelivery")
 		_ = msg.Nak()
 		return
@@ -269,4 +270,12 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait
 func specKey(s analysis.EngineSpec) string {
 	b, _ := json.Marshal(s)
 	return strings.TrimSpace(string(b))
+}
+
+// engineName is the engine's self-reported name, "" when it has none.
+func engineName(e analysis.Searcher) string {
+	if ider, ok := e.(interface{ ID() uci.ID }); ok {
+		return ider.ID().Name
+	}
+	return ""
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/input"
 	"github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/clusterconn"
 	webreport "github.com/outpostchess/outpost/internal/web/report"
 )
 
@@ -55,6 +56,7 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	out := fs.String("out", "", "write the output to FILE instead of stdout")
 	server := fs.String("server", "", "Lichess server for game ids and URLs (default: $OUTPOST_CONFIG's [lichess] url, else https://lichess.org)")
 	offline := fs.Bool("offline", false, "never fetch games: game ids and URLs are errors")
+	clusterURL := fs.String("cluster", "", "NATS URL of an analysis cluster: the positions go to its workers (default: $OUTPOST_CONFIG's cluster.url; none: in-process)")
 	ewrFlags := addAnalyseEWRFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -112,7 +114,12 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		if n <= 0 {
 			n = max(1, runtime.NumCPU() / *threads)
 		}
-		pool, err := analysis.NewPool(ctx, analysis.PoolConfig{Command: cmdline, Workers: n, Threads: *threads, HashMB: *hash, Logger: log})
+		cfg, err := analyseConfig()
+		if err != nil {
+			return err
+		}
+		dispatcher := clusterconn.New(cfg.Cluster, *clusterURL, "outpost-analyse", log)
+		pool, err := analysis.NewPool(ctx, analysis.PoolConfig{Command: cmdline, Workers: n, Threads: *threads, HashMB: *hash, Logger: log, Dispatcher: asDispatcher(dispatcher)})
 		if err != nil {
 			return err
 		}

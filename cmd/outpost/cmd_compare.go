@@ -13,6 +13,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/comparerun"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/clusterconn"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
@@ -39,6 +40,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	storePath := fs.String("store", "", "SQLite file of the runs (default: the config's store.path)")
 	trend := fs.Int("trend", comparerun.DefaultTrendRuns, "runs shown in the trend, this one included")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	clusterURL := fs.String("cluster", "", "NATS URL of an analysis cluster: the positions go to its workers (default: the config's cluster.url; none: in-process)")
 	last := fs.Bool("last", false, "print the newest stored report (e.g. of a scheduled run) without running anything")
 	bot := fs.Bool("bot", false, "list the bot's own games as the daemon verified them against Lichess ([verify]: cloud evals, Lichess's server analysis), from the store; no network, no engine")
 	if err := parseFlags(fs, args); err != nil {
@@ -95,9 +97,12 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	if *last {
 		return printLastCompare(ctx, env, path, *user, *pgnFile, *trend, *asJSON)
 	}
-	if cmdline, err = comparerun.Engine(cmdline, log); err != nil {
-		return fmt.Errorf("--engine: %w", err)
-	}
+	dispatcher := clusterconn.New(cfg.Cluster, *clusterURL, "outpost-compare", log)
+	if dispatcher == nil {
+		if cmdline, err = comparerun.Engine(cmdline, log); err != nil {
+			return fmt.Errorf("--engine: %w", err)
+		}
+	} // with a cluster, each worker resolves the engine name on its machine
 
 	var src comparerun.Source
 	if *pgnFile != "" {
@@ -134,7 +139,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	progress, finish := analysis.TerminalProgress(env.Stderr, "comparing")
 	c := &comparerun.Comparer{
 		Store:          st,
-		Pool:           analysis.PoolConfig{Command: cmdline, Workers: n, Threads: *threads, HashMB: hashMB, Logger: log},
+		Pool:           analysis.PoolConfig{Command: cmdline, Workers: n, Threads: *threads, HashMB: hashMB, Logger: log, Dispatcher: asDispatcher(dispatcher)},
 		Budget:         budget,
 		BorderlineBand: *band,
 		Progress:       progress,

@@ -7,10 +7,13 @@ import (
 	"os"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/comparerun"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/clusterconn"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/demo"
 	"github.com/outpostchess/outpost/internal/postgame"
@@ -57,7 +60,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	sum := newSummariser(cfg, "")
+	sum := newSummariser(cfg, "", log)
 	defer sum.Close()
 	maia, pred, closeMaia := maiaOption(cfg, log)
 	defer closeMaia()
@@ -126,20 +129,25 @@ const ewrSummaryLimit = 90 * time.Second
 // newSummariser builds the post-game summariser from [summary] and
 // [analysis]. When the configured engine is missing, our own hard engine
 // (this binary in UCI mode) analyses instead, and the log says so.
-func newSummariser(cfg *config.Config, me string) *postgame.Summariser {
+func newSummariser(cfg *config.Config, me string, log zerolog.Logger) *postgame.Summariser {
 	cmd := cfg.Summary.Engine
 	if len(cmd) == 0 {
 		cmd = cfg.Analysis.Engine
 	}
-	if len(cmd) > 0 {
+	pc := analysis.PoolConfig{Workers: 1, Threads: 1, HashMB: cfg.Analysis.HashMB}
+	if d := clusterconn.New(cfg.Cluster, "", "outpost-daemon", log); d != nil {
+		// [cluster] url: the game's positions go to the cluster's workers,
+		// which resolve the engine name on their machines
+		pc.Dispatcher = d
+	} else if len(cmd) > 0 {
 		if _, err := os.Stat(cmd[0]); errors.Is(err, os.ErrNotExist) {
 			if self, err := os.Executable(); err == nil {
 				cmd = []string{self, "uci", "--engine", "hard"}
 			}
 		}
 	}
-	return postgame.New(analysis.PoolConfig{Command: cmd, Workers: 1, Threads: 1, HashMB: cfg.Analysis.HashMB},
-		int64(cfg.Summary.Nodes), me)
+	pc.Command = cmd
+	return postgame.New(pc, int64(cfg.Summary.Nodes), me)
 }
 
 // demoOptions are the --sandbox flags.
@@ -152,9 +160,9 @@ type demoOptions struct {
 // runSandboxDemo runs the daemon against an embedded sandbox and prints each
 // finished game's PGN and chat transcript.
 func runSandboxDemo(ctx context.Context, env *Env, cfg *config.Config, o demoOptions) error {
-	sum := newSummariser(cfg, demo.BotName)
-	defer sum.Close()
 	log := env.logger()
+	sum := newSummariser(cfg, demo.BotName, log)
+	defer sum.Close()
 	maia, pred, closeMaia := maiaOption(cfg, log)
 	defer closeMaia()
 	if cfg.Summary.EWR && pred != nil {

@@ -33,6 +33,7 @@ func commands() map[string]command {
 		"account": {"show the Lichess account, or upgrade it to a BOT account", runAccount},
 		"analyse": {"analyse games the way Lichess does (judgements, accuracy, annotated PGN)", runAnalyse},
 		"bench":   {"measure hard's nodes/s against Stockfish, or perft against notnil", runBench},
+		"cluster": {"run an embedded NATS JetStream server for analysis workers, or show the cluster's status", runCluster},
 		"compare": {"compare our analysis with Lichess's over a user's games, stored with the trend", runCompare},
 		"config":  {"validate a config file or print the annotated example", runConfig},
 		"ewr":     {"expected winrate of each move for a human of a given rating (Maia × Stockfish)", runEWR},
@@ -45,6 +46,7 @@ func commands() map[string]command {
 		"sandbox": {"run a Lichess-compatible sandbox server on loopback", runSandbox},
 		"serve":   {"serve the local web console: dashboard, game reports, expected winrate, knobs", runServe},
 		"uci":     {"speak UCI on stdin/stdout for one of our engines (for chess GUIs)", runUCI},
+		"worker":  {"search analysis chunks from a NATS JetStream cluster", runWorker},
 	}
 }
 
