@@ -338,7 +338,7 @@ func Default() *Config {
 			Maia:      1500,
 		},
 		Cluster: ClusterConfig{AckWait: DefaultClusterAckWait, Replicas: 1},
-		Web: WebConfig{Enabled: false, Addr: "127.0.0.1:8090"},
-		Log: LogConfig{Level: "info", Format: "auto"},
+		Web:     WebConfig{Enabled: false, Addr: "127.0.0.1:8090"},
+		Log:     LogConfig{Level: "info", Format: "auto"},
 	}
 }
