@@ -20,8 +20,8 @@ type ClusterStatus struct {
 	// number delivered and not yet acknowledged.
 	Queued   uint64 `json:"queued"`
 	InFlight int    `json:"in_flight"`
-	// PositionsPerSecond is the workers' combined throughput since each
-	// started (positions / uptime).
+	// PositionsPerSecond is the workers' combined throughput over the last
+	// minute.
 	PositionsPerSecond float64 `json:"positions_per_second"`
 	// Jobs are the jobs in the jobs bucket, newest first.
 	Jobs []JobStatus `json:"jobs"`
@@ -80,9 +80,7 @@ func (c *Conn) workers(ctx context.Context, st *ClusterStatus) error {
 			continue
 		}
 		st.Workers = append(st.Workers, ws)
-		if up := ws.Updated.Sub(ws.Started).Seconds(); up > 0 {
-			st.PositionsPerSecond += float64(ws.Positions) / up
-		}
+		st.PositionsPerSecond += ws.Rate
 	}
 	sort.Slice(st.Workers, func(i, j int) bool { return st.Workers[i].ID < st.Workers[j].ID })
 	return nil
@@ -141,8 +139,8 @@ func (st *ClusterStatus) String() string {
 	fmt.Fprintf(&b, "workers: %d   queued chunks: %d   in flight: %d   throughput: %.1f positions/s\n",
 		len(st.Workers), st.Queued, st.InFlight, st.PositionsPerSecond)
 	for _, w := range st.Workers {
-		fmt.Fprintf(&b, "  %-24s engines %d  busy %d  chunks %d  positions %d  nodes %d  seen %s ago\n",
-			w.ID, w.Engines, w.Busy, w.Chunks, w.Positions, w.Nodes, time.Since(w.Updated).Round(time.Second))
+		fmt.Fprintf(&b, "  %-24s engines %d  busy %d  chunks %d  positions %d (%.1f/s)  nodes %d  seen %s ago\n",
+			w.ID, w.Engines, w.Busy, w.Chunks, w.Positions, w.Rate, w.Nodes, time.Since(w.Updated).Round(time.Second))
 	}
 	if len(st.Jobs) > 0 {
 		b.WriteString("jobs:\n")

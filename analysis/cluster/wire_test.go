@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/uci"
@@ -134,5 +135,21 @@ func TestAssemblerTakesEachChunkOnce(t *testing.T) {
 	}
 	if _, err := a.add(resultSubject("j", 0), res(0, []analysis.Outcome{{BestUCI: "e7e5"}}, "")); err != nil || !a.complete() {
 		t.Fatalf("last result: %v complete=%v", err, a.complete())
+	}
+}
+
+func TestRateWindow(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var r rateWindow
+	if got := r.add(t0, 100); got != 0 {
+		t.Errorf("one sample: %v", got)
+	}
+	if got := r.add(t0.Add(10*time.Second), 150); got != 5 {
+		t.Errorf("50 positions in 10 s: %v", got)
+	}
+	// samples older than the span drop out: 20 positions in the last 60 s
+	r.add(t0.Add(30*time.Second), 150)
+	if got := r.add(t0.Add(90*time.Second), 170); got != 20.0/60 {
+		t.Errorf("after the span: %v, want %v", got, 20.0/60)
 	}
 }

@@ -60,15 +60,39 @@ type Worker struct {
 
 // WorkerState is a worker's heartbeat in the workers bucket.
 type WorkerState struct {
-	ID        string    `json:"id"`
-	Host      string    `json:"host"`
-	Engines   int       `json:"engines"`
-	Busy      int       `json:"busy"`
-	Chunks    int64     `json:"chunks"`
-	Positions int64     `json:"positions"`
-	Nodes     int64     `json:"nodes"`
-	Started   time.Time `json:"started"`
-	Updated   time.Time `json:"updated"`
+	ID        string `json:"id"`
+	Host      string `json:"host"`
+	Engines   int    `json:"engines"`
+	Busy      int    `json:"busy"`
+	Chunks    int64  `json:"chunks"`
+	Positions int64  `json:"positions"`
+	Nodes     int64  `json:"nodes"`
+	// Rate is positions per second over the last rateWindow.
+	Rate    float64   `json:"rate"`
+	Started time.Time `json:"started"`
+	Updated time.Time `json:"updated"`
+}
+
+// rateSpan is the span over which a worker's throughput is measured.
+const rateSpan = time.Minute
+
+// rateWindow keeps (time, positions done) samples of the last rateSpan.
+type rateWindow struct {
+	at  []time.Time
+	pos []int64
+}
+
+// add records a sample and returns positions per second since the oldest
+// sample still in the span (0 with one sample).
+func (r *rateWindow) add(t time.Time, positions int64) float64 {
+	r.at, r.pos = append(r.at, t), append(r.pos, positions)
+	for len(r.at) > 1 && t.Sub(r.at[0]) > rateSpan {
+		r.at, r.pos = r.at[1:], r.pos[1:]
+	}
+	if d := t.Sub(r.at[0]).Seconds(); d > 0 {
+		return float64(positions-r.pos[0]) / d
+	}
+	return 0
 }
 
 // slot is one engine of a worker, kept between chunks with the same
@@ -140,10 +164,12 @@ func (w *Worker) Run(ctx context.Context) error {
 func (w *Worker) heartbeat(ctx context.Context, kv jetstream.KeyValue, st WorkerState) {
 	t := time.NewTicker(heartbeatEvery)
 	defer t.Stop()
+	var r rateWindow
 	for {
 		st.Busy = int(w.busy.Load())
 		st.Chunks, st.Positions, st.Nodes = w.chunks.Load(), w.positions.Load(), w.nodes.Load()
 		st.Updated = time.Now().UTC()
+		st.Rate = r.add(st.Updated, st.Positions)
 		if b, err := json.Marshal(st); err == nil {
 			if _, err := kv.Put(ctx, w.ID, b); err != nil && ctx.Err() == nil {
 				w.Logger.Warn().Err(err).Msg("cluster: heartbeat")

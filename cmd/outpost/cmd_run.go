@@ -106,8 +106,12 @@ func addConsole(ctx context.Context, env *Env, cfg *config.Config, cfgPath strin
 		return fmt.Errorf("web.addr %s is not a loopback address: set web.access_token_file", cfg.Web.Addr)
 	}
 	lazy := newLazyEWR(ctx, env, cfg.Analysis.Engine, 1, cfg.Store.Path)
-	srv, err := web.New(web.Options{Store: st, Status: d, Calculator: lazy, ConfigPath: cfgPath, AccessToken: token,
-		Logger: env.logger()})
+	opt := web.Options{Store: st, Status: d, Calculator: lazy, ConfigPath: cfgPath, AccessToken: token, Logger: env.logger()}
+	if mon := clusterconn.NewMonitor(cfg.Cluster, "outpost-console"); mon != nil {
+		d.AddBackground(func(ctx context.Context) { <-ctx.Done(); mon.Close() })
+		opt.Cluster = mon.Status
+	}
+	srv, err := web.New(opt)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/clusterconn"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/web"
 )
@@ -64,6 +65,10 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	defer st.Close()
 	opt := web.Options{Store: st, ConfigPath: *cfgPath, AccessToken: token, Logger: env.logger()}
+	if mon := clusterconn.NewMonitor(cfg.Cluster, "outpost-console"); mon != nil {
+		defer mon.Close()
+		opt.Cluster = mon.Status
+	}
 	if !*noEWR {
 		cmdline := cfg.Analysis.Engine
 		if *engine != "" {

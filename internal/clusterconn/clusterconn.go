@@ -8,6 +8,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -88,5 +89,54 @@ func (d *Dispatcher) Close() {
 	if d.conn != nil {
 		d.conn.Close()
 		d.conn = nil
+	}
+}
+
+// statusTimeout bounds one status read (a page must not hang on a cluster
+// that is down).
+const statusTimeout = 3 * time.Second
+
+// Monitor reads the cluster's status (the web console's Cluster page) over
+// a connection made on first use.
+type Monitor struct {
+	opts cluster.ConnOptions
+
+	mu   sync.Mutex
+	conn *cluster.Conn
+}
+
+// NewMonitor returns the monitor of c, or nil when no cluster is
+// configured.
+func NewMonitor(c config.ClusterConfig, name string) *Monitor {
+	o := Options(c, "", name)
+	if o.URL == "" {
+		return nil
+	}
+	return &Monitor{opts: o}
+}
+
+// Status reads the status, connecting first if needed.
+func (m *Monitor) Status(ctx context.Context) (*cluster.ClusterStatus, error) {
+	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
+	defer cancel()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.conn == nil {
+		c, err := cluster.Connect(ctx, m.opts)
+		if err != nil {
+			return nil, err
+		}
+		m.conn = c
+	}
+	return m.conn.Status(ctx)
+}
+
+// Close closes the connection, if any.
+func (m *Monitor) Close() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.conn != nil {
+		m.conn.Close()
+		m.conn = nil
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/outpostchess/outpost/analysis/cluster"
 	"github.com/outpostchess/outpost/internal/store"
 )
 
@@ -48,6 +49,9 @@ type Options struct {
 	// from ?access_token=, or an "Authorization: Bearer" header). It is
 	// required to listen on a non-loopback address.
 	AccessToken string
+	// Cluster reads the analysis cluster's status for the Cluster page;
+	// nil: no cluster is configured.
+	Cluster func(ctx context.Context) (*cluster.ClusterStatus, error)
 	// LivePoll is how often live games are re-read (default 1s).
 	LivePoll time.Duration
 	Logger   zerolog.Logger
@@ -118,6 +122,8 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("GET /api/ewr/{id}/events", s.ewrEvents)
 	m.HandleFunc("GET /board.svg", s.boardSVG)
 	m.HandleFunc("GET /runs", s.runs)
+	m.HandleFunc("GET /cluster", s.clusterPage)
+	m.HandleFunc("GET /api/cluster", s.clusterJSON)
 	m.HandleFunc("GET /knobs", s.knobsPage)
 	m.HandleFunc("POST /knobs", s.saveKnobs)
 	m.HandleFunc("GET /static/{name}", s.static)
