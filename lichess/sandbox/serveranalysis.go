@@ -115,6 +115,9 @@ func (s *Server) runAnalysis(req AnalysisRequest, endedAt time.Time) error {
 // written by another library, which always names the square after a double
 // step, finds the same position, as on Lichess).
 func fenKey(fen string) string {
+	if strings.TrimSpace(fen) == "" {
+		return ""
+	}
 	if p, err := newPosition(fen); err == nil {
 		fen = p.fen()
 	}

@@ -106,3 +106,27 @@ func TestServerAnalysisWaitsForItsDelay(t *testing.T) {
 		t.Fatalf("analysis attached before its delay:\n%s", pgn)
 	}
 }
+
+// FuzzFenKey checks that any cloud-eval "fen" parameter is handled without
+// a panic, keys at most four fields, and that a legal position keys the
+// same with or without an en passant square that no capture can use.
+func FuzzFenKey(f *testing.F) {
+	for _, s := range []string{
+		"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+		"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+		"8/8/8/8/8/8/8/8 w - - 0 1", "", "x", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, fen string) {
+		k := fenKey(fen)
+		if n := len(strings.Fields(k)); n > 4 {
+			t.Fatalf("key %q of %q has %d fields", k, fen, n)
+		}
+		if p, err := newPosition(fen); err == nil && strings.TrimSpace(fen) != "" {
+			if again := fenKey(p.fen()); again != k {
+				t.Fatalf("%q keys %q, its own FEN %q", fen, k, again)
+			}
+		}
+	})
+}
