@@ -56,7 +56,7 @@ type Verification struct {
 	// both judged alike (state done).
 	Judgements, Agree int
 	LichessResult     string // the comparison, JSON
-	Attempts          int    // export polls made so far
+	Attempts          int    // rounds made so far (export polls, failed cloud checks)
 	FinishedAt        time.Time
 	NextAt            time.Time
 	Error             string

@@ -209,7 +209,7 @@ func (w *Worker) verify(ctx context.Context, v store.Verification) {
 	if w.o.Cloud && !v.CloudDone {
 		rep, err := CheckCloud(ctx, w.o.API, ours)
 		if err != nil {
-			w.retry(ctx, v, v.Attempts, err)
+			w.retry(ctx, v, v.Attempts+1, err) // a failed round counts: the back-off grows
 			return
 		}
 		raw, _ := json.Marshal(rep)

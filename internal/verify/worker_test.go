@@ -25,6 +25,12 @@ type workerRig struct {
 }
 
 func newWorkerRig(t *testing.T, cloud bool) *workerRig {
+	return newWorkerRigWith(t, cloud, 0)
+}
+
+// newWorkerRigWith starts the rig with the first limit429 requests
+// answered 429.
+func newWorkerRigWith(t *testing.T, cloud bool, limit429 int) *workerRig {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, ":memory:")
@@ -45,7 +51,7 @@ func newWorkerRig(t *testing.T, cloud bool) *workerRig {
 	r := &workerRig{st: st, clock: &fakeClock{now: g.FinishedAt.Add(time.Second)},
 		updates: make(chan store.Verification, 100), idle: make(chan struct{}, 100)}
 	r.api = &fakeAPI{cloud: cloudFromLichess(t, ours, lg), export: withoutAnalysis(lg), analysed: lg,
-		clock: r.clock.Now, lockFor: 30 * time.Minute}
+		clock: r.clock.Now, lockFor: 30 * time.Minute, limit429: limit429}
 	w, err := New(Options{API: r.api, Store: st, Clock: r.clock, Cloud: cloud, Seed: 7, Logger: zerolog.Nop(),
 		Hooks: Hooks{
 			Updated: func(v store.Verification) { r.updates <- v },
@@ -138,4 +144,23 @@ func TestWorkerGivesUpAfterTheWindow(t *testing.T) {
 	got, err := r.st.Verification(context.Background(), sampleID)
 	require.NoError(t, err)
 	assert.Equal(t, store.VerifyExpired, got.State)
+}
+
+func TestWorkerCloud429WaitsForTheLockout(t *testing.T) {
+	r := newWorkerRigWith(t, true, 1)
+	start := r.clock.Now()
+	v := r.round(t)
+	assert.False(t, v.CloudDone)
+	assert.Equal(t, 1, v.Attempts, "a failed round counts")
+	assert.Contains(t, v.Error, "429")
+	assert.Equal(t, start.Add(30*time.Minute), v.NextAt, "not before the lockout ends")
+	r.api.mu.Lock()
+	assert.Zero(t, r.api.exports, "no export poll in a rate-limited round")
+	assert.Equal(t, 1, r.api.cloudHits, "nothing after the 429")
+	r.api.mu.Unlock()
+
+	v = r.round(t)
+	assert.True(t, v.CloudDone)
+	assert.Equal(t, 2, v.Attempts)
+	assert.Equal(t, start.Add(30*time.Minute), r.clock.Now())
 }
