@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -12,6 +12,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/comparerun"
 	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/clusterconn"
 	"github.com/outpostchess/outpost/internal/daemon"
@@ -144,8 +145,15 @@ func newSummariser(cfg *config.Config, me string, log zerolog.Logger) *postgame.
 		// which resolve the engine name on their machines
 		pc.Dispatcher = d
 	} else if len(cmd) > 0 {
-		if _, err := os.Stat(cmd[0]); errors.Is(err, os.ErrNotExist) {
-			if self, err := os.Executable(); err == nil {
+		// engine names (sf15) are resolved here; a missing engine is
+		// replaced by our own hard engine, and the log says so
+		r, err := enginepath.Resolve(cmd)
+		if err == nil {
+			_, err = exec.LookPath(r.Command[0])
+		}
+		if err != nil {
+			if self, serr := os.Executable(); serr == nil {
+				log.Warn().Err(err).Msg("summary engine missing: our hard engine analyses the games instead")
 				cmd = []string{self, "uci", "--engine", "hard"}
 			}
 		}
