@@ -36,6 +36,7 @@ func commands() map[string]command {
 		"cluster": {"run an embedded NATS JetStream server for analysis workers, or show the cluster's status", runCluster},
 		"compare": {"compare our analysis with Lichess's over a user's games, stored with the trend", runCompare},
 		"config":  {"validate a config file or print the annotated example", runConfig},
+		"engines": {"build native Stockfish 15.1 / 18 (install sf15|sf18) or list the engines found", runEngines},
 		"ewr":     {"expected winrate of each move for a human of a given rating (Maia × Stockfish)", runEWR},
 		"ladder":  {"estimate an engine's Elo against Stockfish UCI_Elo rungs", runLadder},
 		"match":   {"play two engines against each other from fixed openings", runMatch},
