@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -17,6 +18,13 @@ type Budget struct {
 	// the whole budget, as fishnet up to 2.6 did; otherwise positions go in
 	// fishnet's chunks (see FishnetLimits and SearchOptions).
 	FreshHash bool
+	// Engine is the engine name (package enginepath) the preset reproduces
+	// Lichess's analysis with ("" = any engine): callers that pick the
+	// engine from the preset (compare --preset by-date) run it.
+	Engine string
+	// ByDate picks, for each game, the preset of the period it was played
+	// in (LichessPeriodAt); the other fields are then unused.
+	ByDate bool
 }
 
 // Presets of the per-position budget:
@@ -26,13 +34,26 @@ type Budget struct {
 //   - deep:    5,000,000 nodes, Lichess's broadcast budget
 //   - lichess-sf15: 1,500,000 nodes, each position with a fresh hash:
 //     Lichess's analysis with Stockfish 15/15.1 (fishnet 2.x, 2022 to mid
-//     2023; its "sf15" node limit). With Debian's Stockfish 15.1 and a 16 MB
-//     hash (Stockfish's default, which fishnet keeps) it reproduces that
-//     analysis exactly: same depth, nodes, score and line.
+//     2023; its "sf15" node limit). With Stockfish 15.1 (engine sf15:
+//     Debian's build or the native one) and a 16 MB hash (Stockfish's
+//     default, which fishnet keeps) it reproduces that analysis exactly:
+//     same depth, nodes, score and line.
+//   - lichess-sf18: Lichess's analysis with fishnet 2.13.0 (from
+//     2026-01-31): Stockfish 18 (engine sf18), Threads 1, Hash 16,
+//     MultiPV 1, 1,000,000 nodes sent as "go nodes 857142" (6/7), positions
+//     backwards in chunks of 5 after ucinewgame and a warm-up search of the
+//     following position, at most 300 plies. fishnet also sets
+//     UCI_Chess960 true; in a standard game that changes only how castling
+//     is written (king takes rook), not the search, so it is left off.
+//   - by-date: per game, the preset of the period it was played in
+//     (LichessPeriods): lichess-sf15 or lichess-sf18, saying when the
+//     period's engine is not one we can run.
 var Presets = map[string]Budget{
 	"quick":        {Nodes: 100_000},
 	"lichess":      {Nodes: 1_000_000},
-	"lichess-sf15": {Nodes: 1_500_000, FreshHash: true},
+	"lichess-sf15": {Nodes: 1_500_000, FreshHash: true, Engine: enginepath.Stockfish15},
+	"lichess-sf18": {Nodes: 1_000_000, Engine: enginepath.Stockfish18},
+	"by-date":      {ByDate: true},
 	"deep":         {Nodes: 5_000_000},
 }
 
@@ -130,6 +151,9 @@ func (b Budget) Deeper(factor int) Budget {
 
 // String describes the budget ("nodes 1000000", "depth 20").
 func (b Budget) String() string {
+	if b.ByDate {
+		return "preset by game date"
+	}
 	if b.Nodes <= 0 && b.Depth <= 0 {
 		b = DefaultBudget
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -19,10 +20,30 @@ f3g3 d5c7 b5c4 d8d2 b2b3 e7d7 f2c5 d2d1 c5d4 d1e1 g3e1 f6f7 e1e2 c7d5 e2f2 b7c6 
 
 // TestReproducesFishnetExactly: fishnet 2.6.11 analysed the fixture's last
 // position (after 49. Re1) with Stockfish 15.1 as depth 22, cp -232, 1501315
-// nodes, pv c6b7. The lichess-sf15 preset with Debian's Stockfish 15.1 and
-// the default 16 MB hash gives exactly that (a 64 MB hash does not).
+// nodes, pv c6b7. The lichess-sf15 preset with Stockfish 15.1 and the
+// default 16 MB hash gives exactly that (a 64 MB hash does not), with
+// Debian's SSE2 build and with the native build setup makes alike (the
+// search does not depend on the build). Each is skipped when missing.
 func TestReproducesFishnetExactly(t *testing.T) {
-	cmd := stockfishOrSkip(t)
+	var l enginepath.Locator
+	native, err := l.Native(enginepath.Stockfish15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, path string }{
+		{"debian", l.DebianStockfish()},
+		{"native", native},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.path == "" {
+				t.Skipf("no %s Stockfish 15.1 (make setup installs both)", tc.name)
+			}
+			reproduceFishnet(t, []string{tc.path})
+		})
+	}
+}
+
+func reproduceFishnet(t *testing.T, cmd []string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	p, err := NewPool(ctx, PoolConfig{Command: cmd, Workers: 1})
@@ -31,7 +52,7 @@ func TestReproducesFishnetExactly(t *testing.T) {
 	}
 	defer p.Close()
 	if !strings.HasPrefix(p.EngineName(), "Stockfish 15.1") {
-		t.Skipf("engine is %q, not Stockfish 15.1", p.EngineName())
+		t.Fatalf("engine %s is %q, not Stockfish 15.1", cmd[0], p.EngineName())
 	}
 	moves := strings.Fields(lilaFixture1)
 	if len(moves) != 97 {

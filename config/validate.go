@@ -239,7 +239,11 @@ func (c *Config) checkStore(ch *checker) {
 }
 
 // Presets lists the analysis budget presets.
-func Presets() []string { return []string{"quick", "lichess", "lichess-sf15", "deep"} }
+func Presets() []string { return []string{"quick", "lichess", "lichess-sf15", "lichess-sf18", "deep"} }
+
+// ComparePresets lists the presets of comparisons: Presets and by-date
+// (each game with the preset of its period of Lichess's analysis).
+func ComparePresets() []string { return append(Presets(), "by-date") }
 
 func (c *Config) checkAnalysis(ch *checker) {
 	a := c.Analysis
@@ -264,7 +268,7 @@ func (c *Config) checkCompare(ch *checker) {
 	ch.durRange("compare.interval", p.Interval, time.Hour, 30*24*time.Hour)
 	ch.intRange("compare.max_games", p.MaxGames, 1, 300, "games")
 	ch.durRange("compare.since", p.Since, time.Hour, 3650*24*time.Hour)
-	ch.oneOf("compare.preset", p.Preset, Presets())
+	ch.oneOf("compare.preset", p.Preset, ComparePresets())
 	ch.intRangeOrZero("compare.nodes", p.Nodes, 1000, 1_000_000_000, "", "from preset")
 	ch.command("compare.engine", p.Engine, true)
 }

@@ -17,7 +17,11 @@ type GameRecord struct {
 	Black  string `json:"black,omitempty"`
 	Result string `json:"result,omitempty"`
 	// Error says why the game has no comparison ("" when it has one).
-	Error    string             `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
+	// Preset says which preset (and engine) the game was analysed with when
+	// the run picks them by date, and whether that reproduces Lichess
+	// exactly.
+	Preset   string             `json:"preset,omitempty"`
 	Analysis *analysis.Analysis `json:"analysis,omitempty"`
 }
 

@@ -58,7 +58,9 @@ type GameSummary struct {
 	Black  string `json:"black"`
 	Result string `json:"result"`
 	// Error says why the game was not compared.
-	Error     string                  `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
+	// Preset is the preset chosen by date (GameRecord.Preset).
+	Preset    string                  `json:"preset,omitempty"`
 	Judgments analysis.JudgmentCounts `json:"judgments"`
 	F1        *float64                `json:"f1"`
 	EvalMAECP float64                 `json:"eval_mae_cp"`
@@ -145,7 +147,7 @@ func (r *RunReport) summarise(records []GameRecord, user string) {
 	var stats PlayerStats
 	var us, them DiffStats
 	for _, rec := range records {
-		gs := GameSummary{ID: rec.ID, White: rec.White, Black: rec.Black, Result: rec.Result, Error: rec.Error}
+		gs := GameSummary{ID: rec.ID, White: rec.White, Black: rec.Black, Result: rec.Result, Error: rec.Error, Preset: rec.Preset}
 		a := rec.Analysis
 		if a != nil {
 			gs.White, gs.Black, gs.Result = a.Players.White.Name, a.Players.Black.Name, a.Result

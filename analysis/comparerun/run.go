@@ -33,6 +33,12 @@ type Comparer struct {
 	// analysis.EngineOptions).
 	Budget         analysis.Budget
 	BorderlineBand float64
+	// ResolveEngine turns a preset's engine name into its command line
+	// with Budget.ByDate (default: enginepath.Resolve).
+	ResolveEngine func(name string) ([]string, error)
+	// WrapCommand, when set, wraps every command line a preset picks (the
+	// scheduler's LowPriority).
+	WrapCommand func([]string) []string
 	// EngineLabel names the engine in the run's parameters (default: the
 	// pool's command line).
 	EngineLabel string
@@ -193,14 +199,8 @@ func (c *Comparer) openRun(ctx context.Context, key, params string) (StoredRun, 
 // analyse analyses the pending games one by one, storing each as soon as it
 // is done.
 func (c *Comparer) analyse(ctx, bg context.Context, runID int64, pending []*analysis.Game, rep *RunReport, log zerolog.Logger) error {
-	var pool *analysis.Pool
-	defer func() {
-		if pool != nil {
-			if err := pool.Close(); err != nil {
-				log.Warn().Err(err).Msg("closing engines")
-			}
-		}
-	}()
+	engines := &pools{log: log}
+	defer engines.close()
 	total := 0
 	for _, g := range pending {
 		if comparable(g) {
@@ -213,15 +213,14 @@ func (c *Comparer) analyse(ctx, bg context.Context, runID int64, pending []*anal
 		if !comparable(g) {
 			rec.Error = "no Lichess analysis to compare with"
 		} else {
-			if pool == nil {
-				p, err := analysis.NewPool(ctx, c.Pool)
-				if err != nil {
-					return fmt.Errorf("comparerun: start engines: %w", err)
-				}
-				pool = p
+			pl := c.planFor(g)
+			rec.Preset = pl.preset
+			pool, err := engines.get(ctx, pl.pool)
+			if err != nil {
+				return err
 			}
 			base, extra := done, 0
-			opt := analysis.EngineOptions{Budget: c.Budget, BorderlineBand: c.BorderlineBand}
+			opt := analysis.EngineOptions{Budget: pl.budget, BorderlineBand: c.BorderlineBand}
 			if c.Progress != nil {
 				own := min(len(g.Moves), analysis.MaxAnalysedPlies) + 1
 				opt.Progress = func(d, t int) {

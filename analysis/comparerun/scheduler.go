@@ -74,6 +74,7 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 		Pool: analysis.PoolConfig{Command: LowPriority(cmd), Workers: 1, Threads: 1, HashMB: cfg.Compare.HashMB,
 			Factory: cfg.Factory, Logger: cfg.Logger},
 		Budget:      cfg.Compare.Budget,
+		WrapCommand: LowPriority,
 		EngineLabel: strings.Join(cmd, " "),
 		Logger:      cfg.Logger,
 	}

@@ -50,6 +50,7 @@ func WriteText(w io.Writer, r *RunReport) error {
 	}
 	bw.WriteString("\n")
 	writeGames(bw, r)
+	writePresets(bw, r)
 	if len(r.Skipped) > 0 {
 		bw.WriteString("\nUnreadable games:\n")
 		for _, s := range r.Skipped {
@@ -87,6 +88,29 @@ func writeGames(w *bufio.Writer, r *RunReport) {
 			g.Judgments.Lichess, g.Judgments.Ours, g.Judgments.Exact, num(g.F1, 2),
 			g.EvalMAECP, signedF(g.WhiteDiff.AccuracyDiff)+"/"+signedF(g.BlackDiff.AccuracyDiff),
 			signedI(g.WhiteDiff.ACPLDiff)+"/"+signedI(g.BlackDiff.ACPLDiff))
+	}
+}
+
+// writePresets lists the presets chosen by game date, with their counts,
+// in order of first use.
+func writePresets(w *bufio.Writer, r *RunReport) {
+	count := map[string]int{}
+	var order []string
+	for _, g := range r.Games {
+		if g.Preset == "" {
+			continue
+		}
+		if count[g.Preset] == 0 {
+			order = append(order, g.Preset)
+		}
+		count[g.Preset]++
+	}
+	if len(order) == 0 {
+		return
+	}
+	w.WriteString("Presets by game date:\n")
+	for _, p := range order {
+		fmt.Fprintf(w, "  %d game(s): %s\n", count[p], p)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/replay"
@@ -17,6 +18,7 @@ type jsonGame struct {
 	ID         string          `json:"id"`
 	Variant    json.RawMessage `json:"variant"`
 	InitialFen string          `json:"initialFen"`
+	CreatedAt  int64           `json:"createdAt"` // ms since the epoch
 	Status     json.RawMessage `json:"status"`
 	Winner     string          `json:"winner"`
 	Moves      string          `json:"moves"`
@@ -302,6 +304,11 @@ func jsonTags(jg *jsonGame, g *analysis.Game, variant string) []analysis.Tag {
 		{Name: "Black", Value: g.Black.Name},
 		{Name: "Result", Value: g.Result},
 		{Name: "GameId", Value: jg.ID},
+	}
+	if jg.CreatedAt > 0 {
+		t := time.UnixMilli(jg.CreatedAt).UTC()
+		tags = append(tags, analysis.Tag{Name: "UTCDate", Value: t.Format("2006.01.02")},
+			analysis.Tag{Name: "UTCTime", Value: t.Format("15:04:05")})
 	}
 	if g.StartFEN != "" || variant == "fromPosition" {
 		tags = append(tags, analysis.Tag{Name: "Variant", Value: "From Position"},

@@ -45,7 +45,7 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "analyse", analyseSynopsis)
 	nodes := fs.Int64("nodes", 0, "nodes per position (default 1000000, Lichess's budget)")
 	depth := fs.Int("depth", 0, "depth per position instead of nodes")
-	preset := fs.String("preset", "", "budget preset: quick (100k nodes), lichess (1M nodes), lichess-sf15 (1.5M nodes, fresh hash per position, as fishnet 2.x), deep (5M nodes)")
+	preset := fs.String("preset", "", "budget preset: quick (100k nodes), lichess (1M nodes), lichess-sf15 (1.5M nodes, fresh hash per position, as fishnet 2.6 with Stockfish 15.1), lichess-sf18 (1M nodes in chunks, as fishnet 2.13.0 with Stockfish 18: use --engine sf18), deep (5M nodes)")
 	threads := fs.Int("threads", 1, "engine threads per worker")
 	workers := fs.Int("workers", 0, "engines run in parallel (default: CPUs / threads)")
 	hash := fs.Int("hash", analysis.DefaultHashMB, "engine hash per worker, MB (16: Stockfish's default, as Lichess's fishnet)")
@@ -77,6 +77,9 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	budget, err := analysis.ParseBudget(*nodes, *depth, *preset)
 	if err != nil {
 		return err
+	}
+	if budget.ByDate {
+		return errors.New("--preset by-date is for outpost compare (it picks the engine per game); here name the preset, e.g. lichess-sf18 with --engine sf18")
 	}
 	log := env.logger()
 

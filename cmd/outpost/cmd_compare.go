@@ -30,7 +30,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	sinceS := fs.String("since", "", `how far back games are fetched, e.g. "30d" (default: the config's compare.since, 30d)`)
 	maxGames := fs.Int("max", 0, "games at most (default: the config's compare.max_games, 50)")
 	server := fs.String("server", "", "Lichess base URL, e.g. an outpost sandbox (default: the config's lichess.url, else https://lichess.org)")
-	preset := fs.String("preset", "", "budget preset: quick, lichess (1M nodes) or deep (default: the config's compare preset)")
+	preset := fs.String("preset", "", "budget preset: quick, lichess (1M nodes), lichess-sf15, lichess-sf18, deep, or by-date (each game with the preset and engine of the period it was played in: lichess-sf15 with sf15, lichess-sf18 with sf18) (default: the config's compare preset)")
 	nodes := fs.Int64("nodes", 0, "nodes per position instead of a preset")
 	workers := fs.Int("workers", 0, "engines run in parallel (default: CPUs / threads)")
 	threads := fs.Int("threads", 1, "engine threads per worker")

@@ -2,6 +2,11 @@
 # Installs everything Outpost's demo and test suite need on a fresh machine.
 # Idempotent: each step checks first and does nothing when already done.
 #   - Stockfish 15.1 from Debian's package (/usr/games/stockfish)
+#   - native builds of Stockfish 15.1 and 18 for this CPU (engine names sf15,
+#     sf18) from ../shared/stockfish into
+#     ${OUTPOST_ENGINES_DIR:-~/.cache/outpost/engines} via `outpost engines
+#     install`; 15.1 falls back to Debian's binary when it cannot be built
+#     (build-essential is installed for the compiler)
 #   - Stockfish 19 (WebAssembly, run with node) from the npm package
 #     stockfish@19.0.0: only bin/stockfish-19-single.js + .wasm and
 #     Copying.txt, into ${OUTPOST_STOCKFISH19_DIR:-~/.cache/outpost/stockfish19}
@@ -30,6 +35,7 @@ need=()
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
 command -v chromium >/dev/null || need+=(chromium chromium-driver)
+{ command -v g++ >/dev/null && command -v make >/dev/null; } || need+=(build-essential)
 if [ ${#need[@]} -gt 0 ]; then
   log "installing Debian packages: ${need[*]}"
   as_root apt-get update -qq
@@ -62,3 +68,11 @@ go build -o bin/outpost ./cmd/outpost
 if bin/outpost help 2>/dev/null | grep -q '^  models '; then
   bin/outpost models fetch
 fi
+
+# Native Stockfish (docs/stockfish.md). Each step skips an identical build.
+# sf15 falls back to Debian's binary, saying why, when it cannot be built.
+sf_src=${OUTPOST_STOCKFISH_SRC:-../shared/stockfish}
+bin/outpost engines install sf15 --src "$sf_src"
+# sf18: its networks come from npm stockfish@18.0.8 (about 170 MB, cached).
+bin/outpost engines install sf18 --src "$sf_src" ||
+  log "Stockfish 18 was not built (see above): engine sf18 is unavailable and its tests skip"
