@@ -173,8 +173,8 @@ func (b Builder) compile(ctx context.Context, r Recipe, archive string, nets map
 		return Info{}, err
 	}
 	info.BenchNodes, info.BenchNPS, info.Built = bench.Nodes, bench.NPS, time.Now().UTC().Truncate(time.Second)
-	b.logf("built in %.0f s; bench %s: %d nodes (as Stockfish %s's), %d nodes/s",
-		info.BuildSeconds, strings.Join(r.BenchArgs, " "), bench.Nodes, r.Version, bench.NPS)
+	b.logf("built in %.0f s; %s: %d nodes (as Stockfish %s's), %d nodes/s",
+		info.BuildSeconds, strings.TrimSpace("bench "+strings.Join(r.BenchArgs, " ")), bench.Nodes, r.Version, bench.NPS)
 	return b.install(r, work, bin, info)
 }
 
