@@ -120,3 +120,23 @@ func TestRunSandboxUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSandboxTimeFlags: --time-scale must be in (0, 1] and --nostart not
+// negative; the error names the flag and the value.
+func TestRunSandboxTimeFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--time-scale", "0"}, "--time-scale 0: must be in (0, 1]"},
+		{[]string{"--time-scale", "1.5"}, "--time-scale 1.5: must be in (0, 1]"},
+		{[]string{"--nostart", "-1s"}, "--nostart -1s: must be 0 (per-speed deadlines) or positive"},
+	} {
+		var out bytes.Buffer
+		env := &Env{Stdout: &out, Stderr: &out}
+		err := runSandbox(context.Background(), env, append([]string{"--account", "a:b"}, tc.args...))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
