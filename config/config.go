@@ -75,6 +75,21 @@ type ChallengeConfig struct {
 	BotDailyBudget      int      `toml:"bot_daily_budget"`       // bot-vs-bot games per rolling day (Lichess: 100)
 	Queue               bool     `toml:"queue"`                  // hold challenges while at max_games
 	QueueSize           int      `toml:"queue_size"`             // how many challenges may wait
+	// MaxCorrespondenceGames bounds the correspondence (and unlimited)
+	// games at the same time; they do not count against MaxGames, which
+	// bounds the real-time games.
+	MaxCorrespondenceGames int `toml:"max_correspondence_games"`
+	// RatingWindowBelow and RatingWindowAbove bound the challenger's rating
+	// relative to ours in the challenge's speed (0 = no bound).
+	RatingWindowBelow int `toml:"rating_window_below"`
+	RatingWindowAbove int `toml:"rating_window_above"`
+	// MinIncrementPerSpeed is the smallest increment (seconds) accepted per
+	// real-time speed (bullet, blitz, rapid, classical), on top of
+	// MinIncrement.
+	MinIncrementPerSpeed map[string]int `toml:"min_increment_per_speed"`
+	// ReservedHumanSlots are real-time slots only humans may take: a bot's
+	// challenge is refused (queued) when taking a slot would leave fewer.
+	ReservedHumanSlots int `toml:"reserved_human_slots"`
 }
 
 // Rule is one [[rules]] entry: when every set match field agrees with a
@@ -141,6 +156,17 @@ type GameConfig struct {
 	CorrespondenceMoveTime time.Duration `toml:"correspondence_move_time"` // thinking time per correspondence move
 	Shutdown               string        `toml:"shutdown"`                 // finish|abort|leave
 	ShutdownTimeout        time.Duration `toml:"shutdown_timeout"`         // how long "finish" waits
+	// EngineOutputRooms are the chat rooms where !eval (the engine's
+	// evaluation) is answered; elsewhere it is politely refused.
+	EngineOutputRooms []string `toml:"engine_output_rooms"`
+	// TakebacksPerGame is how many takeback offers of a human opponent
+	// are accepted per game (0 declines all); bots' offers are declined.
+	TakebacksPerGame int `toml:"takebacks_per_game"`
+	// OfferDraw makes the bot offer a draw (with its move) from
+	// DrawMinPly on, when its eval stayed within DrawEvalCP for
+	// OfferDrawMoves consecutive own moves or neither side can mate.
+	OfferDraw      bool `toml:"offer_draw"`
+	OfferDrawMoves int  `toml:"offer_draw_moves"`
 }
 
 // SummaryConfig is the [summary] section: the post-game analysis summary.
@@ -175,6 +201,11 @@ type MatchmakingConfig struct {
 	Variant       string        `toml:"variant"`        // variant of our challenges
 	Rated         bool          `toml:"rated"`          // rated challenges
 	DeclineMemory time.Duration `toml:"decline_memory"` // how long a bot that declined is left alone
+	AllowList     []string      `toml:"allow_list"`     // if non-empty, only these bots are challenged
+	BlockList     []string      `toml:"block_list"`     // never challenge these bots
+	// IncludeChallengeBlockList also keeps the matchmaker away from the
+	// users of [challenge] block_list.
+	IncludeChallengeBlockList bool `toml:"include_challenge_block_list"`
 }
 
 // StoreConfig is the [store] section.
@@ -266,6 +297,9 @@ func Default() *Config {
 			BotDailyBudget:      100,
 			Queue:               true,
 			QueueSize:           5,
+
+			MaxCorrespondenceGames: 5,
+			MinIncrementPerSpeed:   map[string]int{"bullet": 0, "blitz": 0, "rapid": 0, "classical": 0},
 		},
 		Rules:   []Rule{},
 		Engines: EnginesConfig{Default: "medium", Defs: map[string]EngineConfig{}},
@@ -287,6 +321,10 @@ func Default() *Config {
 			CorrespondenceMoveTime: 30 * time.Second,
 			Shutdown:               "finish",
 			ShutdownTimeout:        10 * time.Minute,
+			EngineOutputRooms:      []string{"spectator"},
+			TakebacksPerGame:       0,
+			OfferDraw:              false,
+			OfferDrawMoves:         10,
 		},
 		Summary: SummaryConfig{
 			Enabled: true,
@@ -312,6 +350,10 @@ func Default() *Config {
 			Variant:       "standard",
 			Rated:         true,
 			DeclineMemory: time.Hour,
+			AllowList:     []string{},
+			BlockList:     []string{},
+
+			IncludeChallengeBlockList: true,
 		},
 		Store: StoreConfig{Path: "outpost.db", PGNDir: "pgn"},
 		Analysis: AnalysisConfig{

@@ -92,6 +92,39 @@ func (c *Config) checkChallenge(ch *checker) {
 	ch.intRange("challenge.max_games_per_opponent", p.MaxGamesPerOpponent, 1, max(1, p.MaxGames), "games (at most challenge.max_games)")
 	ch.intRange("challenge.bot_daily_budget", p.BotDailyBudget, 0, maxBotDailyBudget, "games a day")
 	ch.intRange("challenge.queue_size", p.QueueSize, 1, 100, "challenges")
+	ch.intRange("challenge.max_correspondence_games", p.MaxCorrespondenceGames, 1, 100, "games")
+	ch.intRangeOrZero("challenge.rating_window_below", p.RatingWindowBelow, 1, maxRating, "rating points", "no bound")
+	ch.intRangeOrZero("challenge.rating_window_above", p.RatingWindowAbove, 1, maxRating, "rating points", "no bound")
+	for _, speed := range sortedKeys(p.MinIncrementPerSpeed) {
+		key := "challenge.min_increment_per_speed." + speed
+		if !slices.Contains(RealTimeSpeeds(), speed) {
+			ch.fail(key, speed, "not a real-time speed"+didYouMean(speed, RealTimeSpeeds()), strings.Join(RealTimeSpeeds(), ", "))
+			continue
+		}
+		ch.intRange(key, p.MinIncrementPerSpeed[speed], 0, maxClockIncrement, "seconds")
+	}
+	if p.MaxGames >= 1 {
+		ch.intRange("challenge.reserved_human_slots", p.ReservedHumanSlots, 0, p.MaxGames-1,
+			"slots (fewer than challenge.max_games, so that bots keep at least one)")
+	}
+	if p.ReservedHumanSlots > 0 && !p.AllowHumans {
+		ch.fail("challenge.reserved_human_slots", p.ReservedHumanSlots, "slots reserved for humans, but allow_humans is false",
+			"0, or allow_humans = true")
+	}
+}
+
+// RealTimeSpeeds lists the real-time speeds BOT accounts may play.
+func RealTimeSpeeds() []string { return []string{"bullet", "blitz", "rapid", "classical"} }
+
+// sortedKeys returns a map's keys in order, so that problems come out in a
+// stable order.
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // checkSpeeds checks a list of speeds, explaining UltraBullet.
@@ -150,6 +183,9 @@ func (c *Config) checkGame(ch *checker) {
 	ch.durRange("game.correspondence_move_time", g.CorrespondenceMoveTime, time.Second, time.Hour)
 	ch.oneOf("game.shutdown", g.Shutdown, []string{"finish", "abort", "leave"})
 	ch.durRange("game.shutdown_timeout", g.ShutdownTimeout, 0, 24*time.Hour)
+	ch.listOf("game.engine_output_rooms", g.EngineOutputRooms, chatRooms(), false)
+	ch.intRange("game.takebacks_per_game", g.TakebacksPerGame, 0, 100, "takebacks (0 declines every offer)")
+	ch.intRange("game.offer_draw_moves", g.OfferDrawMoves, 1, 100, "consecutive own moves")
 }
 
 // chatRooms lists the Lichess game chat rooms.
@@ -230,6 +266,18 @@ func (c *Config) checkMatchmaking(ch *checker) {
 	variants := slices.DeleteFunc(Variants(), func(v string) bool { return v == "fromPosition" })
 	ch.oneOf("matchmaking.variant", m.Variant, variants)
 	ch.durRange("matchmaking.decline_memory", m.DeclineMemory, 0, 30*24*time.Hour)
+	ch.users("matchmaking.allow_list", m.AllowList)
+	ch.users("matchmaking.block_list", m.BlockList)
+	blocked := m.BlockList
+	if m.IncludeChallengeBlockList {
+		blocked = append(slices.Clone(blocked), c.Challenge.BlockList...)
+	}
+	for _, u := range m.AllowList {
+		if slices.ContainsFunc(blocked, func(b string) bool { return strings.EqualFold(b, u) }) {
+			ch.fail("matchmaking.allow_list", u, "bot is also blocked (matchmaking.block_list, or challenge.block_list with include_challenge_block_list)",
+				"a bot in at most one of the allow and block lists")
+		}
+	}
 }
 
 func (c *Config) checkStore(ch *checker) {
