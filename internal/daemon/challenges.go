@@ -26,6 +26,9 @@ func offerOf(c *lichess.Challenge) Offer {
 			o.Challenger = u.ID
 		}
 	}
+	if u := c.DestUser; u != nil {
+		o.MyRating = u.Rating // Lichess gives both ratings in the challenge's perf
+	}
 	switch c.TimeControl.Type {
 	case "clock":
 		o.Base, o.Increment = c.TimeControl.Limit, c.TimeControl.Increment
@@ -115,7 +118,8 @@ func (d *Daemon) decline(ctx context.Context, o Offer, v Verdict) {
 // load counts what the policy needs to know about the daemon's load.
 func (d *Daemon) load(ctx context.Context, o Offer) Load {
 	d.mu.Lock()
-	l := Load{Playing: len(d.games) + len(d.accepted) + len(d.outgoing), Queued: len(d.queue)}
+	l := Load{Queued: len(d.queue)}
+	l.Playing, l.Correspondence = d.slotsLocked()
 	for _, g := range d.games {
 		if strings.EqualFold(g.opponent, o.Challenger) {
 			l.PlayingVsOpponent++
@@ -137,11 +141,33 @@ func (d *Daemon) load(ctx context.Context, o Offer) Load {
 	return l
 }
 
+// slotsLocked counts the slots in use: real-time games running, accepted
+// or challenged for (the matchmaker's challenges are real-time), and
+// correspondence games (mu held).
+func (d *Daemon) slotsLocked() (realTime, correspondence int) {
+	for _, g := range d.games {
+		if g.correspondence {
+			correspondence++
+		} else {
+			realTime++
+		}
+	}
+	for _, a := range d.accepted {
+		if a.offer.Correspondence() {
+			correspondence++
+		} else {
+			realTime++
+		}
+	}
+	return realTime + len(d.outgoing), correspondence
+}
+
 // drainQueue retries the oldest queued challenge while there is room.
 func (d *Daemon) drainQueue(ctx context.Context) {
 	for {
 		d.mu.Lock()
-		room := d.cfg.Challenge.MaxGames <= 0 || len(d.games)+len(d.accepted)+len(d.outgoing) < d.cfg.Challenge.MaxGames
+		realTime, _ := d.slotsLocked()
+		room := d.cfg.Challenge.MaxGames <= 0 || realTime < d.cfg.Challenge.MaxGames
 		if len(d.queue) == 0 || !room || d.stopping {
 			d.mu.Unlock()
 			return

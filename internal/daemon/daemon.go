@@ -87,9 +87,10 @@ type Daemon struct {
 
 // gameSlot is one running game.
 type gameSlot struct {
-	opponent string
-	bot      bool
-	cancel   context.CancelFunc
+	opponent       string
+	bot            bool
+	correspondence bool // no real-time clock: does not take a max_games slot
+	cancel         context.CancelFunc
 }
 
 // accepted is a challenge we accepted whose game has not started yet; it

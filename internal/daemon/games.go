@@ -76,7 +76,8 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 		}
 	}
 	gctx, cancel := context.WithCancel(gamesCtx)
-	slot := &gameSlot{opponent: info.Opponent.Username, cancel: cancel}
+	slot := &gameSlot{opponent: info.Opponent.Username, cancel: cancel,
+		correspondence: info.Speed == "correspondence" || (info.Speed == "" && acc.offer.Correspondence())}
 	d.games[id] = slot
 	d.lastBusy = time.Now()
 	d.mu.Unlock()

@@ -58,10 +58,12 @@ func (d *Daemon) matchmaker(ctx context.Context) {
 	}
 }
 
-// idleLocked reports whether nothing is running, accepted, queued or
-// pending (mu held).
+// idleLocked reports whether no real-time game is running, accepted or
+// challenged for and nothing is queued (mu held): correspondence games
+// leave the real-time slots free, so they do not keep the matchmaker away.
 func (d *Daemon) idleLocked() bool {
-	return !d.stopping && len(d.games) == 0 && len(d.accepted) == 0 && len(d.queue) == 0 && len(d.outgoing) == 0
+	realTime, _ := d.slotsLocked()
+	return !d.stopping && realTime == 0 && len(d.queue) == 0
 }
 
 // challengeSomeone sends one challenge to a suitable online bot, if any.
@@ -144,7 +146,7 @@ func (d *Daemon) pickBot(ctx context.Context, bots []lichess.User, speed string)
 	var best []lichess.User
 	var bestLast time.Time
 	for _, b := range bots {
-		if strings.EqualFold(b.ID, d.me) || !b.IsBot() {
+		if strings.EqualFold(b.ID, d.me) || !b.IsBot() || !d.mayChallenge(b) {
 			continue
 		}
 		r := b.Perfs[speed].Rating
@@ -170,6 +172,23 @@ func (d *Daemon) pickBot(ctx context.Context, bots []lichess.User, speed string)
 		return lichess.User{}, false
 	}
 	return best[rand.IntN(len(best))], true
+}
+
+// mayChallenge applies the matchmaker's allow and block lists (and the
+// challenge block list when include_challenge_block_list is set) to a bot,
+// by id or by name, case-insensitively.
+func (d *Daemon) mayChallenge(b lichess.User) bool {
+	mm := d.cfg.Matchmaking
+	listed := func(list []string) bool { return containsFold(list, b.ID) || containsFold(list, b.Username) }
+	switch {
+	case listed(mm.BlockList):
+		return false
+	case mm.IncludeChallengeBlockList && listed(d.cfg.Challenge.BlockList):
+		return false
+	case len(mm.AllowList) > 0 && !listed(mm.AllowList):
+		return false
+	}
+	return true
 }
 
 // takeOutgoing removes and returns the pending challenge of ours to user.

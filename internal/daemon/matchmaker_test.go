@@ -63,6 +63,53 @@ func TestPickBot(t *testing.T) {
 	}
 }
 
+// TestPickBotLists: the matchmaker honours its allow and block lists, and
+// the challenge block list unless include_challenge_block_list is off.
+func TestPickBotLists(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "outpost.db"))
+	require.NoError(t, err)
+	defer st.Close()
+	bots := []lichess.User{onlineBot("alpha", 1500), onlineBot("Beta", 1500)}
+	tests := []struct {
+		name    string
+		mm      func(*config.MatchmakingConfig)
+		blocked []string // [challenge] block_list
+		want    []string // bots that may be picked
+	}{
+		{"no lists", nil, nil, []string{"alpha", "Beta"}},
+		{"block list", func(m *config.MatchmakingConfig) { m.BlockList = []string{"ALPHA"} }, nil, []string{"Beta"}},
+		{"allow list", func(m *config.MatchmakingConfig) { m.AllowList = []string{"beta"} }, nil, []string{"Beta"}},
+		{"allow list of absent bots", func(m *config.MatchmakingConfig) { m.AllowList = []string{"gamma"} }, nil, nil},
+		{"challenge block list included", func(m *config.MatchmakingConfig) { m.IncludeChallengeBlockList = true }, []string{"beta"}, []string{"alpha"}},
+		{"challenge block list ignored", func(m *config.MatchmakingConfig) { m.IncludeChallengeBlockList = false }, []string{"beta"}, []string{"alpha", "Beta"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := config.Default()
+			cfg.Matchmaking.DeclineMemory = time.Hour
+			if tt.mm != nil {
+				tt.mm(&cfg.Matchmaking)
+			}
+			cfg.Challenge.BlockList = tt.blocked
+			d := &Daemon{cfg: cfg, store: st, me: "outpost"}
+			seen := map[string]bool{}
+			for range 40 { // the pick is random among the eligible bots
+				if b, ok := d.pickBot(ctx, bots, "blitz"); ok {
+					seen[b.ID] = true
+				}
+			}
+			var got []string
+			for _, b := range bots {
+				if seen[b.ID] {
+					got = append(got, b.ID)
+				}
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
 func TestSpeedOf(t *testing.T) {
 	for _, tt := range []struct {
 		base, inc int

@@ -37,11 +37,21 @@ type Offer struct {
 	Increment  int // seconds
 	Days       int // correspondence days per move (0 for real time)
 	FEN        string
+	// MyRating is our own rating in the challenge's speed (0 = unknown),
+	// for the rating window.
+	MyRating int
+}
+
+// Correspondence reports whether the offer is for a correspondence or
+// unlimited game (one without a real-time clock).
+func (o Offer) Correspondence() bool {
+	return o.Speed == "correspondence" || o.Days > 0
 }
 
 // Load is the daemon's current load, as the policy sees it.
 type Load struct {
-	Playing           int // games in progress
+	Playing           int // real-time games in progress (and slots held for starting ones)
+	Correspondence    int // correspondence and unlimited games in progress
 	PlayingVsOpponent int // games in progress against this challenger
 	BotGamesToday     int // games against bots started in the last 24 h
 	Queued            int // challenges waiting for a free slot
@@ -102,11 +112,8 @@ func Decide(p config.ChallengeConfig, o Offer, l Load) Verdict {
 		return refuse(ReasonRated, "casual games are not accepted")
 	}
 	if !allowListed {
-		if p.MinRating > 0 && o.Rating < p.MinRating {
-			return refuse(ReasonGeneric, "rating below the minimum")
-		}
-		if p.MaxRating > 0 && o.Rating > p.MaxRating {
-			return refuse(ReasonGeneric, "rating above the maximum")
+		if v, ok := decideRating(p, o); !ok {
+			return v
 		}
 	}
 	if o.Bot && p.BotDailyBudget > 0 && l.BotGamesToday >= p.BotDailyBudget {
@@ -115,11 +122,44 @@ func Decide(p config.ChallengeConfig, o Offer, l Load) Verdict {
 	if p.MaxGamesPerOpponent > 0 && l.PlayingVsOpponent >= p.MaxGamesPerOpponent {
 		return refuse(ReasonLater, "already playing this opponent")
 	}
-	if p.MaxGames > 0 && l.Playing >= p.MaxGames {
-		if p.Queue && l.Queued < p.QueueSize {
-			return Verdict{Queue: true, Why: "at capacity; queued"}
+	return decideLoad(p, o, l)
+}
+
+// decideRating checks the absolute rating bounds and the window around our
+// own rating; ok is false with the refusal.
+func decideRating(p config.ChallengeConfig, o Offer) (Verdict, bool) {
+	switch {
+	case p.MinRating > 0 && o.Rating < p.MinRating:
+		return refuse(ReasonGeneric, "rating below the minimum"), false
+	case p.MaxRating > 0 && o.Rating > p.MaxRating:
+		return refuse(ReasonGeneric, "rating above the maximum"), false
+	case o.MyRating > 0 && p.RatingWindowBelow > 0 && o.Rating < o.MyRating-p.RatingWindowBelow:
+		return refuse(ReasonGeneric, "rating below the window around ours"), false
+	case o.MyRating > 0 && p.RatingWindowAbove > 0 && o.Rating > o.MyRating+p.RatingWindowAbove:
+		return refuse(ReasonGeneric, "rating above the window around ours"), false
+	}
+	return Verdict{}, true
+}
+
+// decideLoad accepts, queues or refuses by the load: correspondence games
+// have their own limit; real-time games share max_games, of which a bot
+// may not take the slots reserved for humans.
+func decideLoad(p config.ChallengeConfig, o Offer, l Load) Verdict {
+	if o.Correspondence() {
+		if p.MaxCorrespondenceGames > 0 && l.Correspondence >= p.MaxCorrespondenceGames {
+			return refuse(ReasonLater, "at the correspondence games limit")
 		}
-		return refuse(ReasonLater, "at capacity")
+		return Verdict{Accept: true, Why: "accepted"}
+	}
+	limit, why := p.MaxGames, "at capacity"
+	if o.Bot && p.ReservedHumanSlots > 0 {
+		limit, why = p.MaxGames-p.ReservedHumanSlots, "the free slots are reserved for humans"
+	}
+	if p.MaxGames > 0 && l.Playing >= limit {
+		if p.Queue && l.Queued < p.QueueSize {
+			return Verdict{Queue: true, Why: why + "; queued"}
+		}
+		return refuse(ReasonLater, why)
 	}
 	return Verdict{Accept: true, Why: "accepted"}
 }
@@ -145,6 +185,8 @@ func decideTime(p config.ChallengeConfig, o Offer) (Verdict, bool) {
 		return refuse(ReasonTooSlow, "initial time above the maximum"), false
 	case o.Increment < p.MinIncrement || o.Increment > p.MaxIncrement:
 		return refuse(ReasonTimeControl, "increment out of range"), false
+	case o.Increment < p.MinIncrementPerSpeed[o.Speed]:
+		return refuse(ReasonTimeControl, "increment below the minimum for "+o.Speed), false
 	}
 	return Verdict{}, true
 }
