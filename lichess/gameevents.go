@@ -133,6 +133,14 @@ func (s *GameState) DrawOffered(c Color) bool {
 	return s.WDraw
 }
 
+// TakebackProposed reports whether side c is proposing a takeback.
+func (s *GameState) TakebackProposed(c Color) bool {
+	if c == Black {
+		return s.BTakeback
+	}
+	return s.WTakeback
+}
+
 // Expiration is the time left to make the first move before the game is
 // aborted.
 type Expiration struct {

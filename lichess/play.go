@@ -192,6 +192,16 @@ func (p *PlayAPI) Draw(ctx context.Context, gameID string, accept bool) error {
 	return p.action(ctx, gameID, "draw", "no")
 }
 
+// Takeback proposes or accepts a takeback (accept=true, /takeback/yes) or
+// declines the opponent's proposal (accept=false, /takeback/no). The game
+// state's WTakeback/BTakeback say who proposes one.
+func (p *PlayAPI) Takeback(ctx context.Context, gameID string, accept bool) error {
+	if accept {
+		return p.action(ctx, gameID, "takeback", "yes")
+	}
+	return p.action(ctx, gameID, "takeback", "no")
+}
+
 // ClaimVictory claims the win when the opponent has left the game (see
 // OpponentGone.ClaimWinInSeconds).
 func (p *PlayAPI) ClaimVictory(ctx context.Context, gameID string) error {

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/outpostchess/outpost/bots/engine"
@@ -64,22 +65,28 @@ func (r *Runner) onChat(ctx context.Context, c *lichess.ChatLine) {
 	if !r.cfg.Game.ChatCommands || strings.EqualFold(c.Username, r.cfg.Me) || strings.EqualFold(c.Username, "lichess") {
 		return
 	}
-	reply := r.commandReply(c.Text)
-	if reply == "" {
-		return
-	}
 	room := lichess.ChatRoom(c.Room)
 	if room != lichess.RoomSpectator {
 		room = lichess.RoomPlayer
+	}
+	reply := r.commandReply(c.Text, room)
+	if reply == "" {
+		return
 	}
 	if err := r.api.Chat(ctx, r.cfg.GameID, room, reply); err != nil && ctx.Err() == nil {
 		r.log.Warn().Err(err).Msg("chat reply")
 	}
 }
 
-// commandReply returns the answer to a chat line, or "" when it is not a
-// command.
-func (r *Runner) commandReply(text string) string {
+// engineOutputRefusal is the answer to !eval in a room where the engine's
+// thinking is not shown (the player room by default: it would help the
+// opponent).
+const engineOutputRefusal = "Sorry, I don't share my evaluation with my opponent. Spectators can ask in the spectator chat."
+
+// commandReply returns the answer to a chat line in room, or "" when it is
+// not a command. Commands that reveal the engine's thinking (!eval) are
+// answered only in the rooms of engine_output_rooms.
+func (r *Runner) commandReply(text string, room lichess.ChatRoom) string {
 	fields := strings.Fields(strings.TrimSpace(text))
 	if len(fields) == 0 || !strings.HasPrefix(fields[0], "!") {
 		return ""
@@ -96,6 +103,12 @@ func (r *Runner) commandReply(text string) string {
 	case "!eval":
 		if len(args) > 0 {
 			return "Usage: !eval (no arguments)"
+		}
+		if !slices.Contains(r.cfg.Game.EngineOutputRooms, string(room)) {
+			if room == lichess.RoomSpectator {
+				return "Sorry, I don't share my evaluation during the game."
+			}
+			return engineOutputRefusal
 		}
 		if !r.lastScore.Set {
 			return "No evaluation yet."

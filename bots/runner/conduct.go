@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -83,6 +84,49 @@ func (r *Runner) acceptDraw(ply int) bool {
 		return cp <= g.DrawEvalCP && cp >= -g.DrawEvalCP
 	}
 	return false
+}
+
+// drawOfferGap is how many plies Lichess wants between two draw offers of
+// one player: an offer within 20 plies of the previous one is ignored.
+const drawOfferGap = 20
+
+// wantDrawOffer applies the offer_draw policy to the move about to be sent
+// for t: from draw_min_ply on, after offer_draw_moves consecutive own moves
+// whose eval was within draw_eval_cp, or when neither side has mating
+// material; never twice within drawOfferGap plies.
+func (r *Runner) wantDrawOffer(t thought) bool {
+	g := r.cfg.Game
+	if !g.OfferDraw {
+		return false
+	}
+	if t.err == nil && t.move.Score.Set {
+		if cp := scoreCP(t.move.Score); cp <= g.DrawEvalCP && cp >= -g.DrawEvalCP {
+			r.drawStreak++
+		} else {
+			r.drawStreak = 0
+		}
+	}
+	if t.ply < g.DrawMinPly || (r.lastOffer >= 0 && t.ply-r.lastOffer < drawOfferGap) {
+		return false
+	}
+	return r.drawStreak >= max(g.OfferDrawMoves, 1) || deadDrawn(r.game)
+}
+
+// deadDrawn reports whether neither side has mating material: each has at
+// most a king and one minor piece (no pawn, rook or queen). Lichess ends
+// only the positions where no mate is possible at all; these it leaves to
+// the players (a mate with K+N against K+B needs the loser's help).
+func deadDrawn(b *board.Board) bool {
+	if b == nil {
+		return false
+	}
+	for _, c := range []board.Color{board.White, board.Black} {
+		if b.Pieces(c, board.Pawn)|b.Pieces(c, board.Rook)|b.Pieces(c, board.Queen) != 0 ||
+			board.Count(b.Pieces(c, board.Bishop)|b.Pieces(c, board.Knight)) > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // considerResign resigns after resign_moves consecutive own moves evaluated

@@ -16,6 +16,7 @@ type GameAPI interface {
 	Abort(ctx context.Context, gameID string) error
 	Resign(ctx context.Context, gameID string) error
 	Draw(ctx context.Context, gameID string, accept bool) error
+	Takeback(ctx context.Context, gameID string, accept bool) error
 	ClaimVictory(ctx context.Context, gameID string) error
 }
 

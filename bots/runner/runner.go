@@ -71,6 +71,11 @@ type Runner struct {
 	thinkCancel  context.CancelFunc // stops the current think
 	sentPly      int                // ply whose move was sent and not yet seen played, -1 none
 	drawAnswered int                // ply at which the opponent's draw offer was answered, -1 none
+	thinkGen     int                // generation of the current think: a stale answer is never played
+	takebackSeen bool               // the opponent's takeback proposal was already answered
+	takebacks    int                // takeback proposals accepted in this game (-1: not loaded)
+	drawStreak   int                // consecutive own moves with a drawish eval
+	lastOffer    int                // ply of our last draw offer, -1 none
 	lastScore    engine.Score
 	lastDepth    int
 	lowStreak    int
@@ -92,6 +97,7 @@ type Runner struct {
 // thought is an engine's answer for one ply.
 type thought struct {
 	ply      int
+	gen      int
 	move     engine.Move
 	err      error
 	overhead time.Duration // runner time spent before the engine started
@@ -109,7 +115,7 @@ func New(cfg Config, api GameAPI, eng engine.Engine, j Journal) *Runner {
 	return &Runner{
 		cfg: cfg, api: api, eng: eng, journal: j,
 		log:         cfg.Logger.With().Str("game", cfg.GameID).Logger(),
-		thinkingPly: -1, sentPly: -1, drawAnswered: -1,
+		thinkingPly: -1, sentPly: -1, drawAnswered: -1, takebacks: -1, lastOffer: -1,
 		moveCh: make(chan thought, 1),
 		out:    Outcome{GameID: cfg.GameID},
 	}
@@ -227,6 +233,7 @@ func (r *Runner) onFull(ctx context.Context, f *lichess.GameFull) error {
 func (r *Runner) onState(ctx context.Context, s *lichess.GameState) bool {
 	r.state, r.stateAt = s, time.Now()
 	moves := s.MoveList()
+	before := len(r.gameMoves)
 	if err := r.syncBoard(moves); err != nil {
 		r.log.Error().Err(err).Msg("server moves do not replay; waiting for the next state")
 		return false
@@ -240,6 +247,9 @@ func (r *Runner) onState(ctx context.Context, s *lichess.GameState) bool {
 	if r.sentPly >= 0 && r.sentPly < ply {
 		r.sentPly = -1
 	}
+	if ply < before || (r.sentPly >= 0 && r.sentPly > ply) {
+		r.onTakenBack(ctx, ply, max(before, r.sentPly))
+	}
 	if !s.Status.Ongoing() {
 		r.out.Status, r.out.Winner = s.Status, s.Winner
 		r.stopThinking()
@@ -247,6 +257,7 @@ func (r *Runner) onState(ctx context.Context, s *lichess.GameState) bool {
 		return true
 	}
 	r.considerDraw(ctx, s, ply)
+	r.considerTakeback(ctx, s)
 	r.considerAbort(ply)
 	if r.ourTurn() && r.thinkingPly != ply && r.sentPly != ply && !r.resigned {
 		r.think(ctx, ply)
@@ -336,14 +347,16 @@ func (r *Runner) think(ctx context.Context, ply int) {
 	pos := engine.Position{StartFEN: r.full.StartFEN(), Moves: append([]string(nil), r.gameMoves...)}
 	lim := r.limits()
 	tctx, cancel := context.WithCancel(ctx)
+	r.thinkGen++
 	r.thinkingPly, r.thinkCancel = ply, cancel
+	gen := r.thinkGen
 	received := r.stateAt
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		start := time.Now()
 		mv, err := r.eng.SelectMove(tctx, pos, lim)
-		t := thought{ply: ply, move: mv, err: err, overhead: start.Sub(received), doneAt: time.Now()}
+		t := thought{ply: ply, gen: gen, move: mv, err: err, overhead: start.Sub(received), doneAt: time.Now()}
 		select {
 		case r.moveCh <- t:
 		case <-ctx.Done():
@@ -385,8 +398,8 @@ func (r *Runner) stopThinking() {
 // onThought sends the engine's move if it is still wanted.
 func (r *Runner) onThought(ctx context.Context, t thought) {
 	defer r.flushMoves(ctx)
-	if t.ply != r.thinkingPly {
-		return // stale: the position changed while the engine thought
+	if t.ply != r.thinkingPly || t.gen != r.thinkGen {
+		return // stale: the position changed (or was taken back) while the engine thought
 	}
 	r.thinkCancel()
 	r.thinkCancel, r.thinkingPly = nil, -1
@@ -403,7 +416,8 @@ func (r *Runner) onThought(ctx context.Context, t thought) {
 	} else if t.move.Score.Set {
 		r.lastScore, r.lastDepth = t.move.Score, t.move.Depth
 	}
-	r.sendReserved(ctx, t.ply, uci, t.overhead+time.Since(t.doneAt))
+	offer := r.wantDrawOffer(t)
+	r.sendReserved(ctx, t.ply, uci, t.overhead+time.Since(t.doneAt), offer)
 	if t.err == nil && t.move.Score.Set {
 		r.considerResign(ctx, t.move.Score)
 	}
@@ -411,7 +425,7 @@ func (r *Runner) onThought(ctx context.Context, t thought) {
 
 // sendReserved reserves uci at ply (or takes the move already reserved
 // there) and sends it.
-func (r *Runner) sendReserved(ctx context.Context, ply int, uci string, overhead time.Duration) {
+func (r *Runner) sendReserved(ctx context.Context, ply int, uci string, overhead time.Duration, offerDraw bool) {
 	reqStart := time.Now()
 	ok, prev, err := r.journal.ReserveMove(ctx, SentMove{
 		GameID: r.cfg.GameID, Ply: ply, UCI: uci,
@@ -436,10 +450,14 @@ func (r *Runner) sendReserved(ctx context.Context, ply int, uci string, overhead
 	}
 	r.out.Latencies = append(r.out.Latencies, overhead+time.Since(reqStart))
 	r.sentPly = ply
-	err = r.api.Move(ctx, r.cfg.GameID, uci, false)
+	err = r.api.Move(ctx, r.cfg.GameID, uci, offerDraw)
 	switch {
 	case err == nil:
-		r.log.Debug().Str("move", uci).Int("ply", ply).Msg("moved")
+		r.log.Debug().Str("move", uci).Int("ply", ply).Bool("offering_draw", offerDraw).Msg("moved")
+		if offerDraw {
+			r.lastOffer = ply
+			r.log.Info().Int("ply", ply).Msg("offered a draw")
+		}
 	case errors.Is(err, lichess.ErrUnknownOutcome):
 		r.log.Warn().Err(err).Str("move", uci).Msg("move outcome unknown; will check the game state")
 		r.armRetry()
@@ -476,5 +494,5 @@ func (r *Runner) onRetry(ctx context.Context) {
 		r.think(ctx, ply)
 		return
 	}
-	r.sendReserved(ctx, ply, prev.UCI, 0)
+	r.sendReserved(ctx, ply, prev.UCI, 0, false)
 }

@@ -199,7 +199,8 @@ func TestRunnerPlaysGreetsAnswersAndFinishes(t *testing.T) {
 	require.NoError(t, w.alice.Board().Chat(ctx, id, lichess.RoomPlayer, "!eval"))
 	require.NoError(t, w.alice.Board().Chat(ctx, id, lichess.RoomPlayer, "!eval now"))
 	require.NoError(t, w.alice.Board().Chat(ctx, id, lichess.RoomSpectator, "!engine"))
-	waitFor(t, "chat replies", func() bool { return len(w.srv.Chat(id)) >= 6 })
+	require.NoError(t, w.alice.Board().Chat(ctx, id, lichess.RoomSpectator, "!eval"))
+	waitFor(t, "chat replies", func() bool { return len(w.srv.Chat(id)) >= 9 })
 	require.NoError(t, w.alice.Board().Resign(ctx, id))
 
 	res := <-done
@@ -217,7 +218,11 @@ func TestRunnerPlaysGreetsAnswersAndFinishes(t *testing.T) {
 		}
 	}
 	assert.Contains(t, texts, "player: Hi Alice, scripted here")
-	assert.Contains(t, texts, "player: My evaluation: +0.35 (depth 3, my point of view)")
+	// The engine's thinking goes to spectators only; the opponent is
+	// politely refused (engine_output_rooms = ["spectator"]).
+	assert.Contains(t, texts, "spectator: My evaluation: +0.35 (depth 3, my point of view)")
+	assert.Contains(t, texts, "player: "+engineOutputRefusal)
+	assert.NotContains(t, texts, "player: My evaluation: +0.35 (depth 3, my point of view)")
 	assert.Contains(t, texts, "player: Usage: !eval (no arguments)")
 	assert.Contains(t, texts, "spectator: I'm playing with scripted.")
 	assert.Contains(t, texts, "player: GG Alice")
