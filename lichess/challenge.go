@@ -99,12 +99,15 @@ func (c *Client) CancelChallenge(ctx context.Context, id string) error {
 	return nil
 }
 
+// MaxIncrement is the largest clock increment Lichess accepts, in seconds.
+const MaxIncrement = 180
+
 // ChallengeClock is a real-time clock for a new challenge, in seconds.
 type ChallengeClock struct {
 	// Limit is the initial time: 0, 15, 30, 45, 60, 90 or a multiple of 60
 	// up to 10800.
 	Limit int
-	// Increment is 0..60.
+	// Increment is 0..180 (the OpenAPI spec says 60; Lichess accepts 180).
 	Increment int
 }
 
@@ -130,8 +133,8 @@ func (p ChallengeParams) form() (url.Values, error) {
 		if err := validClockLimit(p.Clock.Limit); err != nil {
 			return nil, err
 		}
-		if p.Clock.Increment < 0 || p.Clock.Increment > 60 {
-			return nil, fmt.Errorf("clock.increment %d: want 0..60 seconds", p.Clock.Increment)
+		if p.Clock.Increment < 0 || p.Clock.Increment > MaxIncrement {
+			return nil, fmt.Errorf("clock.increment %d: want 0..%d seconds", p.Clock.Increment, MaxIncrement)
 		}
 		f.Set("clock.limit", strconv.Itoa(p.Clock.Limit))
 		f.Set("clock.increment", strconv.Itoa(p.Clock.Increment))

@@ -204,3 +204,28 @@ func FuzzNDJSONEvents(f *testing.F) {
 		}
 	})
 }
+
+// FuzzErrorMessage: any error body yields a message of bounded length
+// without panicking; a per-field form error names each of its fields.
+func FuzzErrorMessage(f *testing.F) {
+	for _, s := range []string{`{"error":"Not your turn"}`, `{"clock.limit":["Invalid value"],"error":{"clock.limit":["Invalid value"]}}`,
+		`{"error":{"a":[]}}`, `{"error":{"a":"b"}}`, `{"error":null}`, `not json`, ``} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		msg := errorMessage(body)
+		if len([]rune(msg)) > 301 {
+			t.Fatalf("message of %d runes", len([]rune(msg)))
+		}
+		var v struct {
+			Error map[string][]string `json:"error"`
+		}
+		if json.Unmarshal(body, &v) == nil && len(v.Error) > 0 && len(msg) < 300 {
+			for k := range v.Error {
+				if !strings.Contains(msg, k+": ") {
+					t.Fatalf("field %q missing from %q", k, msg)
+				}
+			}
+		}
+	})
+}

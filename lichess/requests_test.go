@@ -111,6 +111,14 @@ func TestRequestShapes(t *testing.T) {
 			check(t, err == nil && ch.ID == "chal1234", "challenge id")
 			return err
 		}, "POST", "/api/challenge/alice", nil, map[string]string{"clock.limit": "60", "clock.increment": "0", "color": "white", "rated": "true", "days": "", "keepAliveStream": ""}, ""},
+		{"create with Lichess's largest increment", func(ctx context.Context) error {
+			_, err := c.CreateChallenge(ctx, "alice", ChallengeParams{Clock: &ChallengeClock{Limit: 300, Increment: 180}})
+			return err
+		}, "POST", "/api/challenge/alice", nil, map[string]string{"clock.limit": "300", "clock.increment": "180"}, ""},
+		{"takeback yes", func(ctx context.Context) error { return c.Bot().Takeback(ctx, "abcdefgh", true) },
+			"POST", "/api/bot/game/abcdefgh/takeback/yes", nil, nil, ""},
+		{"takeback no", func(ctx context.Context) error { return c.Board().Takeback(ctx, "abcdefgh", false) },
+			"POST", "/api/board/game/abcdefgh/takeback/no", nil, nil, ""},
 		{"create correspondence from FEN", func(ctx context.Context) error {
 			_, err := c.CreateChallenge(ctx, "alice", ChallengeParams{Days: 3, Variant: "fromPosition", FEN: "8/8/8/8/8/8/8/K1k5 w - - 0 1"})
 			return err
@@ -246,6 +254,8 @@ func TestRequestValidation(t *testing.T) {
 	_, err = c.CreateChallenge(ctx, "alice", ChallengeParams{Clock: &ChallengeClock{Limit: 60}, Days: 2})
 	errs = append(errs, err)
 	_, err = c.CreateChallenge(ctx, "alice", ChallengeParams{Days: 4})
+	errs = append(errs, err)
+	_, err = c.CreateChallenge(ctx, "alice", ChallengeParams{Clock: &ChallengeClock{Limit: 60, Increment: 181}})
 	errs = append(errs, err)
 	_, err = c.OngoingGames(ctx, 51)
 	errs = append(errs, err)

@@ -180,6 +180,20 @@ func TestMoveRejected(t *testing.T) {
 	}
 }
 
+// TestFormErrorMessage: Lichess's per-field form errors (the fields, and
+// the same object under "error") read as "field: message" in the error.
+func TestFormErrorMessage(t *testing.T) {
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, 400, `{"clock.limit":["Invalid value"],"days":["Invalid value","x"],"error":{"days":["Invalid value","x"],"clock.limit":["Invalid value"]}}`)
+	})
+	c, _ := newTestClient(t, f.URL)
+	_, err := c.CreateChallenge(ctxT(t), "alice", ChallengeParams{Days: 3})
+	var apiErr *APIError
+	if !errors.Is(err, ErrBadRequest) || !errors.As(err, &apiErr) || apiErr.Message != "clock.limit: Invalid value; days: Invalid value, x" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
 func TestMoveCancelledInFlight(t *testing.T) {
 	arrived := make(chan struct{})
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -205,9 +206,32 @@ func errorMessage(body []byte) string {
 		if json.Unmarshal(v.Error, &s) == nil {
 			return truncate(s, 300)
 		}
+		if fields := formErrorText(v.Error); fields != "" {
+			return truncate(fields, 300)
+		}
 		return truncate(string(v.Error), 300)
 	}
 	return truncate(strings.TrimSpace(string(body)), 200)
+}
+
+// formErrorText renders Lichess's per-field form errors
+// ({"clock.limit":["Invalid value"]}) as "clock.limit: Invalid value",
+// fields in order; "" when raw is not such an object.
+func formErrorText(raw json.RawMessage) string {
+	var fields map[string][]string
+	if json.Unmarshal(raw, &fields) != nil || len(fields) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, k+": "+strings.Join(fields[k], ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // rateLimitSeconds reads {"ratelimit":{"seconds":N}} from a 429 body.

@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -131,5 +133,54 @@ func TestRequestBodiesBounded(t *testing.T) {
 		if code != 400 || !strings.Contains(string(b), "limit of 1 MiB") {
 			t.Errorf("%s: %d %.200s, want 400 naming the limit", path, code, b)
 		}
+	}
+}
+
+// TestUsersStatus checks GET /api/users/status: known ids in the order
+// asked, unknown ones left out, online and playing only when true, the
+// game id with withGameIds and the game's metas with withGameMetas.
+func TestUsersStatus(t *testing.T) {
+	e := newEnv(t, Config{})
+	e.open(tokBot1, "/api/stream/event")
+	eventually(t, "online", func() bool { return e.srv.Online("bot1") })
+	id := e.startGame(url.Values{"clock.limit": {"180"}, "clock.increment": {"2"}, "color": {"white"}})
+	list := func(query string) []map[string]any {
+		t.Helper()
+		code, b := e.do("", "GET", "/api/users/status?"+query, nil)
+		var out []map[string]any
+		if err := json.Unmarshal(b, &out); code != 200 || err != nil {
+			t.Fatalf("%s: %d %s", query, code, b)
+		}
+		return out
+	}
+	got := list("ids=bob,BOT1,nobody,alice")
+	want := []map[string]any{
+		{"id": "bob", "name": "bob", "title": "GM"},
+		{"id": "bot1", "name": "bot1", "title": "BOT", "online": true, "playing": true},
+		{"id": "alice", "name": "Alice", "playing": true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("status:\n got %v\nwant %v", got, want)
+	}
+	got = list("ids=alice,bob&withGameIds=true&withSignal=true")
+	if got[0]["playingId"] != id || got[0]["playing"] != true || got[1]["playingId"] != nil {
+		t.Fatalf("withGameIds: %v", got)
+	}
+	// withGameMetas answers an object in playing (the spec's schema has a
+	// boolean there; Lichess sends the object), so it bypasses the
+	// recorder.
+	resp, err := http.Get(e.url + "/api/users/status?ids=alice&withGameMetas=true&withGameIds=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var metas []map[string]any
+	err = json.NewDecoder(resp.Body).Decode(&metas)
+	resp.Body.Close()
+	if err != nil || len(metas) != 1 || !reflect.DeepEqual(metas[0]["playing"], map[string]any{"id": id, "clock": "3+2", "variant": "standard"}) ||
+		metas[0]["playingId"] != nil {
+		t.Fatalf("withGameMetas: %v %v", metas, err)
+	}
+	if code, m := e.get("", "/api/users/status"); code != 400 || !reflect.DeepEqual(m["ids"], []any{"This field is required"}) {
+		t.Fatalf("no ids: %d %v", code, m)
 	}
 }

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -77,82 +76,129 @@ type challengeForm struct {
 	keepAlive bool
 }
 
-// parseChallengeForm reads and checks the creation form.
-func parseChallengeForm(r *http.Request) (challengeForm, *apiError) {
-	if err := r.ParseForm(); err != nil {
-		return challengeForm{}, badRequest(formProblem(err))
+// maxIncrement is the largest clock increment Lichess accepts, in seconds
+// (the spec's 60 is out of date: Lichess's lobby and API allow 180).
+const maxIncrement = 180
+
+// parseChallengeForm reads and checks the creation parameters, sent as a
+// form or as a JSON body (see readParams). Problems with the values are
+// returned per field, as Lichess reports them; apiErr is an unreadable body.
+func parseChallengeForm(r *http.Request) (f challengeForm, errs fieldErrors, apiErr *apiError) {
+	vals, apiErr := readParams(r)
+	if apiErr != nil {
+		return f, nil, apiErr
 	}
-	f := challengeForm{color: "random", variant: "standard"}
-	get := func(k string) string { return strings.TrimSpace(r.Form.Get(k)) }
-	limitStr, incStr, daysStr := get("clock.limit"), get("clock.increment"), get("days")
-	switch {
-	case limitStr != "" || incStr != "":
-		if daysStr != "" {
-			return f, badRequest("clock and days are exclusive")
-		}
-		limit, err1 := strconv.Atoi(limitStr)
-		inc, err2 := strconv.Atoi(incStr)
-		if err1 != nil || !validClockLimit(limit) {
-			return f, badRequest(fmt.Sprintf("clock.limit %q: must be 0, 15, 30, 45, 60, 90 or a multiple of 60 up to 10800", limitStr))
-		}
-		if err2 != nil || inc < 0 || inc > 60 {
-			return f, badRequest(fmt.Sprintf("clock.increment %q: must be an integer in 0..60", incStr))
-		}
-		if limit == 0 && inc == 0 {
-			return f, badRequest("clock.limit and clock.increment cannot both be 0")
-		}
-		f.clock = &timeControl{limit: time.Duration(limit) * time.Second, increment: time.Duration(inc) * time.Second}
-	case daysStr != "":
-		d, err := strconv.Atoi(daysStr)
-		switch {
-		case err != nil:
-			return f, badRequest(fmt.Sprintf("days %q: not an integer", daysStr))
-		case d != 1 && d != 2 && d != 3 && d != 5 && d != 7 && d != 10 && d != 14:
-			return f, badRequest(fmt.Sprintf("days %d: must be one of 1, 2, 3, 5, 7, 10, 14", d))
-		}
-		f.days = d
-	}
-	var err error
-	if v := get("rated"); v != "" {
-		if f.rated, err = strconv.ParseBool(v); err != nil {
-			return f, badRequest(fmt.Sprintf("rated %q: not a boolean", v))
+	f = challengeForm{color: "random", variant: "standard"}
+	errs = fieldErrors{}
+	get := func(k string) string { return strings.TrimSpace(vals.Get(k)) }
+	boolField := func(k string, dst *bool) {
+		if v := get(k); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				errs.add(k, msgBoolean)
+				return
+			}
+			*dst = b
 		}
 	}
-	if v := get("keepAliveStream"); v != "" {
-		if f.keepAlive, err = strconv.ParseBool(v); err != nil {
-			return f, badRequest(fmt.Sprintf("keepAliveStream %q: not a boolean", v))
-		}
-	}
+	parseChallengeTime(get, errs, &f)
+	boolField("rated", &f.rated)
+	boolField("keepAliveStream", &f.keepAlive)
 	if v := get("color"); v != "" {
 		if v != "white" && v != "black" && v != "random" {
-			return f, badRequest(fmt.Sprintf("color %q: must be white, black or random", v))
+			errs.add("color", msgInvalid)
+		} else {
+			f.color = v
 		}
-		f.color = v
 	}
 	if v := get("variant"); v != "" {
 		if v != "standard" && v != "fromPosition" {
-			return f, badRequest(fmt.Sprintf("variant %q: the sandbox plays standard and fromPosition only", v))
+			errs.add("variant", msgInvalid) // the sandbox plays standard and fromPosition only
+		} else {
+			f.variant = v
 		}
-		f.variant = v
 	}
 	if v := get("fen"); v != "" {
 		if len(strings.Fields(v)) == 4 {
 			v += " 0 1"
 		}
 		var pe *board.PositionError
-		if err := board.Validate(v, false); errors.As(err, &pe) {
-			return f, badRequest(fmt.Sprintf("fen %q: invalid position: %s", v, pe.Problem))
-		}
-		if _, err := newPosition(v); err != nil {
-			return f, badRequest(fmt.Sprintf("fen %q: invalid position", v))
-		}
-		f.fen = v
-		f.variant = "fromPosition"
-		if f.rated {
-			return f, badRequest("Games from a position cannot be rated")
+		verr := board.Validate(v, false)
+		_, perr := newPosition(v)
+		switch {
+		case errors.As(verr, &pe):
+			errs.add("fen", "Invalid position: "+pe.Problem)
+		case verr != nil || perr != nil:
+			errs.add("fen", msgInvalid)
+		case f.rated:
+			errs.add("global", "Games from a position cannot be rated")
+		default:
+			f.fen = v
+			f.variant = "fromPosition"
 		}
 	}
-	return f, nil
+	if len(errs) == 0 {
+		errs = nil
+	}
+	return f, errs, nil
+}
+
+// parseChallengeTime reads the clock (clock.limit and clock.increment, both
+// required when either is set) or the correspondence days.
+func parseChallengeTime(get func(string) string, errs fieldErrors, f *challengeForm) {
+	limitStr, incStr, daysStr := get("clock.limit"), get("clock.increment"), get("days")
+	number := func(key, v string) (int, bool) {
+		if v == "" {
+			errs.add(key, msgRequired)
+			return 0, false
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			errs.add(key, msgNumber)
+			return 0, false
+		}
+		return n, true
+	}
+	switch {
+	case limitStr != "" || incStr != "":
+		if daysStr != "" {
+			errs.add("global", "Set either a clock or days, not both")
+			return
+		}
+		limit, okL := number("clock.limit", limitStr)
+		inc, okI := number("clock.increment", incStr)
+		if okL && !validClockLimit(limit) {
+			errs.add("clock.limit", msgInvalid)
+			okL = false
+		}
+		switch {
+		case okI && inc < 0:
+			errs.add("clock.increment", msgMin(0))
+			okI = false
+		case okI && inc > maxIncrement:
+			errs.add("clock.increment", msgMax(maxIncrement))
+			okI = false
+		}
+		if !okL || !okI {
+			return
+		}
+		if limit == 0 && inc == 0 {
+			errs.add("clock", "Invalid clock: limit and increment cannot both be 0")
+			return
+		}
+		f.clock = &timeControl{limit: time.Duration(limit) * time.Second, increment: time.Duration(inc) * time.Second}
+	case daysStr != "":
+		d, ok := number("days", daysStr)
+		if !ok {
+			return
+		}
+		switch d {
+		case 1, 2, 3, 5, 7, 10, 14:
+			f.days = d
+		default:
+			errs.add("days", msgInvalid)
+		}
+	}
 }
 
 // challengeJSONFor renders a challenge as seen by viewer (mu held).

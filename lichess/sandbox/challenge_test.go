@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -96,28 +97,51 @@ func TestChallengeCancel(t *testing.T) {
 	}
 }
 
-// TestChallengeValidation checks the creation form's errors.
+// TestChallengeValidation checks the creation form's errors: value
+// problems come per field, as Lichess answers them, the rest as an error
+// text.
 func TestChallengeValidation(t *testing.T) {
 	e := newEnv(t, Config{})
 	tests := []struct {
-		name string
-		to   string
-		form url.Values
+		name  string
+		to    string
+		form  url.Values
+		field string // "" = a plain {"error": text}
+		msg   string
 	}{
-		{"bad limit", "bot1", url.Values{"clock.limit": {"61"}, "clock.increment": {"0"}}},
-		{"bad increment", "bot1", url.Values{"clock.limit": {"60"}, "clock.increment": {"99"}}},
-		{"bad days", "bot1", url.Values{"days": {"4"}}},
-		{"bad color", "bot1", url.Values{"days": {"1"}, "color": {"green"}}},
-		{"bad variant", "bot1", url.Values{"days": {"1"}, "variant": {"atomic"}}},
-		{"bad fen", "bot1", url.Values{"days": {"1"}, "fen": {"not a fen"}}},
-		{"ultrabullet bot", "bot1", url.Values{"clock.limit": {"15"}, "clock.increment": {"0"}}},
-		{"self", "alice", url.Values{"days": {"1"}}},
-		{"no such user", "nobody", url.Values{"days": {"1"}}},
+		{"bad limit", "bot1", url.Values{"clock.limit": {"61"}, "clock.increment": {"0"}}, "clock.limit", "Invalid value"},
+		{"limit not a number", "bot1", url.Values{"clock.limit": {"one"}, "clock.increment": {"0"}}, "clock.limit", "Numeric value expected"},
+		{"increment missing", "bot1", url.Values{"clock.limit": {"60"}}, "clock.increment", "This field is required"},
+		{"increment too big", "bot1", url.Values{"clock.limit": {"60"}, "clock.increment": {"181"}}, "clock.increment", "Must be less or equal to 180"},
+		{"increment negative", "bot1", url.Values{"clock.limit": {"60"}, "clock.increment": {"-1"}}, "clock.increment", "Must be greater or equal to 0"},
+		{"zero clock", "bot1", url.Values{"clock.limit": {"0"}, "clock.increment": {"0"}}, "clock", "Invalid clock: limit and increment cannot both be 0"},
+		{"clock and days", "bot1", url.Values{"clock.limit": {"60"}, "clock.increment": {"0"}, "days": {"1"}}, "global", "Set either a clock or days, not both"},
+		{"bad days", "bot1", url.Values{"days": {"4"}}, "days", "Invalid value"},
+		{"bad color", "bot1", url.Values{"days": {"1"}, "color": {"green"}}, "color", "Invalid value"},
+		{"bad rated", "bot1", url.Values{"days": {"1"}, "rated": {"maybe"}}, "rated", "Boolean value expected"},
+		{"bad variant", "bot1", url.Values{"days": {"1"}, "variant": {"atomic"}}, "variant", "Invalid value"},
+		{"bad fen", "bot1", url.Values{"days": {"1"}, "fen": {"not a fen"}}, "fen", "Invalid value"},
+		{"rated fen", "bot1", url.Values{"days": {"1"}, "rated": {"true"}, "fen": {"7k/8/8/8/8/8/R7/K7 w - - 0 1"}}, "global", "Games from a position cannot be rated"},
+		{"ultrabullet bot", "bot1", url.Values{"clock.limit": {"15"}, "clock.increment": {"0"}}, "", "Bots cannot play UltraBullet."},
+		{"self", "alice", url.Values{"days": {"1"}}, "", "You cannot challenge yourself."},
+		{"no such user", "nobody", url.Values{"days": {"1"}}, "", "No such user: nobody"},
 	}
 	for _, tt := range tests {
 		code, m := e.post(tokAlice, "/api/challenge/"+tt.to, tt.form)
-		if code != 400 || m["error"] == nil {
+		if code != 400 {
 			t.Errorf("%s: %d %v", tt.name, code, m)
+			continue
+		}
+		if tt.field == "" {
+			if m["error"] != tt.msg {
+				t.Errorf("%s: %v, want error %q", tt.name, m, tt.msg)
+			}
+			continue
+		}
+		want := []any{tt.msg}
+		inner, _ := m["error"].(map[string]any)
+		if !reflect.DeepEqual(m[tt.field], want) || inner == nil || !reflect.DeepEqual(inner[tt.field], want) {
+			t.Errorf("%s: %v, want %s: %v at the top level and under error", tt.name, m, tt.field, want)
 		}
 	}
 	// Regression (issue 18): an illegal fromPosition FEN is refused naming
@@ -128,13 +152,70 @@ func TestChallengeValidation(t *testing.T) {
 		"4k3/8/8/8/8/8/8/4K3 b - e3 0 1":   "no white pawn on e4",
 	} {
 		code, m := e.post(tokAlice, "/api/challenge/bot1", url.Values{"days": {"1"}, "fen": {fen}})
-		if msg, _ := m["error"].(string); code != 400 || !strings.Contains(msg, want) {
+		msgs, _ := m["fen"].([]any)
+		if code != 400 || len(msgs) != 1 || !strings.Contains(msgs[0].(string), want) {
 			t.Errorf("fen %s: %d %v, want 400 naming %q", fen, code, m, want)
 		}
 	}
-	// Humans may play UltraBullet.
+	// Humans may play UltraBullet; increments go up to 180 s.
 	if code, m := e.post(tokAlice, "/api/challenge/bob", url.Values{"clock.limit": {"15"}, "clock.increment": {"0"}}); code != 200 || m["speed"] != "ultraBullet" {
 		t.Fatalf("ultraBullet between humans: %d %v", code, m)
+	}
+	if code, m := e.post(tokAlice, "/api/challenge/bot1", url.Values{"clock.limit": {"60"}, "clock.increment": {"180"}}); code != 200 ||
+		m["timeControl"].(map[string]any)["increment"] != float64(180) {
+		t.Fatalf("increment 180: %d %v", code, m)
+	}
+}
+
+// TestChallengeJSONBody: a JSON body (as lichess-bot's matchmaking sends
+// it) creates the same challenge as the equivalent form, flat dotted keys
+// and nested objects alike; JSON errors come per field too.
+func TestChallengeJSONBody(t *testing.T) {
+	e := newEnv(t, Config{})
+	postJSON := func(body string) (int, map[string]any) {
+		t.Helper()
+		code, b := e.doJSON(tokAlice, "/api/challenge/bot1", body)
+		return code, decode(t, b)
+	}
+	tests := []struct {
+		name, body string
+		form       url.Values
+	}{
+		{"lichess-bot matchmaking", `{"rated":true,"clock.limit":60,"clock.increment":1,"color":"random","variant":"standard"}`,
+			url.Values{"rated": {"true"}, "clock.limit": {"60"}, "clock.increment": {"1"}, "color": {"random"}, "variant": {"standard"}}},
+		{"nested clock", `{"clock":{"limit":300,"increment":180},"color":"black"}`,
+			url.Values{"clock.limit": {"300"}, "clock.increment": {"180"}, "color": {"black"}}},
+		{"correspondence", `{"days":3,"rated":false,"color":"white"}`, url.Values{"days": {"3"}, "rated": {"false"}, "color": {"white"}}},
+		{"from position", `{"days":1,"fen":"7k/8/8/8/8/8/R7/K7 w - - 0 1","variant":"fromPosition"}`,
+			url.Values{"days": {"1"}, "fen": {"7k/8/8/8/8/8/R7/K7 w - - 0 1"}, "variant": {"fromPosition"}}},
+		{"numbers as strings, null ignored", `{"clock.limit":"180","clock.increment":"2","rated":null}`,
+			url.Values{"clock.limit": {"180"}, "clock.increment": {"2"}}},
+	}
+	strip := func(m map[string]any) map[string]any {
+		for _, k := range []string{"id", "url", "finalColor"} {
+			delete(m, k)
+		}
+		return m
+	}
+	for _, tt := range tests {
+		code, got := postJSON(tt.body)
+		if code != 200 {
+			t.Errorf("%s: %d %v", tt.name, code, got)
+			continue
+		}
+		code, want := e.post(tokAlice, "/api/challenge/bot1", tt.form)
+		if code != 200 {
+			t.Fatalf("%s: form %d %v", tt.name, code, want)
+		}
+		if !reflect.DeepEqual(strip(got), strip(want)) {
+			t.Errorf("%s: JSON body made\n%v\nthe form made\n%v", tt.name, got, want)
+		}
+	}
+	if code, m := postJSON(`{"clock.limit":61,"clock.increment":1}`); code != 400 || !reflect.DeepEqual(m["clock.limit"], []any{"Invalid value"}) {
+		t.Errorf("invalid JSON value: %d %v", code, m)
+	}
+	if code, m := postJSON(`{"clock.limit":`); code != 400 || m["error"] == nil {
+		t.Errorf("broken JSON: %d %v", code, m)
 	}
 }
 

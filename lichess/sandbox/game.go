@@ -58,6 +58,7 @@ type game struct {
 	status      string
 	winner      int
 	drawOffer   [2]bool
+	takeback    [2]bool // a takeback proposed by white / black
 	subs        map[*subscriber]bool
 	streams     [2]int       // open game streams per player
 	leftAt      [2]time.Time // last presence of a player without a stream

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 )
 
 // scopes is the scope string of an account's token.
@@ -230,4 +231,62 @@ func (s *Server) sortedChallenges() []*challenge {
 		return out[i].id < out[j].id
 	})
 	return out
+}
+
+// maxStatusIDs is how many users GET /api/users/status reports at most.
+const maxStatusIDs = 100
+
+// handleUsersStatus serves GET /api/users/status: for each known id of
+// ids (comma-separated, the first 100), id, name, title, and online and
+// playing when true (Lichess leaves false flags out); withGameIds adds the
+// playingId of the game being played, withGameMetas (which disables
+// withGameIds) a playing object with its id, clock and variant. Unknown ids
+// are left out. The sandbox has no network signal, so withSignal adds
+// nothing, as Lichess does for a user without one.
+func (s *Server) handleUsersStatus(w http.ResponseWriter, r *http.Request, _ *account) {
+	q := r.URL.Query()
+	ids := strings.Split(q.Get("ids"), ",")
+	if strings.TrimSpace(q.Get("ids")) == "" {
+		fieldErrors{"ids": {msgRequired}}.write(w)
+		return
+	}
+	if len(ids) > maxStatusIDs {
+		ids = ids[:maxStatusIDs]
+	}
+	metas := boolParam(r, "withGameMetas", false)
+	gameIDs := boolParam(r, "withGameIds", false) && !metas
+	s.mu.Lock()
+	out := []userStatusJSON{}
+	for _, id := range ids {
+		a := s.accounts[strings.ToLower(strings.TrimSpace(id))]
+		if a == nil {
+			continue
+		}
+		st := userStatusJSON{ID: a.id, Name: a.Name, Title: a.Title, Online: s.online(a)}
+		if g := s.playingGame(a); g != nil {
+			st.Playing = true
+			switch {
+			case gameIDs:
+				st.PlayingID = g.id
+			case metas:
+				st.PlayingMeta = &playingMetaJSON{ID: g.id, Variant: g.variant}
+				if g.clock != nil {
+					st.PlayingMeta.Clock = showClock(int(g.clock.limit/time.Second), int(g.clock.increment/time.Second))
+				}
+			}
+		}
+		out = append(out, st)
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, out)
+}
+
+// playingGame is a game the user is playing now, the oldest first (mu held).
+func (s *Server) playingGame(a *account) *game {
+	for _, id := range s.order {
+		if g := s.games[id]; !g.over() && g.colorOf(a) >= 0 {
+			return g
+		}
+	}
+	return nil
 }

@@ -16,9 +16,13 @@ func requestBaseURL(r *http.Request) string {
 
 // handleChallengeCreate serves POST /api/challenge/{username}.
 func (s *Server) handleChallengeCreate(w http.ResponseWriter, r *http.Request, acc *account) {
-	form, ferr := parseChallengeForm(r)
+	form, fieldErrs, ferr := parseChallengeForm(r)
 	if ferr != nil {
 		writeError(w, ferr.status, ferr.msg)
+		return
+	}
+	if fieldErrs != nil {
+		fieldErrs.write(w)
 		return
 	}
 	s.mu.Lock()

@@ -97,23 +97,16 @@ func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request, acc *account
 	s.withGame(w, r, acc, func(g *game) *apiError { return s.draw(g, acc, yes) })
 }
 
-// handleTakeback serves POST …/takeback/{accept}: the sandbox never grants
-// takebacks; declining is accepted.
+// handleTakeback serves POST …/takeback/{accept}: yes proposes a takeback
+// or accepts the opponent's proposal; no declines it (or withdraws one's
+// own).
 func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request, acc *account) {
 	yes, ok := parseYesNo(r.PathValue("accept"))
 	if !ok {
 		writeError(w, http.StatusBadRequest, "accept must be yes or no")
 		return
 	}
-	s.withGame(w, r, acc, func(g *game) *apiError {
-		if g.over() {
-			return badRequest("This game is over.")
-		}
-		if yes {
-			return badRequest("Takebacks are not available in the sandbox.")
-		}
-		return nil
-	})
+	s.withGame(w, r, acc, func(g *game) *apiError { return s.takebackAnswer(g, acc, yes) })
 }
 
 // handleClaimVictory serves POST …/claim-victory.

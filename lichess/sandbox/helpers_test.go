@@ -95,6 +95,27 @@ func (e *testEnv) do(token, method, path string, form url.Values, header ...stri
 	return resp.StatusCode, b
 }
 
+// doJSON POSTs a JSON body and returns the status and body.
+func (e *testEnv) doJSON(token, path, body string) (int, []byte) {
+	e.t.Helper()
+	req, err := http.NewRequest("POST", e.url+path, strings.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := e.client.Do(req)
+	if err != nil {
+		e.t.Fatalf("POST %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.t.Fatalf("POST %s: read: %v", path, err)
+	}
+	return resp.StatusCode, b
+}
+
 // post sends a POST and decodes the JSON answer.
 func (e *testEnv) post(token, path string, form url.Values) (int, map[string]any) {
 	e.t.Helper()

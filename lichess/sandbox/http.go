@@ -42,6 +42,7 @@ func (s *Server) routeTable() []route {
 		{"GET", "/api/stream/event", authUser, s.handleEventStream},
 		{"GET", "/api/bot/online", authNone, s.handleBotOnline},
 		{"GET", "/api/user/{username}", authOptional, s.handleUser},
+		{"GET", "/api/users/status", authNone, s.handleUsersStatus},
 		{"GET", "/api/challenge", authUser, s.handleChallengeList},
 		{"POST", "/api/challenge/{username}", authUser, s.handleChallengeCreate},
 		{"POST", "/api/challenge/{challengeId}/accept", authUser, s.handleChallengeAccept},

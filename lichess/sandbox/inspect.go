@@ -22,10 +22,12 @@ type GameSnapshot struct {
 	ClockLimit, ClockIncrement time.Duration
 	DaysPerTurn                int
 	// WhiteTime and BlackTime are the remaining clock times now.
-	WhiteTime, BlackTime  time.Duration
-	WhiteDraw, BlackDraw  bool // pending draw offers
-	CreatedAt, LastMoveAt time.Time
-	Analysed              bool
+	WhiteTime, BlackTime time.Duration
+	WhiteDraw, BlackDraw bool // pending draw offers
+	// WhiteTakeback and BlackTakeback are pending takeback proposals.
+	WhiteTakeback, BlackTakeback bool
+	CreatedAt, LastMoveAt        time.Time
+	Analysed                     bool
 }
 
 // Over reports whether the game has ended.
@@ -58,6 +60,7 @@ func (s *Server) snapshot(g *game) GameSnapshot {
 		InitialFEN: g.initialFEN, FEN: g.fen(), Rated: g.rated, Speed: g.speed(), DaysPerTurn: g.days,
 		WhiteTime: g.timeLeft(white, now), BlackTime: g.timeLeft(black, now),
 		WhiteDraw: g.drawOffer[white], BlackDraw: g.drawOffer[black],
+		WhiteTakeback: g.takeback[white], BlackTakeback: g.takeback[black],
 		CreatedAt: g.createdAt, LastMoveAt: g.lastMoveAt, Analysed: g.analysis != nil,
 	}
 	if g.clock != nil {

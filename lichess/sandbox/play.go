@@ -123,6 +123,7 @@ func (s *Server) move(g *game, acc *account, uci string, offeringDraw bool) *api
 	g.turnStart, g.lastMoveAt = now, now
 	s.present(g, col)
 	opp := 1 - col
+	g.takeback = [2]bool{} // a move ends every takeback proposal, as on Lichess
 	// Moving declines the opponent's offer; the mover's own offer stands.
 	agreed := offeringDraw && g.drawOffer[opp]
 	g.drawOffer[opp] = false
@@ -270,6 +271,80 @@ func (s *Server) draw(g *game, acc *account, yes bool) *apiError {
 		s.broadcastState(g)
 	}
 	return nil
+}
+
+// takebackAnswer handles /takeback/yes|no for acc (mu held). Yes accepts
+// the opponent's proposal, or proposes one once both sides have moved; no
+// declines the opponent's proposal or withdraws one's own.
+func (s *Server) takebackAnswer(g *game, acc *account, yes bool) *apiError {
+	s.tick(g, s.now())
+	col := g.colorOf(acc)
+	if col < 0 {
+		return notFound("No such game")
+	}
+	if g.over() {
+		return badRequest("This game is over.")
+	}
+	opp := 1 - col
+	switch {
+	case yes && g.takeback[opp]:
+		s.takeBack(g, opp)
+	case yes:
+		if !g.hasMoved(white) || !g.hasMoved(black) {
+			return badRequest("Both players must have moved before a takeback.")
+		}
+		if !g.takeback[col] {
+			g.takeback[col] = true
+			s.broadcastState(g)
+		}
+	case g.takeback[opp] || g.takeback[col]:
+		g.takeback = [2]bool{}
+		s.broadcastState(g)
+	}
+	return nil
+}
+
+// takeBack grants the takeback proposed by color proposer (mu held): the
+// proposer's last move is taken back, with the opponent's reply after it
+// if there is one (two plies when the proposer is to move, else one), as
+// Lichess does. The position is replayed from the start; the clocks keep
+// the times they have (the turn in progress is charged) and the side to
+// move starts its turn now; offers end.
+func (s *Server) takeBack(g *game, proposer int) {
+	n := 1
+	if g.turn() == proposer {
+		n = 2
+	}
+	n = min(n, g.plies())
+	keep := g.plies() - n
+	now := s.now()
+	if g.clockRunning() {
+		g.remaining[g.turn()] = g.timeLeft(g.turn(), now) // the time spent on this turn is not given back
+	}
+	pos, err := newPosition(g.initialFEN)
+	if err != nil {
+		s.log.Error().Err(err).Str("game", g.id).Msg("takeback: start position")
+		return
+	}
+	for _, u := range g.uci[:keep] {
+		m, ok := pos.find(u)
+		if !ok {
+			s.log.Error().Str("game", g.id).Str("move", u).Msg("takeback: move does not replay")
+			return
+		}
+		pos.play(m)
+	}
+	g.pos = pos
+	g.uci, g.san = g.uci[:keep], g.san[:keep]
+	if len(g.clocksAfter) > keep {
+		g.clocksAfter = g.clocksAfter[:keep]
+	}
+	g.movesText = []byte(strings.Join(g.uci, " "))
+	g.takeback, g.drawOffer = [2]bool{}, [2]bool{}
+	g.turnStart, g.lastMoveAt = now, now
+	s.log.Info().Str("game", g.id).Int("plies", n).Msg("takeback")
+	s.broadcastState(g)
+	s.arm(g)
 }
 
 // claim handles claim-victory (win) and claim-draw for acc: allowed once the

@@ -14,6 +14,9 @@ func (s *Server) stateJSON(g *game) gameStateJSON {
 		Winner: winnerName(g.winner),
 		Wdraw:  g.drawOffer[white],
 		Bdraw:  g.drawOffer[black],
+
+		Wtakeback: g.takeback[white],
+		Btakeback: g.takeback[black],
 	}
 	switch {
 	case g.clock != nil:

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -375,12 +376,70 @@ func TestChat(t *testing.T) {
 	}
 }
 
-// TestTakeback checks that takebacks are refused and declining works.
+// TestTakeback checks takebacks on both APIs: a proposal shows in the game
+// state (wtakeback/btakeback), is declined or accepted; accepting takes
+// back the proposer's last move, and the opponent's reply after it when
+// there is one; a move ends a proposal; the game plays on from the
+// rewound position.
 func TestTakeback(t *testing.T) {
 	e := newEnv(t, Config{})
-	id := e.startGame(nil)
+	id := e.startGame(nil) // alice white (Board API), bot1 black (BOT API)
+	bot := e.open(tokBot1, "/api/bot/game/stream/"+id)
+	bot.nextType("gameFull")
+	alicePath, botPath := "/api/board/game/"+id+"/takeback/", "/api/bot/game/"+id+"/takeback/"
+	moves := func() string { return strings.Join(e.snapshot(id).Moves, " ") }
+	state := func(key string) {
+		t.Helper()
+		for {
+			if st := bot.nextType("gameState"); st[key] == true {
+				return
+			}
+		}
+	}
+
 	e.play(id, "e2e4")
-	e.mustOK(tokBot1, "/api/bot/game/"+id+"/takeback/no", nil)
-	e.mustOK(tokAlice, "/api/board/game/"+id+"/takeback/no", nil)
-	e.wantError(tokAlice, "/api/board/game/"+id+"/takeback/yes", 400, "Takebacks are not available in the sandbox.")
+	e.wantError(tokAlice, alicePath+"yes", 400, "Both players must have moved before a takeback.")
+	e.play(id, "", "e7e5", "g1f3")
+	// Alice proposes; the bot declines; she proposes again; it accepts:
+	// her last move goes (the bot is to move: one ply).
+	e.mustOK(tokAlice, alicePath+"yes", nil)
+	state("wtakeback")
+	e.mustOK(tokBot1, botPath+"no", nil)
+	if g := e.snapshot(id); moves() != "e2e4 e7e5 g1f3" || g.Status != "started" {
+		t.Fatalf("after a declined takeback: %q", moves())
+	}
+	e.mustOK(tokAlice, alicePath+"yes", nil)
+	state("wtakeback")
+	e.mustOK(tokBot1, botPath+"yes", nil)
+	if got := moves(); got != "e2e4 e7e5" {
+		t.Fatalf("single takeback: %q", got)
+	}
+	// The bot proposes while alice is to move: its reply goes (one ply).
+	e.play(id, "d2d4", "b8c6")
+	e.mustOK(tokBot1, botPath+"yes", nil)
+	e.mustOK(tokAlice, alicePath+"yes", nil)
+	if got := moves(); got != "e2e4 e7e5 d2d4" {
+		t.Fatalf("the bot's takeback: %q", got)
+	}
+	// Alice proposes while she is to move: her move and the bot's reply go.
+	e.play(id, "", "g8f6")
+	e.mustOK(tokAlice, alicePath+"yes", nil)
+	e.mustOK(tokBot1, botPath+"yes", nil)
+	if got := moves(); got != "e2e4 e7e5" {
+		t.Fatalf("double takeback: %q", got)
+	}
+	// A move ends a proposal.
+	e.play(id, "g1f3")
+	e.mustOK(tokAlice, alicePath+"yes", nil)
+	e.play(id, "", "b8c6")
+	e.mustOK(tokAlice, alicePath+"no", nil) // nothing left to decline: still ok
+	if got := moves(); got != "e2e4 e7e5 g1f3 b8c6" {
+		t.Fatalf("after a move ended the proposal: %q", got)
+	}
+	g := e.snapshot(id)
+	if len(g.SAN) != 4 || g.SAN[3] != "Nc6" {
+		t.Fatalf("SAN after takebacks: %v", g.SAN)
+	}
+	e.mustOK(tokAlice, "/api/board/game/"+id+"/resign", nil)
+	e.wantError(tokAlice, alicePath+"yes", 400, "This game is over.")
 }

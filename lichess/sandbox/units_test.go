@@ -120,27 +120,43 @@ func TestHasMatingMaterial(t *testing.T) {
 	}
 }
 
-// FuzzChallengeForm checks that any creation form parses or fails with a
-// 400, never panics, and that accepted forms are within Lichess's ranges.
+// FuzzChallengeForm checks that any creation form or JSON body parses or
+// fails with a 400 or per-field errors, never panics, and that accepted
+// parameters are within Lichess's ranges.
 func FuzzChallengeForm(f *testing.F) {
 	for _, s := range []string{"clock.limit=60&clock.increment=0&color=white", "days=3", "clock.limit=15&clock.increment=0",
 		"fen=7k%2F8%2F8%2F8%2F8%2F8%2FR7%2FK7+w+-+-", "clock.limit=x", "rated=true&fen=8/8/8/8/8/8/8/8 w - -", "%zz"} {
-		f.Add(s)
+		f.Add(s, false)
 	}
-	f.Fuzz(func(t *testing.T, body string) {
+	for _, s := range []string{`{"clock.limit":60,"clock.increment":1,"rated":true}`, `{"clock":{"limit":180,"increment":180}}`,
+		`{"days":3,"color":"black"}`, `{"clock.limit":"x"}`, `{"rated":null,"days":[1]}`, `[1]`, `{"clock.limit":6e1,"clock.increment":0.5}`} {
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, body string, isJSON bool) {
 		r, err := http.NewRequest("POST", "http://x/api/challenge/bob", strings.NewReader(body))
 		if err != nil {
 			return
 		}
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		form, aerr := parseChallengeForm(r)
-		if aerr != nil {
+		if isJSON {
+			r.Header.Set("Content-Type", "application/json; charset=utf-8")
+		}
+		form, ferrs, aerr := parseChallengeForm(r)
+		switch {
+		case aerr != nil:
 			if aerr.status != 400 || aerr.msg == "" {
 				t.Fatalf("bad error %+v", aerr)
 			}
 			return
+		case ferrs != nil:
+			for k, msgs := range ferrs {
+				if k == "" || len(msgs) == 0 {
+					t.Fatalf("empty field error %v", ferrs)
+				}
+			}
+			return
 		}
-		if form.clock != nil && (form.clock.limit < 0 || form.clock.limit > 3*time.Hour || form.clock.increment > time.Minute) {
+		if form.clock != nil && (form.clock.limit < 0 || form.clock.limit > 3*time.Hour || form.clock.increment > 3*time.Minute) {
 			t.Fatalf("clock out of range: %+v", form.clock)
 		}
 		if form.fen != "" {

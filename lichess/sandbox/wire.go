@@ -1,5 +1,7 @@
 package sandbox
 
+import "encoding/json"
+
 // Wire types: the JSON bodies and ndjson lines the sandbox sends, shaped as
 // the Lichess OpenAPI schemas name them. They are the sandbox's own, kept
 // independent of the client package on purpose.
@@ -142,6 +144,8 @@ type gameStateJSON struct {
 	Winner     string          `json:"winner,omitempty"`
 	Wdraw      bool            `json:"wdraw,omitempty"`
 	Bdraw      bool            `json:"bdraw,omitempty"`
+	Wtakeback  bool            `json:"wtakeback,omitempty"`
+	Btakeback  bool            `json:"btakeback,omitempty"`
 	Expiration *expirationJSON `json:"expiration,omitempty"`
 }
 
@@ -304,6 +308,37 @@ type nowPlayingJSON struct {
 	Speed       string       `json:"speed"`
 	Variant     variantJSON  `json:"variant"`
 	Status      string       `json:"status"`
+}
+
+// userStatusJSON is one entry of GET /api/users/status.
+type userStatusJSON struct {
+	ID          string           `json:"id"`
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Online      bool             `json:"online,omitempty"`
+	Playing     bool             `json:"-"`
+	PlayingID   string           `json:"playingId,omitempty"`
+	PlayingMeta *playingMetaJSON `json:"playing,omitempty"`
+}
+
+// MarshalJSON writes playing as true when the user plays (and no game
+// metas were asked for), as Lichess does.
+func (u userStatusJSON) MarshalJSON() ([]byte, error) {
+	type plain userStatusJSON
+	if u.Playing && u.PlayingMeta == nil {
+		return json.Marshal(struct {
+			plain
+			Playing bool `json:"playing"`
+		}{plain(u), true})
+	}
+	return json.Marshal(plain(u))
+}
+
+// playingMetaJSON is the playing object of withGameMetas.
+type playingMetaJSON struct {
+	ID      string `json:"id"`
+	Clock   string `json:"clock,omitempty"`
+	Variant string `json:"variant"`
 }
 
 // tokenInfoJSON is one value of POST /api/token/test.
