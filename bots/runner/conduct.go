@@ -35,6 +35,17 @@ type Conduct struct {
 	GreetingRooms          []string      // player and/or spectator
 	ChatCommands           bool          // answer !help, !engine, !eval
 	CorrespondenceMoveTime time.Duration // thinking time per correspondence move
+	// EngineOutputRooms are the chat rooms where !eval is answered; in
+	// the others it is politely refused.
+	EngineOutputRooms []string
+	// TakebacksPerGame is how many takeback proposals of a human opponent
+	// are accepted per game (0: none); a bot's are always declined.
+	TakebacksPerGame int
+	// OfferDraw makes the bot offer draws from DrawMinPly on, after
+	// OfferDrawMoves consecutive own moves evaluated within DrawEvalCP, or
+	// when neither side has mating material.
+	OfferDraw      bool
+	OfferDrawMoves int
 }
 
 // mateCP is the centipawn value a mate score counts as in draw and resign

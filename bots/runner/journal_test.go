@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 	"time"
 )
@@ -75,4 +76,18 @@ func (j *memJournal) CachePut(_ context.Context, kind, key string, value []byte)
 	defer j.mu.Unlock()
 	j.cache[kind+"/"+key] = value
 	return nil
+}
+
+// sentMoves returns the moves reserved in a game, by ply.
+func (j *memJournal) sentMoves(gameID string) []SentMove {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var out []SentMove
+	for _, m := range j.moves {
+		if m.GameID == gameID {
+			out = append(out, m)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Ply < out[b].Ply })
+	return out
 }

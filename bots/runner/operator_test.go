@@ -93,8 +93,7 @@ func TestRunnerTakebacks(t *testing.T) {
 	assert.Equal(t, "e2e4 d7d5 g1f3 d5e4", st.Moves, "the bot answers the new position")
 
 	// One reservation per ply, each the move now played there.
-	sent, err := w.store.SentMoves(ctx, id)
-	require.NoError(t, err)
+	sent := w.store.sentMoves(id)
 	played := st.MoveList()
 	for _, m := range sent {
 		require.Less(t, m.Ply, len(played), "reservation at ply %d beyond the game", m.Ply)

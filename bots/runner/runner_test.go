@@ -129,6 +129,7 @@ func gameCfg() Conduct {
 		ResignBelowCP: -1000, ResignMoves: 5, ClaimVictory: true,
 		Greeting: "Hi {opponent}, {engine} here", Goodbye: "GG {opponent}", GreetingRooms: []string{"player"},
 		ChatCommands: true, CorrespondenceMoveTime: 30 * time.Second,
+		EngineOutputRooms: []string{"spectator"}, OfferDrawMoves: 10,
 	}
 }
 

@@ -27,6 +27,10 @@ func Conduct(g config.GameConfig) runner.Conduct {
 		GreetingRooms:          g.GreetingRooms,
 		ChatCommands:           g.ChatCommands,
 		CorrespondenceMoveTime: g.CorrespondenceMoveTime,
+		EngineOutputRooms:      g.EngineOutputRooms,
+		TakebacksPerGame:       g.TakebacksPerGame,
+		OfferDraw:              g.OfferDraw,
+		OfferDrawMoves:         g.OfferDrawMoves,
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 // [game] section (a field forgotten in Conduct would stay zero).
 func TestConductMapsEveryField(t *testing.T) {
 	g := config.Default().Game
-	g.ResignEnabled = true
+	g.ResignEnabled, g.TakebacksPerGame, g.OfferDraw = true, 1, true // off by default
 	c := reflect.ValueOf(Conduct(g))
 	for i := range c.NumField() {
 		if c.Field(i).IsZero() {
