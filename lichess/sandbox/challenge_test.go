@@ -120,7 +120,7 @@ func TestChallengeValidation(t *testing.T) {
 		{"bad color", "bot1", url.Values{"days": {"1"}, "color": {"green"}}, "color", "Invalid value"},
 		{"bad rated", "bot1", url.Values{"days": {"1"}, "rated": {"maybe"}}, "rated", "Boolean value expected"},
 		{"bad variant", "bot1", url.Values{"days": {"1"}, "variant": {"atomic"}}, "variant", "Invalid value"},
-		{"bad fen", "bot1", url.Values{"days": {"1"}, "fen": {"not a fen"}}, "fen", "Invalid value"},
+		{"bad fen", "bot1", url.Values{"days": {"1"}, "fen": {"not a fen"}}, "fen", "Invalid position: want 4 to 6 space-separated fields, got 3"},
 		{"rated fen", "bot1", url.Values{"days": {"1"}, "rated": {"true"}, "fen": {"7k/8/8/8/8/8/R7/K7 w - - 0 1"}}, "global", "Games from a position cannot be rated"},
 		{"ultrabullet bot", "bot1", url.Values{"clock.limit": {"15"}, "clock.increment": {"0"}}, "", "Bots cannot play UltraBullet."},
 		{"self", "alice", url.Values{"days": {"1"}}, "", "You cannot challenge yourself."},
