@@ -80,10 +80,16 @@ func (a *Analysis) validate(plies int) error {
 	return nil
 }
 
-// movesJSON renders the analysis array of the JSON export.
+// movesJSON renders the analysis array of the JSON export. Trailing plies
+// without an eval (the checkmated final position) are left out, as lila
+// does: a game ending in mate has one entry fewer than plies.
 func (a *Analysis) movesJSON() []moveAnalysisJSON {
-	out := make([]moveAnalysisJSON, len(a.Moves))
-	for i, m := range a.Moves {
+	n := len(a.Moves)
+	for n > 0 && a.Moves[n-1].Eval == nil && a.Moves[n-1].Mate == nil && a.Moves[n-1].Judgment == nil {
+		n--
+	}
+	out := make([]moveAnalysisJSON, n)
+	for i, m := range a.Moves[:n] {
 		out[i] = moveAnalysisJSON{Eval: m.Eval, Mate: m.Mate, Best: m.Best, Variation: m.Variation}
 		if m.Judgment != nil {
 			out[i].Judgment = &judgmentJSON{Name: m.Judgment.Name, Comment: m.Judgment.Comment}
