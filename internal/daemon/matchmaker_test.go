@@ -118,3 +118,30 @@ func TestSpeedOf(t *testing.T) {
 		assert.Equal(t, tt.want, speedOf(tt.base, tt.inc), "%d+%d", tt.base, tt.inc)
 	}
 }
+
+// TestIdleIgnoresCorrespondence: a correspondence game in progress leaves
+// the real-time slots free, so the matchmaker still counts the daemon as
+// idle; a real-time game, an accepted real-time challenge or one of ours
+// pending does not.
+func TestIdleIgnoresCorrespondence(t *testing.T) {
+	corr := Offer{Speed: "correspondence", Days: 3}
+	blitz := Offer{Speed: "blitz", Base: 180}
+	tests := []struct {
+		name     string
+		games    map[string]*gameSlot
+		accepted map[string]accepted
+		outgoing map[string]outgoing
+		idle     bool
+	}{
+		{"nothing", nil, nil, nil, true},
+		{"correspondence game", map[string]*gameSlot{"g": {correspondence: true}}, nil, nil, true},
+		{"accepted correspondence", nil, map[string]accepted{"c": {offer: corr}}, nil, true},
+		{"real-time game", map[string]*gameSlot{"g": {}}, nil, nil, false},
+		{"accepted real-time", nil, map[string]accepted{"c": {offer: blitz}}, nil, false},
+		{"our challenge pending", nil, nil, map[string]outgoing{"bot": {offer: blitz}}, false},
+	}
+	for _, tt := range tests {
+		d := &Daemon{games: tt.games, accepted: tt.accepted, outgoing: tt.outgoing}
+		assert.Equal(t, tt.idle, d.idleLocked(), tt.name)
+	}
+}
