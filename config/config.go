@@ -176,6 +176,14 @@ type SummaryConfig struct {
 	Nodes   int      `toml:"nodes"`  // node budget per position
 	Engine  []string `toml:"engine"` // UCI command line; empty = analysis.engine
 	EWR     bool     `toml:"ewr"`    // add the expected-winrate line
+	// EWRTimeout bounds the wait for the expected-winrate line; past it
+	// the summary goes out saying it was not ready.
+	EWRTimeout time.Duration `toml:"ewr_timeout"`
+	// EWRMode is "fast" (the trees at a lower depth) or "exact".
+	EWRMode string `toml:"ewr_mode"`
+	// EWREnginesInGame is how many expected-winrate engines may search
+	// while a game is on the clock (0: pause until no game is).
+	EWREnginesInGame int `toml:"ewr_engines_in_game"`
 }
 
 // VerifyConfig is the [verify] section: checking the post-game summaries
@@ -331,7 +339,12 @@ func Default() *Config {
 			Rooms:   []string{"player", "spectator"},
 			Nodes:   100_000,
 			Engine:  []string{},
-			EWR:     false,
+			EWR:     true,
+			// The fast mode takes a few seconds per position; the bound
+			// leaves room for a busy machine and a game on the clock.
+			EWRTimeout:       2 * time.Minute,
+			EWRMode:          "fast",
+			EWREnginesInGame: 1,
 		},
 		Verify: VerifyConfig{
 			Enabled:    true,

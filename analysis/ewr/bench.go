@@ -45,6 +45,13 @@ type BenchRun struct {
 	// PoolEvaluator): nodes measure the work independently of the
 	// machine's load.
 	Searches, Nodes int64
+	// FilterSearches and FilterNodes are the part of Searches and Nodes
+	// spent evaluating the position and its legal moves (the rest is the
+	// trees).
+	FilterSearches, FilterNodes int64
+	// FirstRanking is, per position, the time to the first progress event
+	// carrying a ranking; MaxGap the longest time without a progress event.
+	FirstRanking, MaxGap []time.Duration
 }
 
 // Total returns the sum of the times.
@@ -123,16 +130,28 @@ func RunBench(ctx context.Context, c *Calculator, p Params, opt Options, w io.Wr
 			s0, n0 = cnt.Counts()
 		}
 		t0 := time.Now()
-		res, err := tc.Calculate(ctx, bp.Pos, p, opt)
+		pm := &phaseMeter{cnt: cnt, start: t0, last: t0, next: opt.Progress}
+		popt := opt
+		popt.Progress = pm.event
+		res, err := tc.Calculate(ctx, bp.Pos, p, popt)
 		if err != nil {
 			return run, fmt.Errorf("ewr: bench %s: %w", bp.Name, err)
 		}
 		d := time.Since(t0)
-		var searches, nodes int64
+		pm.event(Event{Phase: PhaseDone})
+		var searches, nodes, fs, fn int64
 		if cnt != nil {
 			s1, n1 := cnt.Counts()
 			searches, nodes = s1-s0, n1-n0
+			if !pm.filterDone {
+				pm.fs, pm.fn = s1, n1
+			}
+			fs, fn = pm.fs-s0, pm.fn-n0
 		}
+		run.FilterSearches += fs
+		run.FilterNodes += fn
+		run.FirstRanking = append(run.FirstRanking, pm.first)
+		run.MaxGap = append(run.MaxGap, pm.gap)
 		run.Times = append(run.Times, d)
 		run.StockfishTime += sfTime
 		run.MaiaTime += maiaTime
@@ -151,10 +170,43 @@ func RunBench(ctx context.Context, c *Calculator, p Params, opt Options, w io.Wr
 			if m, ok := res.Best(); ok {
 				best = fmt.Sprintf("%s %.1f%%", m.SAN, 100*m.ExpectedWinrate)
 			}
-			fmt.Fprintf(w, "%-14s %7.2fs (stockfish %6.2fs, maia %5.2fs)  best %-12s  %2d/%2d moves  %4d tree nodes  stockfish %4d evals (+%d cached, %d reused) %5.1fM nodes  maia %4d in %3d calls  cached=%v\n",
-				bp.Name, d.Seconds(), sfTime.Seconds(), maiaTime.Seconds(), best, s.Candidates, s.LegalMoves, s.Nodes,
-				s.EngineEvals, s.EvalCacheHits, s.EvalReuse, float64(nodes)/1e6, s.MaiaPositions, s.MaiaCalls, res.Cached)
+			fmt.Fprintf(w, "%-14s %7.2fs (stockfish %6.2fs, maia %5.2fs; first ranking %.1fs, longest silence %.1fs)  best %-12s  %2d/%2d moves  %4d tree nodes  stockfish %4d evals (+%d cached, %d reused) %5.1fM nodes (filter %d searches %.1fM, trees %d searches %.1fM)  maia %4d in %3d calls  cached=%v\n",
+				bp.Name, d.Seconds(), sfTime.Seconds(), maiaTime.Seconds(), pm.first.Seconds(), pm.gap.Seconds(), best, s.Candidates, s.LegalMoves, s.Nodes,
+				s.EngineEvals, s.EvalCacheHits, s.EvalReuse, float64(nodes)/1e6, fs, float64(fn)/1e6, searches-fs, float64(nodes-fn)/1e6,
+				s.MaiaPositions, s.MaiaCalls, res.Cached)
 		}
 	}
 	return run, nil
+}
+
+// phaseMeter watches a calculation's progress events: the engine counts
+// when the legal-move filter ends, the time to the first ranking and the
+// longest silence between events.
+type phaseMeter struct {
+	cnt         counter
+	start, last time.Time
+	next        func(Event)
+	filterDone  bool
+	fs, fn      int64
+	first, gap  time.Duration
+	sawRanking  bool
+}
+
+func (m *phaseMeter) event(e Event) {
+	now := time.Now()
+	if g := now.Sub(m.last); g > m.gap {
+		m.gap = g
+	}
+	m.last = now
+	if e.Phase != PhaseFilter && !m.filterDone && m.cnt != nil {
+		m.filterDone = true
+		m.fs, m.fn = m.cnt.Counts()
+	}
+	if len(e.Ranking) > 0 && !m.sawRanking {
+		m.sawRanking = true
+		m.first = now.Sub(m.start)
+	}
+	if m.next != nil && e.Phase != PhaseDone || m.next != nil && e.Ranking != nil {
+		m.next(e)
+	}
 }

@@ -102,6 +102,7 @@ func (c *Calculator) Calculate(ctx context.Context, pos Position, p Params, opt 
 	r := &run{
 		c: c, p: p, opt: opt, pos: pos, root: root,
 		us:      root.SideToMove(),
+		depth:   p.Depth,
 		evals:   map[string]Score{},
 		home:    map[string]int{},
 		include: include,
@@ -109,7 +110,13 @@ func (c *Calculator) Calculate(ctx context.Context, pos Position, p Params, opt 
 	if cacheWarning != "" {
 		r.warn(cacheWarning)
 	}
-	res, err := r.do(work)
+	var res *Result
+	if ng, ok := c.Evaluator.(interface{ NewGame(context.Context) error }); ok {
+		err = ng.NewGame(work)
+	}
+	if err == nil {
+		res, err = r.do(work)
+	}
 	if err != nil {
 		// The time limit ended the work (whatever error an engine made of
 		// it): keep what is done.
@@ -163,8 +170,9 @@ type run struct {
 	children []*Node // every legal move of the analysed position
 	trees    []*Node // the candidates
 	filtered map[*Node]bool
-	evals    map[string]Score
-	home     map[string]int // the engine (Dispatcher worker) that searched each position
+	evals    map[string]Score // by evalCacheKey
+	depth    int              // the current phase's Stockfish depth
+	home     map[string]int   // the engine (Dispatcher worker) that searched each position
 
 	stats       Stats
 	warnings    []string
@@ -198,6 +206,7 @@ func (r *run) do(ctx context.Context) (*Result, error) {
 	if err := r.grow(ctx); err != nil {
 		return nil, err
 	}
+	r.depth = r.p.treeDepth()
 	if d, ok := r.c.Evaluator.(Dispatcher); ok && d.Workers() > 0 {
 		if err := r.evaluateTreesDispatched(ctx, d); err != nil {
 			return nil, err

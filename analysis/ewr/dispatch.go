@@ -26,7 +26,9 @@ type Dispatcher interface {
 	// that called Dispatch, never concurrently. Dispatch returns nil when
 	// no engine is busy and next has nothing for any of them; the first
 	// engine failure, or ctx ending, stops it with that error (results
-	// already reported stand).
+	// already reported stand). A Dispatcher may give worker w's work to
+	// another engine (when w may not search now); it is still reported as
+	// w's.
 	Dispatch(ctx context.Context, next func(worker int) (EvalRequest, bool), onResult func(worker int, req EvalRequest, s Score)) error
 }
 
@@ -41,7 +43,9 @@ type dispatched struct {
 }
 
 // Dispatch implements Dispatcher: one goroutine per engine, coordinated
-// from the calling goroutine.
+// from the calling goroutine. With a Gate, only the engines it allows get
+// work (a search already running finishes); the others wait, and when it
+// allows none Dispatch waits for it.
 func (e *EngineEvaluator) Dispatch(ctx context.Context, next func(int) (EvalRequest, bool), onResult func(int, EvalRequest, Score)) error {
 	if len(e.engines) == 0 {
 		return errors.New("no engines")
@@ -72,27 +76,56 @@ func (e *EngineEvaluator) Dispatch(ctx context.Context, next func(int) (EvalRequ
 		wg.Wait()
 	}()
 	busy := make([]bool, len(e.engines))
+	lane := make([]int, len(e.engines)) // whose work each engine runs
 	nBusy := 0
+	var held *EvalRequest // taken for engine 0 while the gate shut them all
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		allowed, changed := len(e.engines), (<-chan struct{})(nil)
+		if e.Gate != nil {
+			allowed, changed = e.Gate.Allowed()
+		}
 		for w := range busy {
-			if busy[w] {
+			if busy[w] || w >= allowed {
 				continue
 			}
-			if r, ok := next(w); ok {
+			r, ok := EvalRequest{}, false
+			lane[w] = w
+			if held != nil && w == 0 {
+				r, ok, held = *held, true, nil
+			} else {
+				r, ok = next(w)
+			}
+			// An engine the gate holds back has its work done by an
+			// allowed one, reported as its own.
+			for v := allowed; !ok && v < len(busy); v++ {
+				lane[w] = v
+				r, ok = next(v)
+			}
+			if ok {
 				busy[w] = true
 				nBusy++
 				work[w] <- r
 			}
 		}
-		if nBusy == 0 {
-			return nil
+		if nBusy == 0 && held == nil {
+			if allowed > 0 {
+				return nil // nothing left for any engine
+			}
+			// Every engine is held back: is there work to wait for?
+			r, ok := next(0)
+			if !ok {
+				return nil
+			}
+			held = &r
 		}
 		var d dispatched
 		select {
 		case d = <-results:
+		case <-changed:
+			continue
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -101,7 +134,7 @@ func (e *EngineEvaluator) Dispatch(ctx context.Context, next func(int) (EvalRequ
 		if d.err != nil {
 			return d.err
 		}
-		onResult(d.worker, d.req, d.s)
+		onResult(lane[d.worker], d.req, d.s)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"strconv"
 	"sync/atomic"
 
@@ -31,6 +32,9 @@ type EngineEvaluator struct {
 	// Retries is how often a position is retried on a restarted engine
 	// after a crash or timeout (default 1).
 	Retries int
+	// Gate, when not nil, decides how many engines may search (set it
+	// before the first calculation).
+	Gate Gate
 
 	nodes, searches atomic.Int64
 }
@@ -44,6 +48,10 @@ type EngineConfig struct {
 	Workers int
 	// HashMB is each engine's hash (default 128).
 	HashMB int
+	// Nice, when above 0, starts the engines at this lower CPU priority
+	// (1..19) through the nice command; without one they run at normal
+	// priority and the logger says so.
+	Nice   int
 	Logger zerolog.Logger
 }
 
@@ -60,6 +68,13 @@ func StartEngines(ctx context.Context, cfg EngineConfig) (*EngineEvaluator, erro
 	cfg.Workers = max(1, cfg.Workers)
 	if cfg.HashMB <= 0 {
 		cfg.HashMB = 128
+	}
+	if cfg.Nice > 0 {
+		if nice, err := exec.LookPath("nice"); err == nil {
+			cfg.Command = append([]string{nice, "-n", strconv.Itoa(min(cfg.Nice, 19))}, cfg.Command...)
+		} else {
+			cfg.Logger.Warn().Msg("ewr: no nice command: the engines run at normal priority")
+		}
 	}
 	var engines []Searcher
 	for i := 0; i < cfg.Workers; i++ {
@@ -95,6 +110,21 @@ func (e *EngineEvaluator) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// NewGame clears every engine's hash ("ucinewgame"), so that a calculation
+// does not depend on what the engines searched before it: with the same
+// positions searched in the same order, single-threaded Stockfish gives the
+// same scores. Engines without a NewGame method are left alone.
+func (e *EngineEvaluator) NewGame(ctx context.Context) error {
+	for i, s := range e.engines {
+		if ng, ok := s.(interface{ NewGame(context.Context) error }); ok {
+			if err := ng.NewGame(ctx); err != nil {
+				return fmt.Errorf("ewr: engine %d: new game: %w", i, err)
+			}
+		}
+	}
+	return nil
 }
 
 // Counts returns the searches run and the nodes they searched so far.

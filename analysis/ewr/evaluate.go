@@ -63,18 +63,18 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 	var reqs []EvalRequest
 	var reqKeys []string
 	for _, k := range order {
-		if s, ok := r.evals[k]; ok {
+		if s, ok := r.evals[r.evalCacheKey(k)]; ok {
 			r.stats.EvalReuse++
 			r.apply(byKey[k], s, phase)
 			continue
 		}
 		if s, ok := r.cachedEval(ctx, k); ok {
 			r.stats.EvalCacheHits++
-			r.evals[k] = s
+			r.evals[r.evalCacheKey(k)] = s
 			r.apply(byKey[k], s, phase)
 			continue
 		}
-		reqs = append(reqs, EvalRequest{FEN: k, Depth: r.p.Depth})
+		reqs = append(reqs, EvalRequest{FEN: k, Depth: r.depth})
 		reqKeys = append(reqKeys, k)
 	}
 	if len(reqs) == 0 {
@@ -89,7 +89,7 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 		got[i] = true
 		k := reqKeys[i]
 		r.stats.EngineEvals++
-		r.evals[k] = s
+		r.evals[r.evalCacheKey(k)] = s
 		if worker >= 0 {
 			r.home[k] = worker
 		}
@@ -98,19 +98,23 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 	}
 	var err error
 	if d, ok := r.c.Evaluator.(Dispatcher); ok && d.Workers() > 0 {
-		// In order, remembering which engine searched what (phase B
-		// searches a position's subtree on the same engine).
-		j := 0
-		cur := make([]int, d.Workers())
+		// Request i on lane i mod engines, in order: each engine searches
+		// the same positions in the same order in every run.
+		lanes := d.Workers()
+		pos := make([]int, lanes) // each lane's next request
+		for l := range pos {
+			pos[l] = l
+		}
+		cur := make([]int, lanes)
 		err = d.Dispatch(ctx, func(w int) (EvalRequest, bool) {
-			if j == len(reqs) || w < 0 || w >= len(cur) {
+			if w < 0 || w >= lanes || pos[w] >= len(reqs) {
 				return EvalRequest{}, false
 			}
-			cur[w] = j
-			j++
-			return reqs[j-1], true
+			cur[w] = pos[w]
+			pos[w] += lanes
+			return reqs[cur[w]], true
 		}, func(w int, _ EvalRequest, s Score) {
-			if w >= 0 && w < len(cur) {
+			if w >= 0 && w < lanes {
 				onResult(cur[w], w, s)
 			}
 		})
@@ -152,7 +156,8 @@ func (r *run) apply(nodes []*Node, s Score, phase Phase) {
 // rankingEvery throttles the ranking snapshots sent with progress events.
 const rankingEvery = 200 * time.Millisecond
 
-func (r *run) evalCacheKey(k string) string { return fmt.Sprintf("%s d%d", k, r.p.Depth) }
+// evalCacheKey keys position k's evaluation at the current phase's depth.
+func (r *run) evalCacheKey(k string) string { return fmt.Sprintf("%s d%d", k, r.depth) }
 
 // cachedEval looks k up in the persistent cache; a failing or corrupt cache
 // is a miss (and a warning).

@@ -48,6 +48,36 @@ type Params struct {
 	// MaxNodes bounds the tree nodes of the whole calculation; when reached
 	// the remaining positions become leaves and a warning is given.
 	MaxNodes int `json:"max_nodes"`
+	// TreeDepth, when not 0, is the Stockfish depth of phase B (the
+	// trees' positions) instead of Depth; the position and its legal moves
+	// are still evaluated at Depth, so the candidates are the same. It is
+	// what the fast mode changes (see Fast and FastTreeDepth).
+	TreeDepth int `json:"tree_depth,omitempty"`
+}
+
+// FastTreeDepth is the trees' Stockfish depth of the fast mode. Depth 15
+// costs about FIXME times the nodes of this depth; the error it makes against the
+// exact calculation is measured in docs/expected-winrate.md.
+const FastTreeDepth = 11
+
+// Fast returns p in the fast mode: the trees evaluated at FastTreeDepth
+// (when that is below p.Depth).
+func (p Params) Fast() Params {
+	if FastTreeDepth < p.Depth {
+		p.TreeDepth = FastTreeDepth
+	}
+	return p
+}
+
+// IsFast reports whether the trees are evaluated below Depth.
+func (p Params) IsFast() bool { return p.TreeDepth > 0 && p.TreeDepth < p.Depth }
+
+// treeDepth is the Stockfish depth of phase B.
+func (p Params) treeDepth() int {
+	if p.TreeDepth > 0 {
+		return p.TreeDepth
+	}
+	return p.Depth
 }
 
 // DefaultParams returns the product defaults: threshold 10 %, depth 15,
@@ -85,6 +115,9 @@ func (p Params) Validate() error {
 	if p.OpponentRating < MinRating || p.OpponentRating > MaxRating {
 		return fmt.Errorf("ewr: opponent Maia rating %d out of range %d..%d", p.OpponentRating, MinRating, MaxRating)
 	}
+	if p.TreeDepth < 0 || p.TreeDepth > p.Depth {
+		return fmt.Errorf("ewr: tree depth %d out of range: use 1..%d (the depth), or 0 for the depth itself", p.TreeDepth, p.Depth)
+	}
 	if p.MaxNodes < 0 || p.MaxNodes > MaxMaxNodes {
 		return fmt.Errorf("ewr: node limit %d out of range 1..%d", p.MaxNodes, MaxMaxNodes)
 	}
@@ -101,6 +134,9 @@ func (p Params) normalized() Params {
 	}
 	if p.MaxNodes == 0 {
 		p.MaxNodes = DefaultMaxNodes
+	}
+	if p.TreeDepth == p.Depth {
+		p.TreeDepth = 0
 	}
 	return p
 }

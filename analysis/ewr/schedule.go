@@ -7,15 +7,21 @@ import (
 )
 
 // evaluateTreesDispatched is phase B on a Dispatcher. It computes what the
-// rounds of evaluateTrees compute (the same positions, each once, and the
-// same pruning) but without rounds: the subtree of an analysing player's
-// move is released the moment its evaluation clears the threshold. Each
-// engine takes, in depth-first order (best candidate first), the positions
-// whose nearest evaluated ancestor it searched, so its hash already holds
-// much of their tree; an idle engine with none of its own takes one without
-// a home, else steals the last position of another engine's.
+// rounds of evaluateTrees compute (the same positions and the same
+// pruning) but without rounds: the subtree of an analysing player's move
+// is released the moment its evaluation clears the threshold.
+//
+// Each candidate's tree belongs to one engine (a lane), chosen before any
+// search by balancing the trees' sizes, best candidate first; an engine
+// searches its own trees in depth-first order and nothing else, and reuses
+// only its own evaluations. So each engine searches the same positions in
+// the same order in every run, and with its hash cleared at the start
+// (NewGame) single-threaded Stockfish gives the same scores: two runs of a
+// position give the same result. An engine that runs out of work idles
+// rather than take another's, which costs a little wall time at the end.
 func (r *run) evaluateTreesDispatched(ctx context.Context, d Dispatcher) error {
-	s := &scheduler{r: r, waiting: map[string][]*Node{}, threshold: r.base + r.p.LossThreshold, ctx: ctx}
+	lanes := max(1, d.Workers())
+	s := &scheduler{r: r, waiting: map[string][]*Node{}, laneEvals: map[string]Score{}, threshold: r.base + r.p.LossThreshold, ctx: ctx}
 	seq := 0
 	var number func(n *Node)
 	number = func(n *Node) {
@@ -28,8 +34,9 @@ func (r *run) evaluateTreesDispatched(ctx context.Context, d Dispatcher) error {
 	for _, t := range r.trees {
 		number(t)
 	}
-	for _, t := range r.trees {
-		s.release(t, r.homeOf(t.key))
+	lane := laneOf(r.trees, lanes)
+	for i, t := range r.trees {
+		s.release(t, lane[i])
 	}
 	if len(s.waiting) == 0 {
 		return nil
@@ -50,6 +57,38 @@ func (r *run) evaluateTreesDispatched(ctx context.Context, d Dispatcher) error {
 	return nil
 }
 
+// laneOf assigns each tree to a lane (an engine): in the trees' order,
+// each to the lane with the least work so far, work being the tree's
+// positions that may need a search (its unevaluated leaves and analysing
+// player's moves). It depends on nothing but the trees.
+func laneOf(trees []*Node, lanes int) []int {
+	load := make([]int, lanes)
+	out := make([]int, len(trees))
+	for i, t := range trees {
+		best := 0
+		for l := range load {
+			if load[l] < load[best] {
+				best = l
+			}
+		}
+		out[i] = best
+		load[best] += treeWork(t)
+	}
+	return out
+}
+
+// treeWork counts the positions under n that may need a search.
+func treeWork(n *Node) int {
+	w := 0
+	if n.Winrate == nil && (len(n.Children) == 0 || n.ours) {
+		w++
+	}
+	for _, c := range n.Children {
+		w += treeWork(c)
+	}
+	return w
+}
+
 // homeOf returns the engine that searched position k in this run, or -1.
 func (r *run) homeOf(k string) int {
 	if w, ok := r.home[k]; ok {
@@ -65,9 +104,16 @@ type scheduler struct {
 	threshold float64
 	// ready are the positions awaiting an engine, by depth-first order.
 	ready []readyPos
-	// waiting maps each position ready or being searched to its nodes.
+	// waiting maps each position ready or being searched, by lane
+	// (laneKey), to its nodes.
 	waiting map[string][]*Node
+	// laneEvals are phase B's evaluations by laneKey: a lane reuses only
+	// its own (and the legal-move step's, done before phase B).
+	laneEvals map[string]Score
 }
+
+// laneKey is position k's key on lane l.
+func laneKey(l int, k string) string { return fmt.Sprintf("%d %s", l, k) }
 
 type readyPos struct {
 	key  string
@@ -90,26 +136,33 @@ func (s *scheduler) release(n *Node, home int) {
 func (s *scheduler) add(m *Node, home int) {
 	r := s.r
 	k := m.key
-	if nodes, ok := s.waiting[k]; ok {
+	lk := laneKey(home, k)
+	if nodes, ok := s.waiting[lk]; ok {
 		r.stats.EvalReuse++
-		s.waiting[k] = append(nodes, m)
+		s.waiting[lk] = append(nodes, m)
 		r.evalTotal++
 		return
 	}
-	if sc, ok := r.evals[k]; ok {
+	if sc, ok := s.laneEvals[lk]; ok {
 		r.stats.EvalReuse++
-		r.evalTotal++
-		s.settle([]*Node{m}, sc, r.homeOf(k))
-		return
-	}
-	if sc, ok := r.cachedEval(s.ctx, k); ok {
-		r.stats.EvalCacheHits++
-		r.evals[k] = sc
 		r.evalTotal++
 		s.settle([]*Node{m}, sc, home)
 		return
 	}
-	s.waiting[k] = []*Node{m}
+	if sc, ok := r.evals[r.evalCacheKey(k)]; ok {
+		r.stats.EvalReuse++
+		r.evalTotal++
+		s.settle([]*Node{m}, sc, home)
+		return
+	}
+	if sc, ok := r.cachedEval(s.ctx, k); ok {
+		r.stats.EvalCacheHits++
+		r.evals[r.evalCacheKey(k)] = sc
+		r.evalTotal++
+		s.settle([]*Node{m}, sc, home)
+		return
+	}
+	s.waiting[lk] = []*Node{m}
 	r.evalTotal++
 	i := sort.Search(len(s.ready), func(i int) bool { return s.ready[i].seq > m.seq })
 	s.ready = append(s.ready, readyPos{})
@@ -133,40 +186,29 @@ func (s *scheduler) settle(nodes []*Node, sc Score, home int) {
 	}
 }
 
-// next implements the Dispatcher's next: worker w's own first position,
-// else the first without a home, else the last of another engine's.
+// next implements the Dispatcher's next: lane w's first position in
+// depth-first order, or nothing (a lane never takes another's work).
 func (s *scheduler) next(w int) (EvalRequest, bool) {
-	if len(s.ready) == 0 {
-		return EvalRequest{}, false
-	}
-	pick := -1
 	for i, p := range s.ready {
 		if p.home == w {
-			pick = i
-			break
-		}
-		if p.home < 0 && pick < 0 {
-			pick = i
+			s.ready = append(s.ready[:i], s.ready[i+1:]...)
+			return EvalRequest{FEN: p.key, Depth: s.r.depth}, true
 		}
 	}
-	if pick < 0 {
-		pick = len(s.ready) - 1
-	}
-	p := s.ready[pick]
-	s.ready = append(s.ready[:pick], s.ready[pick+1:]...)
-	return EvalRequest{FEN: p.key, Depth: s.r.p.Depth}, true
+	return EvalRequest{}, false
 }
 
 // done implements the Dispatcher's onResult.
 func (s *scheduler) done(w int, req EvalRequest, sc Score) {
 	r := s.r
-	nodes, ok := s.waiting[req.FEN]
+	lk := laneKey(w, req.FEN)
+	nodes, ok := s.waiting[lk]
 	if !ok {
 		return
 	}
-	delete(s.waiting, req.FEN)
+	delete(s.waiting, lk)
 	r.stats.EngineEvals++
-	r.evals[req.FEN] = sc
+	s.laneEvals[lk] = sc
 	r.home[req.FEN] = w
 	r.storeEval(s.ctx, req.FEN, sc)
 	s.settle(nodes, sc, w)

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -23,7 +24,7 @@ import (
 	"github.com/outpostchess/outpost/models"
 )
 
-const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--timeout 60s] | --bench"
+const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--timeout 60s] [--fast] | --bench [--compare]"
 
 // runEWR implements `outpost ewr`: expected winrate of every reasonable
 // move for a human of a given rating (Maia × Stockfish).
@@ -46,6 +47,9 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	workers := fs.Int("workers", runtime.NumCPU(), "Stockfish engines run in parallel")
 	hash := fs.Int("hash", 128, "Stockfish hash per engine, MB (kept across the calculation)")
 	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand, " "), "UCI engine command line")
+	fast := fs.Bool("fast", false, fmt.Sprintf("fast mode: the trees' positions at depth %d instead of --depth (the legal moves stay at --depth)", ewr.FastTreeDepth))
+	treeDepth := fs.Int("tree-depth", 0, "Stockfish depth of the trees' positions (0: --depth; --fast sets it)")
+	compare := fs.Bool("compare", false, "with --bench: the exact calculation and the fast mode side by side, with the per-move difference")
 	bench := fs.Bool("bench", false, "benchmark ten typical positions at these parameters: fresh, repeated (result cache), repeated (evaluation cache only), another Maia rating")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -57,6 +61,17 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	p := ewr.Params{Threshold: *threshold, Depth: *depth, LossThreshold: *loss, Rating: *maia, OpponentRating: *oppMaia, MaxNodes: *maxNodes}
 	if !flagSet(fs, "opponent-maia") {
 		p.OpponentRating = *maia
+	}
+	if *fast && flagSet(fs, "tree-depth") {
+		return errors.New("--fast and --tree-depth: give one of them")
+	}
+	if *fast {
+		p = p.Fast()
+	} else {
+		p.TreeDepth = *treeDepth
+	}
+	if *compare && !*bench {
+		return errors.New("--compare needs --bench")
 	}
 	if err := p.Validate(); err != nil {
 		return err
@@ -74,6 +89,9 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer closeAll()
+	if *bench && *compare {
+		return runEWRCompare(ctx, env, calc, p)
+	}
 	if *bench {
 		return runEWRBench(ctx, env, calc, p)
 	}
@@ -211,6 +229,46 @@ func runEWRBench(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Para
 	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Fprintf(out, "load average after: %s", la)
 	}
+	return nil
+}
+
+// runEWRCompare runs the benchmark positions with the exact calculation
+// (A) and the fast mode (B) alternately on the same engines and prints
+// both with the per-move difference.
+func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params) error {
+	out := env.Stdout
+	exact := p
+	exact.TreeDepth = 0
+	fast := p // --tree-depth as given (equal to --depth: exact against exact)
+	if p.TreeDepth == 0 {
+		fast = exact.Fast()
+	}
+	fmt.Fprintf(out, "ewr benchmark, side by side: %d positions, threshold %g, loss %+.2f, Maia %d vs %d, %d engines\n",
+		len(ewr.BenchPositions), p.Threshold, p.LossThreshold, p.Rating, p.OpponentRating, runtime.NumCPU())
+	treeDepth := fast.TreeDepth
+	if treeDepth == 0 {
+		treeDepth = fast.Depth
+	}
+	fmt.Fprintf(out, "A: exact (depth %d everywhere) · B: legal moves at depth %d, trees at depth %d\n", exact.Depth, fast.Depth, treeDepth)
+	load := func() string {
+		la, err := os.ReadFile("/proc/loadavg")
+		if err != nil {
+			return "?"
+		}
+		return strings.Join(strings.Fields(string(la))[:3], " ")
+	}
+	fmt.Fprintf(out, "load average before: %s\n", load())
+	r, err := ewr.RunCompare(ctx, calc, exact, fast, load, out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "A exact: median %.2fs, max %.2fs, %d searches, %.1fM nodes\n", r.A.Median().Seconds(), r.A.MaxTime().Seconds(), r.A.Searches, float64(r.A.Nodes)/1e6)
+	fmt.Fprintf(out, "B fast:  median %.2fs, max %.2fs, %d searches, %.1fM nodes (%.2f× fewer nodes, median %.2f× faster)\n",
+		r.B.Median().Seconds(), r.B.MaxTime().Seconds(), r.B.Searches, float64(r.B.Nodes)/1e6,
+		float64(r.A.Nodes)/math.Max(1, float64(r.B.Nodes)), r.A.Median().Seconds()/math.Max(1e-9, r.B.Median().Seconds()))
+	fmt.Fprintf(out, "B against A: %d moves, max |Δ| %.2f pp, mean %.2f pp, %d over 1 pp; same best move in %d of %d positions\n",
+		r.Moves, 100*r.MaxDiff, 100*r.MeanDiff, r.Over1pp, r.SameBest, len(ewr.BenchPositions))
+	fmt.Fprintf(out, "load average after: %s\n", load())
 	return nil
 }
 

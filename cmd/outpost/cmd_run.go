@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -21,6 +22,7 @@ import (
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/web"
 	"github.com/outpostchess/outpost/lichess"
+	"github.com/outpostchess/outpost/models"
 )
 
 func runRun(ctx context.Context, env *Env, args []string) error {
@@ -65,9 +67,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	defer sum.Close()
 	maia, pred, closeMaia := maiaOption(cfg, log)
 	defer closeMaia()
-	if cfg.Summary.EWR && pred != nil {
-		sum.WithEWR(ewr.NewMaiaProber(pred), st, ewrSummaryLimit)
-	}
+	withEWR(sum, cfg, pred, st, log)
 	dopt := daemon.Options{Config: cfg, Client: client, Store: st,
 		Engines: daemon.NewEngineFactory(cfg, log, maia...), Summariser: sum, Logger: log}
 	if err := withVerify(&dopt, cfg, client, st, log); err != nil {
@@ -127,9 +127,39 @@ func addConsole(ctx context.Context, env *Env, cfg *config.Config, cfgPath strin
 	return nil
 }
 
-// ewrSummaryLimit bounds the expected-winrate line's calculation, so that
-// the summary still comes within a couple of minutes of the game's end.
-const ewrSummaryLimit = 90 * time.Second
+// withEWR adds the expected-winrate line to the summaries ([summary] ewr):
+// Maia from pred, Stockfish from the summary's engine (one niced engine
+// per CPU), within [summary] ewr_timeout. Without Maia or Stockfish the
+// summaries go out without the line, and the log says why.
+func withEWR(sum *postgame.Summariser, cfg *config.Config, pred *models.Predictor, cache ewr.Cache, log zerolog.Logger) {
+	if !cfg.Summary.EWR || !cfg.Summary.Enabled {
+		return
+	}
+	if pred == nil {
+		log.Warn().Msg("summary.ewr: no Maia models, the summaries go out without the expected-winrate line (install them with `outpost models fetch`)")
+		return
+	}
+	// Stockfish 15.1 (the native build when made, else Debian's) unless
+	// [summary] engine names another.
+	cmd := cfg.Summary.Engine
+	if len(cmd) == 0 {
+		cmd = []string{enginepath.Stockfish15}
+	}
+	r, err := enginepath.Resolve(cmd)
+	if err == nil {
+		_, err = exec.LookPath(r.Command[0])
+	}
+	if err != nil {
+		log.Warn().Err(err).Msg("summary.ewr: Stockfish not found, the summaries go out without the expected-winrate line")
+		return
+	}
+	if r.Notice != "" {
+		log.Info().Msg("summary.ewr: " + r.Notice)
+	}
+	cmd = r.Command
+	sum.WithEWR(postgame.EWROptions{Prober: ewr.NewMaiaProber(pred), Cache: cache, Engine: cmd, Workers: runtime.NumCPU(),
+		Timeout: cfg.Summary.EWRTimeout, Fast: cfg.Summary.EWRMode == "fast", Logger: log})
+}
 
 // newSummariser builds the post-game summariser from [summary] and
 // [analysis]. When the configured engine is missing, our own hard engine
@@ -177,9 +207,7 @@ func runSandboxDemo(ctx context.Context, env *Env, cfg *config.Config, o demoOpt
 	defer sum.Close()
 	maia, pred, closeMaia := maiaOption(cfg, log)
 	defer closeMaia()
-	if cfg.Summary.EWR && pred != nil {
-		sum.WithEWR(ewr.NewMaiaProber(pred), nil, ewrSummaryLimit)
-	}
+	withEWR(sum, cfg, pred, nil, log)
 	dopt := demo.Options{Config: cfg, Games: o.games, TC: o.tc, Sparring: o.sparring,
 		Out: env.Stdout, Summariser: sum, Logger: log, Engines: daemon.NewEngineFactory(cfg, log, maia...)}
 	if cfg.Verify.Enabled {

@@ -82,6 +82,8 @@ type Daemon struct {
 
 	wg         sync.WaitGroup // game runners and background workers
 	analyseReq chan struct{}  // wakes the analysis worker
+	// gamesChanged is closed (and replaced) whenever games changes.
+	gamesChanged chan struct{}
 	lastBusy   time.Time      // last time a game was running (matchmaking)
 }
 
@@ -119,12 +121,18 @@ func New(o Options) (*Daemon, error) {
 	case o.Engines == nil:
 		return nil, errors.New("daemon: no engine factory")
 	}
-	return &Daemon{
+	d := &Daemon{
 		cfg: o.Config, api: o.Client, bot: o.Client.Bot(), store: o.Store, eng: o.Engines, sum: o.Summariser,
 		hooks: o.Hooks, log: o.Logger, bg: o.Background,
 		games: map[string]*gameSlot{}, runners: map[string]int{}, accepted: map[string]accepted{}, outgoing: map[string]outgoing{},
-		analyseReq: make(chan struct{}, 1),
-	}, nil
+		analyseReq: make(chan struct{}, 1), gamesChanged: make(chan struct{}),
+	}
+	if g, ok := o.Summariser.(gateSetter); ok {
+		// The expected-winrate calculation yields to games on the clock
+		// ([summary] ewr_engines_in_game).
+		g.SetGate(gameGate{d: d, inGame: o.Config.Summary.EWREnginesInGame})
+	}
+	return d, nil
 }
 
 // Run runs the bot until ctx ends (SIGINT/SIGTERM in outpost run), then

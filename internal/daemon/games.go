@@ -79,6 +79,7 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 	slot := &gameSlot{opponent: info.Opponent.Username, cancel: cancel,
 		correspondence: info.Speed == "correspondence" || (info.Speed == "" && acc.offer.Correspondence())}
 	d.games[id] = slot
+	d.notifyGames()
 	d.lastBusy = time.Now()
 	d.mu.Unlock()
 
@@ -126,6 +127,7 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 			// before the PGN export and the bookkeeping.
 			d.mu.Lock()
 			delete(d.games, id)
+			d.notifyGames()
 			d.lastBusy = time.Now()
 			d.mu.Unlock()
 		})

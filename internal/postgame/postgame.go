@@ -6,6 +6,7 @@ package postgame
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/notnil/chess"
+	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/chat"
@@ -29,9 +31,9 @@ type Summariser struct {
 	me    string
 
 	// Expected winrate at the critical moment (optional, see WithEWR).
-	ewrProber ewr.MoveProber
-	ewrCache  ewr.Cache
-	ewrLimit  time.Duration
+	ewr     *EWROptions
+	ewrGate ewr.Gate
+	ewrEval ewr.Evaluator // started on first use unless given
 
 	mu   sync.Mutex
 	pool *analysis.Pool
@@ -44,15 +46,57 @@ func New(cfg analysis.PoolConfig, nodes int64, me string) *Summariser {
 	return &Summariser{cfg: cfg, nodes: nodes, me: me}
 }
 
+// EWROptions configure the summary's expected-winrate line.
+type EWROptions struct {
+	// Prober is Maia (required).
+	Prober ewr.MoveProber
+	// Cache, when not nil, keeps evaluations and results across games.
+	Cache ewr.Cache
+	// Engine is the Stockfish command line of the calculation's own
+	// engines: Workers of them (default 1), one thread each, started on
+	// first use at the lowest CPU priority (nice 19) and kept.
+	Engine  []string
+	Workers int
+	// Evaluator, when not nil, is used instead of starting engines.
+	Evaluator ewr.Evaluator
+	// Timeout bounds the wait for the line (0: no bound); past it the
+	// summary goes out with EWRNotReady instead.
+	Timeout time.Duration
+	// Fast selects the fast mode (ewr.Params.Fast).
+	Fast bool
+	// Logger receives the reason when the line cannot be computed.
+	Logger zerolog.Logger
+}
+
+// EWRNotReady is the summary line when the expected winrate was not
+// computed within EWROptions.Timeout; EWRFailed when it could not be
+// computed at all (the reason is logged by the caller's error).
+const (
+	EWRNotReady = "Expected winrate: not ready in time."
+	EWRFailed   = "Expected winrate: could not be computed."
+)
+
 // WithEWR adds one line to every summary: the expected winrate of the
-// played move against the best practical move at the game's critical moment
-// (Maia through prober, Stockfish through the summariser's own pool, cached
-// in cache when it is not nil), computed within limit. It returns s.
-func (s *Summariser) WithEWR(prober ewr.MoveProber, cache ewr.Cache, limit time.Duration) *Summariser {
+// played move against the best practical move at the game's critical
+// moment. It returns s.
+func (s *Summariser) WithEWR(o EWROptions) *Summariser {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.ewrProber, s.ewrCache, s.ewrLimit = prober, cache, limit
+	s.ewr = &o
+	s.ewrEval = o.Evaluator
 	return s
+}
+
+// SetGate makes the expected-winrate calculation wait on g before each
+// Stockfish search and Maia batch (the daemon holds it back while a game
+// is on the clock). Set it before the first summary.
+func (s *Summariser) SetGate(g ewr.Gate) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ewrGate = g
+	if e, ok := s.ewrEval.(*ewr.EngineEvaluator); ok {
+		e.Gate = g
+	}
 }
 
 // SetMe sets our account name (known only once the daemon has read its
@@ -101,37 +145,71 @@ func (s *Summariser) Summarise(ctx context.Context, g store.Game) (string, []str
 	return string(raw), lines, nil
 }
 
-// ewrLine computes the expected-winrate line, or reports false (the
-// summary goes out without it when it cannot be computed in time).
+// ewrLine computes the expected-winrate line, or reports false when there
+// is none to give (no Maia, no judged move, or ctx ended). Past the time
+// bound the line says so (EWRNotReady).
 func (s *Summariser) ewrLine(ctx context.Context, a *analysis.Analysis) (string, bool) {
-	if s.ewrProber == nil {
+	if s.ewr == nil || s.ewr.Prober == nil {
 		return "", false
 	}
 	ply, ok := ewr.WorstPly(a)
 	if !ok {
 		return "", false
 	}
-	calc := &ewr.Calculator{Prober: s.ewrProber, Evaluator: ewr.NewPoolEvaluator(s.pool)}
-	if s.ewrCache != nil {
-		calc.Cache = s.ewrCache
+	log := s.ewr.Logger.With().Int("ply", ply).Logger()
+	ev, err := s.ewrEvaluator(ctx)
+	if err != nil {
+		log.Warn().Err(err).Msg("expected winrate not computed")
+		return EWRFailed, ctx.Err() == nil
 	}
-	line, err := ewr.CriticalMomentLine(ctx, calc, ewr.GameOf(a), ply, ewr.Options{TimeLimit: s.ewrLimit})
-	if err != nil || line == "" {
+	calc := &ewr.Calculator{Prober: ewr.GatedProber{MoveProber: s.ewr.Prober, Gate: s.ewrGate}, Evaluator: ev, Cache: s.ewr.Cache}
+	p := ewr.DefaultParams()
+	if s.ewr.Fast {
+		p = p.Fast()
+	}
+	m, err := ewr.AnalyseMoment(ctx, calc, ewr.GameOf(a), ply, p, ewr.Options{TimeLimit: s.ewr.Timeout})
+	switch {
+	case ctx.Err() != nil:
 		return "", false
+	case m.Result != nil && m.Result.Partial:
+		log.Info().Dur("bound", s.ewr.Timeout).Msg("expected winrate not ready in time")
+		return EWRNotReady, true
+	case err != nil:
+		log.Warn().Err(err).Msg("expected winrate not computed")
+		return EWRFailed, true
 	}
-	return line, true
+	return m.Line(), true
 }
 
-// Close stops the engines.
+// ewrEvaluator returns the calculation's engines, starting them on first
+// use at low priority.
+func (s *Summariser) ewrEvaluator(ctx context.Context) (ewr.Evaluator, error) {
+	if s.ewrEval != nil {
+		return s.ewrEval, nil
+	}
+	e, err := ewr.StartEngines(ctx, ewr.EngineConfig{Command: s.ewr.Engine, Workers: max(1, s.ewr.Workers), HashMB: 64, Nice: 19})
+	if err != nil {
+		return nil, fmt.Errorf("postgame: expected-winrate engines: %w", err)
+	}
+	e.Gate = s.ewrGate
+	s.ewrEval = e
+	return e, nil
+}
+
+// Close stops the engines (also the expected-winrate engines it started).
 func (s *Summariser) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.pool == nil {
-		return nil
+	var errs []error
+	if e, ok := s.ewrEval.(*ewr.EngineEvaluator); ok && (s.ewr == nil || s.ewr.Evaluator == nil) {
+		errs = append(errs, e.Close())
+		s.ewrEval = nil
 	}
-	err := s.pool.Close()
-	s.pool = nil
-	return err
+	if s.pool != nil {
+		errs = append(errs, s.pool.Close())
+		s.pool = nil
+	}
+	return errors.Join(errs...)
 }
 
 // GameOf turns a stored game into an analysis input: moves with SAN,

@@ -1,0 +1,107 @@
+package ewr
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// depthRecorder scores positions like its fakeEvaluator and records the
+// depths each position was asked at.
+type depthRecorder struct {
+	fakeEvaluator
+	mu     sync.Mutex
+	depths map[string][]int
+}
+
+func (d *depthRecorder) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, Score)) error {
+	d.mu.Lock()
+	if d.depths == nil {
+		d.depths = map[string][]int{}
+	}
+	for _, r := range reqs {
+		d.depths[r.FEN] = append(d.depths[r.FEN], r.Depth)
+	}
+	d.mu.Unlock()
+	return d.fakeEvaluator.Evaluate(ctx, reqs, onResult)
+}
+
+func TestFastModeDepths(t *testing.T) {
+	pos := Position{Moves: []string{"e2e4", "e7e5", "g1f3"}}
+	root, err := replay(pos)
+	require.NoError(t, err)
+	filter := map[string]bool{evalKey(root): true}
+	for _, m := range root.LegalMoves() {
+		b := root.Clone()
+		b.Make(m)
+		filter[evalKey(b)] = true
+	}
+	// Nc6 is Maia's only reply, so every candidate has a tree below it.
+	prober := &fakeProber{table: map[string][]MoveProb{}}
+	for _, m := range root.LegalMoves() {
+		b := root.Clone()
+		b.Make(m)
+		ms := b.LegalMoves()
+		prober.table[evalKey(b)] = []MoveProb{{UCI: ms[0].String(), P: 1}}
+	}
+	score := func(key string) Score { return Score{CP: len(key) % 7} }
+	run := func(p Params) (*Result, *depthRecorder) {
+		ev := &depthRecorder{fakeEvaluator: fakeEvaluator{def: score}}
+		res, err := (&Calculator{Prober: prober, Evaluator: ev}).Calculate(context.Background(), pos, p, Options{})
+		require.NoError(t, err)
+		return res, ev
+	}
+	exact, exEv := run(DefaultParams())
+	fast, fEv := run(DefaultParams().Fast())
+	require.Less(t, FastTreeDepth, DefaultDepth)
+	treeSeen := 0
+	for key, ds := range fEv.depths {
+		for _, d := range ds {
+			if filter[key] {
+				assert.Equal(t, DefaultDepth, d, "the position and its legal moves at the full depth: %s", key)
+			} else {
+				assert.Equal(t, FastTreeDepth, d, "tree positions at the fast depth: %s", key)
+				treeSeen++
+			}
+		}
+	}
+	assert.Positive(t, treeSeen, "the trees were evaluated")
+	for _, ds := range exEv.depths {
+		for _, d := range ds {
+			assert.Equal(t, DefaultDepth, d)
+		}
+	}
+	// With scores that do not depend on the depth the two modes agree
+	// exactly: the fast mode changes nothing but the trees' depth.
+	require.Equal(t, len(exact.Moves), len(fast.Moves))
+	for i := range exact.Moves {
+		assert.Equal(t, exact.Moves[i].UCI, fast.Moves[i].UCI)
+		assert.InDelta(t, exact.Moves[i].ExpectedWinrate, fast.Moves[i].ExpectedWinrate, 1e-12)
+	}
+	assert.Equal(t, FastTreeDepth, fast.Params.TreeDepth, "the result says which mode made it")
+	assert.Zero(t, exact.Params.TreeDepth)
+}
+
+func TestTreeDepthValidation(t *testing.T) {
+	for _, tc := range []struct {
+		depth, tree int
+		ok          bool
+	}{
+		{15, 0, true}, {15, 11, true}, {15, 15, true}, {15, 16, false}, {15, -1, false}, {20, 11, true},
+	} {
+		p := DefaultParams()
+		p.Depth, p.TreeDepth = tc.depth, tc.tree
+		err := p.Validate()
+		if tc.ok {
+			assert.NoError(t, err, "%+v", tc)
+		} else {
+			assert.ErrorContains(t, err, "tree depth", "%+v", tc)
+		}
+	}
+	assert.Equal(t, FastTreeDepth, DefaultParams().Fast().TreeDepth)
+	assert.True(t, DefaultParams().Fast().IsFast())
+	assert.False(t, DefaultParams().IsFast())
+}
