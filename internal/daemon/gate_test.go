@@ -1,10 +1,18 @@
 package daemon
 
 import (
+	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess"
 )
 
 func TestGameGate(t *testing.T) {
@@ -48,4 +56,39 @@ func TestGameGateWakes(t *testing.T) {
 	<-changed // closed by the game's end
 	n, _ = g.Allowed()
 	assert.Equal(t, allEngines, n)
+}
+
+// gateRecorder is a Summariser that takes the daemon's gate.
+type gateRecorder struct{ gate ewr.Gate }
+
+func (g *gateRecorder) Summarise(context.Context, store.Game) (string, []string, error) {
+	return "{}", nil, nil
+}
+func (g *gateRecorder) SetGate(gate ewr.Gate) { g.gate = gate }
+
+// TestNewGivesSummariserTheGate: New hands a gate-taking Summariser the
+// gate of its games, with [summary] ewr_engines_in_game.
+func TestNewGivesSummariserTheGate(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "outpost.db"))
+	require.NoError(t, err)
+	defer st.Close()
+	client, err := lichess.New(lichess.Options{BaseURL: "http://127.0.0.1:1", Token: "lip_test"})
+	require.NoError(t, err)
+	cfg := config.Default()
+	cfg.Summary.EWREnginesInGame = 0
+	sum := &gateRecorder{}
+	d, err := New(Options{Config: cfg, Client: client, Store: st, Summariser: sum,
+		Engines: func(context.Context, string) (engine.Engine, error) { return nil, nil }})
+	require.NoError(t, err)
+	require.NotNil(t, sum.gate)
+	n, changed := sum.gate.Allowed()
+	assert.Equal(t, allEngines, n, "no game: every engine")
+	d.mu.Lock()
+	d.games["g1"] = &gameSlot{}
+	d.notifyGames()
+	d.mu.Unlock()
+	<-changed
+	n, _ = sum.gate.Allowed()
+	assert.Zero(t, n, "paused while a game is on the clock")
 }

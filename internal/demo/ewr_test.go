@@ -1,0 +1,120 @@
+package demo
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/internal/postgame"
+)
+
+// uniformMaia is a fake Maia: every legal move equally likely.
+type uniformMaia struct{}
+
+func (uniformMaia) Probe(_ context.Context, reqs []ewr.ProbeRequest) ([][]ewr.MoveProb, error) {
+	out := make([][]ewr.MoveProb, len(reqs))
+	for i, r := range reqs {
+		fen := r.StartFEN
+		if fen == "" {
+			fen = board.StartFEN
+		}
+		b, err := board.FromFEN(fen)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range r.Moves {
+			if err := b.MakeUCI(m); err != nil {
+				return nil, err
+			}
+		}
+		legal := b.LegalMoves()
+		for _, m := range legal {
+			out[i] = append(out[i], ewr.MoveProb{UCI: m.String(), P: 1 / float64(len(legal))})
+		}
+	}
+	return out, nil
+}
+
+// fakeStockfish scores every position as equal; when slow it never
+// answers (the calculation outlasts any bound).
+type fakeStockfish struct{ slow bool }
+
+func (f fakeStockfish) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, ewr.Score)) error {
+	if f.slow {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	for i := range reqs {
+		onResult(i, ewr.Score{CP: 0})
+	}
+	return nil
+}
+
+// TestDemoSummaryEWR plays games against the sandbox with the real
+// post-game analysis (Stockfish at a small node budget) and a fake expected-
+// winrate calculator: each summary carries the expected-winrate line, or,
+// when the calculation outlasts its bound, says it was not ready — and is
+// still posted exactly once.
+func TestDemoSummaryEWR(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a game")
+	}
+	if _, err := os.Stat("/usr/games/stockfish"); err != nil {
+		t.Skip("Stockfish not installed (make setup installs it)")
+	}
+	for _, tc := range []struct {
+		name  string
+		slow  bool
+		bound time.Duration
+		want  string
+	}{
+		// A bound far above the fake's instant answer, even on a loaded
+		// machine.
+		{"line in the summary", false, 2 * time.Minute, "Critical moment "},
+		// The slow fake never answers: any bound is exceeded.
+		{"bound exceeded", true, time.Second, postgame.EWRNotReady},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			defer cancel()
+			cfg := fastConfig()
+			cfg.Engines.Default = "easy" // a weak bot: the game has a judged move
+			cfg.Summary.Nodes = 20000
+			sum := postgame.New(analysis.PoolConfig{Command: []string{"/usr/games/stockfish"}, Workers: 1, Threads: 1, HashMB: 16},
+				int64(cfg.Summary.Nodes), BotName)
+			defer sum.Close()
+			sum.WithEWR(postgame.EWROptions{Prober: uniformMaia{}, Evaluator: fakeStockfish{slow: tc.slow}, Timeout: tc.bound, Fast: true})
+			res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Summariser: sum, Dir: t.TempDir(), Logger: zerolog.Nop()})
+			require.NoError(t, err)
+			require.Len(t, res.Summary, 1)
+			for id, lines := range res.Summary {
+				var found []string
+				for _, l := range lines {
+					if strings.HasPrefix(l, tc.want) {
+						found = append(found, l)
+					}
+				}
+				require.Len(t, found, 1, "one expected-winrate line in %q", lines)
+				chat := res.Sandbox.Chat(id)
+				for _, line := range lines {
+					n := 0
+					for _, l := range chat {
+						if l.User == BotName && l.Text == line {
+							n++
+						}
+					}
+					assert.Equal(t, 1, n, "line %q posted once", line)
+				}
+			}
+		})
+	}
+}
