@@ -168,6 +168,7 @@ type run struct {
 	base     float64
 	haveBase bool
 	children []*Node // every legal move of the analysed position
+	rootNode *Node   // stands for the analysed position in the legal-move step
 	trees    []*Node // the candidates
 	filtered map[*Node]bool
 	evals    map[string]Score // by evalCacheKey
@@ -230,6 +231,7 @@ func (r *run) filter(ctx context.Context) error {
 	r.stats.LegalMoves = len(r.children)
 	rootKey := evalKey(r.root)
 	rootNode := &Node{key: rootKey, depth: 0} // stands for the analysed position
+	r.rootNode = rootNode
 	need := append([]*Node{rootNode}, r.children...)
 	r.evalTotal = len(need)
 	r.progress(Event{Phase: PhaseFilter, Message: fmt.Sprintf("Evaluating %d legal moves with Stockfish...", len(r.children)), Total: len(need)})

@@ -146,11 +146,35 @@ func (r *run) apply(nodes []*Node, s Score, phase Phase) {
 		return
 	}
 	e := Event{Phase: phase, Done: r.evalDone, Total: r.evalTotal}
-	if phase == PhaseEval && time.Since(r.lastRanking) >= rankingEvery {
-		r.lastRanking = time.Now()
-		e.Ranking = r.ranking()
+	if time.Since(r.lastRanking) >= rankingEvery {
+		switch {
+		case phase == PhaseEval:
+			r.lastRanking = time.Now()
+			e.Ranking = r.ranking()
+		case phase == PhaseFilter && r.rootNode != nil && r.rootNode.Winrate != nil:
+			if pr := r.provisionalRanking(); len(pr) > 0 {
+				r.lastRanking = time.Now()
+				e.Ranking, e.Provisional = pr, true
+			}
+		}
 	}
 	r.progress(e)
+}
+
+// provisionalRanking ranks the legal moves evaluated so far that keep the
+// base winrate + loss threshold by their Stockfish winrate.
+func (r *run) provisionalRanking() []MoveResult {
+	threshold := *r.rootNode.Winrate + r.p.LossThreshold
+	var out []MoveResult
+	for _, ch := range r.children {
+		if ch.Winrate == nil || *ch.Winrate < threshold-eps {
+			continue
+		}
+		out = append(out, MoveResult{SAN: ch.SAN, UCI: ch.UCI, ExpectedWinrate: *ch.Winrate, StockfishWinrate: *ch.Winrate,
+			ConfidenceLabel: ConfidenceLabel(0)})
+	}
+	sortMoves(out)
+	return out
 }
 
 // rankingEvery throttles the ranking snapshots sent with progress events.

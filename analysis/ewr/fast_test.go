@@ -105,3 +105,35 @@ func TestTreeDepthValidation(t *testing.T) {
 	assert.True(t, DefaultParams().Fast().IsFast())
 	assert.False(t, DefaultParams().IsFast())
 }
+
+// TestProvisionalRanking: while the legal moves are evaluated, a ranking
+// by Stockfish's winrate comes first, flagged provisional, with only the
+// moves that keep the base winrate + loss threshold.
+func TestProvisionalRanking(t *testing.T) {
+	ev := &fakeEvaluator{def: func(key string) Score { return Score{CP: int(hashed(key)*300) - 150} }}
+	var first *Event
+	var evalBefore bool
+	opt := Options{Progress: func(e Event) {
+		if first == nil && len(e.Ranking) > 0 {
+			c := e
+			first = &c
+		}
+		if first == nil && e.Phase == PhaseEval {
+			evalBefore = true
+		}
+	}}
+	res, err := (&Calculator{Prober: &fakeProber{}, Evaluator: ev}).Calculate(context.Background(), Position{}, DefaultParams(), opt)
+	require.NoError(t, err)
+	require.NotNil(t, first, "a ranking was sent")
+	assert.False(t, evalBefore)
+	assert.Equal(t, PhaseFilter, first.Phase)
+	assert.True(t, first.Provisional)
+	for i, m := range first.Ranking {
+		assert.Equal(t, m.StockfishWinrate, m.ExpectedWinrate)
+		assert.Zero(t, m.Coverage)
+		assert.GreaterOrEqual(t, m.StockfishWinrate, res.BaseWinrate+DefaultLossThreshold-1e-9, m.SAN)
+		if i > 0 {
+			assert.GreaterOrEqual(t, first.Ranking[i-1].ExpectedWinrate, m.ExpectedWinrate)
+		}
+	}
+}

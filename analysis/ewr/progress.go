@@ -45,6 +45,11 @@ type Event struct {
 	Total   int
 	Ranking []MoveResult
 	Trees   map[string]*Node
+	// Provisional marks a ranking sent during PhaseFilter: the moves
+	// evaluated so far that keep the base winrate + loss threshold, by
+	// Stockfish's winrate alone (ExpectedWinrate is Stockfish's, coverage
+	// 0), so that a first ranking comes within a second or two.
+	Provisional bool
 }
 
 // snapshotTrees deep-copies the candidates' trees for an Event.

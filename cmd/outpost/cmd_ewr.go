@@ -320,7 +320,11 @@ func (p *ewrProgress) event(e ewr.Event) {
 		p.bar.Describe(e.Message)
 	} else if len(e.Ranking) > 0 {
 		top := e.Ranking[0]
-		p.bar.Describe(fmt.Sprintf("%s best so far %s %.1f%%", phaseTitle(e.Phase), top.SAN, 100*top.ExpectedWinrate))
+		what := "best so far"
+		if e.Provisional {
+			what = "Stockfish's best so far"
+		}
+		p.bar.Describe(fmt.Sprintf("%s %s %s %.1f%%", phaseTitle(e.Phase), what, top.SAN, 100*top.ExpectedWinrate))
 	}
 	if e.Phase != ewr.PhaseTrees && e.Total > 0 && p.bar.GetMax() != e.Total {
 		p.bar.ChangeMax(e.Total)

@@ -84,7 +84,7 @@ type Daemon struct {
 	analyseReq chan struct{}  // wakes the analysis worker
 	// gamesChanged is closed (and replaced) whenever games changes.
 	gamesChanged chan struct{}
-	lastBusy   time.Time      // last time a game was running (matchmaking)
+	lastBusy     time.Time // last time a game was running (matchmaking)
 }
 
 // gameSlot is one running game.
