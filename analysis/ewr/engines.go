@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -55,6 +56,10 @@ type EngineConfig struct {
 	Logger zerolog.Logger
 }
 
+// nicedTimeout bounds a niced engine's handshake and isready: the demo on
+// a machine at load 40 saw a nice-19 Stockfish miss the default bound.
+const nicedTimeout = 3 * time.Minute
+
 // StartEngines starts cfg.Workers engines.
 func StartEngines(ctx context.Context, cfg EngineConfig) (*EngineEvaluator, error) {
 	if len(cfg.Command) == 0 {
@@ -78,12 +83,18 @@ func StartEngines(ctx context.Context, cfg EngineConfig) (*EngineEvaluator, erro
 	}
 	var engines []Searcher
 	for i := 0; i < cfg.Workers; i++ {
-		e, err := uci.Start(ctx, uci.Config{
+		ucfg := uci.Config{
 			Path:    cfg.Command[0],
 			Args:    cfg.Command[1:],
 			Options: map[string]string{"Threads": "1", "Hash": strconv.Itoa(cfg.HashMB)},
 			Logger:  cfg.Logger.With().Int("worker", i).Logger(),
-		})
+		}
+		if cfg.Nice > 0 {
+			// At the lowest priority on a busy machine the engine may wait
+			// long for the CPU just to load its network and answer.
+			ucfg.HandshakeTimeout, ucfg.ReadyTimeout = nicedTimeout, nicedTimeout
+		}
+		e, err := uci.Start(ctx, ucfg)
 		if err != nil {
 			for _, s := range engines {
 				_ = s.Close()
