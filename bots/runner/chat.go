@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"github.com/outpostchess/outpost/lichess/chatonce"
 	"slices"
 	"strings"
 
@@ -10,12 +11,19 @@ import (
 	"github.com/outpostchess/outpost/lichess"
 )
 
-// chatFlagKind is the Journal cache kind for one-time chat messages.
-const chatFlagKind = "chat-sent"
-
-// greet posts the greeting once per game, even across restarts.
+// greet posts the greeting once per game, even across restarts. It runs
+// beside the game (its retries must not hold up the first move); Run waits
+// for it before returning.
 func (r *Runner) greet(ctx context.Context) {
-	r.postOnce(ctx, "greeting", r.cfg.Game.Greeting)
+	if r.cfg.Game.Greeting == "" || r.full == nil {
+		return
+	}
+	text := r.expand(r.cfg.Game.Greeting)
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		r.postText(ctx, "greeting", text)
+	}()
 }
 
 // farewell posts the goodbye once per game, even across restarts.
@@ -23,22 +31,24 @@ func (r *Runner) farewell(ctx context.Context) {
 	r.postOnce(ctx, "goodbye", r.cfg.Game.Goodbye)
 }
 
+// postOnce posts a greeting or goodbye in each greeting room exactly once,
+// retried like the summaries (chatonce: durable per-line flags, server
+// errors retried, an unknown outcome resolved by reading the chat back).
 func (r *Runner) postOnce(ctx context.Context, what, template string) {
 	if template == "" || r.full == nil {
 		return
 	}
-	key := r.cfg.GameID + ":" + what
-	if _, done, err := r.journal.CacheGet(ctx, chatFlagKind, key); err != nil || done {
-		return
+	r.postText(ctx, what, r.expand(template))
+}
+
+func (r *Runner) postText(ctx context.Context, what, text string) {
+	p := &chatonce.Poster{API: r.api, Flags: r.journal, Me: r.cfg.Me, Wait: r.cfg.ChatWait}
+	if rd, ok := r.api.(chatonce.Reader); ok {
+		p.Read = rd
 	}
-	// Flag first: a message lost to a crash is better than one sent twice.
-	if err := r.journal.CachePut(ctx, chatFlagKind, key, []byte{1}); err != nil {
-		r.log.Warn().Err(err).Str("what", what).Msg("journal chat flag")
-		return
-	}
-	text := r.expand(template)
 	for _, room := range r.cfg.Game.GreetingRooms {
-		if err := r.api.Chat(ctx, r.cfg.GameID, lichess.ChatRoom(room), text); err != nil && ctx.Err() == nil {
+		key := r.cfg.GameID + ":" + what + ":" + room
+		if err := p.Post(ctx, r.cfg.GameID, key, lichess.ChatRoom(room), text); err != nil && ctx.Err() == nil {
 			r.log.Warn().Err(err).Str("room", room).Str("what", what).Msg("chat")
 		}
 	}

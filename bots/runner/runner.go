@@ -29,7 +29,10 @@ type Config struct {
 	// UnknownOutcomeRetry is how long to wait before resending a move
 	// whose answer was lost, when no new game state has arrived (default 2 s).
 	UnknownOutcomeRetry time.Duration
-	Logger              zerolog.Logger
+	// ChatWait waits before retry attempt n of a greeting or goodbye (nil:
+	// a short wall-clock backoff); tests inject it to control time.
+	ChatWait func(ctx context.Context, attempt int) error
+	Logger   zerolog.Logger
 }
 
 // Outcome is how a game ended, as the runner saw it.

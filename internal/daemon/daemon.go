@@ -41,6 +41,9 @@ type Hooks struct {
 	// ShutdownStarted is called once the daemon refuses new games, at the
 	// start of its shutdown, with the [game] shutdown mode.
 	ShutdownStarted func(mode string)
+	// ChatWait waits before retry attempt n of a chat line (nil: a short
+	// wall-clock backoff); tests inject it to control time.
+	ChatWait func(ctx context.Context, attempt int) error
 }
 
 // Options configure a Daemon.

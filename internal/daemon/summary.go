@@ -3,6 +3,8 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
+	"github.com/outpostchess/outpost/lichess/chatonce"
 	"strings"
 	"time"
 
@@ -86,34 +88,75 @@ func (d *Daemon) analyse(ctx context.Context, id string) store.Analysis {
 	return store.Analysis{GameID: id, State: store.AnalysisDone, Summary: summary}
 }
 
-// post puts a summary in the configured rooms, exactly once per game.
+// post puts a summary in the configured rooms, exactly once per game: each
+// line goes through chatonce, which flags it durably and resolves unknown
+// outcomes by reading the chat back. The summary is marked posted only when
+// every line is in the chat; a line the server refuses for good marks it
+// post-failed with the reason; anything else leaves it to be retried (lines
+// already posted are not posted again).
 func (d *Daemon) post(ctx context.Context, a store.Analysis) {
 	ok, err := d.store.BeginPost(ctx, a.GameID)
 	if err != nil || !ok {
 		return
 	}
-	lines := strings.Split(a.Summary, "\n")
+	log := d.log.With().Str("game", a.GameID).Logger()
+	lines := summaryLines(a.Summary)
+	poster := d.chatPoster()
 	for _, room := range d.cfg.Summary.Rooms {
-		for _, line := range lines {
-			if strings.TrimSpace(line) == "" {
+		for i, line := range lines {
+			key := fmt.Sprintf("%s:summary:%s:%d", a.GameID, room, i)
+			err := poster.Post(ctx, a.GameID, key, lichess.ChatRoom(room), line)
+			if err == nil {
 				continue
 			}
-			if err := d.postLine(ctx, a.GameID, lichess.ChatRoom(room), line); err != nil {
-				d.log.Warn().Err(err).Str("game", a.GameID).Str("room", room).Msg("post summary line")
+			switch {
+			case ctx.Err() != nil:
+				// shutting down: the post stays "posting" and is resumed
+				// at the next start
+			case errors.Is(err, chatonce.ErrGaveUp) || !chatonce.Transient(err):
+				log.Warn().Err(err).Str("room", room).Msg("summary refused by the server; not retried")
+				if ferr := d.store.FailPost(ctx, a.GameID, err.Error()); ferr != nil {
+					log.Error().Err(ferr).Msg("mark summary post failed")
+				}
+			default:
+				log.Warn().Err(err).Str("room", room).Msg("post summary line; will retry")
+				if aerr := d.store.AbandonPost(ctx, a.GameID); aerr != nil {
+					log.Error().Err(aerr).Msg("return summary to the queue")
+				}
 			}
+			return
 		}
 	}
 	if err := d.store.FinishPost(ctx, a.GameID); err != nil {
-		d.log.Error().Err(err).Str("game", a.GameID).Msg("mark summary posted")
+		log.Error().Err(err).Msg("mark summary posted")
 		return
 	}
-	d.log.Info().Str("game", a.GameID).Msg("summary posted")
+	log.Info().Msg("summary posted")
 	if h := d.hooks.SummaryPosted; h != nil {
 		h(a.GameID, lines)
 	}
 }
 
-// settleInterruptedPosts resolves posts a crash left half done.
+// summaryLines returns the non-blank lines of a summary.
+func summaryLines(summary string) []string {
+	var lines []string
+	for _, l := range strings.Split(summary, "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// chatPoster returns the exactly-once poster of the daemon's chat lines.
+func (d *Daemon) chatPoster() *chatonce.Poster {
+	return &chatonce.Poster{API: d.bot, Read: d.bot, Flags: d.store, Me: d.me, Wait: d.hooks.ChatWait}
+}
+
+// settleInterruptedPosts returns posts a crash left half done to the
+// queue: their lines carry durable flags, so the next post skips the lines
+// already in the chat and resolves the one in flight by reading the chat
+// back.
 func (d *Daemon) settleInterruptedPosts(ctx context.Context) {
 	posting, err := d.store.AnalysesIn(ctx, store.AnalysisPosting)
 	if err != nil {
@@ -121,65 +164,8 @@ func (d *Daemon) settleInterruptedPosts(ctx context.Context) {
 		return
 	}
 	for _, a := range posting {
-		first := strings.SplitN(a.Summary, "\n", 2)[0]
-		history, err := d.bot.ChatHistory(ctx, a.GameID)
-		if err != nil {
-			d.log.Warn().Err(err).Str("game", a.GameID).Msg("read chat to settle an interrupted post")
-			continue
-		}
-		found := false
-		for _, m := range history {
-			if strings.EqualFold(m.User, d.me) && m.Text == first {
-				found = true
-				break
-			}
-		}
-		if found {
-			_ = d.store.FinishPost(ctx, a.GameID)
-			if h := d.hooks.SummaryPosted; h != nil {
-				h(a.GameID, strings.Split(a.Summary, "\n"))
-			}
-		} else {
-			_ = d.store.AbandonPost(ctx, a.GameID)
+		if err := d.store.AbandonPost(ctx, a.GameID); err != nil {
+			d.log.Warn().Err(err).Str("game", a.GameID).Msg("resume an interrupted post")
 		}
 	}
-}
-
-// postLine posts one chat line, retrying through rate limits and outages.
-// When an earlier attempt's outcome is unknown, the chat is read first so
-// that the line is never posted twice.
-func (d *Daemon) postLine(ctx context.Context, gameID string, room lichess.ChatRoom, text string) error {
-	var err error
-	for attempt := 0; attempt < 6 && ctx.Err() == nil; attempt++ {
-		if attempt > 0 && errors.Is(err, lichess.ErrUnknownOutcome) && d.chatHas(ctx, gameID, text) {
-			return nil
-		}
-		if err = d.bot.Chat(ctx, gameID, room, text); err == nil {
-			return nil
-		}
-		if !transient(err) && !errors.Is(err, lichess.ErrUnknownOutcome) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(time.Duration(attempt+1) * 300 * time.Millisecond):
-		}
-	}
-	return err
-}
-
-// chatHas reports whether we already said text in a game's chat.
-func (d *Daemon) chatHas(ctx context.Context, gameID, text string) bool {
-	history, err := persist(ctx, "read chat", d, func(ctx context.Context) ([]lichess.ChatMessage, error) {
-		return d.bot.ChatHistory(ctx, gameID)
-	})
-	if err != nil {
-		return false
-	}
-	for _, m := range history {
-		if strings.EqualFold(m.User, d.me) && m.Text == text {
-			return true
-		}
-	}
-	return false
 }

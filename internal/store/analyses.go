@@ -18,6 +18,9 @@ const (
 	AnalysisPosting AnalysisState = "posting" // a post of the summary was started
 	AnalysisPosted  AnalysisState = "posted"  // the summary is in the chat
 	AnalysisFailed  AnalysisState = "failed"  // analysis gave up; Error says why
+	// AnalysisPostFailed: the server refused the summary for good (the game
+	// is gone, say); Error says why. It is not retried.
+	AnalysisPostFailed AnalysisState = "post-failed"
 )
 
 // Analysis is the post-game analysis record of one game.
@@ -72,6 +75,17 @@ func (s *Store) BeginPost(ctx context.Context, gameID string) (bool, error) {
 func (s *Store) FinishPost(ctx context.Context, gameID string) error {
 	if _, err := s.transition(ctx, gameID, AnalysisPosting, AnalysisPosted); err != nil {
 		return err
+	}
+	return nil
+}
+
+// FailPost records that a summary cannot be posted (the server refused a
+// line for good) and why; it is never marked posted.
+func (s *Store) FailPost(ctx context.Context, gameID, reason string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE analyses SET state = ?, error = ?, updated_at = ? WHERE game_id = ? AND state = ?`,
+		AnalysisPostFailed, reason, unixMs(time.Now()), gameID, AnalysisPosting)
+	if err != nil {
+		return fmt.Errorf("store: fail post of %s: %w", gameID, err)
 	}
 	return nil
 }
