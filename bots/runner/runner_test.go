@@ -531,3 +531,29 @@ func TestRunnerBudgetsFirstMoveFromExpiration(t *testing.T) {
 	require.NoError(t, res.err)
 	assert.Equal(t, lichess.StatusResign, res.out.Status)
 }
+
+// Regression (issue 18): a greeting that met one 502 was never retried.
+// The greeting and the goodbye are each in the chat exactly once.
+func TestRunnerGreetingRetriedAfter502(t *testing.T) {
+	w := newWorld(t, sandbox.Config{})
+	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
+	w.srv.Faults().ServerError("/api/bot/game/"+id+"/chat", 502, 1)
+	eng := &scripted{moves: []string{"e2e4"}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r := New(Config{GameID: id, Me: "bot1", EngineName: eng.Name(), Game: gameCfg(), Logger: zerolog.Nop(),
+		UnknownOutcomeRetry: 200 * time.Millisecond, ChatWait: func(ctx context.Context, _ int) error { return ctx.Err() }},
+		w.bot.Bot(), eng, w.store)
+	done := runAsync(ctx, r)
+	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
+	require.NoError(t, w.alice.Board().Resign(ctx, id))
+	res := <-done
+	require.NoError(t, res.err)
+	count := map[string]int{}
+	for _, l := range w.srv.Chat(id) {
+		count[l.Text]++
+	}
+	assert.Equal(t, 1, count["Hi Alice, scripted here"], "greeting after a 502: %v", count)
+	assert.Equal(t, 1, count["GG Alice"], "goodbye: %v", count)
+	assert.Equal(t, 1, w.srv.Faults().Fired(sandbox.FaultServerError))
+}

@@ -143,6 +143,15 @@ func New(o Options) (*Daemon, error) {
 // runs any more. It returns an error at once when the token or account is
 // unusable, and after the shutdown when the event stream fails for good.
 func (d *Daemon) Run(ctx context.Context) error {
+	release, err := d.store.LockDaemon()
+	if err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	defer func() {
+		if err := release(); err != nil {
+			d.log.Warn().Err(err).Msg("release the store lock")
+		}
+	}()
 	if _, err := persist(ctx, "token check", d, func(ctx context.Context) (*lichess.TokenInfo, error) {
 		return d.api.CheckToken(ctx, "bot:play")
 	}); err != nil {

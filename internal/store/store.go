@@ -17,7 +17,8 @@ import (
 
 // Store is an open database. It is safe for concurrent use.
 type Store struct {
-	db *sql.DB
+	db   *sql.DB
+	path string // the database file ("" or ":memory:" in memory)
 }
 
 // ErrNotFound is returned when a looked-up record does not exist.
@@ -37,7 +38,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// SQLite allows one writer; a single connection also keeps an in-memory
 	// database alive and shared.
 	db.SetMaxOpenConns(1)
-	s := &Store{db: db}
+	s := &Store{db: db, path: path}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)

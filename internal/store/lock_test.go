@@ -1,0 +1,60 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Regression (issue 18): two daemons on one database both ran, fighting
+// over the event stream. The second now refuses, naming the first's PID; a
+// lock file left by a killed daemon does not block.
+func TestLockDaemon(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "outpost.db")
+	first, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	second, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+
+	release, err := first.LockDaemon()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = second.LockDaemon()
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "PID "+strconv.Itoa(os.Getpid())) {
+		t.Fatalf("second daemon: %v, want ErrLocked naming PID %d", err, os.Getpid())
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	// the lock file stays, with a PID in it, as after a kill -9: not a lock
+	if err := os.WriteFile(path+".lock", []byte("999999\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	release2, err := second.LockDaemon()
+	if err != nil {
+		t.Fatalf("stale lock file blocked: %v", err)
+	}
+	defer release2()
+	mem, err := Open(ctx, ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	if r, err := mem.LockDaemon(); err != nil {
+		t.Errorf("in-memory store: %v", err)
+	} else {
+		r()
+	}
+}
