@@ -1,7 +1,7 @@
 # Outpost's entry points. The README's two commands are `make demo` and `make test`.
 GO ?= go
 
-.PHONY: demo test setup build bench fuzz vet
+.PHONY: demo test test-race setup build bench fuzz vet
 
 ## demo: the daemon against the embedded Lichess sandbox, a few fast games, then exit.
 demo: setup
@@ -10,6 +10,20 @@ demo: setup
 ## test: install what the suite needs, then run the whole test suite.
 test: setup vet
 	$(GO) test -count=1 -timeout 15m ./...
+
+## test-race: the race detector over every package that runs goroutines or
+## shares state (daemon, runner, client, sandbox, store, web, engines'
+## process plumbing, the analysis pool, models' batcher, the demo). Pure
+## single-goroutine code (the board, PGN and config parsers, report
+## writers, ONNX encoders) is left out: the race detector finds nothing
+## there and slows its perft and fuzz-seed tests ten-fold. See docs/testing.md.
+RACE_PKGS ?= ./analysis ./analysis/comparerun ./analysis/ewr ./bots ./bots/runner \
+	./bots/search ./bots/easy ./bots/knobs ./bots/maia ./bots/match ./bots/uci ./bots/uci/ucitest \
+	./internal/daemon ./internal/demo ./internal/postgame ./internal/store ./internal/ucifront \
+	./internal/verify ./internal/web ./lichess ./lichess/chatonce ./lichess/sandbox \
+	./lichess/sandbox/fishnet ./models
+test-race: setup
+	$(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
 
 ## setup: install Stockfish, ONNX Runtime and the Maia weights; build bin/outpost.
 setup:
