@@ -184,3 +184,17 @@ func TestUsersStatus(t *testing.T) {
 		t.Fatalf("no ids: %d %v", code, m)
 	}
 }
+
+// Regression (issue 18): a sandbox restarted with the same seed handed out
+// the same game ids, so a client's finished game was overwritten.
+func TestIDsNeverReusedAcrossRestarts(t *testing.T) {
+	seen := map[string]bool{}
+	for i := 0; i < 3; i++ {
+		e := newEnv(t, Config{Seed: 7})
+		id := e.startGame(nil)
+		if seen[id] {
+			t.Fatalf("restart %d reused game id %s", i, id)
+		}
+		seen[id] = true
+	}
+}

@@ -7,6 +7,8 @@ package sandbox
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -75,7 +77,8 @@ type Config struct {
 	Now func() time.Time
 	// Logger receives request and game logs; tokens are never logged.
 	Logger zerolog.Logger
-	// Seed seeds the ids and the random faults (0 picks a fixed seed of 1).
+	// Seed seeds the random faults and other random choices (0 picks a fixed
+	// seed of 1). Game and challenge ids are always fresh, never from Seed.
 	Seed int64
 	// Analyser, when set, analyses every finished game (at least one move,
 	// not aborted) as Lichess's fishnet would; the sandbox then serves the
@@ -98,8 +101,13 @@ type Server struct {
 	faults *Faults
 	mux    *router
 
-	mu         sync.Mutex
-	rng        *rand.Rand
+	mu  sync.Mutex
+	rng *rand.Rand
+	// ids draws game and challenge ids. It is seeded from crypto/rand, not
+	// from Config.Seed: a restarted sandbox must never hand out an id it
+	// gave before, or a client's finished game would be overwritten by a
+	// new one with the same id.
+	ids        *rand.Rand
 	accounts   map[string]*account // by user id
 	tokens     map[string]*account
 	challenges map[string]*challenge
@@ -158,6 +166,7 @@ func New(cfg Config) *Server {
 		log:        cfg.Logger.With().Str("component", "sandbox").Logger(),
 		faults:     newFaults(seed),
 		rng:        rand.New(rand.NewSource(seed)),
+		ids:        rand.New(rand.NewSource(cryptoSeed())),
 		accounts:   map[string]*account{},
 		tokens:     map[string]*account{},
 		challenges: map[string]*challenge{},
@@ -270,7 +279,7 @@ func (s *Server) newID(n int) string {
 	for {
 		b := make([]byte, n)
 		for i := range b {
-			b[i] = alphabet[s.rng.Intn(len(alphabet))]
+			b[i] = alphabet[s.ids.Intn(len(alphabet))]
 		}
 		id := string(b)
 		if _, ok := s.games[id]; ok {
@@ -281,4 +290,13 @@ func (s *Server) newID(n int) string {
 		}
 		return id
 	}
+}
+
+// cryptoSeed returns a seed from the system's random source.
+func cryptoSeed() int64 {
+	var b [8]byte
+	if _, err := crand.Read(b[:]); err != nil {
+		return time.Now().UnixNano() // crypto/rand does not fail on supported systems
+	}
+	return int64(binary.LittleEndian.Uint64(b[:]))
 }
