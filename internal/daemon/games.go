@@ -198,6 +198,19 @@ func (d *Daemon) finishFromServer(ctx context.Context, id string) {
 	g, err := persist(ctx, "export game", d, func(ctx context.Context) (*lichess.Game, error) {
 		return d.api.ExportGame(ctx, id, lichess.ExportOptions{})
 	})
+	if errors.Is(err, lichess.ErrNotFound) {
+		// the server no longer knows the game: close it once, with its
+		// own status, instead of asking again at every restart
+		g, gerr := d.store.Game(ctx, id)
+		if gerr == nil {
+			if _, ferr := d.store.FinishGame(ctx, id, store.StatusGone, "", g.Moves, g.PGN); ferr != nil {
+				d.log.Error().Err(ferr).Str("game", id).Msg("close a game the server no longer knows")
+				return
+			}
+		}
+		d.log.Warn().Str("game", id).Msg("the server no longer knows this game (export 404); closed as gone")
+		return
+	}
 	if err != nil {
 		d.log.Warn().Err(err).Str("game", id).Msg("export game")
 		return

@@ -29,6 +29,10 @@ type Game struct {
 	FinishedAt     time.Time
 }
 
+// StatusGone is the status of a game the server no longer knows (its
+// export answers 404): closed once, never retried, never analysed.
+const StatusGone = "gone"
+
 // Finished reports whether the game is over.
 func (g Game) Finished() bool { return !g.FinishedAt.IsZero() }
 
@@ -39,6 +43,9 @@ const gameColumns = `id, opponent, opponent_rating, opponent_bot, color, engine,
 // if it is already known (a restart replays gameStart). It never clears moves,
 // results or the start time of a known game.
 func (s *Store) StartGame(ctx context.Context, g Game) error {
+	if err := s.archiveFinished(ctx, g.ID); err != nil {
+		return err
+	}
 	now := time.Now()
 	if g.StartedAt.IsZero() {
 		g.StartedAt = now
@@ -178,4 +185,44 @@ func scanGame(r scanner) (Game, error) {
 		&g.Rated, &g.InitialFEN, &g.Moves, &g.Status, &g.Winner, &g.PGN, &started, &updated, &finished)
 	g.StartedAt, g.UpdatedAt, g.FinishedAt = fromMs(started), fromMs(updated), fromMs(finished)
 	return g, err
+}
+
+// archiveFinished moves a finished game recorded under id (and its
+// analysis, sent moves and chat flags) to the id "ID~FINISHED_AT_MS", so
+// that a server reusing the id for a new game (a sandbox restarted with the
+// same seed, say) neither overwrites the finished game nor inherits its
+// one-time flags: the new game gets its own record, moves and chat.
+func (s *Store) archiveFinished(ctx context.Context, id string) error {
+	var finished int64
+	err := s.db.QueryRowContext(ctx, `SELECT finished_at FROM games WHERE id = ?`, id).Scan(&finished)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && finished == 0) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store: start game %s: %w", id, err)
+	}
+	archived := fmt.Sprintf("%s~%d", id, finished)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: archive game %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	for _, q := range []string{
+		`UPDATE games SET id = ? WHERE id = ?`,
+		`UPDATE analyses SET game_id = ? WHERE game_id = ?`,
+		`UPDATE sent_moves SET game_id = ? WHERE game_id = ?`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, archived, id); err != nil {
+			return fmt.Errorf("store: archive game %s: %w", id, err)
+		}
+	}
+	// one-time chat flags are keyed "ID:…"
+	if _, err := tx.ExecContext(ctx, `UPDATE cache SET key = ? || substr(key, ?) WHERE kind IN ('chat-line', 'chat-sent') AND substr(key, 1, ?) = ?`,
+		archived, len(id)+1, len(id)+1, id+":"); err != nil {
+		return fmt.Errorf("store: archive game %s: %w", id, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: archive game %s: %w", id, err)
+	}
+	return nil
 }

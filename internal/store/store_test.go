@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -217,4 +218,53 @@ func TestLastGameWith(t *testing.T) {
 	never, err := s.LastGameWith(ctx, "stranger")
 	require.NoError(t, err)
 	assert.True(t, never.IsZero(), "no game with stranger")
+}
+
+// Regression (issue 18): a server that reused a finished game's id had the
+// new game overwrite the finished record, and the new game got no chat
+// (the old game's one-time flags covered it).
+func TestReusedIDDoesNotOverwriteFinishedGame(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	require.NoError(t, s.StartGame(ctx, Game{ID: "reused01", Opponent: "alice", Color: "white"}))
+	ok, err := s.FinishGame(ctx, "reused01", "mate", "white", "f2f3 e7e5 g2g4 d8h4", "[PGN]")
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.NoError(t, s.EnqueueAnalysis(ctx, "reused01"))
+	require.NoError(t, s.CachePut(ctx, "chat-line", "reused01:greeting:player", []byte("sent")))
+
+	// the id comes back for a new game
+	require.NoError(t, s.StartGame(ctx, Game{ID: "reused01", Opponent: "bob", Color: "black"}))
+	g, err := s.Game(ctx, "reused01")
+	require.NoError(t, err)
+	assert.False(t, g.Finished(), "the new game starts fresh")
+	assert.Equal(t, "bob", g.Opponent)
+	assert.Empty(t, g.Moves)
+	_, flagged, err := s.CacheGet(ctx, "chat-line", "reused01:greeting:player")
+	require.NoError(t, err)
+	assert.False(t, flagged, "the new game must greet")
+	_, err = s.AnalysisOf(ctx, "reused01")
+	assert.ErrorIs(t, err, ErrNotFound)
+
+	recent, err := s.RecentGames(ctx, 10)
+	require.NoError(t, err)
+	var old *Game
+	for i := range recent {
+		if strings.HasPrefix(recent[i].ID, "reused01~") {
+			old = &recent[i]
+		}
+	}
+	require.NotNil(t, old, "the finished game is kept: %+v", recent)
+	assert.Equal(t, "mate", old.Status)
+	assert.Equal(t, "alice", old.Opponent)
+	a, err := s.AnalysisOf(ctx, old.ID)
+	require.NoError(t, err)
+	assert.Equal(t, AnalysisPending, a.State)
+	_, flagged, _ = s.CacheGet(ctx, "chat-line", old.ID+":greeting:player")
+	assert.True(t, flagged)
+
+	// a replayed gameStart of a game in progress changes nothing
+	require.NoError(t, s.StartGame(ctx, Game{ID: "reused01", Opponent: "bob", Color: "black"}))
+	recent, _ = s.RecentGames(ctx, 10)
+	assert.Len(t, recent, 2)
 }
