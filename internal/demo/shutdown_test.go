@@ -223,7 +223,11 @@ func TestShutdownFinish(t *testing.T) {
 	require.Len(t, games, 1, "no game started after the stop")
 	g := games[0]
 	assert.True(t, g.Over(), "the running game was played to its end")
-	assert.Equal(t, "resign", g.Status)
+	// played to its end: the sparring partner resigns after 20 moves unless
+	// the bot mates (or the position is drawn) first, which depends on the
+	// machine's speed; what matters is that the shutdown did not end it
+	// (flake seen on a busy machine: got "mate", want "resign")
+	assert.Contains(t, []string{"resign", "mate", "draw", "stalemate"}, g.Status, "the game ended on the board, not by the shutdown")
 	checkGames(t, res, sum)
 	require.Contains(t, res.Summary, g.ID, "its summary was posted before the daemon returned")
 
@@ -232,7 +236,7 @@ func TestShutdownFinish(t *testing.T) {
 	rec, err := st.Game(ctx, g.ID)
 	require.NoError(t, err)
 	assert.True(t, rec.Finished(), "the store has the result")
-	assert.Equal(t, "resign", rec.Status)
+	assert.Equal(t, g.Status, rec.Status)
 	an, err := st.AnalysisOf(ctx, g.ID)
 	require.NoError(t, err)
 	assert.Equal(t, store.AnalysisPosted, an.State)
