@@ -22,7 +22,7 @@ type PositionError struct {
 
 // Error names the FEN and the problem.
 func (e *PositionError) Error() string {
-	return fmt.Sprintf("illegal position %q: %s", e.FEN, e.Problem)
+	return fmt.Sprintf("illegal position (fen %q): %s", e.FEN, e.Problem)
 }
 
 // maxCheckers is the most pieces that can give check at once after a legal
