@@ -16,10 +16,15 @@ const (
 	csrfField    = "csrf"
 )
 
+// MinAccessTokenLen is the shortest access token the console accepts: a
+// token guards the console off loopback, so it must not be guessable.
+const MinAccessTokenLen = 16
+
 // secure wraps h with the console's rules: security headers; the access
-// token when one is configured; without one, a loopback Host header only
-// (against DNS rebinding); and for state-changing requests a same-origin
-// check and the CSRF token.
+// token when one is configured; without one, a Host header naming this
+// console on loopback or its configured address (against DNS rebinding);
+// and for state-changing requests net/http's cross-origin protection and
+// the CSRF token.
 func (s *Server) secure(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := w.Header()
@@ -27,15 +32,15 @@ func (s *Server) secure(h http.Handler) http.Handler {
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("X-Frame-Options", "DENY")
 		// same-origin, not no-referrer: with no-referrer browsers send
-		// "Origin: null" on form posts, which the cross-site check refuses.
+		// "Origin: null" on form posts, which the cross-origin check refuses.
 		hd.Set("Referrer-Policy", "same-origin")
 		hd.Set("Cache-Control", "no-store")
 		if s.opt.AccessToken != "" {
 			if !s.authorized(w, r) {
 				return
 			}
-		} else if !loopbackHost(r.Host) {
-			http.Error(w, "outpost serve: this console answers only on a loopback host name (configure an access token to serve other hosts)", http.StatusMisdirectedRequest)
+		} else if !s.allowedHost(r.Host) {
+			http.Error(w, "outpost serve: this console answers only to localhost, 127.0.0.1 or [::1] with its port, or its configured address (configure an access token to serve other hosts)", http.StatusMisdirectedRequest)
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -92,18 +97,12 @@ func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // crossSite returns why a state-changing request is refused, "" when it
-// comes from one of the console's own pages.
+// comes from one of the console's own pages: net/http's
+// CrossOriginProtection (Sec-Fetch-Site, else Origin against Host), then
+// the CSRF token.
 func (s *Server) crossSite(r *http.Request) string {
-	switch r.Header.Get("Sec-Fetch-Site") {
-	case "", "same-origin", "none":
-	default:
-		return "cross-site request"
-	}
-	if o := r.Header.Get("Origin"); o != "" {
-		u, err := url.Parse(o)
-		if err != nil || u.Host != r.Host {
-			return "request from another origin"
-		}
+	if err := s.cop.Check(r); err != nil {
+		return "request from another origin (" + err.Error() + ")"
 	}
 	tok := r.Header.Get(csrfHeader)
 	if tok == "" {
@@ -115,16 +114,33 @@ func (s *Server) crossSite(r *http.Request) string {
 	return ""
 }
 
-// loopbackHost reports whether a Host header names the loopback interface.
-func loopbackHost(host string) bool {
-	h := host
-	if hh, _, err := net.SplitHostPort(host); err == nil {
-		h = hh
+// allowedHost reports whether a Host header names this console: localhost,
+// 127.0.0.1 or [::1] with the port it listens on (any port when it was not
+// started by Serve, as behind httptest), or exactly the configured address
+// (Options.Addr). A name that merely resolves to loopback, as a DNS
+// rebinding attack's does, is refused.
+func (s *Server) allowedHost(host string) bool {
+	h, p, err := net.SplitHostPort(host)
+	if err != nil {
+		h, p = host, "80" // no port: the default HTTP port
 	}
-	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+	h = strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"))
+	if ch, cp, err := net.SplitHostPort(s.opt.Addr); err == nil && ch != "" && strings.EqualFold(h, ch) && p == cp {
 		return true
 	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	switch h {
+	case "localhost", "127.0.0.1", "::1":
+	default:
+		return false
+	}
+	want := s.listenPort()
+	return want == "" || p == want
+}
+
+// listenPort is the port Serve listens on, "" before Serve.
+func (s *Server) listenPort() string {
+	if p := s.port.Load(); p != nil {
+		return *p
+	}
+	return ""
 }

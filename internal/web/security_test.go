@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -149,9 +150,90 @@ func TestLoopbackNames(t *testing.T) {
 			t.Errorf("IsLoopback(%q) = %v", addr, got)
 		}
 	}
-	for host, want := range map[string]bool{"127.0.0.1": true, "localhost": true, "a.localhost:1": true, "[::1]": true, "example.com": false, "127.0.0.1.nip.io": false} {
-		if got := loopbackHost(host); got != want {
-			t.Errorf("loopbackHost(%q) = %v", host, got)
+}
+
+// TestAllowedHost: against DNS rebinding, the loopback console answers
+// only to the loopback names with its own port, or its configured address.
+func TestAllowedHost(t *testing.T) {
+	s, err := New(Options{Store: seedStore(t), Addr: "console.lan:8090"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := "8090"
+	s.port.Store(&port)
+	for host, want := range map[string]bool{
+		"127.0.0.1:8090": true, "localhost:8090": true, "LOCALHOST:8090": true, "[::1]:8090": true,
+		"console.lan:8090": true,
+		"127.0.0.1:8091":   false, "localhost": false, "console.lan:9999": false,
+		"a.localhost:8090": false, "evil.example:8090": false, "127.0.0.1.nip.io:8090": false, "": false,
+	} {
+		if got := s.allowedHost(host); got != want {
+			t.Errorf("allowedHost(%q) = %v, want %v", host, got, want)
 		}
+	}
+}
+
+// TestServeChecksItsPort: once serving, a loopback Host with another port
+// (a rebinding page on another local port) is refused.
+func TestServeChecksItsPort(t *testing.T) {
+	s, err := New(Options{Store: seedStore(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	defer func() { cancel(); <-done }()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	for host, want := range map[string]int{"localhost:" + port: 200, "127.0.0.1:1": http.StatusMisdirectedRequest, "evil.example:" + port: http.StatusMisdirectedRequest} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+ln.Addr().String()+"/runs", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+}
+
+// TestCrossOriginProtection: every state-changing route refuses a
+// cross-origin request (net/http.CrossOriginProtection) and accepts the
+// same request from the console's own origin.
+func TestCrossOriginProtection(t *testing.T) {
+	e := newTestEnv(t, nil)
+	for _, path := range []string{"/knobs", "/api/ewr", "/game/x"} {
+		for _, tc := range []struct {
+			name string
+			hdr  map[string]string
+			ok   bool
+		}{
+			{"same origin", nil, true},
+			{"cross-site fetch", map[string]string{"Sec-Fetch-Site": "cross-site"}, false},
+			{"same-site fetch", map[string]string{"Sec-Fetch-Site": "same-site"}, false},
+			{"foreign origin", map[string]string{"Sec-Fetch-Site": "", "Origin": "http://evil.example"}, false},
+			{"null origin", map[string]string{"Sec-Fetch-Site": "", "Origin": "null"}, false},
+		} {
+			resp, body := e.postForm(t, path, url.Values{}, tc.hdr)
+			refused := resp.StatusCode == http.StatusForbidden && strings.Contains(body, "another origin")
+			if refused == tc.ok {
+				t.Errorf("POST %s %s: %d %q", path, tc.name, resp.StatusCode, body)
+			}
+		}
+	}
+}
+
+// TestShortAccessTokenRefused: a guessable token is refused, naming the
+// minimum length.
+func TestShortAccessTokenRefused(t *testing.T) {
+	_, err := New(Options{Store: seedStore(t), AccessToken: "abcde"})
+	if err == nil || !strings.Contains(err.Error(), "5 characters") || !strings.Contains(err.Error(), "at least 16") {
+		t.Fatalf("5-character token: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -52,6 +53,10 @@ type Options struct {
 	// Cluster reads the analysis cluster's status for the Cluster page;
 	// nil: no cluster is configured.
 	Cluster func(ctx context.Context) (*cluster.ClusterStatus, error)
+	// Addr is the configured listen address (host:port). Its host is
+	// accepted in the Host header besides localhost, 127.0.0.1 and [::1];
+	// "" accepts only those.
+	Addr string
 	// LivePoll is how often live games are re-read (default 1s).
 	LivePoll time.Duration
 	Logger   zerolog.Logger
@@ -61,6 +66,8 @@ type Options struct {
 type Server struct {
 	opt   Options
 	csrf  string
+	cop   *http.CrossOriginProtection
+	port  atomic.Pointer[string] // the port Serve listens on
 	pages map[string]*template.Template
 	mux   *http.ServeMux
 
@@ -86,6 +93,9 @@ func New(opt Options) (*Server, error) {
 	if opt.LivePoll <= 0 {
 		opt.LivePoll = time.Second
 	}
+	if n := len(opt.AccessToken); n > 0 && n < MinAccessTokenLen {
+		return nil, fmt.Errorf("web: access token of %d characters: want at least %d", n, MinAccessTokenLen)
+	}
 	secret := make([]byte, 32)
 	if _, err := rand.Read(secret); err != nil {
 		return nil, fmt.Errorf("web: csrf token: %w", err)
@@ -94,7 +104,7 @@ func New(opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opt: opt, csrf: hex.EncodeToString(secret), pages: pages, jobs: map[string]*job{},
+	s := &Server{opt: opt, csrf: hex.EncodeToString(secret), cop: http.NewCrossOriginProtection(), pages: pages, jobs: map[string]*job{},
 		momentJobs: map[string]*momentsJob{}, momentsSem: make(chan struct{}, 1), momentsGrace: defaultMomentsGrace}
 	s.bg, s.stop = context.WithCancel(context.Background())
 	s.mux = s.routes()
@@ -152,6 +162,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	defer s.Close()
+	if _, port, err := net.SplitHostPort(ln.Addr().String()); err == nil {
+		s.port.Store(&port)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
