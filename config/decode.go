@@ -324,6 +324,10 @@ func (d *decoder) decodeValue(key string, v any, dst reflect.Value) {
 			return
 		}
 		dur, err := ParseDuration(s)
+		if errors.Is(err, errNegativeDuration) {
+			d.fail(key, s, "negative duration not allowed", `a duration of zero or more such as "0s", "20s" or "30d"`)
+			return
+		}
 		if err != nil {
 			d.fail(key, s, "not a duration", `a duration such as "100ms", "20s", "1m30s", "24h" or "30d"`)
 			return

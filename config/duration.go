@@ -1,11 +1,15 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 )
+
+// errNegativeDuration marks a duration that parsed but is below zero.
+var errNegativeDuration = errors.New("must not be negative")
 
 // ParseDuration parses a duration as time.ParseDuration does ("100ms",
 // "20s", "1m30s", "24h"), and also whole or decimal days and weeks ("30d",
@@ -18,6 +22,9 @@ func ParseDuration(s string) (time.Duration, error) {
 			continue
 		}
 		f, err := strconv.ParseFloat(num, 64)
+		if err == nil && f < 0 {
+			return 0, fmt.Errorf("duration %q: %w", s, errNegativeDuration)
+		}
 		if err != nil || f < 0 || f > 100*365 || num == "" || strings.ContainsAny(num, "eEinIN+") {
 			return 0, fmt.Errorf("duration %q: want a number of days or weeks such as \"30d\" or \"2w\"", s)
 		}
@@ -28,7 +35,7 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("duration %q: want a duration such as \"20s\", \"1m30s\", \"24h\" or \"30d\"", s)
 	}
 	if d < 0 {
-		return 0, fmt.Errorf("duration %q: must not be negative", s)
+		return 0, fmt.Errorf("duration %q: %w", s, errNegativeDuration)
 	}
 	return d, nil
 }

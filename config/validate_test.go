@@ -19,7 +19,9 @@ func TestValidationRules(t *testing.T) {
 		{"stream timeout low", "[lichess]\nstream_timeout = \"5s\"", "lichess.stream_timeout", "10s..10m"},
 		{"stream timeout high", "[lichess]\nstream_timeout = \"11m\"", "lichess.stream_timeout", "10s..10m"},
 		{"request timeout", "[lichess]\nrequest_timeout = \"0s\"", "lichess.request_timeout", "1s..10m"},
-		{"negative duration", "[lichess]\nrequest_timeout = \"-5s\"", "lichess.request_timeout", "not a duration"},
+		{"negative duration", "[lichess]\nrequest_timeout = \"-5s\"", "lichess.request_timeout", "negative duration not allowed"},
+		{"negative days", "[compare]\nsince = \"-1d\"", "compare.since", "negative duration not allowed"},
+		{"not a duration", "[lichess]\nrequest_timeout = \"soon\"", "lichess.request_timeout", "not a duration"},
 		{"ratelimit low", "[ratelimit]\nseconds = 59", "ratelimit.seconds", "60..3600"},
 		{"ratelimit high", "[ratelimit]\nseconds = 3601", "ratelimit.seconds", "60..3600"},
 

@@ -445,9 +445,12 @@ func (r *Runner) sendReserved(ctx context.Context, ply int, uci string, overhead
 			uci = prev.UCI
 		} else {
 			r.log.Error().Str("reserved", prev.UCI).Int("ply", ply).Msg("reserved move is illegal here; replacing it")
-			_ = r.journal.ReleaseMove(ctx, r.cfg.GameID, ply)
-			if _, _, err := r.journal.ReserveMove(ctx, SentMove{GameID: r.cfg.GameID, Ply: ply, UCI: uci}); err != nil {
-				r.log.Error().Err(err).Msg("journal reserve")
+			if err := r.journal.ReleaseMove(ctx, r.cfg.GameID, ply); err != nil {
+				r.log.Error().Err(err).Int("ply", ply).Msg("journal: release the illegal reserved move; sending without reservation")
+			} else if ok, _, err := r.journal.ReserveMove(ctx, SentMove{GameID: r.cfg.GameID, Ply: ply, UCI: uci}); err != nil {
+				r.log.Error().Err(err).Int("ply", ply).Msg("journal: reserve the replacement move; sending without reservation")
+			} else if !ok {
+				r.log.Error().Int("ply", ply).Msg("journal: another move was reserved at this ply meanwhile; sending ours")
 			}
 		}
 	}

@@ -22,22 +22,25 @@ const analyseSynopsis = "[--nodes N | --depth N | --preset quick|lichess|deep] [
 // analyseFetcher returns the fetcher for Lichess game ids and URLs given as
 // inputs (lichess.org, or $OUTPOST_CONFIG's [lichess] url; the token, when
 // set, from LICHESS_TOKEN); nil means offline ("not available offline"
-// errors).
-func analyseFetcher(env *Env, server string, offline bool) input.Fetcher {
+// errors). A config that does not load or a server that is not an http(s)
+// URL is an error, not a silent fall back to offline.
+func analyseFetcher(env *Env, server string, offline bool) (input.Fetcher, error) {
 	if offline {
-		return nil
+		return nil, nil
 	}
 	cfg := config.Default()
 	if path := os.Getenv("OUTPOST_CONFIG"); path != "" {
-		if c, err := config.Load(path); err == nil {
-			cfg = c
+		c, err := config.Load(path)
+		if err != nil {
+			return nil, fmt.Errorf("OUTPOST_CONFIG: %w", err)
 		}
+		cfg = c
 	}
 	f, err := lichessFetcher(env, cfg, server)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	return f
+	return f, nil
 }
 
 // runAnalyse implements `outpost analyse`.
@@ -59,6 +62,9 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	clusterURL := fs.String("cluster", "", "NATS URL of an analysis cluster: the positions go to its workers (default: $OUTPOST_CONFIG's cluster.url; none: in-process)")
 	ewrFlags := addAnalyseEWRFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := checkMin(fs, 1, "workers", "hash", "threads"); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -83,7 +89,11 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	}
 	log := env.logger()
 
-	games, skipped, err := readAnalyseInputs(ctx, env, fs.Args(), analyseFetcher(env, *server, *offline))
+	fetcher, err := analyseFetcher(env, *server, *offline)
+	if err != nil {
+		return err
+	}
+	games, skipped, err := readAnalyseInputs(ctx, env, fs.Args(), fetcher)
 	if err != nil {
 		return err
 	}

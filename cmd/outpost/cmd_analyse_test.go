@@ -109,6 +109,19 @@ func TestAnalyseFormatsFromStdin(t *testing.T) {
 	}
 }
 
+// TestAnalyseFlagsAfterInput: `outpost analyse game.pgn --format json`
+// works (flags after the positional argument), and "--" ends the flags.
+func TestAnalyseFlagsAfterInput(t *testing.T) {
+	code, out, stderr := runAnalyseCLI(t, analyseTestPGN, "-", "--format", "json", "--lichess-evals")
+	if code != 0 || !strings.HasPrefix(strings.TrimSpace(out), "{") || !strings.Contains(out, `"games"`) {
+		t.Fatalf("flags after the input: exit %d %s\n%s", code, stderr, out)
+	}
+	code, _, stderr = runAnalyseCLI(t, analyseTestPGN, "--lichess-evals", "--", "--format")
+	if code == 0 || !strings.Contains(stderr, "--format") {
+		t.Errorf("after --, --format is an input: exit %d %s", code, stderr)
+	}
+}
+
 func TestAnalyseUsageErrors(t *testing.T) {
 	cases := []struct {
 		args []string

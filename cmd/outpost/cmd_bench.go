@@ -45,6 +45,12 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
+	if err := checkMin(fs, 1, "hash"); err != nil {
+		return err
+	}
 	if *movetime <= 0 {
 		return fmt.Errorf("--movetime must be positive")
 	}
@@ -116,6 +122,9 @@ func runBenchPerft(ctx context.Context, env *Env, args []string) error {
 	depth := fs.Int("depth", 3, "perft depth (1-6)")
 	minTime := fs.Duration("min-time", 2*time.Second, "minimum measuring time per library")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
 		return err
 	}
 	if *depth < 1 || *depth > 6 {

@@ -46,6 +46,9 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkMin(fs, 1, "workers", "hash", "threads", "max", "trend"); err != nil {
+		return err
+	}
 	if *bot {
 		if *user != "" || *pgnFile != "" || fs.NArg() > 0 {
 			fmt.Fprintln(env.Stderr, "outpost compare: --bot takes no --user, --pgn or arguments")
@@ -220,17 +223,22 @@ func lichessFetcher(env *Env, cfg *config.Config, server string) (*comparerun.Fe
 // lichess.url; the token (LICHESS_TOKEN or lichess.token_file) is optional
 // because exported games are public.
 func compareClient(env *Env, cfg *config.Config, server string) (*lichess.Client, error) {
+	source := "--server"
 	if server == "" {
-		server = cfg.Lichess.URL
+		server, source = cfg.Lichess.URL, "lichess.url"
 	}
 	token, err := lichess.LoadToken(os.Getenv, cfg.Lichess.TokenFile)
 	if err != nil && !errors.Is(err, lichess.ErrNoToken) {
 		return nil, err
 	}
-	return lichess.New(lichess.Options{
+	c, err := lichess.New(lichess.Options{
 		BaseURL: server, Token: token, Logger: env.logger(),
 		RateLimit:      time.Duration(cfg.RateLimit.Seconds) * time.Second,
 		RequestTimeout: cfg.Lichess.RequestTimeout,
 		StreamTimeout:  cfg.Lichess.StreamTimeout,
 	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	return c, nil
 }

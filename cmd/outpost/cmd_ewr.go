@@ -54,6 +54,9 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkMin(fs, 1, "workers", "hash", "max-nodes"); err != nil {
+		return err
+	}
 	if fs.NArg() > 0 {
 		fs.Usage()
 		return fmt.Errorf("unexpected argument %q: %w", fs.Arg(0), errUsage)

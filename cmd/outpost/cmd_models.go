@@ -57,6 +57,9 @@ func runModelsFetch(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
 	if *dir == "" {
 		return fmt.Errorf("no models directory: pass --dir or set %s", models.EnvDir)
 	}

@@ -23,6 +23,9 @@ func runPerft(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
 	if *depth < 1 || *depth > 12 {
 		fmt.Fprintf(env.Stderr, "outpost perft: --depth must be 1-12, got %d\n", *depth)
 		fs.Usage()

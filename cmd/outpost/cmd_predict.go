@@ -22,6 +22,9 @@ func runPredict(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
 	cfg, err := models.LoadConfig()
 	if err != nil {
 		return err

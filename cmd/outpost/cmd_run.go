@@ -35,6 +35,12 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkMin(fs, 0, "games"); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
 	cfg := config.Default()
 	if *cfgPath != "" {
 		var err error
@@ -107,7 +113,7 @@ func addConsole(ctx context.Context, env *Env, cfg *config.Config, cfgPath strin
 		return fmt.Errorf("web.addr %s is not a loopback address: set web.access_token_file", cfg.Web.Addr)
 	}
 	lazy := newLazyEWR(ctx, env, cfg.Analysis.Engine, 1, cfg.Store.Path)
-	opt := web.Options{Store: st, Status: d, Calculator: lazy, ConfigPath: cfgPath, AccessToken: token, Logger: env.logger()}
+	opt := web.Options{Store: st, Status: d, Calculator: lazy, ConfigPath: cfgPath, AccessToken: token, Addr: cfg.Web.Addr, Logger: env.logger()}
 	if mon := clusterconn.NewMonitor(cfg.Cluster, "outpost-console"); mon != nil {
 		d.AddBackground(func(ctx context.Context) { <-ctx.Done(); mon.Close() })
 		opt.Cluster = mon.Status

@@ -31,6 +31,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkMin(fs, 1, "workers"); err != nil {
+		return err
+	}
 	if fs.NArg() > 0 {
 		fs.Usage()
 		return fmt.Errorf("unexpected argument %q: %w", fs.Arg(0), errUsage)
@@ -64,7 +67,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	opt := web.Options{Store: st, ConfigPath: *cfgPath, AccessToken: token, Logger: env.logger()}
+	opt := web.Options{Store: st, ConfigPath: *cfgPath, AccessToken: token, Addr: *addr, Logger: env.logger()}
 	if mon := clusterconn.NewMonitor(cfg.Cluster, "outpost-console"); mon != nil {
 		defer mon.Close()
 		opt.Cluster = mon.Status
@@ -105,6 +108,9 @@ func readAccessToken(path string) (string, error) {
 	token := strings.TrimSpace(string(b))
 	if token == "" {
 		return "", fmt.Errorf("access token file %s is empty", path)
+	}
+	if len(token) < web.MinAccessTokenLen {
+		return "", fmt.Errorf("access token file %s: the token has %d characters: want at least %d", path, len(token), web.MinAccessTokenLen)
 	}
 	return token, nil
 }

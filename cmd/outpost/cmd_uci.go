@@ -19,6 +19,9 @@ func runUCI(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkMin(fs, 0, "hash"); err != nil {
+		return err
+	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(env.Stderr, "outpost uci: unexpected argument %q\n", fs.Arg(0))
 		return errUsage

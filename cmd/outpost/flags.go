@@ -3,13 +3,16 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
+	"time"
 )
 
 // parseFlags parses args into fs with flags anywhere on the line: `outpost
 // analyse game.pgn --format json` sets --format and leaves game.pgn as an
 // argument. A lone "--" ends the flags: everything after it is an
 // argument, even when it starts with a dash. Afterwards fs.Args() holds the
-// arguments in their order. It maps -h to flag.ErrHelp and other parse
+// arguments in their order. A negative duration flag is an error naming the
+// flag. It maps -h to flag.ErrHelp and other parse
 // errors to errUsage (the flag package already printed them).
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	pos, err := interleaved(fs, args)
@@ -20,7 +23,10 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	// Parsing "--" and the arguments sets no flag and makes them fs.Args().
-	return fs.Parse(append([]string{"--"}, pos...))
+	if err := fs.Parse(append([]string{"--"}, pos...)); err != nil {
+		return errUsage
+	}
+	return checkDurations(fs)
 }
 
 // interleaved parses the flags among args and returns the other arguments.
@@ -43,4 +49,59 @@ func interleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// checkDurations rejects a negative value of any duration flag set on the
+// line, naming the flag: no command gives a negative duration a meaning.
+func checkDurations(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		g, ok := f.Value.(flag.Getter)
+		if !ok || err != nil {
+			return
+		}
+		if d, ok := g.Get().(time.Duration); ok && d < 0 {
+			err = fmt.Errorf("--%s %s: negative duration not allowed", f.Name, f.Value)
+		}
+	})
+	return err
+}
+
+// checkMin rejects an integer flag set on the line below min, naming the
+// flag. Flags left at their default are not checked: a default of 0 may
+// mean "automatic", but 0 given explicitly is then an error.
+func checkMin(fs *flag.FlagSet, min int64, names ...string) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, name := range names {
+		f := fs.Lookup(name)
+		if f == nil {
+			return fmt.Errorf("checkMin: no flag --%s", name)
+		}
+		if !set[name] {
+			continue
+		}
+		var v int64
+		switch x := f.Value.(flag.Getter).Get().(type) {
+		case int:
+			v = int64(x)
+		case int64:
+			v = x
+		default:
+			return fmt.Errorf("checkMin: --%s is not an integer flag", name)
+		}
+		if v < min {
+			return fmt.Errorf("--%s %d: want at least %d", name, v, min)
+		}
+	}
+	return nil
+}
+
+// noArgs rejects arguments left after the flags of a command that takes
+// none, naming them.
+func noArgs(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q (this command takes only flags)", fs.Args())
+	}
+	return nil
 }

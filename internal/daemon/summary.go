@@ -96,7 +96,13 @@ func (d *Daemon) analyse(ctx context.Context, id string) store.Analysis {
 // already posted are not posted again).
 func (d *Daemon) post(ctx context.Context, a store.Analysis) {
 	ok, err := d.store.BeginPost(ctx, a.GameID)
-	if err != nil || !ok {
+	if err != nil {
+		if ctx.Err() == nil {
+			d.log.Error().Err(err).Str("game", a.GameID).Msg("begin summary post; will retry")
+		}
+		return
+	}
+	if !ok {
 		return
 	}
 	log := d.log.With().Str("game", a.GameID).Logger()

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
@@ -118,6 +120,20 @@ type Result struct {
 	StoreDir string
 }
 
+// checkSparring builds the sparring partner's engine once, so that a spec
+// that cannot play fails at the start, naming it, instead of the partner
+// declining every game.
+func checkSparring(ctx context.Context, spec string) error {
+	eng, err := bots.New(ctx, spec)
+	if err != nil {
+		return fmt.Errorf("demo: sparring engine %q: %w", spec, err)
+	}
+	if err := eng.Close(); err != nil {
+		return fmt.Errorf("demo: sparring engine %q: close: %w", spec, err)
+	}
+	return nil
+}
+
 // Run starts the sandbox, the sparring partner and the daemon, and returns
 // once opt.Games games are over and summarised, or ctx ends.
 func Run(ctx context.Context, opt Options) (*Result, error) {
@@ -139,6 +155,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	if opt.Days == 0 && !opt.NoSparring && tc.Speed() == "ultraBullet" {
 		return nil, fmt.Errorf("demo: time control %s is UltraBullet, which Lichess does not let BOT accounts play (the shortest they may play is bullet, such as 0.5+0)", opt.TC)
+	}
+	if err := checkSparring(ctx, opt.Sparring); err != nil {
+		return nil, err
 	}
 	if opt.Dir == "" {
 		if opt.Dir, err = os.MkdirTemp("", "outpost-demo-"); err != nil {
@@ -327,9 +346,16 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	stop()
 	wg.Wait()
-	res.Games, _ = st.RecentGames(context.WithoutCancel(ctx), 1000)
+	games, gamesErr := st.RecentGames(context.WithoutCancel(ctx), 1000)
+	res.Games = games
+	if gamesErr != nil {
+		gamesErr = fmt.Errorf("demo: read the games played: %w", gamesErr)
+	}
 	if runErr != nil {
-		return res, runErr
+		return res, errors.Join(runErr, gamesErr)
+	}
+	if gamesErr != nil {
+		return res, gamesErr
 	}
 	if opt.Games > 0 && finished < opt.Games {
 		return res, fmt.Errorf("demo: stopped after %d of %d games: %w", finished, opt.Games, ctx.Err())
