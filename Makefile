@@ -1,5 +1,8 @@
 # Outpost's entry points. The README's two commands are `make demo` and `make test`.
 GO ?= go
+# staticcheck, pinned; installed into bin/ by internal/scripts/setup.sh.
+STATICCHECK_VERSION ?= v0.8.2
+STATICCHECK := bin/staticcheck
 
 .PHONY: demo test test-race setup build bench fuzz vet
 
@@ -32,9 +35,12 @@ setup:
 build:
 	$(GO) build -o bin/outpost ./cmd/outpost
 
+## vet: gofmt, go vet and staticcheck, all clean.
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt: files above need formatting'; exit 1; }
 	$(GO) vet ./...
+	@test -x $(STATICCHECK) || GOBIN=$(CURDIR)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(STATICCHECK) ./...
 
 ## bench: the performance targets, each printed as a ratio measured side by side.
 bench: setup

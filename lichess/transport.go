@@ -24,8 +24,9 @@ import (
 type safety int
 
 const (
-	// idempotent requests are retried on network errors and 5xx.
-	idempotent safety = iota
+	// idempotent requests (the zero value) are retried on network errors
+	// and 5xx.
+	_ safety = iota
 	// actsOnce requests (a move, a chat line, a new challenge) are retried
 	// only when they surely never reached the server; otherwise a lost
 	// answer yields ErrUnknownOutcome.

@@ -67,7 +67,6 @@ type Runner struct {
 	stateAt   time.Time
 	game      *board.Board // the position after state's moves
 	gameMoves []string     // the moves game was built from
-	greeted   bool
 
 	// per-ply bookkeeping
 	thinkingPly  int                // ply the engine is thinking about, -1 when idle

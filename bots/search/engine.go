@@ -211,7 +211,7 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 	}
 
 	res := engine.Move{UCI: legal[0].String()}
-	bestMove := legal[0]
+	var bestMove board.Move
 	for d := 1; d <= depthLimit; d++ {
 		s.iterBest = board.NullMove
 		score := s.searchRoot(d, res.Score, res.Depth > 0)

@@ -24,7 +24,7 @@ func fakeAccountServer(t *testing.T, scopes string, title string, games int) (*h
 		paths = append(paths, r.Method+" "+r.URL.Path)
 		mu.Unlock()
 		if r.Header.Get("Authorization") != "Bearer "+accountTestToken && r.URL.Path != "/api/token/test" {
-			http.Error(w, `{"error":"No such token"}`, 401)
+			http.Error(w, `{"error":"No such token"}`, http.StatusUnauthorized)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")

@@ -282,7 +282,6 @@ type ewrProgress struct {
 	mu      sync.Mutex
 	bar     *progressbar.ProgressBar
 	phase   ewr.Phase
-	started bool
 }
 
 func newEWRProgress(w io.Writer) *ewrProgress {

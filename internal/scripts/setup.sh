@@ -11,6 +11,7 @@
 #     stockfish@19.0.0: only bin/stockfish-19-single.js + .wasm and
 #     Copying.txt, into ${OUTPOST_STOCKFISH19_DIR:-~/.cache/outpost/stockfish19}
 #   - Chromium and chromium-driver from Debian (web console browser tests)
+#   - staticcheck (pinned) into bin/, for `make vet`
 #   - ONNX Runtime and the Maia-1 weights via `outpost models fetch`
 #     (libonnxruntime.so.1 from the npm package onnxruntime-node@1.24.1;
 #      weights from ../shared/models/maia1 when present)
@@ -64,6 +65,13 @@ if ! (cd "$sf19_dir" 2>/dev/null && printf '%s\n' "$sf19_sums" | sha256sum --che
 fi
 
 mkdir -p bin
+# staticcheck (run by `make vet`, which `make test` runs), pinned to a
+# release that supports Go 1.26, from the Go module proxy.
+staticcheck_version=v0.8.2
+if ! bin/staticcheck -version 2>/dev/null | grep -q "${staticcheck_version#v}"; then
+  log "installing staticcheck $staticcheck_version into bin/"
+  GOBIN="$PWD/bin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+fi
 go build -o bin/outpost ./cmd/outpost
 if bin/outpost help 2>/dev/null | grep -q '^  models '; then
   bin/outpost models fetch

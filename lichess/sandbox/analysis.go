@@ -115,9 +115,7 @@ func pgnEval(m MoveAnalysis) (string, bool) {
 		return "#" + strconv.Itoa(*m.Mate), true
 	case m.Eval != nil:
 		s := strconv.FormatFloat(float64(*m.Eval)/100, 'f', 2, 64)
-		if strings.HasSuffix(s, "0") {
-			s = s[:len(s)-1]
-		}
+		s = strings.TrimSuffix(s, "0")
 		return s, true
 	}
 	return "", false

@@ -37,8 +37,6 @@ var policy = buildPolicy()
 
 func sqName(s int) string { return string(rune('a'+s%8)) + string(rune('1'+s/8)) }
 
-func onBoard(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
-
 // moveChannel returns the conv channel for a move from→to with promo, or -1.
 func moveChannel(from, to, promo int) int {
 	ff, fr, tf, tr := from%8, from/8, to%8, to/8
