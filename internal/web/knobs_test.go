@@ -109,7 +109,7 @@ func TestKnobsSaveRejects(t *testing.T) {
 		{"wrong csrf", func(f url.Values) { f.Set(csrfField, "abc") }, nil, http.StatusForbidden, "CSRF"},
 		{"other origin", nil, map[string]string{"Origin": "http://evil.example"}, http.StatusForbidden, "another origin"},
 		{"null origin", nil, map[string]string{"Origin": "null"}, http.StatusForbidden, "another origin"},
-		{"cross site", nil, map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden, "cross-site"},
+		{"cross site", nil, map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden, "another origin"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

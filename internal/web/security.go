@@ -98,11 +98,18 @@ func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
 
 // crossSite returns why a state-changing request is refused, "" when it
 // comes from one of the console's own pages: net/http's
-// CrossOriginProtection (Sec-Fetch-Site, else Origin against Host), then
-// the CSRF token.
+// CrossOriginProtection (Sec-Fetch-Site, else Origin against Host), any
+// Origin header against Host, then the CSRF token.
 func (s *Server) crossSite(r *http.Request) string {
 	if err := s.cop.Check(r); err != nil {
 		return "request from another origin (" + err.Error() + ")"
+	}
+	// CrossOriginProtection trusts "Sec-Fetch-Site: same-origin" alone;
+	// an Origin naming another host is refused as well.
+	if o := r.Header.Get("Origin"); o != "" {
+		if u, err := url.Parse(o); err != nil || u.Host != r.Host {
+			return "request from another origin (Origin " + o + ")"
+		}
 	}
 	tok := r.Header.Get(csrfHeader)
 	if tok == "" {
