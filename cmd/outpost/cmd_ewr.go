@@ -278,10 +278,10 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 // ewrProgress draws the two phases as a progress bar with status lines
 // when stderr is a terminal, and nothing otherwise.
 type ewrProgress struct {
-	w       io.Writer
-	mu      sync.Mutex
-	bar     *progressbar.ProgressBar
-	phase   ewr.Phase
+	w     io.Writer
+	mu    sync.Mutex
+	bar   *progressbar.ProgressBar
+	phase ewr.Phase
 }
 
 func newEWRProgress(w io.Writer) *ewrProgress {
