@@ -1,15 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/notnil/chess"
@@ -18,6 +13,7 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/search"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // benchFENs are the fixed positions of `outpost bench`: the start, the
@@ -59,18 +55,19 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer hard.Close()
-	var sf *uciProc
+	var sf *uci.Engine
 	if *sfPath != "" {
 		r, err := enginepath.Resolve([]string{*sfPath})
 		if err == nil {
 			_, err = os.Stat(r.Command[0])
 		}
 		if err == nil {
-			sf, err = startUCI(ctx, r.Command[0], map[string]string{"Threads": "1", "Hash": strconv.Itoa(*hash)})
+			sf, err = uci.Start(ctx, uci.Config{Path: r.Command[0], Args: r.Command[1:],
+				Options: map[string]string{"Threads": "1", "Hash": strconv.Itoa(*hash)}})
 			if err != nil {
 				return fmt.Errorf("stockfish: %w", err)
 			}
-			defer sf.close()
+			defer sf.Close()
 		} else {
 			fmt.Fprintf(env.Stderr, "stockfish %s: %v; measuring hard only\n", *sfPath, err)
 		}
@@ -94,7 +91,7 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 		hTime += el
 		line := fmt.Sprintf("%-3d %12d %10.0f", i+1, m.Nodes, float64(m.Nodes)/el.Seconds())
 		if sf != nil {
-			n, t, err := sf.searchNodes(ctx, fen, *movetime)
+			n, t, err := benchNodes(ctx, sf, fen, *movetime)
 			if err != nil {
 				return fmt.Errorf("stockfish on position %d: %w", i+1, err)
 			}
@@ -168,135 +165,19 @@ func runBenchPerft(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// uciProc is the minimal UCI driver the benchmark needs: start, options,
-// timed searches, quit.
-type uciProc struct {
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	lines chan string
-}
-
-func startUCI(ctx context.Context, path string, options map[string]string) (*uciProc, error) {
-	cmd := exec.Command(path)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
+// benchNodes searches fen with a bots/uci engine for movetime after
+// ucinewgame and returns the engine's own node count and time from its
+// last info line.
+func benchNodes(ctx context.Context, sf *uci.Engine, fen string, movetime time.Duration) (int64, time.Duration, error) {
+	if err := sf.NewGame(ctx); err != nil {
+		return 0, 0, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", path, err)
-	}
-	p := &uciProc{cmd: cmd, in: in, lines: make(chan string, 256)}
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			p.lines <- sc.Text()
-		}
-		close(p.lines)
-	}()
-	if err := p.send("uci"); err != nil {
-		p.close()
-		return nil, err
-	}
-	if _, err := p.waitFor(ctx, "uciok", 10*time.Second); err != nil {
-		p.close()
-		return nil, err
-	}
-	for k, v := range options {
-		if err := p.send("setoption name " + k + " value " + v); err != nil {
-			p.close()
-			return nil, err
-		}
-	}
-	if err := p.send("isready"); err != nil {
-		p.close()
-		return nil, err
-	}
-	if _, err := p.waitFor(ctx, "readyok", 10*time.Second); err != nil {
-		p.close()
-		return nil, err
-	}
-	return p, nil
-}
-
-func (p *uciProc) send(s string) error {
-	if _, err := io.WriteString(p.in, s+"\n"); err != nil {
-		return fmt.Errorf("uci write %q: %w", s, err)
-	}
-	return nil
-}
-
-// waitFor reads lines until one starts with prefix, returning the lines read.
-func (p *uciProc) waitFor(ctx context.Context, prefix string, timeout time.Duration) ([]string, error) {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	var seen []string
-	for {
-		select {
-		case l, ok := <-p.lines:
-			if !ok {
-				return seen, errors.New("engine exited")
-			}
-			seen = append(seen, l)
-			if strings.HasPrefix(l, prefix) {
-				return seen, nil
-			}
-		case <-timer.C:
-			return seen, fmt.Errorf("no %q within %v", prefix, timeout)
-		case <-ctx.Done():
-			return seen, ctx.Err()
-		}
-	}
-}
-
-// searchNodes searches fen for movetime and returns the engine's own node
-// count and time from its last info line.
-func (p *uciProc) searchNodes(ctx context.Context, fen string, movetime time.Duration) (int64, time.Duration, error) {
-	for _, c := range []string{"ucinewgame", "position fen " + fen, fmt.Sprintf("go movetime %d", movetime.Milliseconds())} {
-		if err := p.send(c); err != nil {
-			return 0, 0, err
-		}
-	}
-	lines, err := p.waitFor(ctx, "bestmove", movetime+10*time.Second)
+	res, err := sf.Analyse(ctx, uci.Position{FEN: fen}, uci.Limits{MoveTime: movetime})
 	if err != nil {
 		return 0, 0, err
 	}
-	var nodes, ms int64
-	for _, l := range lines {
-		f := strings.Fields(l)
-		for i := 0; i+1 < len(f); i++ {
-			switch f[i] {
-			case "nodes":
-				if v, err := strconv.ParseInt(f[i+1], 10, 64); err == nil {
-					nodes = v
-				}
-			case "time":
-				if v, err := strconv.ParseInt(f[i+1], 10, 64); err == nil {
-					ms = v
-				}
-			}
-		}
-	}
-	if nodes == 0 || ms == 0 {
+	if res.Nodes == 0 || res.Time == 0 {
 		return 0, 0, fmt.Errorf("no nodes/time in the engine's info output")
 	}
-	return nodes, time.Duration(ms) * time.Millisecond, nil
-}
-
-func (p *uciProc) close() {
-	_ = p.send("quit")
-	_ = p.in.Close()
-	done := make(chan struct{})
-	go func() { _ = p.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-done
-	}
-	for range p.lines { // drain so the reader goroutine ends
-	}
+	return res.Nodes, res.Time, nil
 }
