@@ -3,8 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -69,38 +67,8 @@ func checkKnob(k string, v any) (FieldError, bool) {
 		}
 		return FieldError{Key: k, Problem: problem, Allowed: "a knob name as listed in config.example.toml [knobs.example]"}, true
 	}
-	fe := FieldError{Key: k, Value: formatValue(v)}
-	switch info.Type {
-	case knobs.TypeInt, knobs.TypeFloat:
-		var x float64
-		switch n := v.(type) {
-		case int64:
-			x = float64(n)
-		case float64:
-			if info.Type == knobs.TypeInt {
-				fe.Problem, fe.Allowed = "wrong type: float", "an integer"
-				return fe, true
-			}
-			x = n
-		default:
-			fe.Problem, fe.Allowed = "wrong type: "+tomlType(v), "a number"
-			return fe, true
-		}
-		if math.IsNaN(x) || x < info.Min || x > info.Max {
-			fe.Problem, fe.Allowed = "out of range", rangeText(fmtFloat(info.Min), fmtFloat(info.Max), "")
-			return fe, true
-		}
-	case knobs.TypeBool:
-		if _, ok := v.(bool); !ok {
-			fe.Problem, fe.Allowed = "wrong type: "+tomlType(v), "true or false"
-			return fe, true
-		}
-	case knobs.TypeEnum:
-		s, ok := v.(string)
-		if !ok || !slices.Contains(info.Choices, s) {
-			fe.Problem, fe.Allowed = "not allowed", strings.Join(info.Choices, ", ")
-			return fe, true
-		}
+	if problem, allowed, ok := info.CheckValue(v); !ok {
+		return FieldError{Key: k, Value: formatValue(v), Problem: problem, Allowed: allowed}, true
 	}
 	return FieldError{}, false
 }

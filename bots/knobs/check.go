@@ -1,0 +1,69 @@
+package knobs
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// CheckValue checks one value as a TOML decoder gives it (int64, float64,
+// bool, string; int is accepted too) against the knob's type and range. It
+// returns ok false with what is wrong ("wrong type: string", "out of
+// range", "not allowed") and what would fit ("an integer", "0..12", the
+// choices). It is the one place that knows how a knob's value is typed;
+// the config's validation reports its answers.
+func (k KnobInfo) CheckValue(v any) (problem, allowed string, ok bool) {
+	switch k.Type {
+	case TypeInt, TypeFloat:
+		var x float64
+		switch n := v.(type) {
+		case int64:
+			x = float64(n)
+		case int:
+			x = float64(n)
+		case float64:
+			if k.Type == TypeInt {
+				return "wrong type: float", "an integer", false
+			}
+			x = n
+		default:
+			return "wrong type: " + valueType(v), "a number", false
+		}
+		if math.IsNaN(x) || x < k.Min || x > k.Max {
+			return "out of range", fmtNum(k.Min) + ".." + fmtNum(k.Max), false
+		}
+	case TypeBool:
+		if _, isBool := v.(bool); !isBool {
+			return "wrong type: " + valueType(v), "true or false", false
+		}
+	case TypeEnum:
+		s, isString := v.(string)
+		if !isString || !slices.Contains(k.Choices, s) {
+			return "not allowed", strings.Join(k.Choices, ", "), false
+		}
+	}
+	return "", "", true
+}
+
+// valueType names the TOML type of a decoded value.
+func valueType(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case int64, int:
+		return "integer"
+	case float64:
+		return "float"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "table"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

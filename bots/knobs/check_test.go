@@ -1,0 +1,41 @@
+package knobs
+
+import (
+	"math"
+	"testing"
+)
+
+// TestCheckValue: a knob value's type and range, as the config reports
+// them.
+func TestCheckValue(t *testing.T) {
+	depth, _ := Lookup("opponent_ply_depth")
+	scale, _ := Lookup("gain_scale")
+	debug, _ := Lookup("debug")
+	mode, _ := Lookup("search_mode")
+	for _, tc := range []struct {
+		name    string
+		k       KnobInfo
+		v       any
+		problem string
+		allowed string
+	}{
+		{"int in range", depth, int64(3), "", ""},
+		{"int as Go int", depth, 3, "", ""},
+		{"int too high", depth, int64(13), "out of range", "0..12"},
+		{"float for int", depth, 2.5, "wrong type: float", "an integer"},
+		{"string for int", depth, "3", "wrong type: string", "a number"},
+		{"integer for float", scale, int64(1), "", ""},
+		{"float NaN", scale, math.NaN(), "out of range", fmtNum(scale.Min) + ".." + fmtNum(scale.Max)},
+		{"bool", debug, true, "", ""},
+		{"integer for bool", debug, int64(1), "wrong type: integer", "true or false"},
+		{"enum", mode, mode.Choices[0], "", ""},
+		{"enum not a choice", mode, "sideways", "not allowed", ""},
+		{"bool for enum", mode, true, "not allowed", ""},
+	} {
+		problem, allowed, ok := tc.k.CheckValue(tc.v)
+		if ok != (tc.problem == "") || problem != tc.problem || (tc.allowed != "" && allowed != tc.allowed) {
+			t.Errorf("%s: %q %q %v, want %q %q", tc.name, problem, allowed, ok, tc.problem, tc.allowed)
+		}
+	}
+}
+
