@@ -38,4 +38,3 @@ func TestCheckValue(t *testing.T) {
 		}
 	}
 }
-
