@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"strings"
+
+	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/input"
@@ -43,7 +46,9 @@ func analyseFetcher(env *Env, server string, offline bool) (input.Fetcher, error
 	return f, nil
 }
 
-// runAnalyse implements `outpost analyse`.
+// runAnalyse implements `outpost analyse`: its flags, then reading the
+// inputs, analysis.AnalyseBatch, --ewr's moments and the output.
+// Long: twenty flag definitions; the work is in the helpers it calls.
 func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "analyse", analyseSynopsis)
 	nodes := fs.Int64("nodes", 0, "nodes per position (default 1000000, Lichess's budget)")
@@ -64,17 +69,8 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := checkMin(fs, 1, "workers", "hash", "threads"); err != nil {
+	if err := checkAnalyseLine(fs, *format); err != nil {
 		return err
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return fmt.Errorf("no INPUT given: %w", errUsage)
-	}
-	switch *format {
-	case "text", "json", "pgn", "html":
-	default:
-		return fmt.Errorf("--format %q: want text, json, pgn or html", *format)
 	}
 	ewrParams, err := ewrFlags.params()
 	if err != nil {
@@ -104,62 +100,27 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		}
 		defer ewrCalc.close(env)
 	}
-	var analyses []*analysis.Analysis
-	var interrupted error // set when cancelled mid-way: the finished games are still written
-	if *lichessEvals {
-		for _, g := range games {
-			a, err := analysis.BuildLichess(g)
-			if err != nil {
-				skipped = append(skipped, fmt.Sprintf("%s game %d (%s): %v", g.Source, g.Index, g.Key(), err))
-				continue
-			}
-			analyses = append(analyses, a)
-		}
-	} else if len(games) > 0 {
-		cmdline := strings.Fields(*engine)
-		if len(cmdline) == 0 {
-			return errors.New("--engine is empty")
-		}
-		if *threads < 1 {
-			return fmt.Errorf("--threads %d: want at least 1", *threads)
-		}
-		n := *workers
-		if n <= 0 {
-			n = max(1, runtime.NumCPU() / *threads)
+	opt := analysis.BatchOptions{LichessEvals: *lichessEvals,
+		Engine: analysis.EngineOptions{Budget: budget, BorderlineBand: *band}}
+	finish := func() {}
+	if !*lichessEvals && len(games) > 0 {
+		if opt.Pool, err = analysePool(*engine, *workers, *threads, *hash, log); err != nil {
+			return err
 		}
 		cfg, err := analyseConfig()
 		if err != nil {
 			return err
 		}
-		dispatcher := clusterconn.New(cfg.Cluster, *clusterURL, "outpost-analyse", log)
-		pool, err := analysis.NewPool(ctx, analysis.PoolConfig{Command: cmdline, Workers: n, Threads: *threads, HashMB: *hash, Logger: log, Dispatcher: asDispatcher(dispatcher)})
-		if err != nil {
-			return err
-		}
-		progress, finish := analysis.TerminalProgress(env.Stderr, "analysing")
-		res, errs, err := pool.AnalyseGames(ctx, games, analysis.EngineOptions{Budget: budget, BorderlineBand: *band, Progress: progress})
-		finish()
-		if cerr := pool.Close(); cerr != nil {
-			log.Warn().Err(cerr).Msg("closing engines")
-		}
-		if err != nil && res == nil {
-			return err
-		}
-		interrupted = err
-		for i, a := range res {
-			switch {
-			case errs[i] != nil:
-				skipped = append(skipped, errs[i].Error())
-			case a != nil:
-				analyses = append(analyses, a)
-			}
-		}
+		opt.Pool.Dispatcher = asDispatcher(clusterconn.New(cfg.Cluster, *clusterURL, "outpost-analyse", log))
+		opt.Engine.Progress, finish = analysis.TerminalProgress(env.Stderr, "analysing")
 	}
-	for _, a := range analyses {
-		if err := a.CompareWithLichess(); err != nil {
-			skipped = append(skipped, err.Error())
-		}
+	batch, err := analysis.AnalyseBatch(ctx, games, opt)
+	finish()
+	if err != nil {
+		return err
 	}
+	analyses, interrupted := batch.Analyses, batch.Interrupted // interrupted: the finished games are still written
+	skipped = append(skipped, batch.Skipped...)
 	for _, s := range skipped {
 		fmt.Fprintf(env.Stderr, "outpost analyse: skipped %s\n", s)
 	}
@@ -188,6 +149,35 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("no game analysed (%d skipped)", len(skipped))
 	}
 	return nil
+}
+
+// checkAnalyseLine checks the command line before anything runs.
+func checkAnalyseLine(fs *flag.FlagSet, format string) error {
+	if err := checkMin(fs, 1, "workers", "hash", "threads"); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return fmt.Errorf("no INPUT given: %w", errUsage)
+	}
+	switch format {
+	case "text", "json", "pgn", "html":
+		return nil
+	}
+	return fmt.Errorf("--format %q: want text, json, pgn or html", format)
+}
+
+// analysePool is the engine pool of --engine, --workers (default: CPUs /
+// threads), --threads and --hash.
+func analysePool(engine string, workers, threads, hash int, log zerolog.Logger) (analysis.PoolConfig, error) {
+	cmdline := strings.Fields(engine)
+	if len(cmdline) == 0 {
+		return analysis.PoolConfig{}, errors.New("--engine is empty")
+	}
+	if workers <= 0 {
+		workers = max(1, runtime.NumCPU()/threads)
+	}
+	return analysis.PoolConfig{Command: cmdline, Workers: workers, Threads: threads, HashMB: hash, Logger: log}, nil
 }
 
 // readAnalyseInputs reads every input; unreadable games become messages.
