@@ -76,8 +76,9 @@ type Result struct {
 	BaseWinrate float64 `json:"base_winrate"`
 	Params      Params  `json:"params"`
 	// Moves are the candidates, best expected winrate first.
-	Moves  []MoveResult `json:"moves"`
-	CalcMS int64        `json:"calc_ms"`
+	Moves []MoveResult `json:"moves"`
+	// CalcMS is the calculation's wall time in milliseconds.
+	CalcMS int64 `json:"calc_ms"`
 	// Cached is true when the result came from the result cache.
 	Cached bool `json:"cached"`
 	// Trees maps each candidate's SAN to its tree.

@@ -8,13 +8,17 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 )
 
-// Document is the JSON output: the analysed games, the games that could not
-// be read or analysed, and (when several games carried Lichess's analysis)
-// the aggregated comparison.
+// Document is the JSON output of `outpost analyse --format json`: the
+// analysed games, the games that could not be read or analysed, and (when
+// several games carried Lichess's analysis) the aggregated comparison.
 type Document struct {
-	Games     []*analysis.Analysis `json:"games"`
-	Errors    []string             `json:"errors,omitempty"`
-	Aggregate *Aggregate           `json:"aggregate,omitempty"`
+	// Games are the analyses, in input order (the schema of each is
+	// analysis.Analysis; [] when none).
+	Games []*analysis.Analysis `json:"games"`
+	// Errors say, one line each, which games were skipped and why.
+	Errors []string `json:"errors,omitempty"`
+	// Aggregate compares our judgements with Lichess's over the games.
+	Aggregate *Aggregate `json:"aggregate,omitempty"`
 	// EWR, when not nil, adds an "ewr" array to every game in it: its
 	// expected-winrate moments ([] for a game without any).
 	EWR EWRSet `json:"-"`
