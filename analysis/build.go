@@ -33,6 +33,7 @@ type PlyEval struct {
 // Build judges every ply of g from evals (one per move) and computes the
 // per-player accuracy, ACPL and counts exactly as Lichess does. engine names
 // where the evals came from.
+// Long: the per-ply judgement and the per-player sums in one pass, as lila computes them.
 func Build(g *Game, evals []PlyEval, engine string) (*Analysis, error) {
 	if len(evals) != len(g.Moves) {
 		return nil, fmt.Errorf("analysis: game %s: %d evals for %d moves", g.Key(), len(evals), len(g.Moves))

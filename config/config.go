@@ -277,6 +277,7 @@ type LogConfig struct {
 }
 
 // Default returns the built-in configuration. It is valid as it is.
+// Long: one literal holding every section's defaults, read as a table.
 func Default() *Config {
 	return &Config{
 		Lichess: LichessConfig{

@@ -73,6 +73,7 @@ func (c *Comparer) params(src Source) Params {
 // trend. When ctx ends first the error wraps ErrInterrupted and the run
 // stays resumable. Other failures close the run as failed; a failed run
 // with the same parameters is resumed too.
+// Long: open or resume, analyse, store, report, with the failure path of each step.
 func (c *Comparer) Run(ctx context.Context, src Source) (*RunReport, error) {
 	if c.Store == nil {
 		return nil, errors.New("comparerun: no store")

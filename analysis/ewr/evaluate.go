@@ -46,6 +46,7 @@ func collect(n *Node, out *[]*Node) {
 
 // evaluate gives every node a winrate: from this run's evaluations, the
 // cache, or the evaluator (each distinct position once).
+// Long: the three sources of a winrate (this run, the cache, the engines) and their merge.
 func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 	byKey := map[string][]*Node{}
 	var order []string

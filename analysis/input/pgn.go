@@ -52,6 +52,7 @@ func ReadPGN(r io.Reader, source string) (games []*analysis.Game, errs []error) 
 }
 
 // FromPGN converts one parsed PGN game, replaying its moves.
+// Long: tags, then each move with its eval, clock and judgement comments, in one replay.
 func FromPGN(pg *pgn.Game, source string) (*analysis.Game, error) {
 	fail := func(line int, err error) error {
 		return &GameError{Source: source, Index: pg.Index, Game: pg.Describe(), Line: line, Err: err}

@@ -59,6 +59,7 @@ func isSymbolChar(c byte) bool {
 func (l *lexer) unread(t token) { l.peek = &t }
 
 // next returns the next token; a lexical error carries the line.
+// Long: one case per PGN token kind, a flat switch.
 func (l *lexer) next() (token, error) {
 	if l.peek != nil {
 		t := *l.peek

@@ -197,6 +197,7 @@ func suffixNAG(s string) (int, bool) {
 
 // parseLine parses moves until the result (depth 0), ')' (depth > 0), a new
 // tag section or the end.
+// Long: one case per token that may follow a move, a flat switch.
 func (rd *Reader) parseLine(g *Game, depth int) ([]*Node, string, error) {
 	var nodes []*Node
 	var last *Node

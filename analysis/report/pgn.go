@@ -50,6 +50,7 @@ func WritePGN(w io.Writer, analyses []*analysis.Analysis, opt PGNOptions) error 
 
 // RenderPGN renders one analysis as Lichess's literate PGN (no final
 // newline).
+// Long: the tags, then each move with its comments in Lichess's order, written in one pass.
 func RenderPGN(a *analysis.Analysis, opt PGNOptions) string {
 	g := a.Game
 	var b strings.Builder

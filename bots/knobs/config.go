@@ -138,6 +138,7 @@ type Config struct {
 
 // Defaults returns the specification's defaults; every atomic knob is
 // neutral (scales 1, offsets 0, caps disabled, exponents 1).
+// Long: one literal holding every knob's default, read as a table.
 func Defaults() Config {
 	return Config{
 		OpponentPlyDepth:        4,

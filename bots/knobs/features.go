@@ -87,6 +87,7 @@ type attackInfo struct {
 }
 
 // measure computes the features of the position on m.
+// Long: one pass over the board measuring every feature of the specification together.
 func (p *params) measure(m *mailbox) features {
 	var f features
 	var att [2]attackInfo

@@ -202,6 +202,7 @@ func (s *searcher) leaf(n *node, term int) result {
 // ext the extension plies used; swingPending that a material swing still
 // awaits its non-check reply; checkSeq that the previous ply answered a
 // check in the extension zone, so the side to move may keep checking.
+// Long: the line search with its extensions, kept whole so that the specification's order of steps stays visible.
 func (s *searcher) search(n *node, depth, ext int, swingPending, checkSeq bool, alpha, beta float64) result {
 	s.tick()
 	stm := colorIndex(n.pos.Turn())

@@ -105,6 +105,7 @@ const (
 
 // Evaluate returns the static evaluation of b in centipawns from the side to
 // move's point of view.
+// Long: one pass over the pieces summing every term, kept whole for speed.
 func Evaluate(b *board.Board, kind EvalKind) int {
 	if b.InsufficientMaterial() {
 		return 0
@@ -256,6 +257,7 @@ func abs(x int) int {
 }
 
 // fullTerms adds hard's extra terms for colour c.
+// Long: hard's extra terms, one block each, kept in one pass for speed.
 func fullTerms(b *board.Board, c board.Color, mg, eg *[2]int, attack, attackers int) {
 	them := c ^ 1
 	if board.Count(b.Pieces(c, board.Bishop)) >= 2 {

@@ -161,6 +161,7 @@ func pickNext(ml *board.MoveList, scores *[board.MaxMoves]int32, i int) board.Mo
 	return ml.Moves[i]
 }
 
+// Long: the alpha-beta node with its pruning steps in order; split, the hot path pays for calls.
 func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 	s.pvLen[ply] = ply
 	if s.checkStop() {

@@ -22,6 +22,7 @@ var infoKeywords = map[string]bool{
 // keyword with a missing or malformed value is an error naming it. Lines
 // that only carry "string", "currmove" or similar progress data parse
 // without error but have neither a score nor a PV (see Info.Useful).
+// Long: one case per "info" keyword, a flat switch.
 func ParseInfo(line string) (Info, error) {
 	toks := strings.Fields(line)
 	if len(toks) == 0 || toks[0] != "info" {

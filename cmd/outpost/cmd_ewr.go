@@ -28,6 +28,7 @@ const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--dept
 
 // runEWR implements `outpost ewr`: expected winrate of every reasonable
 // move for a human of a given rating (Maia × Stockfish).
+// Long: sixteen flag definitions; the calculation is analysis/ewr's.
 func runEWR(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "ewr", ewrSynopsis)
 	fen := fs.String("fen", "", "position to analyse, or the start position of --moves (default: standard start)")

@@ -55,6 +55,7 @@ func arrowColour(kind string) string {
 // SVG draws the position of a FEN (only its placement field is needed; the
 // rest is ignored) as an <svg> element. It returns an error naming the
 // defect when the placement is malformed or an option names a bad square.
+// Long: the board, the pieces, the highlights and the arrows drawn in order into one element.
 func SVG(fen string, o Options) (string, error) {
 	grid, err := ParsePlacement(fen)
 	if err != nil {
