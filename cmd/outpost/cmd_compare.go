@@ -21,9 +21,8 @@ import (
 
 const compareSynopsis = "(--user NAME [--since 30d] [--max 50] [--server URL] | --pgn FILE | --bot [--max 50]) [--preset P | --nodes N] [--workers N] [--threads N] [--engine CMD] [--store FILE] [--config FILE] [--last] [--json]"
 
-// runCompare implements `outpost compare`.
-// Long: eighteen flags and three modes (--bot, --last, a run); the runs
-// themselves are analysis/comparerun's.
+// runCompare implements `outpost compare`; the runs are analysis/comparerun's.
+// Long: eighteen flag definitions and three modes (--bot, --last, a run).
 func runCompare(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "compare", compareSynopsis)
 	cfgPath := fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML): [lichess] url, [store] path, [analysis] hash, [compare] defaults and engine")
