@@ -3,7 +3,9 @@ package archtest
 import (
 	"bufio"
 	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -96,6 +98,20 @@ func TestForbidden(t *testing.T) {
 	} {
 		if got := forbidden(tc.pkg, tc.imp) != ""; got != tc.bad {
 			t.Errorf("%s → %s: forbidden %v, want %v", tc.pkg, tc.imp, got, tc.bad)
+		}
+	}
+}
+
+// TestMapNamesEveryPackage: docs/architecture.md's map names every package
+// of the module, so that a new package gets its line.
+func TestMapNamesEveryPackage(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pkg := range importsOf(t) {
+		if p := rel(pkg); !strings.Contains(string(doc), "`"+p+"`") {
+			t.Errorf("docs/architecture.md does not name %s", p)
 		}
 	}
 }
