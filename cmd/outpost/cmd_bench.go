@@ -41,7 +41,7 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
+	if err := noExtraArgs(fs); err != nil {
 		return err
 	}
 	if err := checkMin(fs, 1, "hash"); err != nil {
@@ -121,7 +121,7 @@ func runBenchPerft(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
+	if err := noExtraArgs(fs); err != nil {
 		return err
 	}
 	if *depth < 1 || *depth > 6 {

@@ -118,6 +118,7 @@ func asDispatcher(d *clusterconn.Dispatcher) analysis.Dispatcher {
 // noExtraArgs refuses positional arguments to a command that takes none.
 func noExtraArgs(fs *flag.FlagSet) error {
 	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "outpost %s: unexpected arguments %q (this command takes only flags)\n", fs.Name(), fs.Args())
 		fs.Usage()
 		return fmt.Errorf("unexpected arguments %q: %w", fs.Args(), errUsage)
 	}

@@ -57,7 +57,7 @@ func runModelsFetch(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
+	if err := noExtraArgs(fs); err != nil {
 		return err
 	}
 	if *dir == "" {

@@ -23,7 +23,7 @@ func runPerft(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
+	if err := noExtraArgs(fs); err != nil {
 		return err
 	}
 	if *depth < 1 || *depth > 12 {

@@ -22,7 +22,7 @@ func runPredict(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
+	if err := noExtraArgs(fs); err != nil {
 		return err
 	}
 	cfg, err := models.LoadConfig()

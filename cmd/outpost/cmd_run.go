@@ -38,7 +38,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	if err := checkMin(fs, 0, "games"); err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
+	if err := noExtraArgs(fs); err != nil {
 		return err
 	}
 	cfg := config.Default()

@@ -96,12 +96,3 @@ func checkMin(fs *flag.FlagSet, min int64, names ...string) error {
 	}
 	return nil
 }
-
-// noArgs rejects arguments left after the flags of a command that takes
-// none, naming them.
-func noArgs(fs *flag.FlagSet) error {
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q (this command takes only flags)", fs.Args())
-	}
-	return nil
-}
