@@ -130,7 +130,7 @@ func TestRunSandboxTimeFlags(t *testing.T) {
 	}{
 		{[]string{"--time-scale", "0"}, "--time-scale 0: must be in (0, 1]"},
 		{[]string{"--time-scale", "1.5"}, "--time-scale 1.5: must be in (0, 1]"},
-		{[]string{"--nostart", "-1s"}, "--nostart -1s: must be 0 (per-speed deadlines) or positive"},
+		{[]string{"--nostart", "-1s"}, "--nostart -1s: negative duration not allowed"}, // every command's duration flags (parseFlags)
 	} {
 		var out bytes.Buffer
 		env := &Env{Stdout: &out, Stderr: &out}
