@@ -176,18 +176,3 @@ func insufficientMaterial(b *chess.Board) bool {
 	return minors <= 1 || (len(bishopColours) == 1 && !bishopColours[-1])
 }
 
-func methodName(m chess.Method) string {
-	switch m {
-	case chess.Checkmate:
-		return "checkmate"
-	case chess.Stalemate:
-		return "stalemate"
-	case chess.InsufficientMaterial:
-		return "insufficient material"
-	case chess.FivefoldRepetition:
-		return "fivefold repetition"
-	case chess.SeventyFiveMoveRule:
-		return "seventy-five-move rule"
-	}
-	return m.String()
-}
