@@ -175,4 +175,3 @@ func insufficientMaterial(b *chess.Board) bool {
 	}
 	return minors <= 1 || (len(bishopColours) == 1 && !bishopColours[-1])
 }
-
