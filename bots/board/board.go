@@ -33,7 +33,7 @@ type undo struct {
 // Clone returns an independent copy of b, history included.
 func (b *Board) Clone() *Board {
 	c := *b
-	c.hist = make([]undo, len(b.hist), cap(b.hist))
+	c.hist = make([]undo, len(b.hist), len(b.hist)+64)
 	copy(c.hist, b.hist)
 	return &c
 }

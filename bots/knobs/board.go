@@ -1,7 +1,7 @@
 package knobs
 
 import (
-	"github.com/notnil/chess"
+	"github.com/outpostchess/outpost/bots/board"
 )
 
 // Piece kinds of the mailbox; a square holds +kind for White, -kind for
@@ -22,29 +22,29 @@ const (
 )
 
 // mailbox is a 64-square board (a1 = 0, h8 = 63) kept in step with the
-// notnil position so that attack maps are cheap.
+// board so that attack maps are cheap.
 type mailbox [64]int8
 
-func colorIndex(c chess.Color) int {
-	if c == chess.Black {
+func colorIndex(c board.Color) int {
+	if c == board.Black {
 		return black
 	}
 	return white
 }
 
-func kindOf(t chess.PieceType) int8 {
+func kindOf(t board.PieceType) int8 {
 	switch t {
-	case chess.Pawn:
+	case board.Pawn:
 		return kPawn
-	case chess.Knight:
+	case board.Knight:
 		return kKnight
-	case chess.Bishop:
+	case board.Bishop:
 		return kBishop
-	case chess.Rook:
+	case board.Rook:
 		return kRook
-	case chess.Queen:
+	case board.Queen:
 		return kQueen
-	case chess.King:
+	case board.King:
 		return kKing
 	}
 	return 0
@@ -72,11 +72,11 @@ func absKind(p int8) int8 {
 	return p
 }
 
-func mailboxOf(b *chess.Board) mailbox {
+func mailboxOf(b *board.Board) mailbox {
 	var m mailbox
-	for sq := 0; sq < 64; sq++ {
-		p := b.Piece(chess.Square(sq))
-		if p == chess.NoPiece {
+	for sq := board.Square(0); sq < 64; sq++ {
+		p := b.PieceAt(sq)
+		if p == board.NoPiece {
 			continue
 		}
 		m[sq] = signed(kindOf(p.Type()), colorIndex(p.Color()))
@@ -84,31 +84,18 @@ func mailboxOf(b *chess.Board) mailbox {
 	return m
 }
 
-// play applies a legal notnil move to the mailbox and reports what it did.
-func (m *mailbox) play(mv *chess.Move) (captured int8, promo int8) {
-	from, to := int(mv.S1()), int(mv.S2())
-	p := m[from]
-	captured = absKind(m[to])
-	if mv.HasTag(chess.EnPassant) {
-		capSq := to - 8
-		if p < 0 {
-			capSq = to + 8
-		}
-		captured = absKind(m[capSq])
-		m[capSq] = 0
-	}
-	m[to] = p
-	m[from] = 0
-	if pr := mv.Promo(); pr != chess.NoPieceType {
-		promo = kindOf(pr)
-		m[to] = signed(promo, pieceColor(p))
-	}
+// play records the legal move mv, whose result is the board after, and
+// reports what the move captured and promoted to. The mailbox is read back
+// from after, so that castling in any of its Chess960 forms is right.
+func (m *mailbox) play(mv board.Move, after *board.Board) (captured int8, promo int8) {
 	switch {
-	case mv.HasTag(chess.KingSideCastle):
-		m[to-1], m[to+1] = m[to+1], 0
-	case mv.HasTag(chess.QueenSideCastle):
-		m[to+1], m[to-2] = m[to-2], 0
+	case mv.IsEnPassant():
+		captured = kPawn
+	case mv.IsCapture():
+		captured = absKind(m[mv.To()])
 	}
+	promo = kindOf(mv.Promotion())
+	*m = mailboxOf(after)
 	return captured, promo
 }
 
@@ -198,43 +185,22 @@ func (m *mailbox) slide(sq, d0, d1 int, fn func(target int)) {
 // castling rights and a capturable en-passant square.
 type repKey [66]byte
 
-func keyOf(m *mailbox, pos *chess.Position) repKey {
+func keyOf(m *mailbox, pos *board.Board) repKey {
 	var k repKey
 	for i, p := range m {
 		k[i] = byte(p)
 	}
-	cr := pos.CastleRights()
 	var flags byte
-	if pos.Turn() == chess.Black {
+	if pos.SideToMove() == board.Black {
 		flags |= 1
 	}
-	if cr.CanCastle(chess.White, chess.KingSide) {
-		flags |= 2
-	}
-	if cr.CanCastle(chess.White, chess.QueenSide) {
-		flags |= 4
-	}
-	if cr.CanCastle(chess.Black, chess.KingSide) {
-		flags |= 8
-	}
-	if cr.CanCastle(chess.Black, chess.QueenSide) {
-		flags |= 16
-	}
+	flags |= pos.CastlingRights() << 1
 	k[64] = flags
 	k[65] = 255
-	if ep := pos.EnPassantSquare(); ep != chess.NoSquare {
-		// Only an en-passant square that a pawn can use changes the position.
-		sq := int(ep)
-		pawnRank, pawn := sq/8-1, int8(kPawn)
-		if pos.Turn() == chess.Black {
-			pawnRank, pawn = sq/8+1, -kPawn
-		}
-		f := sq % 8
-		for _, df := range []int{-1, 1} {
-			if nf := f + df; nf >= 0 && nf < 8 && pawnRank >= 0 && pawnRank < 8 && m[pawnRank*8+nf] == pawn {
-				k[65] = byte(sq)
-			}
-		}
+	// The board keeps an en-passant square only when a pawn can use it,
+	// the only case in which it changes the position.
+	if ep := pos.EnPassant(); ep != board.NoSquare {
+		k[65] = byte(ep)
 	}
 	return k
 }

@@ -4,54 +4,67 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/notnil/chess"
+	"github.com/outpostchess/outpost/bots/board"
 )
 
-// TestMailboxTracksNotnil plays seeded random games (castling, en passant
-// and promotions included) and checks after every move that the
-// incrementally updated mailbox equals the notnil board, that the attack
-// map agrees with notnil about check, and that the quick mobility test never
-// claims a move in a position without one.
-func TestMailboxTracksNotnil(t *testing.T) {
+// TestMailboxTracksBoard plays seeded random games (castling, en passant
+// and promotions included, standard and Chess960) and checks after every
+// move that the mailbox equals the board, that the attack map agrees with
+// the board about check, and that the quick mobility test never claims a
+// move in a position without one.
+func TestMailboxTracksBoard(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var castles, eps, promos int
 	p := newParams(Defaults())
 	for game := 0; game < 40; game++ {
-		pos := chess.StartingPosition()
-		mb := mailboxOf(pos.Board())
+		pos := board.New()
+		if game%2 == 1 {
+			fen, err := board.Chess960FEN(rng.IntN(960))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pos, err = board.FromFEN960(fen); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mb := mailboxOf(pos)
 		for ply := 0; ply < 200; ply++ {
-			moves := pos.ValidMoves()
+			moves := pos.LegalMoves()
 			if len(moves) == 0 {
 				break
 			}
 			m := moves[rng.IntN(len(moves))]
 			// Prefer the rare move kinds so that they are exercised.
 			for _, c := range moves {
-				if c.HasTag(chess.EnPassant) || c.HasTag(chess.KingSideCastle) || c.HasTag(chess.QueenSideCastle) || c.Promo() != chess.NoPieceType {
+				if c.IsEnPassant() || c.IsCastle() || c.IsPromotion() {
 					m = c
 					break
 				}
 			}
 			switch {
-			case m.HasTag(chess.EnPassant):
+			case m.IsEnPassant():
 				eps++
-			case m.HasTag(chess.KingSideCastle), m.HasTag(chess.QueenSideCastle):
+			case m.IsCastle():
 				castles++
-			case m.Promo() != chess.NoPieceType:
+			case m.IsPromotion():
 				promos++
 			}
-			mb.play(m)
-			pos = pos.Update(m)
-			if want := mailboxOf(pos.Board()); mb != want {
-				t.Fatalf("game %d ply %d after %s: mailbox diverged in %s", game, ply, m, pos)
+			before := mb
+			pos.Make(m)
+			captured, _ := mb.play(m, pos)
+			if m.IsCapture() && captured == 0 || !m.IsCapture() && captured != 0 {
+				t.Fatalf("game %d ply %d: %s captured %d", game, ply, m, captured)
+			}
+			if want := mailboxOf(pos); mb != want || mb == before {
+				t.Fatalf("game %d ply %d after %s: mailbox diverged in %s", game, ply, m, pos.FEN())
 			}
 			f := p.measure(&mb)
-			stm := colorIndex(pos.Turn())
-			if f[stm].inCheck != m.HasTag(chess.Check) {
-				t.Fatalf("in check %v after %s in %s", f[stm].inCheck, m, pos)
+			stm := colorIndex(pos.SideToMove())
+			if f[stm].inCheck != pos.InCheck() {
+				t.Fatalf("in check %v after %s in %s", f[stm].inCheck, m, pos.FEN())
 			}
-			if !f[stm].inCheck && hasMoveQuick(&mb, &f, stm) && len(pos.ValidMoves()) == 0 {
-				t.Fatalf("hasMoveQuick true in stalemate %s", pos)
+			if !f[stm].inCheck && hasMoveQuick(&mb, &f, stm) && !pos.HasLegalMoves() {
+				t.Fatalf("hasMoveQuick true in stalemate %s", pos.FEN())
 			}
 		}
 	}
@@ -101,9 +114,9 @@ func TestHasMoveQuickStalemates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stm := colorIndex(g.root.pos.Turn())
+		stm := colorIndex(g.root.pos.SideToMove())
 		quick := hasMoveQuick(&g.root.mb, &g.root.feat, stm)
-		legal := len(g.root.pos.ValidMoves()) > 0
+		legal := g.root.pos.HasLegalMoves()
 		if quick && !legal {
 			t.Errorf("%s: quick test claims a move in a stalemate", fen)
 		}

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/notnil/chess"
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/timeman"
 )
@@ -118,30 +118,27 @@ type game struct {
 }
 
 func parsePosition(p *params, pos engine.Position) (*game, error) {
-	fenOpt, err := chess.FEN(pos.FEN())
+	b, err := board.FromFENVariant(pos.FEN(), pos.Chess960)
 	if err != nil {
 		return nil, fmt.Errorf("knobs: bad FEN %q: %w", pos.FEN(), err)
 	}
-	cp := chess.NewGame(fenOpt).Position()
-	n := &node{pos: cp, mb: mailboxOf(cp.Board())}
+	n := &node{pos: b, mb: mailboxOf(b)}
 	if err := checkSane(p, n); err != nil {
 		return nil, fmt.Errorf("knobs: bad FEN %q: %w", pos.FEN(), err)
 	}
 	hist := map[repKey]int{keyOf(&n.mb, n.pos): 1}
 	for i, u := range pos.Moves {
-		var found *chess.Move
-		for _, m := range n.pos.ValidMoves() {
-			if m.String() == u {
-				found = m
-				break
-			}
+		m, err := b.ParseUCI(u)
+		if err != nil {
+			return nil, fmt.Errorf("knobs: move %d: %w", i+1, err)
 		}
-		if found == nil {
-			return nil, fmt.Errorf("knobs: move %d %q is not legal in %s", i+1, u, n.pos.String())
-		}
-		n.pos = n.pos.Update(found)
-		n.mb.play(found)
+		b.Make(m)
+		n.mb = mailboxOf(b)
 		hist[keyOf(&n.mb, n.pos)]++
+	}
+	// The search tracks repetitions in hist; its boards need no history.
+	if n.pos, err = board.FromFENVariant(b.FEN(), pos.Chess960); err != nil {
+		return nil, fmt.Errorf("knobs: position after the moves: %w", err)
 	}
 	n.feat = p.measure(&n.mb)
 	return &game{root: n, hist: hist}, nil
@@ -158,7 +155,7 @@ func checkSane(p *params, n *node) error {
 			kings[pieceColor(pc)]++
 		case kPawn:
 			if r := sq / 8; r == 0 || r == 7 {
-				return fmt.Errorf("pawn on %s", chess.Square(sq))
+				return fmt.Errorf("pawn on %s", board.Square(sq))
 			}
 		}
 	}
@@ -166,7 +163,7 @@ func checkSane(p *params, n *node) error {
 		return fmt.Errorf("%d white and %d black kings", kings[white], kings[black])
 	}
 	f := p.measure(&n.mb)
-	if f[1-colorIndex(n.pos.Turn())].inCheck {
+	if f[1-colorIndex(n.pos.SideToMove())].inCheck {
 		return errors.New("the side not to move is in check")
 	}
 	return nil
@@ -188,10 +185,10 @@ func deadline(lim engine.Limits, white bool, start time.Time) time.Time {
 // outcome is the result of one search.
 type outcome struct {
 	game    *game
-	moves   []*chess.Move // legal root moves, best first after the search
-	best    []candidate   // candidates of the last completed iteration, best first
-	reached int           // depth of the last completed iteration
-	target  int           // intended depth
+	moves   []board.Move // legal root moves, best first after the search
+	best    []candidate  // candidates of the last completed iteration, best first
+	reached int          // depth of the last completed iteration
+	target  int          // intended depth
 	nodes   int64
 	engine  int // engine colour
 }
@@ -208,15 +205,15 @@ func (e *Engine) run(ctx context.Context, cfg Config, pos engine.Position, lim e
 		return nil, err
 	}
 	root := g.root
-	moves := root.pos.ValidMoves()
+	moves := root.pos.LegalMoves()
 	if len(moves) == 0 {
-		return nil, fmt.Errorf("knobs: no legal moves in %s", root.pos.String())
+		return nil, fmt.Errorf("knobs: no legal moves in %s", root.pos.FEN())
 	}
 	s := &searcher{
-		lc:       lineContext{p: p, engine: colorIndex(root.pos.Turn()), root: root.feat},
+		lc:       lineContext{p: p, engine: colorIndex(root.pos.SideToMove()), root: root.feat},
 		p:        p,
 		ctx:      ctx,
-		deadline: deadline(lim, root.pos.Turn() == chess.White, time.Now()),
+		deadline: deadline(lim, root.pos.SideToMove() == board.White, time.Now()),
 		maxNodes: lim.Nodes,
 		maxExt:   cfg.MaxExtensionPlies,
 		hist:     g.hist,
@@ -289,14 +286,14 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 	}
 	loop := ""
 	if cfg.ForceKnightCenterLoop {
-		if m := knightLoopMove(root, o.moves); m != nil {
+		if m, ok := knightLoopMove(root, o.moves); ok {
 			loop = m.String()
 			out.UCI, out.PV = loop, []string{loop}
 		}
 	}
 	if cfg.Debug && dbg != nil {
 		writeDebug(dbg, debugReport{
-			fen: root.pos.String(), engine: o.engine, setting: o.target, reached: o.reached,
+			fen: root.pos.FEN(), engine: o.engine, setting: o.target, reached: o.reached,
 			nodes: o.nodes, cands: o.best, loop: loop, gameThreefold: o.game.hist[keyOf(&root.mb, root.pos)] >= 3,
 		})
 	}
@@ -340,7 +337,7 @@ func (e *Engine) Explain(ctx context.Context, pos engine.Position, lim engine.Li
 
 // iterate runs one root iteration to depth d, reporting false when the
 // search was cut short.
-func (s *searcher) iterate(root *node, moves []*chess.Move, d int, exact bool) (cands []candidate, ok bool) {
+func (s *searcher) iterate(root *node, moves []board.Move, d int, exact bool) (cands []candidate, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			if _, is := r.(abortSignal); !is {

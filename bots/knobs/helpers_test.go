@@ -17,11 +17,11 @@ func line(t *testing.T, cfg Config, fen string, moves ...string) (Breakdown, *se
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &searcher{p: p, lc: lineContext{p: p, engine: colorIndex(g.root.pos.Turn()), root: g.root.feat}, hist: g.hist}
+	s := &searcher{p: p, lc: lineContext{p: p, engine: colorIndex(g.root.pos.SideToMove()), root: g.root.feat}, hist: g.hist}
 	n := g.root
 	for _, u := range moves {
 		var found bool
-		for _, m := range n.pos.ValidMoves() {
+		for _, m := range n.pos.LegalMoves() {
 			if m.String() == u {
 				var rec plyRecord
 				n, rec = s.child(n, m)
@@ -31,17 +31,17 @@ func line(t *testing.T, cfg Config, fen string, moves ...string) (Breakdown, *se
 			}
 		}
 		if !found {
-			t.Fatalf("move %s illegal in %s", u, n.pos.String())
+			t.Fatalf("move %s illegal in %s", u, n.pos.FEN())
 		}
 	}
 	term := termNone
-	if len(n.pos.ValidMoves()) == 0 {
+	if len(n.pos.LegalMoves()) == 0 {
 		term = termDraw
-		if n.feat[colorIndex(n.pos.Turn())].inCheck {
+		if n.feat[colorIndex(n.pos.SideToMove())].inCheck {
 			term = termMate
 		}
 	}
-	return s.lc.score(&n.feat, s.path, colorIndex(n.pos.Turn()), term), s
+	return s.lc.score(&n.feat, s.path, colorIndex(n.pos.SideToMove()), term), s
 }
 
 // measureFEN returns the features of a FEN position.

@@ -1,39 +1,39 @@
 package knobs
 
-import "github.com/notnil/chess"
+import "github.com/outpostchess/outpost/bots/board"
 
 // knightLoops are the knight loops of the manual test toggle, preferred
 // first: home square and the square towards the centre, per colour.
-var knightLoops = [2][2][2]chess.Square{
-	white: {{chess.G1, chess.F3}, {chess.B1, chess.C3}},
-	black: {{chess.G8, chess.F6}, {chess.B8, chess.C6}},
+var knightLoops = [2][2][2]board.Square{
+	white: {{6, 21}, {1, 18}},   // g1-f3, b1-c3
+	black: {{62, 45}, {57, 42}}, // g8-f6, b8-c6
 }
 
 // knightLoopMove returns the next move of the knight loop: a knight that
 // stands on its loop's centre square goes home, otherwise a knight at home
-// goes out. It returns nil when no loop move is legal.
-func knightLoopMove(root *node, moves []*chess.Move) *chess.Move {
-	side := colorIndex(root.pos.Turn())
-	find := func(from, to chess.Square) *chess.Move {
+// goes out. It reports false when no loop move is legal.
+func knightLoopMove(root *node, moves []board.Move) (board.Move, bool) {
+	side := colorIndex(root.pos.SideToMove())
+	find := func(from, to board.Square) (board.Move, bool) {
 		if absKind(root.mb[from]) != kKnight || pieceColor(root.mb[from]) != side {
-			return nil
+			return board.NullMove, false
 		}
 		for _, m := range moves {
-			if m.S1() == from && m.S2() == to {
-				return m
+			if m.From() == from && m.To() == to {
+				return m, true
 			}
 		}
-		return nil
+		return board.NullMove, false
 	}
 	for _, l := range knightLoops[side] {
-		if m := find(l[1], l[0]); m != nil {
-			return m
+		if m, ok := find(l[1], l[0]); ok {
+			return m, true
 		}
 	}
 	for _, l := range knightLoops[side] {
-		if m := find(l[0], l[1]); m != nil {
-			return m
+		if m, ok := find(l[0], l[1]); ok {
+			return m, true
 		}
 	}
-	return nil
+	return board.NullMove, false
 }

@@ -3,23 +3,30 @@ package knobs
 import (
 	"math"
 
-	"github.com/notnil/chess"
+	"github.com/outpostchess/outpost/bots/board"
+)
+
+// Castling flanks, the indices of plyRecord.lostRight and the values of
+// plyRecord.castle.
+const (
+	kingSide  = 1
+	queenSide = 2
 )
 
 // plyRecord is what the line scorer needs to know about one ply of a line.
 type plyRecord struct {
-	move       *chess.Move
+	move       board.Move
 	uci        string
 	mover      int     // colour that played the ply
 	captured   float64 // value of the captured piece, 0 if none
 	promoGain  float64 // promoted piece's value minus the pawn's
 	givesCheck bool
-	castle     chess.Side // 0 when the ply is not a castle
-	kingMove   bool       // a non-castling king move
-	kingRight  bool       // the king still had a castling right before a kingMove
-	lostRight  [3]bool    // indexed by chess.KingSide / chess.QueenSide: right lost by the rook's first move
-	devBefore  float64    // mover's net development before the ply
-	devAfter   float64    // mover's net development after the ply
+	castle     int     // kingSide, queenSide, or 0 when the ply is not a castle
+	kingMove   bool    // a non-castling king move
+	kingRight  bool    // the king still had a castling right before a kingMove
+	lostRight  [3]bool // indexed by kingSide / queenSide: right lost by the rook's first move
+	devBefore  float64 // mover's net development before the ply
+	devAfter   float64 // mover's net development after the ply
 }
 
 // swing reports whether the ply changed the material balance.
@@ -239,17 +246,17 @@ func (lc *lineContext) castling(path []plyRecord) float64 {
 		r := &path[i]
 		var v float64
 		switch r.castle {
-		case chess.KingSide:
+		case kingSide:
 			v += c.CastleKingSideReward
-		case chess.QueenSide:
+		case queenSide:
 			v += c.CastleQueenSideReward
 		}
-		if r.lostRight[chess.KingSide] && !flankDone[r.mover][chess.KingSide] {
-			flankDone[r.mover][chess.KingSide] = true
+		if r.lostRight[kingSide] && !flankDone[r.mover][kingSide] {
+			flankDone[r.mover][kingSide] = true
 			v -= c.CastleKingSideReward
 		}
-		if r.lostRight[chess.QueenSide] && !flankDone[r.mover][chess.QueenSide] {
-			flankDone[r.mover][chess.QueenSide] = true
+		if r.lostRight[queenSide] && !flankDone[r.mover][queenSide] {
+			flankDone[r.mover][queenSide] = true
 			v -= c.CastleQueenSideReward
 		}
 		if r.kingMove && !kingCharged[r.mover] && (r.kingRight || !c.KingMovePenaltyNeedsCastlingRight) {

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/notnil/chess"
+	"github.com/outpostchess/outpost/bots/board"
 )
 
 // abortSignal is the panic value that unwinds a search whose time, node
@@ -32,13 +32,13 @@ type searcher struct {
 const maxKillerPly = 64
 
 // killer is a quiet move by its squares.
-type killer struct{ from, to chess.Square }
+type killer struct{ from, to board.Square }
 
-func (s *searcher) addKiller(ply int, m *chess.Move) {
-	if ply >= maxKillerPly || m.HasTag(chess.Capture) || m.Promo() != chess.NoPieceType {
+func (s *searcher) addKiller(ply int, m board.Move) {
+	if ply >= maxKillerPly || m.IsCapture() || m.IsPromotion() {
 		return
 	}
-	k := killer{m.S1(), m.S2()}
+	k := killer{m.From(), m.To()}
 	if s.killers[ply][0] != k {
 		s.killers[ply][1], s.killers[ply][0] = s.killers[ply][0], k
 	}
@@ -52,9 +52,10 @@ type result struct {
 	bd    Breakdown
 }
 
-// node is a position in the search with its mailbox and features.
+// node is a position in the search with its mailbox and features. pos is
+// owned by the node (positions are copied, never made and unmade).
 type node struct {
-	pos  *chess.Position
+	pos  *board.Board
 	mb   mailbox
 	feat features
 }
@@ -72,19 +73,20 @@ func (s *searcher) tick() {
 }
 
 // child plays mv from n and returns the new node and the ply's record.
-func (s *searcher) child(n *node, mv *chess.Move) (*node, plyRecord) {
+func (s *searcher) child(n *node, mv board.Move) (*node, plyRecord) {
 	c := &s.p.cfg
-	stm := colorIndex(n.pos.Turn())
-	kind := absKind(n.mb[mv.S1()])
-	ch := &node{pos: n.pos.Update(mv), mb: n.mb}
-	captured, promo := ch.mb.play(mv)
+	stm := colorIndex(n.pos.SideToMove())
+	kind := absKind(n.mb[mv.From()])
+	ch := &node{pos: n.pos.Clone(), mb: n.mb}
+	ch.pos.Make(mv)
+	captured, promo := ch.mb.play(mv, ch.pos)
 	ch.feat = s.p.measure(&ch.mb)
 	rec := plyRecord{
 		move:       mv,
 		uci:        mv.String(),
 		mover:      stm,
 		captured:   s.p.value[captured],
-		givesCheck: mv.HasTag(chess.Check),
+		givesCheck: ch.pos.InCheck(),
 		devBefore:  s.netDevelopment(&n.feat, stm),
 		devAfter:   s.netDevelopment(&ch.feat, stm),
 	}
@@ -94,22 +96,22 @@ func (s *searcher) child(n *node, mv *chess.Move) (*node, plyRecord) {
 	if promo != 0 {
 		rec.promoGain = s.p.value[promo] - c.PieceValuePawn
 	}
-	color := chess.White
-	if stm == black {
-		color = chess.Black
+	color := n.pos.SideToMove()
+	can := func(b *board.Board, side int) bool {
+		_, ok := b.CastlingRook(color, side == kingSide)
+		return ok
 	}
-	before, after := n.pos.CastleRights(), ch.pos.CastleRights()
 	switch {
-	case mv.HasTag(chess.KingSideCastle):
-		rec.castle = chess.KingSide
-	case mv.HasTag(chess.QueenSideCastle):
-		rec.castle = chess.QueenSide
+	case mv.Flag() == board.FlagCastleK:
+		rec.castle = kingSide
+	case mv.Flag() == board.FlagCastleQ:
+		rec.castle = queenSide
 	case kind == kKing:
 		rec.kingMove = true
-		rec.kingRight = before.CanCastle(color, chess.KingSide) || before.CanCastle(color, chess.QueenSide)
+		rec.kingRight = can(n.pos, kingSide) || can(n.pos, queenSide)
 	case kind == kRook:
-		for _, side := range []chess.Side{chess.KingSide, chess.QueenSide} {
-			if before.CanCastle(color, side) && !after.CanCastle(color, side) {
+		for _, side := range []int{kingSide, queenSide} {
+			if can(n.pos, side) && !can(ch.pos, side) {
 				rec.lostRight[side] = true
 			}
 		}
@@ -125,7 +127,7 @@ func (s *searcher) netDevelopment(f *features, side int) float64 {
 
 // drawn reports a draw by the fifty-move rule or insufficient material.
 func drawn(n *node) bool {
-	if n.pos.HalfMoveClock() >= 100 {
+	if n.pos.HalfmoveClock() >= 100 {
 		return true
 	}
 	minors := 0
@@ -154,27 +156,27 @@ func (s *searcher) repetitions(k repKey) int {
 // orderMoves sorts captures by most valuable victim / least valuable
 // attacker, then promotions, killer moves of this ply and checks, keeping
 // generation order otherwise.
-func (s *searcher) orderMoves(n *node, moves []*chess.Move) {
+func (s *searcher) orderMoves(n *node, moves []board.Move) {
 	ply := len(s.path)
-	key := func(m *chess.Move) float64 {
+	key := func(m board.Move) float64 {
 		var k float64
 		if ply < maxKillerPly {
-			switch (killer{m.S1(), m.S2()}) {
+			switch (killer{m.From(), m.To()}) {
 			case s.killers[ply][0]:
 				k += 3e4
 			case s.killers[ply][1]:
 				k += 2.5e4
 			}
 		}
-		if v := absKind(n.mb[m.S2()]); v != 0 {
-			k += 10*s.p.value[v] - s.p.value[absKind(n.mb[m.S1()])]/10 + 1e5
-		} else if m.HasTag(chess.EnPassant) {
+		if v := absKind(n.mb[m.To()]); v != 0 && m.IsCapture() {
+			k += 10*s.p.value[v] - s.p.value[absKind(n.mb[m.From()])]/10 + 1e5
+		} else if m.IsEnPassant() {
 			k += 10*s.p.cfg.PieceValuePawn + 1e5
 		}
-		if m.Promo() != chess.NoPieceType {
-			k += 5e4 + s.p.value[kindOf(m.Promo())]
+		if m.IsPromotion() {
+			k += 5e4 + s.p.value[kindOf(m.Promotion())]
 		}
-		if m.HasTag(chess.Check) {
+		if givesCheck(n.pos, m) {
 			k += 2e4
 		}
 		return k
@@ -185,7 +187,7 @@ func (s *searcher) orderMoves(n *node, moves []*chess.Move) {
 		keys[i], idx[i] = key(m), i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] > keys[idx[b]] })
-	sorted := make([]*chess.Move, len(moves))
+	sorted := make([]board.Move, len(moves))
 	for i, j := range idx {
 		sorted[i] = moves[j]
 	}
@@ -194,7 +196,7 @@ func (s *searcher) orderMoves(n *node, moves []*chess.Move) {
 
 // leaf scores the current line ending at n.
 func (s *searcher) leaf(n *node, term int) result {
-	bd := s.lc.score(&n.feat, s.path, colorIndex(n.pos.Turn()), term)
+	bd := s.lc.score(&n.feat, s.path, colorIndex(n.pos.SideToMove()), term)
 	return result{score: bd.Total, bd: bd}
 }
 
@@ -205,14 +207,14 @@ func (s *searcher) leaf(n *node, term int) result {
 // Long: the line search with its extensions, kept whole so that the specification's order of steps stays visible.
 func (s *searcher) search(n *node, depth, ext int, swingPending, checkSeq bool, alpha, beta float64) result {
 	s.tick()
-	stm := colorIndex(n.pos.Turn())
+	stm := colorIndex(n.pos.SideToMove())
 	inCheck := n.feat[stm].inCheck
 	if drawn(n) {
 		return s.leaf(n, termDraw)
 	}
-	var moves []*chess.Move
+	var moves []board.Move
 	if inCheck || !hasMoveQuick(&n.mb, &n.feat, stm) {
-		moves = n.pos.ValidMoves()
+		moves = n.pos.LegalMoves()
 		if len(moves) == 0 {
 			if inCheck {
 				return s.leaf(n, termMate)
@@ -226,7 +228,7 @@ func (s *searcher) search(n *node, depth, ext int, swingPending, checkSeq bool, 
 	// decline (stand pat, the line ends); after answering a check the
 	// checking side may continue with checks or stop.
 	standPat := false
-	var keep func(*chess.Move) bool
+	var keep func(board.Move) bool
 	nextExt := ext
 	if depth <= 0 {
 		switch {
@@ -237,9 +239,9 @@ func (s *searcher) search(n *node, depth, ext int, swingPending, checkSeq bool, 
 		default:
 			nextExt++
 			standPat = true
-			keep = func(m *chess.Move) bool {
-				return (swingPending && (m.HasTag(chess.Capture) || m.Promo() != chess.NoPieceType)) ||
-					(checkSeq && m.HasTag(chess.Check))
+			keep = func(m board.Move) bool {
+				return (swingPending && (m.IsCapture() || m.IsPromotion())) ||
+					(checkSeq && givesCheck(n.pos, m))
 			}
 		}
 	}
@@ -261,7 +263,7 @@ func (s *searcher) search(n *node, depth, ext int, swingPending, checkSeq bool, 
 		}
 	}
 	if moves == nil {
-		moves = n.pos.ValidMoves()
+		moves = n.pos.LegalMoves()
 	}
 	if keep != nil {
 		kept := moves[:0]
@@ -315,7 +317,7 @@ type candidate struct {
 // searchRoot searches every root move to depth (the root ply included) and
 // returns the candidates, best first. With exact set every candidate gets a
 // full window (for debug reports); otherwise later moves are bounded.
-func (s *searcher) searchRoot(root *node, moves []*chess.Move, depth int, exact bool) []candidate {
+func (s *searcher) searchRoot(root *node, moves []board.Move, depth int, exact bool) []candidate {
 	cands := make([]candidate, 0, len(moves))
 	alpha := math.Inf(-1)
 	for _, mv := range moves {
@@ -340,4 +342,12 @@ func (s *searcher) searchRoot(root *node, moves []*chess.Move, depth int, exact 
 	}
 	sort.SliceStable(cands, func(a, b int) bool { return cands[a].res.score > cands[b].res.score })
 	return cands
+}
+
+// givesCheck reports whether the legal move m checks the opponent.
+func givesCheck(b *board.Board, m board.Move) bool {
+	b.Make(m)
+	check := b.InCheck()
+	b.Unmake()
+	return check
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/notnil/chess"
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 )
 
@@ -406,31 +406,42 @@ func TestExplain(t *testing.T) {
 }
 
 func TestSelfPlayLegal(t *testing.T) {
-	// Line search (White) against greedy (Black) from the start: every move
-	// must be legal and the game must not stall.
+	// Line search (White) against greedy (Black) from the start, and from
+	// Chess960 starts: every move must be legal and the game must not stall.
 	if testing.Short() {
 		t.Skip("self-play in -short mode")
 	}
 	lineE := newEngine(t, func(c *Config) { c.SearchDepth = 2 })
 	greedyE := newEngine(t, greedy)
-	g := chess.NewGame()
-	pos := engine.Position{}
-	for ply := 0; ply < 40 && g.Outcome() == chess.NoOutcome; ply++ {
-		e := lineE
-		if ply%2 == 1 {
-			e = greedyE
+	for _, n := range []int{518, 0, 959} {
+		fen, err := board.Chess960FEN(n)
+		if err != nil {
+			t.Fatal(err)
 		}
-		m := selectMove(t, e, "", engine.Limits{}, pos.Moves...)
-		var legal *chess.Move
-		for _, mv := range g.ValidMoves() {
-			if mv.String() == m.UCI {
-				legal = mv
+		b, err := board.FromFEN960(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos := engine.Position{StartFEN: fen, Chess960: true}
+		castled := false
+		for ply := 0; ply < 40 && b.Status() == board.Ongoing; ply++ {
+			e := lineE
+			if ply%2 == 1 {
+				e = greedyE
 			}
+			m, err := e.SelectMove(context.Background(), pos, engine.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mv, ok := b.FindUCI(m.UCI)
+			if !ok {
+				t.Fatalf("position %d ply %d: illegal %s in %s", n, ply, m.UCI, b.FEN())
+			}
+			castled = castled || mv.IsCastle()
+			b.Make(mv)
+			pos.Moves = append(pos.Moves, m.UCI)
 		}
-		if legal == nil || g.Move(legal) != nil {
-			t.Fatalf("ply %d: illegal %s in %s", ply, m.UCI, g.Position())
-		}
-		pos.Moves = append(pos.Moves, m.UCI)
+		t.Logf("Chess960 position %d: %d plies, castled %v", n, len(pos.Moves), castled)
 	}
 }
 
