@@ -6,16 +6,15 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 )
 
-// newBoard returns a board at fen ("" = standard start). The runner keeps
-// one board per game and plays each new server move onto it, so that a
-// game state costs one move's work, not a replay of the whole game.
-// bots/board is checked move for move against notnil/chess (perft and
-// random-game differential tests), the referee the sandbox uses.
-func newBoard(fen string) (*board.Board, error) {
+// newBoard returns a board at fen ("" = standard start), with Chess960
+// castling when chess960 is set. The runner keeps one board per game and
+// plays each new server move onto it, so that a game state costs one move's
+// work, not a replay of the whole game.
+func newBoard(fen string, chess960 bool) (*board.Board, error) {
 	if fen == "" {
-		return board.New(), nil
+		fen = board.StartFEN
 	}
-	b, err := board.FromFEN(fen)
+	b, err := board.FromFENVariant(fen, chess960)
 	if err != nil {
 		return nil, fmt.Errorf("initial position %q: %w", fen, err)
 	}
@@ -23,13 +22,27 @@ func newBoard(fen string) (*board.Board, error) {
 }
 
 // legal reports whether uci is a legal move on b, written exactly as
-// Lichess expects it (lower-case promotion letter, castling as e1g1).
+// Lichess expects it (lower-case promotion letter, castling as e1g1 in
+// standard chess and king takes rook, e1h1, in Chess960).
 func legal(b *board.Board, uci string) bool {
 	if b == nil || uci == "" {
 		return false
 	}
 	_, ok := b.FindUCI(uci)
 	return ok
+}
+
+// canonical returns uci as Lichess expects it on b when it is legal in any
+// accepted spelling (an engine may write castling e1g1 in Chess960 or e1h1
+// in standard chess, or a promotion in upper case), else uci unchanged.
+func canonical(b *board.Board, uci string) string {
+	if b == nil || len(uci) < 4 || len(uci) > 5 {
+		return uci
+	}
+	if m, err := b.ParseUCI(uci); err == nil {
+		return m.String()
+	}
+	return uci
 }
 
 // fallbackMove picks a legal move without an engine: a capture of the most

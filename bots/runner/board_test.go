@@ -54,7 +54,7 @@ func TestLegalAgreesWithNotnil(t *testing.T) {
 	positions := 0
 	for _, fen := range starts {
 		for range 6 {
-			b, err := newBoard(fen)
+			b, err := newBoard(fen, false)
 			require.NoError(t, err)
 			g, err := notnilGame(engine.Position{StartFEN: fen})
 			require.NoError(t, err)
@@ -100,7 +100,7 @@ func TestFallbackMoveTakesTheMostValuablePiece(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := newBoard(tc.fen)
+			b, err := newBoard(tc.fen, false)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, fallbackMove(b))
 		})
@@ -162,10 +162,37 @@ func FuzzLegal(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, uci string) {
 		fen := fens[int(which)%len(fens)]
-		b, err := newBoard(fen)
+		b, err := newBoard(fen, false)
 		require.NoError(t, err)
 		g, err := notnilGame(engine.Position{StartFEN: fen})
 		require.NoError(t, err)
 		assert.Equal(t, notnilValid(g.Position())[uci], legal(b, uci), "%s: %q", fen, uci)
 	})
+}
+
+// TestCanonicalChess960 checks that engine moves in either castling
+// spelling are sent the way Lichess writes them for the game's variant.
+func TestCanonicalChess960(t *testing.T) {
+	const fen = "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"
+	tests := []struct {
+		chess960  bool
+		in, want  string
+		wantLegal bool
+	}{
+		{false, "e1g1", "e1g1", true},
+		{false, "e1h1", "e1g1", true},
+		{true, "e1h1", "e1h1", true},
+		{true, "e1g1", "e1h1", true},
+		{true, "e1c1", "e1a1", true},
+		{true, "a1a8", "a1a8", true},
+		{true, "e1e3", "e1e3", false},
+		{true, "", "", false},
+	}
+	for _, tc := range tests {
+		b, err := newBoard(fen, tc.chess960)
+		require.NoError(t, err)
+		got := canonical(b, tc.in)
+		assert.Equal(t, tc.want, got, "chess960=%v %s", tc.chess960, tc.in)
+		assert.Equal(t, tc.wantLegal, legal(b, got), "legal(%s)", got)
+	}
 }

@@ -214,7 +214,7 @@ func (r *Runner) onFull(ctx context.Context, f *lichess.GameFull) error {
 	if !ok {
 		return fmt.Errorf("we (%s) play neither side of game %s", r.cfg.Me, f.ID)
 	}
-	if _, err := newBoard(f.StartFEN()); err != nil {
+	if _, err := newBoard(f.StartFEN(), f.Variant.Key == "chess960"); err != nil {
 		return err
 	}
 	first := r.full == nil
@@ -277,7 +277,7 @@ func (r *Runner) syncBoard(moves []string) error {
 		extends = moves[i] == r.gameMoves[i]
 	}
 	if !extends {
-		g, err := newBoard(r.full.StartFEN())
+		g, err := newBoard(r.full.StartFEN(), r.chess960())
 		if err != nil {
 			return err
 		}
@@ -292,6 +292,9 @@ func (r *Runner) syncBoard(moves []string) error {
 	}
 	return nil
 }
+
+// chess960 reports whether the game is Chess960 (castling king takes rook).
+func (r *Runner) chess960() bool { return r.full != nil && r.full.Variant.Key == "chess960" }
 
 func (r *Runner) ourTurn() bool {
 	if r.game == nil {
@@ -346,7 +349,7 @@ func (r *Runner) clockLimits() engine.Limits {
 
 // think starts the engine on the current position in the background.
 func (r *Runner) think(ctx context.Context, ply int) {
-	pos := engine.Position{StartFEN: r.full.StartFEN(), Moves: append([]string(nil), r.gameMoves...)}
+	pos := engine.Position{StartFEN: r.full.StartFEN(), Moves: append([]string(nil), r.gameMoves...), Chess960: r.chess960()}
 	lim := r.limits()
 	tctx, cancel := context.WithCancel(ctx)
 	r.thinkGen++
@@ -408,7 +411,7 @@ func (r *Runner) onThought(ctx context.Context, t thought) {
 	if r.game == nil || len(r.gameMoves) != t.ply || !r.ourTurn() {
 		return
 	}
-	uci := t.move.UCI
+	uci := canonical(r.game, t.move.UCI)
 	if t.err != nil || !legal(r.game, uci) {
 		fb := fallbackMove(r.game)
 		r.log.Warn().AnErr("engine_error", t.err).Str("engine_move", uci).Str("fallback", fb).

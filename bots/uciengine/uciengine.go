@@ -15,6 +15,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/uci"
 )
@@ -53,6 +54,7 @@ type Engine struct {
 	c        *uci.Engine
 	elo      int // the UCI_Elo actually applied, 0 when unlimited
 	overhead time.Duration
+	chess960 bool // UCI_Chess960 as last sent to the process
 }
 
 // New starts the engine, sets its options and strength limit.
@@ -151,6 +153,7 @@ func (e *Engine) NewGame(ctx context.Context) error {
 	err := e.c.NewGame(ctx)
 	if errors.Is(err, uci.ErrCrashed) {
 		if err = e.c.Restart(ctx); err == nil {
+			e.chess960 = false // a new process starts in standard mode
 			err = e.c.NewGame(ctx)
 		}
 	}
@@ -172,20 +175,83 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 	if err := e.setOverhead(ctx, lim.MoveOverhead); err != nil && !errors.Is(err, uci.ErrCrashed) {
 		return engine.Move{}, err
 	}
-	upos := uci.Position{FEN: pos.StartFEN, Moves: pos.Moves}
+	b, moves, err := replay(pos)
+	if err != nil {
+		return engine.Move{}, fmt.Errorf("uciengine: %w", err)
+	}
+	if err := e.setChess960(ctx, pos.Chess960); err != nil && !errors.Is(err, uci.ErrCrashed) {
+		return engine.Move{}, err
+	}
+	upos := uci.Position{FEN: pos.StartFEN, Moves: moves}
 	res, err := e.c.Analyse(ctx, upos, ul)
 	if errors.Is(err, uci.ErrCrashed) && ctx.Err() == nil {
 		e.log.Warn().Err(err).Msg("uciengine: engine crashed; restarting and retrying")
 		if rerr := e.c.Restart(ctx); rerr != nil {
 			return engine.Move{}, fmt.Errorf("uciengine: %w (restart failed: %v)", err, rerr)
 		}
-		res, err = e.c.Analyse(ctx, upos, ul)
+		e.chess960 = false // a new process starts in standard mode
+		if err = e.setChess960(ctx, pos.Chess960); err == nil {
+			res, err = e.c.Analyse(ctx, upos, ul)
+		}
 	}
 	if err != nil {
 		return engine.Move{}, fmt.Errorf("uciengine: %s: %w", e.Name(), err)
 	}
-	return toMove(res), nil
+	mv := toMove(res)
+	// The engine's castling is written as our board writes it for the
+	// variant (e1g1 in standard chess, e1h1 in Chess960).
+	if m, err := b.ParseUCI(mv.UCI); err == nil {
+		mv.UCI = m.String()
+		if len(mv.PV) > 0 {
+			mv.PV[0] = mv.UCI
+		}
+	}
+	return mv, nil
 }
+
+// replay sets up pos on a board, returning the board at the last move and
+// the moves written as the variant's UCI expects them (a Chess960 engine
+// wants castling as king takes rook, a standard one as the king's move).
+func replay(pos engine.Position) (*board.Board, []string, error) {
+	b, err := board.FromFENVariant(pos.FEN(), pos.Chess960)
+	if err != nil {
+		return nil, nil, fmt.Errorf("position: %w", err)
+	}
+	moves := make([]string, len(pos.Moves))
+	for i, s := range pos.Moves {
+		m, err := b.ParseUCI(s)
+		if err != nil {
+			return nil, nil, fmt.Errorf("position move %d: %w", i+1, err)
+		}
+		moves[i] = m.String()
+		b.Make(m)
+	}
+	return b, moves, nil
+}
+
+// setChess960 switches the engine's UCI_Chess960 option to on when it
+// differs from the engine's current mode. An engine without the option
+// cannot play Chess960.
+func (e *Engine) setChess960(ctx context.Context, on bool) error {
+	if on == e.chess960 {
+		return nil
+	}
+	if _, ok := e.c.Option(OptChess960); !ok {
+		if !on {
+			return nil
+		}
+		return fmt.Errorf("uciengine: %s has no %s option: it cannot play Chess960", e.Name(), OptChess960)
+	}
+	if err := e.c.SetOption(ctx, OptChess960, strconv.FormatBool(on)); err != nil {
+		return fmt.Errorf("uciengine: %s: %w", OptChess960, err)
+	}
+	e.chess960 = on
+	return nil
+}
+
+// OptChess960 is the UCI option that switches an engine to Chess960 (FEN
+// castling rights by rook, castling written king takes rook).
+const OptChess960 = "UCI_Chess960"
 
 // setOverhead passes the move overhead to the engine's "Move Overhead"
 // option when it has one and the value changed.

@@ -9,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/notnil/chess"
-
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
@@ -37,17 +36,12 @@ func fake(t *testing.T, mode ucitest.Mode, env ...string) *Engine {
 // legal reports whether move is legal after pos.
 func legal(t *testing.T, pos engine.Position, move string) bool {
 	t.Helper()
-	fen, err := chess.FEN(pos.FEN())
+	b, err := board.FromPosition(pos)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := chess.NewGame(fen, chess.UseNotation(chess.UCINotation{}))
-	for _, m := range pos.Moves {
-		if err := g.MoveStr(m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return g.MoveStr(move) == nil
+	_, ok := b.FindUCI(move)
+	return ok
 }
 
 func TestLimits(t *testing.T) {
@@ -185,5 +179,56 @@ func TestStockfish(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("used %v of a 5 s clock", d)
+	}
+}
+
+// TestStockfishChess960 plays Chess960 positions whose history holds both
+// castlings written king takes rook (e1g1 is castling with the g1 rook
+// here), then a standard position: UCI_Chess960 follows the variant and
+// every answer is legal, written as the variant's UCI writes it.
+func TestStockfishChess960(t *testing.T) {
+	path := "/usr/games/stockfish"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("stockfish not installed")
+	}
+	e, err := New(context.Background(), Config{Path: path, Options: map[string]string{"Hash": "16"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	positions := []engine.Position{
+		{StartFEN: "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1", Moves: []string{"e1g1", "e8b8"}, Chess960: true},
+		// The king-move spelling of castling is accepted and sent as e1h1.
+		{StartFEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+			Moves: []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"}, Chess960: true},
+		{StartFEN: "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", Moves: []string{"e1h1"}},
+	}
+	for _, pos := range positions {
+		m, err := e.SelectMove(context.Background(), pos, engine.Limits{Depth: 8})
+		if err != nil || !legal(t, pos, m.UCI) {
+			t.Fatalf("%+v: move %+v, %v", pos, m, err)
+		}
+		if e.chess960 != pos.Chess960 {
+			t.Errorf("%+v: UCI_Chess960 = %v", pos, e.chess960)
+		}
+	}
+}
+
+func TestReplayWritesTheVariantsCastling(t *testing.T) {
+	for _, c := range []struct {
+		pos  engine.Position
+		want string
+	}{
+		{engine.Position{StartFEN: "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", Moves: []string{"e1g1"}, Chess960: true}, "e1h1"},
+		{engine.Position{StartFEN: "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", Moves: []string{"e1a1"}}, "e1c1"},
+		{engine.Position{StartFEN: "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", Moves: []string{"e1g1"}}, "e1g1"},
+	} {
+		_, moves, err := replay(c.pos)
+		if err != nil || len(moves) != 1 || moves[0] != c.want {
+			t.Errorf("replay(%+v) = %v, %v; want [%s]", c.pos, moves, err, c.want)
+		}
+	}
+	if _, _, err := replay(engine.Position{Moves: []string{"e2e5"}}); err == nil {
+		t.Error("illegal move accepted")
 	}
 }
