@@ -34,10 +34,16 @@ func TestChess960FEN(t *testing.T) {
 			t.Fatalf("position %d: %s is not a new Chess960 start", n, rank)
 		}
 		seen[rank] = true
+		if got, ok := Chess960Number(fen); !ok || got != n {
+			t.Fatalf("Chess960Number(%s) = %d, %v; want %d", fen, got, ok, n)
+		}
 		b := mustFEN960(t, fen)
 		if b.CastlingRights() != 15 || b.FEN() != fen {
 			t.Fatalf("position %d: %s read back as %s", n, fen, b.FEN())
 		}
+	}
+	if _, ok := Chess960Number("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"); ok {
+		t.Error("a position after 1.e4 is a Chess960 start")
 	}
 	for _, n := range []int{-1, 960} {
 		if _, err := Chess960FEN(n); err == nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/comparerun"
 	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/clusterconn"
@@ -26,12 +28,14 @@ import (
 )
 
 func runRun(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "run", "[--config FILE] [--sandbox [--games N] [--tc BASE+INC] [--sparring ENGINE]]")
+	fs := newFlags(env, "run", "[--config FILE] [--sandbox [--games N] [--tc BASE+INC] [--sparring ENGINE] [--variant standard|chess960|fromPosition] [--fen FEN]]")
 	cfgPath := fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML); default: built-in defaults")
 	sb := fs.Bool("sandbox", false, "run against an embedded Lichess sandbox with a sparring partner (offline demo)")
 	games := fs.Int("games", 0, "with --sandbox: exit 0 once this many games are over and summarised (0 = run until killed)")
 	tc := fs.String("tc", "1+0", "with --sandbox: the sparring partner's time control, MINUTES+SECONDS")
 	sparring := fs.String("sparring", "easy", "with --sandbox: the sparring partner's engine")
+	variant := fs.String("variant", "standard", "with --sandbox: the sparring partner's variant: standard, chess960 (a random start position, or --fen) or fromPosition (with --fen)")
+	fen := fs.String("fen", "", "with --sandbox: the start position of the sparring partner's challenges")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -50,7 +54,13 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	}
 	log := env.logger()
 	if *sb {
-		return runSandboxDemo(ctx, env, cfg, demoOptions{games: *games, tc: *tc, sparring: *sparring})
+		o := demoOptions{games: *games, tc: *tc, sparring: *sparring, variant: *variant, fen: *fen}
+		if err := o.check(); err != nil {
+			fmt.Fprintf(env.Stderr, "outpost run: %v\n", err)
+			fs.Usage()
+			return errUsage
+		}
+		return runSandboxDemo(ctx, env, cfg, o)
 	}
 	token, err := lichess.LoadToken(os.Getenv, cfg.Lichess.TokenFile)
 	if err != nil {
@@ -203,6 +213,34 @@ type demoOptions struct {
 	games    int
 	tc       string
 	sparring string
+	variant  string // standard, chess960 or fromPosition
+	fen      string
+}
+
+// check validates the variant and start position flags.
+func (o *demoOptions) check() error {
+	switch o.variant {
+	case "standard", "":
+		if o.fen != "" {
+			o.variant = "fromPosition"
+		}
+	case "chess960":
+		if _, ok := board.Chess960Number(o.fen); o.fen != "" && !ok {
+			return fmt.Errorf("--fen %q: not a Chess960 start position", o.fen)
+		}
+	case "fromPosition":
+		if o.fen == "" {
+			return errors.New("--variant fromPosition needs --fen")
+		}
+	default:
+		return fmt.Errorf("--variant %q: want standard, chess960 or fromPosition", o.variant)
+	}
+	if o.fen != "" {
+		if _, err := board.FromFENVariant(o.fen, o.variant == "chess960"); err != nil {
+			return fmt.Errorf("--fen: %w", err)
+		}
+	}
+	return nil
 }
 
 // runSandboxDemo runs the daemon against an embedded sandbox and prints each
@@ -214,7 +252,12 @@ func runSandboxDemo(ctx context.Context, env *Env, cfg *config.Config, o demoOpt
 	maia, pred, closeMaia := maiaOption(cfg, log)
 	defer closeMaia()
 	withEWR(sum, cfg, pred, nil, log)
+	variant := o.variant
+	if variant == "standard" || variant == "fromPosition" {
+		variant = "" // the sandbox makes a game with a FEN fromPosition
+	}
 	dopt := demo.Options{Config: cfg, Games: o.games, TC: o.tc, Sparring: o.sparring,
+		SparringVariant: variant, SparringFEN: o.fen,
 		Out: env.Stdout, Summariser: sum, Logger: log, Engines: daemon.NewEngineFactory(cfg, log, maia...)}
 	if cfg.Verify.Enabled {
 		fish := sandboxFishnet(cfg, demoFishnetNodes, demoCloudDepth)

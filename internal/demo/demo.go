@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -83,8 +84,13 @@ type Options struct {
 	// plays only its first move, on the first-move deadline.
 	SparringResignEarly bool
 	// SparringFEN makes the sparring partners challenge from this position
-	// (variant fromPosition).
+	// (variant fromPosition, or one of the 960 start positions with
+	// SparringVariant "chess960").
 	SparringFEN string
+	// SparringVariant is the variant key of the sparring partners'
+	// challenges ("" = standard, or fromPosition with SparringFEN); the
+	// daemon's [challenge] variants gain it for the run.
+	SparringVariant string
 	// SparringMoveDelay makes the sparring partners wait this long before
 	// each move, so that a game lasts (the shutdown tests).
 	SparringMoveDelay time.Duration
@@ -209,6 +215,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		url, BotName, SparringName, opt.Sparring, opt.TC)
 
 	cfg := *opt.Config
+	if v := opt.SparringVariant; v != "" && !slices.Contains(cfg.Challenge.Variants, v) {
+		cfg.Challenge.Variants = append(slices.Clone(cfg.Challenge.Variants), v)
+	}
 	cfg.Lichess.URL = url
 	cfg.Store.Path = filepath.Join(opt.Dir, "outpost.db")
 	cfg.Store.PGNDir = filepath.Join(opt.Dir, "pgn")

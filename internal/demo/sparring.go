@@ -61,7 +61,7 @@ func (s *sparring) run(ctx context.Context) {
 	// (it is still busy with the last game, say) is sent again as it was.
 	colors := []lichess.Color{lichess.Black, lichess.White}
 	for n := 0; ctx.Err() == nil; {
-		p := lichess.ChallengeParams{Color: colors[n%2], FEN: s.opt.SparringFEN}
+		p := lichess.ChallengeParams{Color: colors[n%2], FEN: s.opt.SparringFEN, Variant: s.opt.SparringVariant}
 		if s.opt.Days > 0 {
 			p.Days = s.opt.Days
 		} else {

@@ -112,8 +112,8 @@ func parseChallengeForm(r *http.Request) (f challengeForm, errs fieldErrors, api
 		}
 	}
 	if v := get("variant"); v != "" {
-		if v != "standard" && v != "fromPosition" {
-			errs.add("variant", msgInvalid) // the sandbox plays standard and fromPosition only
+		if v != "standard" && v != "fromPosition" && v != "chess960" {
+			errs.add("variant", msgInvalid) // the sandbox plays standard, fromPosition and chess960 only
 		} else {
 			f.variant = v
 		}
@@ -122,19 +122,27 @@ func parseChallengeForm(r *http.Request) (f challengeForm, errs fieldErrors, api
 		if len(strings.Fields(v)) == 4 {
 			v += " 0 1"
 		}
+		// As on Lichess: any legal position makes the game fromPosition,
+		// except in Chess960, where it must be one of the 960 starts.
+		chess960 := f.variant == "chess960"
 		var pe *board.PositionError
-		verr := board.Validate(v, false)
-		_, perr := newPosition(v)
+		verr := board.Validate(v, chess960)
+		_, perr := newVariantPosition(v, chess960)
+		_, is960 := board.Chess960Number(v)
 		switch {
 		case errors.As(verr, &pe):
 			errs.add("fen", "Invalid position: "+pe.Problem)
 		case verr != nil || perr != nil:
 			errs.add("fen", msgInvalid)
+		case chess960 && !is960:
+			errs.add("fen", "Invalid position: not a Chess960 starting position")
 		case f.rated:
 			errs.add("global", "Games from a position cannot be rated")
 		default:
 			f.fen = v
-			f.variant = "fromPosition"
+			if !chess960 {
+				f.variant = "fromPosition"
+			}
 		}
 	}
 	if len(errs) == 0 {
@@ -292,6 +300,14 @@ func (s *Server) createChallenge(acc, dest *account, f challengeForm, baseURL st
 		clock: f.clock, days: f.days, color: f.color, status: "created", keepAlive: f.keepAlive, createdAt: now,
 	}
 	c.url = strings.TrimRight(baseURL, "/") + "/" + c.id
+	if c.variant == "chess960" && c.fen == "" {
+		// Lichess draws one of the 960 start positions at random.
+		fen, err := board.Chess960FEN(s.rng.Intn(960))
+		if err != nil {
+			return nil, badRequest(err.Error())
+		}
+		c.fen = fen
+	}
 	switch c.color {
 	case "random":
 		if s.rng.Intn(2) == 0 {

@@ -37,7 +37,7 @@ type game struct {
 	id          string
 	fullIDs     [2]string
 	players     [2]*account
-	variant     string // "standard" or "fromPosition"
+	variant     string // "standard", "fromPosition" or "chess960"
 	initialFEN  string // "" for the standard start position
 	rated       bool
 	clock       *timeControl  // nominal time control; nil for correspondence / unlimited
@@ -151,8 +151,11 @@ func perfName(speed string) string {
 
 // variantOf is the Variant object of a variant key.
 func variantOf(key string) variantJSON {
-	if key == "fromPosition" {
+	switch key {
+	case "fromPosition":
 		return variantJSON{Key: "fromPosition", Name: "From Position", Short: "FEN"}
+	case "chess960":
+		return variantJSON{Key: "chess960", Name: "Chess960", Short: "960"}
 	}
 	return variantJSON{Key: "standard", Name: "Standard", Short: "Std"}
 }

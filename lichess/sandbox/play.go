@@ -36,7 +36,7 @@ func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *gam
 		leftAt:     [2]time.Time{now, now},
 	}
 	g.fullIDs = [2]string{g.id + s.newID(4), g.id + s.newID(4)}
-	pos, err := newPosition(c.fen)
+	pos, err := newVariantPosition(c.fen, c.variant == "chess960")
 	if err != nil {
 		// Challenges are validated with newPosition: this cannot happen,
 		// but a game must never be left without a board.
@@ -140,25 +140,16 @@ func (s *Server) move(g *game, acc *account, uci string, offeringDraw bool) *api
 	return nil
 }
 
-// normalizeCastling turns king-takes-rook castling (e1h1) into the
-// king's two-square move (e1g1) that standard chess UCI uses.
+// normalizeCastling writes castling as the game's variant does, as
+// Lichess accepts both spellings: king takes rook (e1h1) becomes the king's
+// two-square move (e1g1) in standard chess, and the king's move becomes
+// king takes rook in Chess960 when no plain king move goes there.
 func normalizeCastling(pos *position, uci string) string {
-	alt := ""
-	switch uci {
-	case "e1h1":
-		alt = "e1g1"
-	case "e1a1":
-		alt = "e1c1"
-	case "e8h8":
-		alt = "e8g8"
-	case "e8a8":
-		alt = "e8c8"
-	default:
+	if _, ok := pos.find(uci); ok {
 		return uci
 	}
-	from, to := pos.pieceAt(uci[:2]), pos.pieceAt(uci[2:4])
-	if from.Type() == board.King && to.Type() == board.Rook && from.Color() == to.Color() {
-		return alt
+	if m, err := pos.b.ParseUCI(uci); err == nil && m.IsCastle() {
+		return m.String()
 	}
 	return uci
 }

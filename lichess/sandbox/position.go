@@ -33,11 +33,15 @@ type positionKey struct {
 }
 
 // newPosition sets up a position from a FEN ("" for the standard start).
-func newPosition(fen string) (*position, error) {
+func newPosition(fen string) (*position, error) { return newVariantPosition(fen, false) }
+
+// newVariantPosition sets up a position from a FEN ("" for the standard
+// start), with Chess960 castling when chess960 is set.
+func newVariantPosition(fen string, chess960 bool) (*position, error) {
 	if fen == "" {
 		fen = board.StartFEN
 	}
-	b, err := board.FromFEN(fen)
+	b, err := board.FromFENVariant(fen, chess960)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: position %q: %w", fen, err)
 	}
