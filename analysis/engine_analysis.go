@@ -37,17 +37,18 @@ const LineMaxPlies = 12
 // gamePositions lists the positions of g (before each move and after the
 // last), with the board of each.
 type gamePositions struct {
-	boards []*replay.Board
-	fen    string
-	moves  []string
+	boards   []*replay.Board
+	fen      string
+	moves    []string
+	chess960 bool
 }
 
 func positionsOf(g *Game) (*gamePositions, error) {
-	b, err := replay.New(g.StartFEN)
+	b, err := replay.NewVariant(g.StartFEN, g.Chess960())
 	if err != nil {
 		return nil, err
 	}
-	gp := &gamePositions{fen: g.StartFEN, boards: []*replay.Board{b}}
+	gp := &gamePositions{fen: g.StartFEN, boards: []*replay.Board{b}, chess960: g.Chess960()}
 	n := min(len(g.Moves), MaxAnalysedPlies)
 	for i := 0; i < n; i++ {
 		m, err := b.ParseUCI(g.Moves[i].UCI)
@@ -63,7 +64,7 @@ func positionsOf(g *Game) (*gamePositions, error) {
 
 func (gp *gamePositions) job(k int, lim uci.Limits) Job {
 	b := gp.boards[k]
-	j := Job{Pos: uci.Position{FEN: gp.fen, Moves: gp.moves[:k]}, WhiteToMove: b.WhiteToMove(), Limits: lim}
+	j := Job{Pos: uci.Position{FEN: gp.fen, Moves: gp.moves[:k], Chess960: gp.chess960}, WhiteToMove: b.WhiteToMove(), Limits: lim}
 	switch {
 	case b.Checkmate():
 		j.Skip = true // no eval, as Lichess

@@ -51,6 +51,20 @@ type Move struct {
 // FirstWhite reports whether White plays the game's first move.
 func (g *Game) FirstWhite() bool { return g.StartPly%2 == 0 }
 
+// Chess960 reports whether the game is Chess960, as its Variant tag says.
+func (g *Game) Chess960() bool { return IsChess960(g.Tag("Variant")) }
+
+// IsChess960 reports whether a variant name or key denotes Chess960:
+// Lichess writes "Chess960" in PGN and "chess960" in JSON, cutechess
+// "fischerandom".
+func IsChess960(variant string) bool {
+	switch strings.ToLower(strings.TrimSpace(variant)) {
+	case "chess960", "chess 960", "fischerandom", "fischer random", "fischerrandom":
+		return true
+	}
+	return false
+}
+
 // Tag returns the value of the named tag, "" if absent.
 func (g *Game) Tag(name string) string {
 	for _, t := range g.Tags {

@@ -91,7 +91,7 @@ func TestPlainEvalsWithoutJudgementsAreJudgedOpenGate(t *testing.T) {
 func TestReadJSONFormsAndErrors(t *testing.T) {
 	one := `{"id":"abcdefgh","variant":"standard","status":"mate","winner":"white","moves":"f3 e5 g4 Qh4#","players":{"white":{"user":{"name":"W"},"rating":1500},"black":{"aiLevel":3}}}`
 	ndjson := one + "\n" + strings.Replace(one, "abcdefgh", "ijklmnop", 1) + "\n"
-	arr := "[" + one + "," + `{"id":"zzzzzzzz","variant":{"key":"chess960"},"moves":"e4"}` + "]"
+	arr := "[" + one + "," + `{"id":"zzzzzzzz","variant":{"key":"atomic"},"moves":"e4"}` + "]"
 	games, errs := ReadJSON(strings.NewReader(ndjson), "x.ndjson")
 	if len(games) != 2 || len(errs) != 0 || games[1].ID != "ijklmnop" {
 		t.Fatalf("ndjson: %d games %v", len(games), errs)
@@ -103,6 +103,12 @@ func TestReadJSONFormsAndErrors(t *testing.T) {
 	games, errs = ReadJSON(strings.NewReader(arr), "x.json")
 	if len(games) != 1 || len(errs) != 1 || !errors.Is(errs[0], ErrUnsupportedVariant) {
 		t.Fatalf("array: %d games %v", len(games), errs)
+	}
+	// Chess960: castling is king takes rook, the game knows its variant.
+	c960 := `{"id":"c9600000","variant":{"key":"chess960"},"initialFen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","moves":"e4 e5 Nf3 Nf6 Bc4 Bc5 O-O"}`
+	games, errs = ReadJSON(strings.NewReader(c960), "x.json")
+	if len(games) != 1 || len(errs) != 0 || !games[0].Chess960() || games[0].Moves[6].UCI != "e1h1" {
+		t.Fatalf("chess960: %+v %v", games, errs)
 	}
 	bad := []string{
 		`{"id":"a","moves":"e4 e4"}`,
@@ -217,5 +223,34 @@ func TestOwnOutputIsNotComparedAsLichess(t *testing.T) {
 	}
 	if a.Plies[1].Judgement != analysis.Inaccuracy {
 		t.Errorf("--lichess-evals still classifies: %v", a.Plies[1].Judgement)
+	}
+}
+
+// TestReadChess960PGN reads the cutechess Chess960 games of ../shared
+// ([Variant "fischerandom"], castling written O-O): every move replays and
+// castling comes out king takes rook.
+func TestReadChess960PGN(t *testing.T) {
+	f, err := os.Open("../../../shared/chess960/cutechess-fischerrandom.pgn")
+	if err != nil {
+		t.Skipf("shared Chess960 games not present: %v", err)
+	}
+	defer f.Close()
+	games, errs := ReadPGN(f, "fischerrandom.pgn")
+	if len(errs) != 0 || len(games) != 4 {
+		t.Fatalf("%d games, errors %v", len(games), errs)
+	}
+	castles := 0
+	for _, g := range games {
+		if !g.Chess960() || len(g.Moves) < 40 {
+			t.Errorf("game %d: chess960 %v, %d moves", g.Index, g.Chess960(), len(g.Moves))
+		}
+		for _, m := range g.Moves {
+			if strings.HasPrefix(m.SAN, "O-O") {
+				castles++
+			}
+		}
+	}
+	if castles == 0 {
+		t.Error("no castling replayed")
 	}
 }

@@ -91,11 +91,11 @@ func DecodeJSONGame(raw []byte, source string, index int) (*analysis.Game, error
 	}
 	variant := jsonVariant(jg.Variant)
 	switch variant {
-	case "", "standard", "fromPosition", "fromposition":
+	case "", "standard", "fromPosition", "fromposition", "chess960":
 	default:
-		return nil, fail(fmt.Errorf("%w %q (only standard chess is analysed)", ErrUnsupportedVariant, variant))
+		return nil, fail(fmt.Errorf("%w %q (only standard chess and Chess960 are analysed)", ErrUnsupportedVariant, variant))
 	}
-	board, err := replay.New(jg.InitialFen)
+	board, err := replay.NewVariant(jg.InitialFen, variant == "chess960")
 	if err != nil {
 		return nil, fail(err)
 	}
@@ -310,7 +310,11 @@ func jsonTags(jg *jsonGame, g *analysis.Game, variant string) []analysis.Tag {
 		tags = append(tags, analysis.Tag{Name: "UTCDate", Value: t.Format("2006.01.02")},
 			analysis.Tag{Name: "UTCTime", Value: t.Format("15:04:05")})
 	}
-	if g.StartFEN != "" || variant == "fromPosition" {
+	switch {
+	case variant == "chess960":
+		tags = append(tags, analysis.Tag{Name: "Variant", Value: "Chess960"},
+			analysis.Tag{Name: "FEN", Value: jg.InitialFen}, analysis.Tag{Name: "SetUp", Value: "1"})
+	case g.StartFEN != "" || variant == "fromPosition":
 		tags = append(tags, analysis.Tag{Name: "Variant", Value: "From Position"},
 			analysis.Tag{Name: "FEN", Value: jg.InitialFen}, analysis.Tag{Name: "SetUp", Value: "1"})
 	}

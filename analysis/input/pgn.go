@@ -62,13 +62,16 @@ func FromPGN(pg *pgn.Game, source string) (*analysis.Game, error) {
 		g.Tags = append(g.Tags, analysis.Tag{Name: t.Name, Value: t.Value})
 	}
 	variant, _ := pg.Tag("Variant")
+	chess960 := analysis.IsChess960(variant)
 	switch strings.ToLower(strings.TrimSpace(variant)) {
 	case "", "standard", "from position", "fromposition":
 	default:
-		return nil, fail(pg.Line, fmt.Errorf("%w %q (only standard chess is analysed)", ErrUnsupportedVariant, variant))
+		if !chess960 {
+			return nil, fail(pg.Line, fmt.Errorf("%w %q (only standard chess and Chess960 are analysed)", ErrUnsupportedVariant, variant))
+		}
 	}
 	fen, _ := pg.Tag("FEN")
-	board, err := replay.New(fen)
+	board, err := replay.NewVariant(fen, chess960)
 	if err != nil {
 		return nil, fail(pg.Line, err)
 	}

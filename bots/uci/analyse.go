@@ -40,6 +40,9 @@ func (e *Engine) Analyse(ctx context.Context, pos Position, lim Limits) (*Result
 	if err := e.ensureMultiPV(ctx, lim.MultiPV); err != nil {
 		return nil, err
 	}
+	if err := e.ensureChess960(ctx, pos.Chess960); err != nil {
+		return nil, err
+	}
 	if err := p.send(posCmd); err != nil {
 		return nil, p.crash("search", err)
 	}
@@ -148,6 +151,29 @@ func (e *Engine) ensureMultiPV(ctx context.Context, n int) error {
 		return nil
 	}
 	return e.setOption(ctx, "MultiPV", strconv.Itoa(n))
+}
+
+// OptChess960 is the UCI option that switches an engine to Chess960.
+const OptChess960 = "UCI_Chess960"
+
+// ensureChess960 sets the engine's UCI_Chess960 option to on if it differs.
+// An engine without the option cannot search Chess960 positions.
+func (e *Engine) ensureChess960(ctx context.Context, on bool) error {
+	spec, ok := e.Option(OptChess960)
+	if !ok {
+		if on {
+			return fmt.Errorf("uci: %s has no %s option: it cannot play Chess960", e.ID().Name, OptChess960)
+		}
+		return nil
+	}
+	e.mu.Lock()
+	cur := e.applied[spec.Name]
+	e.mu.Unlock()
+	want := strconv.FormatBool(on)
+	if cur == want || (cur == "" && !on) {
+		return nil
+	}
+	return e.setOption(ctx, spec.Name, want)
 }
 
 // PositionCommand renders the "position" command for pos, rejecting input

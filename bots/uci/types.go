@@ -13,6 +13,10 @@ import "time"
 type Position struct {
 	FEN   string
 	Moves []string
+	// Chess960 searches with UCI_Chess960 on (castling rights in X-FEN or
+	// Shredder-FEN, castling moves written king takes rook); Analyse sets
+	// the option when it differs from the engine's.
+	Chess960 bool
 }
 
 // Limits bound one search ("go" command). Zero values are not sent. If none

@@ -54,7 +54,6 @@ type Engine struct {
 	c        *uci.Engine
 	elo      int // the UCI_Elo actually applied, 0 when unlimited
 	overhead time.Duration
-	chess960 bool // UCI_Chess960 as last sent to the process
 }
 
 // New starts the engine, sets its options and strength limit.
@@ -153,7 +152,6 @@ func (e *Engine) NewGame(ctx context.Context) error {
 	err := e.c.NewGame(ctx)
 	if errors.Is(err, uci.ErrCrashed) {
 		if err = e.c.Restart(ctx); err == nil {
-			e.chess960 = false // a new process starts in standard mode
 			err = e.c.NewGame(ctx)
 		}
 	}
@@ -179,20 +177,14 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 	if err != nil {
 		return engine.Move{}, fmt.Errorf("uciengine: %w", err)
 	}
-	if err := e.setChess960(ctx, pos.Chess960); err != nil && !errors.Is(err, uci.ErrCrashed) {
-		return engine.Move{}, err
-	}
-	upos := uci.Position{FEN: pos.StartFEN, Moves: moves}
+	upos := uci.Position{FEN: pos.StartFEN, Moves: moves, Chess960: pos.Chess960}
 	res, err := e.c.Analyse(ctx, upos, ul)
 	if errors.Is(err, uci.ErrCrashed) && ctx.Err() == nil {
 		e.log.Warn().Err(err).Msg("uciengine: engine crashed; restarting and retrying")
 		if rerr := e.c.Restart(ctx); rerr != nil {
 			return engine.Move{}, fmt.Errorf("uciengine: %w (restart failed: %v)", err, rerr)
 		}
-		e.chess960 = false // a new process starts in standard mode
-		if err = e.setChess960(ctx, pos.Chess960); err == nil {
-			res, err = e.c.Analyse(ctx, upos, ul)
-		}
+		res, err = e.c.Analyse(ctx, upos, ul)
 	}
 	if err != nil {
 		return engine.Move{}, fmt.Errorf("uciengine: %s: %w", e.Name(), err)
@@ -228,30 +220,6 @@ func replay(pos engine.Position) (*board.Board, []string, error) {
 	}
 	return b, moves, nil
 }
-
-// setChess960 switches the engine's UCI_Chess960 option to on when it
-// differs from the engine's current mode. An engine without the option
-// cannot play Chess960.
-func (e *Engine) setChess960(ctx context.Context, on bool) error {
-	if on == e.chess960 {
-		return nil
-	}
-	if _, ok := e.c.Option(OptChess960); !ok {
-		if !on {
-			return nil
-		}
-		return fmt.Errorf("uciengine: %s has no %s option: it cannot play Chess960", e.Name(), OptChess960)
-	}
-	if err := e.c.SetOption(ctx, OptChess960, strconv.FormatBool(on)); err != nil {
-		return fmt.Errorf("uciengine: %s: %w", OptChess960, err)
-	}
-	e.chess960 = on
-	return nil
-}
-
-// OptChess960 is the UCI option that switches an engine to Chess960 (FEN
-// castling rights by rook, castling written king takes rook).
-const OptChess960 = "UCI_Chess960"
 
 // setOverhead passes the move overhead to the engine's "Move Overhead"
 // option when it has one and the value changed.

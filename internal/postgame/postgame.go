@@ -13,8 +13,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/notnil/chess"
 	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/bots/board"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/chat"
@@ -215,28 +216,27 @@ func (s *Summariser) Close() error {
 // GameOf turns a stored game into an analysis input: moves with SAN,
 // players named from our side.
 func GameOf(g store.Game, me string) (*analysis.Game, error) {
-	var opts []func(*chess.Game)
-	if g.InitialFEN != "" {
-		f, err := chess.FEN(g.InitialFEN)
-		if err != nil {
-			return nil, fmt.Errorf("postgame: game %s: initial position: %w", g.ID, err)
-		}
-		opts = append(opts, f)
+	chess960 := g.Variant == "chess960"
+	fen := g.InitialFEN
+	if fen == "" {
+		fen = board.StartFEN
 	}
-	cg := chess.NewGame(opts...)
+	b, err := board.FromFENVariant(fen, chess960)
+	if err != nil {
+		return nil, fmt.Errorf("postgame: game %s: initial position: %w", g.ID, err)
+	}
 	out := &analysis.Game{ID: g.ID, Source: "daemon", Index: 1, StartFEN: g.InitialFEN, Result: resultOf(g)}
+	if chess960 {
+		out.Tags = append(out.Tags, analysis.Tag{Name: "Variant", Value: "Chess960"})
+	}
 	out.StartPly = startPly(g.InitialFEN)
 	for i, u := range strings.Fields(g.Moves) {
-		pos := cg.Position()
-		m, err := chess.UCINotation{}.Decode(pos, u)
+		m, err := b.ParseUCI(u)
 		if err != nil {
-			return nil, fmt.Errorf("postgame: game %s: move %d %q: %w", g.ID, i+1, u, err)
+			return nil, fmt.Errorf("postgame: game %s: move %d: %w", g.ID, i+1, err)
 		}
-		san := chess.AlgebraicNotation{}.Encode(pos, m)
-		if err := cg.Move(m); err != nil {
-			return nil, fmt.Errorf("postgame: game %s: move %d %q: %w", g.ID, i+1, u, err)
-		}
-		out.Moves = append(out.Moves, analysis.Move{SAN: san, UCI: u})
+		out.Moves = append(out.Moves, analysis.Move{SAN: b.SAN(m), UCI: m.String()})
+		b.Make(m)
 	}
 	us := analysis.PlayerInfo{Name: me}
 	them := analysis.PlayerInfo{Name: g.Opponent, Rating: g.OpponentRating}
