@@ -6,10 +6,9 @@ package game
 
 import (
 	"fmt"
-	"github.com/outpostchess/outpost/bots/board"
 	"strings"
 
-	"github.com/notnil/chess"
+	"github.com/outpostchess/outpost/bots/board"
 )
 
 // StartFEN is the standard initial position.
@@ -84,8 +83,8 @@ type Game struct {
 	Standard bool
 	// Moves are the moves played, in standard UCI.
 	Moves []string
-	final *chess.Position
-	legal []*chess.Move // legal moves of final, computed before the game is shared
+	final *board.Board // read only once the game is shared; Play clones it
+	legal []board.Move // legal moves of final, computed before the game is shared
 }
 
 // Current returns the final position.
@@ -100,18 +99,15 @@ func Replay(startFEN string, moves []string) (*Game, error) {
 	// the chess core's position check: a position no game reaches (the
 	// side not to move in check, castling without a rook) is refused, or
 	// the model would be asked for a move such as a king capture
-	if err := board.Validate(startFEN, false); err != nil {
+	pos, err := board.FromFENChecked(strings.TrimSpace(startFEN), false)
+	if err != nil {
 		return nil, fmt.Errorf("game: %w", err)
 	}
-	pos := &chess.Position{}
-	if err := pos.UnmarshalText([]byte(strings.TrimSpace(startFEN))); err != nil {
-		return nil, fmt.Errorf("game: bad FEN %q: %w", startFEN, err)
-	}
 	g := &Game{Snapshots: make([]Snapshot, 0, len(moves)+1), Moves: make([]string, 0, len(moves))}
-	first := snapshot(pos)
+	first := snapshot(pos, fenEP(startFEN))
 	g.Standard = isStandard(&first)
 	g.Snapshots = append(g.Snapshots, first)
-	g.final, g.legal = pos, pos.ValidMoves()
+	g.final, g.legal = pos, pos.LegalMoves()
 	for i, mv := range moves {
 		if err := g.play(mv); err != nil {
 			return nil, fmt.Errorf("game: move %d %q: %w", i+1, mv, err)
@@ -144,9 +140,15 @@ func (g *Game) play(uci string) error {
 	if err != nil {
 		return err
 	}
-	g.final = g.final.Update(m)
-	g.legal = g.final.ValidMoves()
-	s := snapshot(g.final)
+	next := g.final.Clone()
+	next.Make(m)
+	g.final = next
+	g.legal = g.final.LegalMoves()
+	ep := -1
+	if m.Flag() == board.FlagDoublePush {
+		ep = (int(m.From()) + int(m.To())) / 2
+	}
+	s := snapshot(g.final, ep)
 	s.Repetitions = g.repetitions(&s)
 	g.Snapshots = append(g.Snapshots, s)
 	g.Moves = append(g.Moves, m.String())
@@ -190,7 +192,7 @@ func (g *Game) LegalMoves() []string {
 // position.
 func (g *Game) EPCaptureLegal() bool {
 	for _, m := range g.legal {
-		if m.HasTag(chess.EnPassant) {
+		if m.IsEnPassant() {
 			return true
 		}
 	}
@@ -198,49 +200,73 @@ func (g *Game) EPCaptureLegal() bool {
 }
 
 // FEN returns the final position as FEN.
-func (g *Game) FEN() string { return g.final.String() }
+func (g *Game) FEN() string { return g.final.FEN() }
 
-func findMove(pos *chess.Position, legal []*chess.Move, uci string) (*chess.Move, error) {
+func findMove(pos *board.Board, legal []board.Move, uci string) (board.Move, error) {
 	s := strings.ToLower(strings.TrimSpace(uci))
-	want, err := chess.UCINotation{}.Decode(nil, s)
-	if err != nil {
-		return nil, fmt.Errorf("not a UCI move")
+	if len(s) != 4 && len(s) != 5 {
+		return board.NullMove, fmt.Errorf("not a UCI move")
 	}
 	for _, m := range legal {
-		if m.S1() == want.S1() && m.S2() == want.S2() && m.Promo() == want.Promo() {
+		if m.String() == s {
 			return m, nil
 		}
 	}
-	return nil, fmt.Errorf("illegal in %s", pos.String())
+	if _, err := board.ParseSquare(s[0:2]); err != nil {
+		return board.NullMove, fmt.Errorf("not a UCI move")
+	}
+	if _, err := board.ParseSquare(s[2:4]); err != nil {
+		return board.NullMove, fmt.Errorf("not a UCI move")
+	}
+	if len(s) == 5 && !strings.ContainsRune("nbrq", rune(s[4])) {
+		return board.NullMove, fmt.Errorf("not a UCI move")
+	}
+	return board.NullMove, fmt.Errorf("illegal in %s", pos.FEN())
 }
 
-// pieceMap converts notnil/chess pieces (small integers) to Piece.
-var pieceMap = func() [16]Piece {
-	var m [16]Piece
-	for cp, p := range map[chess.Piece]Piece{
-		chess.WhitePawn: WP, chess.WhiteKnight: WN, chess.WhiteBishop: WB,
-		chess.WhiteRook: WR, chess.WhiteQueen: WQ, chess.WhiteKing: WK,
-		chess.BlackPawn: BP, chess.BlackKnight: BN, chess.BlackBishop: BB,
-		chess.BlackRook: BR, chess.BlackQueen: BQ, chess.BlackKing: BK,
+// pieceMap converts board pieces (small integers, NoPiece = 12) to Piece.
+var pieceMap = func() [13]Piece {
+	var m [13]Piece
+	for bp, p := range map[board.Piece]Piece{
+		board.MakePiece(board.White, board.Pawn): WP, board.MakePiece(board.White, board.Knight): WN,
+		board.MakePiece(board.White, board.Bishop): WB, board.MakePiece(board.White, board.Rook): WR,
+		board.MakePiece(board.White, board.Queen): WQ, board.MakePiece(board.White, board.King): WK,
+		board.MakePiece(board.Black, board.Pawn): BP, board.MakePiece(board.Black, board.Knight): BN,
+		board.MakePiece(board.Black, board.Bishop): BB, board.MakePiece(board.Black, board.Rook): BR,
+		board.MakePiece(board.Black, board.Queen): BQ, board.MakePiece(board.Black, board.King): BK,
 	} {
-		m[cp] = p
+		m[bp] = p
 	}
 	return m
 }()
 
-func snapshot(pos *chess.Position) Snapshot {
-	s := Snapshot{WhiteToMove: pos.Turn() == chess.White, HalfMove: pos.HalfMoveClock(), EPSquare: -1}
-	b := pos.Board()
-	for sq := range 64 {
-		s.Board[sq] = pieceMap[b.Piece(chess.Square(sq))]
+// fenEP returns the en-passant square of a FEN's fourth field, -1 if none.
+func fenEP(fen string) int {
+	f := strings.Fields(fen)
+	if len(f) < 4 {
+		return -1
 	}
-	cr := pos.CastleRights()
-	s.Castle[WhiteKingside] = cr.CanCastle(chess.White, chess.KingSide)
-	s.Castle[WhiteQueenside] = cr.CanCastle(chess.White, chess.QueenSide)
-	s.Castle[BlackKingside] = cr.CanCastle(chess.Black, chess.KingSide)
-	s.Castle[BlackQueenside] = cr.CanCastle(chess.Black, chess.QueenSide)
-	if ep := pos.EnPassantSquare(); ep != chess.NoSquare {
-		s.EPSquare = int(ep)
+	sq, err := board.ParseSquare(f[3])
+	if err != nil {
+		return -1
+	}
+	return int(sq)
+}
+
+// snapshot describes pos, whose en-passant square (-1 if none) is ep: the
+// square behind a pawn that just double-pushed, whether or not a pawn can
+// take there, as a FEN writes it.
+func snapshot(pos *board.Board, ep int) Snapshot {
+	s := Snapshot{WhiteToMove: pos.SideToMove() == board.White, HalfMove: pos.HalfmoveClock(), EPSquare: -1}
+	for sq := range 64 {
+		s.Board[sq] = pieceMap[pos.PieceAt(board.Square(sq))]
+	}
+	_, s.Castle[WhiteKingside] = pos.CastlingRook(board.White, true)
+	_, s.Castle[WhiteQueenside] = pos.CastlingRook(board.White, false)
+	_, s.Castle[BlackKingside] = pos.CastlingRook(board.Black, true)
+	_, s.Castle[BlackQueenside] = pos.CastlingRook(board.Black, false)
+	if ep >= 0 {
+		s.EPSquare = ep
 		s.LC0EP = lc0EPFlag(&s)
 	}
 	return s

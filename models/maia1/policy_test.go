@@ -56,7 +56,7 @@ func TestLegalIndex(t *testing.T) {
 		{"8/P6k/8/8/8/8/8/K7 w - - 0 1", "a7a8q", "a7a8q"},
 		{"k7/8/8/8/8/8/1p6/7K b - - 0 1", "b2b1r", "b7b8r"},
 		{"k7/8/8/8/8/8/1p6/7K b - - 0 1", "b2b1n", "b7b8"},
-		{"k7/8/8/8/8/8/8/R6K w - - 0 1", "a1a8", "a1a8"},
+		{"1k6/8/8/8/8/8/8/R6K w - - 0 1", "a1a8", "a1a8"},
 	} {
 		g, err := game.Replay(c.fen, nil)
 		if err != nil {

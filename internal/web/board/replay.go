@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/notnil/chess"
+	chessboard "github.com/outpostchess/outpost/bots/board"
 
 	bb "github.com/outpostchess/outpost/bots/board"
 )
@@ -47,23 +47,19 @@ func PlaySAN(fen string, sans []string) (Line, error) {
 	if fen == "" {
 		fen = StartFEN
 	}
-	opt, err := chess.FEN(fen)
+	b, err := chessboard.FromFEN(fen)
 	if err != nil {
 		return l, fmt.Errorf("board: line start %q: %w", fen, err)
 	}
-	g := chess.NewGame(opt)
 	for i, s := range sans {
 		s = strings.TrimRight(s, "!?")
-		pos := g.Position()
-		m, err := chess.AlgebraicNotation{}.Decode(pos, s)
+		m, err := b.ParseSAN(s)
 		if err != nil {
 			return l, fmt.Errorf("board: line move %d %q: %w", i+1, s, err)
 		}
-		if err := g.Move(m); err != nil {
-			return l, fmt.Errorf("board: line move %d %q: %w", i+1, s, err)
-		}
-		l.UCI = append(l.UCI, chess.UCINotation{}.Encode(pos, m))
-		l.FENs = append(l.FENs, g.Position().String())
+		b.Make(m)
+		l.UCI = append(l.UCI, m.String())
+		l.FENs = append(l.FENs, b.FEN())
 	}
 	return l, nil
 }
