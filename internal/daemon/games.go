@@ -100,8 +100,15 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 	slot.bot = bot
 	rec := store.Game{ID: id, Opponent: info.Opponent.Username, OpponentRating: info.Opponent.Rating, OpponentBot: bot,
 		Color: string(info.Color), Engine: engineName, Speed: info.Speed, Variant: info.Variant.Key, Rated: info.Rated}
-	if info.FEN != "" && !wasAccepted {
-		rec.InitialFEN = "" // gameStart's fen is the current position, not the initial one
+	if wasAccepted && info.Variant.Key != "standard" {
+		// The post-game replay needs the start position. A challenge just
+		// accepted carries it, or (a random Chess960 one) the gameStart
+		// does: no move has been played yet. After a restart gameStart's
+		// fen is the current position, not the initial one.
+		rec.InitialFEN = acc.offer.FEN
+		if rec.InitialFEN == "" {
+			rec.InitialFEN = info.FEN
+		}
 	}
 	if err := d.store.StartGame(gamesCtx, rec); err != nil {
 		d.log.Error().Err(err).Str("game", id).Msg("record game start")
