@@ -42,8 +42,12 @@ func TestSANMatchesNotnil(t *testing.T) {
 					want[m.String()] = chess.AlgebraicNotation{}.Encode(pos, m)
 				}
 				for _, m := range legal {
-					if got := b.SAN(m); got != want[m.String()] {
+					got := b.SAN(m)
+					if got != want[m.String()] {
 						t.Fatalf("%s %s: SAN %q, notnil %q", b.FEN(), m, got, want[m.String()])
+					}
+					if back, err := b.ParseSAN(got); err != nil || back != m {
+						t.Fatalf("%s: ParseSAN(%q) = %s, %v; want %s", b.FEN(), got, back, err, m)
 					}
 				}
 				positions++

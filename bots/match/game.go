@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/notnil/chess"
-
-	"github.com/outpostchess/outpost/bots"
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 )
 
@@ -56,13 +53,13 @@ type referee struct {
 }
 
 // play plays one game between white and black from start, refereed by
-// notnil/chess. An engine error, an illegal move or a move later than
+// bots/board. An engine error, an illegal move or a move later than
 // moveTime+tolerance loses the game. Draws are adjudicated on threefold
 // repetition, the fifty-move rule, insufficient material and after maxPlies
 // plies in total (opening included).
 func (r referee) play(ctx context.Context, white, black engine.Engine, start engine.Position) (Game, error) {
 	gm := Game{White: white.Name(), Black: black.Name(), Start: start}
-	p, err := bots.Replay(start)
+	p, err := replay(start)
 	if err != nil {
 		return gm, fmt.Errorf("match: opening: %w", err)
 	}
@@ -73,10 +70,9 @@ func (r referee) play(ctx context.Context, white, black engine.Engine, start eng
 			}
 		}
 	}
-	seen := map[string]int{repetitionKey(p): 1}
 	pos := engine.Position{StartFEN: start.StartFEN, Moves: append([]string(nil), start.Moves...)}
 	for {
-		if res, reason, over := adjudicate(p, seen); over {
+		if res, reason, over := adjudicate(p); over {
 			gm.Result, gm.Reason = res, reason
 			return gm, nil
 		}
@@ -87,13 +83,13 @@ func (r referee) play(ctx context.Context, white, black engine.Engine, start eng
 		if err := ctx.Err(); err != nil {
 			return gm, err
 		}
-		side, mover := white, chess.White
-		if p.Turn() == chess.Black {
-			side, mover = black, chess.Black
+		side, mover := white, board.White
+		if p.SideToMove() == board.Black {
+			side, mover = black, board.Black
 		}
 		lose := func(reason string) (Game, error) {
 			gm.Result, gm.Reason = WhiteWins, reason
-			if mover == chess.White {
+			if mover == board.White {
 				gm.Result = BlackWins
 			}
 			return gm, nil
@@ -114,64 +110,30 @@ func (r referee) play(ctx context.Context, white, black engine.Engine, start eng
 		case err != nil:
 			return lose(fmt.Sprintf("engine error: %s: %v", side.Name(), err))
 		}
-		next, err := bots.Play(p, m.UCI)
-		if err != nil {
+		mv, ok := p.FindUCI(m.UCI)
+		if !ok {
 			return lose(fmt.Sprintf("illegal move: %s played %q", side.Name(), m.UCI))
 		}
-		p = next
-		seen[repetitionKey(p)]++
+		p.Make(mv)
 		pos.Moves = append(pos.Moves, m.UCI)
 		gm.Moves = append(gm.Moves, m.UCI)
 		gm.Plies++
 	}
 }
 
-// adjudicate reports whether the game is over in p.
-func adjudicate(p *chess.Position, seen map[string]int) (Result, string, bool) {
-	switch p.Status() {
-	case chess.Checkmate:
-		if p.Turn() == chess.White {
+// adjudicate reports whether the game is over in p: checkmate, stalemate,
+// insufficient material, threefold repetition (in p's history) or the
+// fifty-move rule.
+func adjudicate(p *board.Board) (Result, string, bool) {
+	switch st := p.Status(); st {
+	case board.Ongoing:
+		return "", "", false
+	case board.Checkmate:
+		if p.SideToMove() == board.White {
 			return BlackWins, "checkmate", true
 		}
 		return WhiteWins, "checkmate", true
-	case chess.Stalemate:
-		return Draw, "stalemate", true
+	default:
+		return Draw, st.String(), true
 	}
-	switch {
-	case insufficientMaterial(p.Board()):
-		return Draw, "insufficient material", true
-	case seen[repetitionKey(p)] >= 3:
-		return Draw, "threefold repetition", true
-	case p.HalfMoveClock() >= 100:
-		return Draw, "fifty-move rule", true
-	}
-	return "", "", false
-}
-
-// repetitionKey identifies a position for repetition: the FEN without the
-// move counters.
-func repetitionKey(p *chess.Position) string {
-	f := strings.Fields(p.String())
-	return strings.Join(f[:min(4, len(f))], " ")
-}
-
-// insufficientMaterial reports whether neither side can mate: no pawns,
-// rooks or queens, and at most one minor piece, or only bishops all on
-// squares of one colour.
-func insufficientMaterial(b *chess.Board) bool {
-	minors, bishopColours := 0, map[int]bool{}
-	for sq, pc := range b.SquareMap() {
-		switch pc.Type() {
-		case chess.King:
-		case chess.Knight:
-			minors++
-			bishopColours[-1] = true // a knight breaks the same-colour rule
-		case chess.Bishop:
-			minors++
-			bishopColours[(int(sq.File())+int(sq.Rank()))%2] = true
-		default:
-			return false
-		}
-	}
-	return minors <= 1 || (len(bishopColours) == 1 && !bishopColours[-1])
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/notnil/chess"
 	"github.com/notnil/chess/opening"
+	"github.com/outpostchess/outpost/bots/board"
 
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/uci"
@@ -140,14 +140,14 @@ func parseOpeningLine(line string) (Opening, error) {
 		o := Opening{StartFEN: fen}
 		g, err := replay(o.Position())
 		if err != nil {
-			return Opening{}, err
+			return Opening{}, fmt.Errorf("FEN %q: %w", fen, err)
 		}
-		if len(g.ValidMoves()) == 0 {
+		if !g.HasLegalMoves() {
 			return Opening{}, fmt.Errorf("FEN %q: the game is already over", fen)
 		}
 		return o, nil
 	}
-	g := chess.NewGame()
+	g := board.New()
 	var moves []string
 	for _, tok := range f {
 		tok = moveNumber.ReplaceAllString(tok, "")
@@ -155,26 +155,23 @@ func parseOpeningLine(line string) (Opening, error) {
 		case "", "1-0", "0-1", "1/2-1/2", "*":
 			continue
 		}
-		pos := g.Position()
-		var m *chess.Move
+		var m board.Move
 		var err error
 		if uci.IsMove(tok) {
-			m, err = chess.UCINotation{}.Decode(pos, tok)
+			m, err = g.ParseUCI(tok)
 		} else {
-			m, err = chess.AlgebraicNotation{}.Decode(pos, tok)
-		}
-		if err == nil {
-			err = g.Move(m)
+			m, err = g.ParseSAN(tok)
 		}
 		if err != nil {
 			return Opening{}, fmt.Errorf("move %q is not legal after %s", tok, strings.Join(moves, " "))
 		}
-		moves = append(moves, chess.UCINotation{}.Encode(pos, m))
+		moves = append(moves, m.String())
+		g.Make(m)
 	}
 	if len(moves) == 0 {
 		return Opening{}, fmt.Errorf("%q is neither a FEN nor a move list", line)
 	}
-	if g.Outcome() != chess.NoOutcome {
+	if st := g.Status(); st == board.Checkmate || st == board.Stalemate || st == board.DrawInsufficient {
 		return Opening{}, fmt.Errorf("the game is already over after %s", strings.Join(moves, " "))
 	}
 	return Opening{Moves: moves}, nil

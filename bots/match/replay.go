@@ -1,11 +1,9 @@
 package match
 
 import (
-	"github.com/notnil/chess"
-
-	"github.com/outpostchess/outpost/bots"
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 )
 
-// replay plays pos with the shared referee.
-func replay(pos engine.Position) (*chess.Position, error) { return bots.Replay(pos) }
+// replay sets pos up on a board, its history included (repetitions).
+func replay(pos engine.Position) (*board.Board, error) { return board.FromPosition(pos) }
