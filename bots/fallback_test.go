@@ -212,7 +212,7 @@ func BenchmarkFallbackOverhead(b *testing.B) {
 		replies = append(replies, ms[0])
 		m := ms[(i*7)%len(ms)]
 		next, err := Play(p, m)
-		if err != nil || len(next.ValidMoves()) == 0 {
+		if err != nil || !next.HasLegalMoves() {
 			break
 		}
 		p = next

@@ -4,59 +4,45 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/notnil/chess"
-
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 )
 
-// Replay plays pos with notnil/chess, the referee used by the UCI
-// front-end and the match runner, and returns the resulting position. Errors
-// name the bad FEN or the first illegal move. It works position by position
-// (notnil's Game re-scans its whole history for repetitions on every move,
-// which is quadratic in the game's length).
-func Replay(pos engine.Position) (*chess.Position, error) {
-	fen, err := chess.FEN(pos.FEN())
+// Replay plays pos on bots/board, the referee used by the UCI front-end and
+// the match runner, and returns the resulting board (with its history).
+// Errors name the bad FEN or the first illegal move.
+func Replay(pos engine.Position) (*board.Board, error) {
+	b, err := board.FromPosition(pos)
 	if err != nil {
-		return nil, fmt.Errorf("bots: position: bad FEN %q: %w", pos.FEN(), err)
+		return nil, fmt.Errorf("bots: %w", err)
 	}
-	p := chess.NewGame(fen).Position()
-	for i, m := range pos.Moves {
-		next, err := Play(p, m)
-		if err != nil {
-			return nil, fmt.Errorf("bots: position: move %d: %w", i+1, err)
-		}
-		p = next
-	}
-	return p, nil
+	return b, nil
 }
 
-// Play returns the position after the UCI move, or an error when the move
-// is malformed or illegal.
-func Play(p *chess.Position, move string) (*chess.Position, error) {
-	for _, m := range p.ValidMoves() {
-		if m.String() == move {
-			return p.Update(m), nil
-		}
+// Play returns a new board after the UCI move (b is unchanged), or an error
+// when the move is malformed or illegal.
+func Play(b *board.Board, move string) (*board.Board, error) {
+	m, ok := b.FindUCI(move)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a legal move in %s", move, b.FEN())
 	}
-	return nil, fmt.Errorf("%q is not a legal move in %s", move, p)
+	next := b.Clone()
+	next.Make(m)
+	return next, nil
 }
 
-// LegalMoves returns the legal moves of p in UCI, sorted.
-func LegalMoves(p *chess.Position) []string {
+// LegalMoves returns the legal moves of b in UCI, sorted.
+func LegalMoves(b *board.Board) []string {
 	var ms []string
-	for _, m := range p.ValidMoves() {
+	for _, m := range b.LegalMoves() {
 		ms = append(ms, m.String())
 	}
 	sort.Strings(ms)
 	return ms
 }
 
-// IsLegal reports whether move (UCI) is legal in p.
-func IsLegal(p *chess.Position, move string) bool {
-	for _, m := range p.ValidMoves() {
-		if m.String() == move {
-			return true
-		}
-	}
-	return false
+// IsLegal reports whether move (UCI, as Move.String writes it) is legal on b.
+func IsLegal(b *board.Board, move string) bool {
+	_, ok := b.FindUCI(move)
+	return ok
 }

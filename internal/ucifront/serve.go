@@ -204,7 +204,7 @@ func (s *server) startSearch(c Command) {
 		return
 	}
 	g, err := bots.Replay(s.pos)
-	if err == nil && len(g.ValidMoves()) == 0 {
+	if err == nil && !g.HasLegalMoves() {
 		s.say("bestmove (none)")
 		return
 	}

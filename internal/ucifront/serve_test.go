@@ -178,7 +178,7 @@ func TestServeSession(t *testing.T) {
 
 	// Bad input keeps the previous position.
 	g.send("position startpos moves e2e5")
-	if l, _ := g.expect("info string"); !strings.Contains(l, "not a legal move") {
+	if l, _ := g.expect("info string"); !strings.Contains(l, "is not legal") {
 		t.Errorf("illegal move reply %q", l)
 	}
 	g.send("flibbertigibbet")
