@@ -18,7 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/notnil/chess"
+	"github.com/outpostchess/outpost/bots/board"
 )
 
 // Mode selects the fake engine's behaviour.
@@ -74,7 +74,7 @@ type fake struct {
 	mode    Mode
 	out     io.Writer
 	outMu   sync.Mutex
-	pos     *chess.Position
+	pos     *board.Board
 	multiPV int
 	seed    string
 	stop    chan struct{}
@@ -89,7 +89,7 @@ func (f *fake) say(format string, a ...any) {
 }
 
 func run(mode Mode, in io.Reader, out io.Writer) int {
-	f := &fake{mode: mode, out: out, pos: chess.StartingPosition(),
+	f := &fake{mode: mode, out: out, pos: board.New(),
 		multiPV: 1, seed: os.Getenv(EnvSeed), options: map[string]string{}}
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
@@ -167,7 +167,7 @@ func (f *fake) setOption(fields []string) {
 }
 
 func (f *fake) position(fields []string) error {
-	var opts []func(*chess.Game)
+	fen := board.StartFEN
 	i := 1
 	switch {
 	case len(fields) > 1 && fields[1] == "startpos":
@@ -177,28 +177,22 @@ func (f *fake) position(fields []string) error {
 		for j < len(fields) && fields[j] != "moves" {
 			j++
 		}
-		fen, err := chess.FEN(strings.Join(fields[2:j], " "))
-		if err != nil {
-			return err
-		}
-		opts = append(opts, fen)
+		fen = strings.Join(fields[2:j], " ")
 		i = j
 	default:
 		return fmt.Errorf("bad position command")
 	}
-	p := chess.NewGame(opts...).Position()
+	p, err := board.FromFENVariant(fen, f.options["UCI_Chess960"] == "true")
+	if err != nil {
+		return err
+	}
 	if i < len(fields) && fields[i] == "moves" {
 		for _, m := range fields[i+1:] {
-			var next *chess.Position
-			for _, v := range p.ValidMoves() {
-				if v.String() == m {
-					next = p.Update(v)
-				}
-			}
-			if next == nil {
+			mv, ok := p.FindUCI(m)
+			if !ok {
 				return fmt.Errorf("illegal move %s", m)
 			}
-			p = next
+			p.Make(mv)
 		}
 	}
 	f.pos = p
@@ -209,7 +203,7 @@ func (f *fake) position(fields []string) error {
 // position so that the fake varies its play.
 func (f *fake) legal() []string {
 	var ms []string
-	for _, m := range f.pos.ValidMoves() {
+	for _, m := range f.pos.LegalMoves() {
 		ms = append(ms, m.String())
 	}
 	sort.Strings(ms)
@@ -217,7 +211,7 @@ func (f *fake) legal() []string {
 		return nil
 	}
 	h := fnv.New32a()
-	_, _ = io.WriteString(h, f.pos.String()+f.seed)
+	_, _ = io.WriteString(h, f.pos.FEN()+f.seed)
 	k := int(h.Sum32() % uint32(len(ms)))
 	return append(ms[k:], ms[:k]...)
 }
