@@ -1,7 +1,5 @@
 package board
 
-import "github.com/notnil/chess"
-
 // Perft counts the leaf nodes of the legal move tree to depth, making and
 // unmaking every move (no bulk counting at the leaves), the standard
 // correctness and speed test of a move generator.
@@ -37,18 +35,4 @@ func (b *Board) Divide(depth int) []DivideEntry {
 		b.Unmake()
 	}
 	return out
-}
-
-// NotnilPerft is the same count computed with notnil/chess (allocating a
-// new position per move, as that library does), for differential tests and
-// the side-by-side speed comparison of `outpost bench perft`.
-func NotnilPerft(pos *chess.Position, depth int) int64 {
-	if depth <= 0 {
-		return 1
-	}
-	var n int64
-	for _, m := range pos.ValidMoves() {
-		n += NotnilPerft(pos.Update(m), depth-1)
-	}
-	return n
 }

@@ -1,6 +1,6 @@
 // Package match plays engines against each other: concurrent games from a
 // fixed list of openings with colours swapped per opening, refereed by
-// notnil/chess with draw adjudication and a time tolerance, summarised as a
+// bots/board with draw adjudication and a time tolerance, summarised as a
 // score, an Elo difference with its 95% error margin and a likelihood of
 // superiority. It also runs the Stockfish ladder (Ladder) that estimates an
 // engine's Elo.

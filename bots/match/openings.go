@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"sort"
 	"strings"
-	"sync"
 
-	"github.com/notnil/chess/opening"
 	"github.com/outpostchess/outpost/bots/board"
 
 	"github.com/outpostchess/outpost/bots/engine"
@@ -39,8 +36,8 @@ const (
 // ECOOpenings returns a fixed, deterministic list of DefaultOpeningCount
 // openings from the ECO book shipped with notnil/chess: the book's lines of
 // 6 to 12 plies, sorted by ECO code and name, taken at an even stride so
-// that all ECO volumes (A–E) are represented. The list is built once per
-// process (building notnil's book takes a while); callers get a copy.
+// that all ECO volumes (A–E) are represented. The list is generated
+// (eco_book.go) and checked against the book by a test; callers get a copy.
 func ECOOpenings() []Opening {
 	src := ecoOpenings()
 	out := make([]Opening, len(src))
@@ -50,46 +47,8 @@ func ECOOpenings() []Opening {
 	return out
 }
 
-// ecoOpenings is the read-only list behind ECOOpenings, built on first use.
-var ecoOpenings = sync.OnceValue(buildECOOpenings)
-
-func buildECOOpenings() []Opening {
-	book := opening.NewBookECO()
-	all := book.Possible(nil)
-	type cand struct {
-		code, title string
-		moves       []string
-	}
-	var cands []cand
-	for _, o := range all {
-		// notnil's book keeps the UCI column of its ECO table in PGN().
-		moves := strings.Fields(o.PGN())
-		if len(moves) < ecoMinPlies || len(moves) > ecoMaxPlies {
-			continue
-		}
-		cands = append(cands, cand{o.Code(), o.Title(), moves})
-	}
-	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].code != cands[j].code {
-			return cands[i].code < cands[j].code
-		}
-		if cands[i].title != cands[j].title {
-			return cands[i].title < cands[j].title
-		}
-		return strings.Join(cands[i].moves, " ") < strings.Join(cands[j].moves, " ")
-	})
-	var out []Opening
-	n := min(DefaultOpeningCount, len(cands))
-	for i := range n {
-		c := cands[i*len(cands)/n]
-		o := Opening{Name: c.code + " " + c.title, Moves: c.moves}
-		if _, err := replay(o.Position()); err != nil {
-			continue // never expected: the book is well-formed
-		}
-		out = append(out, o)
-	}
-	return out
-}
+// ecoOpenings is the read-only list behind ECOOpenings.
+func ecoOpenings() []Opening { return ecoBook }
 
 var moveNumber = regexp.MustCompile(`^\d+\.+`)
 

@@ -1,0 +1,58 @@
+package match
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/notnil/chess/opening"
+)
+
+// TestECOBookMatchesNotnil checks the generated opening list (eco_book.go)
+// against the ECO book of notnil/chess it was built from, and that every
+// line replays.
+func TestECOBookMatchesNotnil(t *testing.T) {
+	want := buildECOOpenings()
+	if len(ecoBook) != DefaultOpeningCount || !reflect.DeepEqual(ecoBook, want) {
+		t.Fatalf("eco_book.go (%d lines) differs from notnil's book (%d lines): regenerate it", len(ecoBook), len(want))
+	}
+}
+
+func buildECOOpenings() []Opening {
+	book := opening.NewBookECO()
+	all := book.Possible(nil)
+	type cand struct {
+		code, title string
+		moves       []string
+	}
+	var cands []cand
+	for _, o := range all {
+		// notnil's book keeps the UCI column of its ECO table in PGN().
+		moves := strings.Fields(o.PGN())
+		if len(moves) < ecoMinPlies || len(moves) > ecoMaxPlies {
+			continue
+		}
+		cands = append(cands, cand{o.Code(), o.Title(), moves})
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].code != cands[j].code {
+			return cands[i].code < cands[j].code
+		}
+		if cands[i].title != cands[j].title {
+			return cands[i].title < cands[j].title
+		}
+		return strings.Join(cands[i].moves, " ") < strings.Join(cands[j].moves, " ")
+	})
+	var out []Opening
+	n := min(DefaultOpeningCount, len(cands))
+	for i := range n {
+		c := cands[i*len(cands)/n]
+		o := Opening{Name: c.code + " " + c.title, Moves: c.moves}
+		if _, err := replay(o.Position()); err != nil {
+			continue // never expected: the book is well-formed
+		}
+		out = append(out, o)
+	}
+	return out
+}
