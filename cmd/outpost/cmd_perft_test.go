@@ -42,7 +42,7 @@ func TestPerftCommand(t *testing.T) {
 	if _, errOut, code := runCmd(t, "perft", "--depth", "0"); code != 2 || !strings.Contains(errOut, "--depth") {
 		t.Errorf("depth 0: code %d, stderr %q", code, errOut)
 	}
-	if _, errOut, code := runCmd(t, "perft", "--depth", "2", "--fen", "8/8 w"); code != 1 || !strings.Contains(errOut, "fen") {
+	if _, errOut, code := runCmd(t, "perft", "--depth", "2", "--fen", "8/8 w"); code != 1 || !strings.Contains(errOut, `"8/8 w"`) {
 		t.Errorf("bad fen: code %d, stderr %q", code, errOut)
 	}
 }

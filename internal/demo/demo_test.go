@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/postgame"
@@ -173,4 +174,36 @@ func TestDemoRealSummary(t *testing.T) {
 		}
 		assert.Contains(t, strings.Join(lines, " "), "accuracy")
 	}
+}
+
+// TestDemoChess960 plays a Chess960 game end to end (the sparring partner
+// challenges with variant chess960, the sandbox draws a start position) with
+// the real post-game analysis, which must replay the game's castling and run
+// Stockfish with UCI_Chess960.
+func TestDemoChess960(t *testing.T) {
+	if _, err := enginepath.Stockfish15Command(); err != nil {
+		t.Skip("Stockfish not installed (make setup installs it)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cfg := fastConfig()
+	cfg.Summary.Nodes = 20000
+	sum := postgame.New(analysis.PoolConfig{Command: []string{enginepath.Stockfish15}, Workers: 1, Threads: 1, HashMB: 16},
+		int64(cfg.Summary.Nodes), BotName)
+	defer sum.Close()
+	var out bytes.Buffer
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+1", Summariser: sum, Dir: t.TempDir(),
+		Logger: zerolog.Nop(), Out: &out, SparringVariant: "chess960"})
+	require.NoError(t, err)
+	require.Len(t, res.Summary, 1)
+	for id, lines := range res.Summary {
+		g, ok := res.Sandbox.Game(id)
+		require.True(t, ok)
+		assert.NotEqual(t, "started", g.Status, "game %s is over", id)
+		_, is960 := board.Chess960Number(g.InitialFEN)
+		assert.True(t, is960, "game %s starts from %q", id, g.InitialFEN)
+		assert.Contains(t, strings.Join(lines, " "), "accuracy", "the post-game analysis ran")
+	}
+	assert.Contains(t, out.String(), `[Variant "Chess960"]`)
+	assert.Contains(t, out.String(), `[SetUp "1"]`)
 }
