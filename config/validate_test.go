@@ -149,7 +149,7 @@ func TestValidationRules(t *testing.T) {
 		{"mm variant", "[matchmaking]\nvariant = \"fromPosition\"", "matchmaking.variant", "chess960"},
 		{"mm variant nobody plays", "[matchmaking]\nenabled = true\nvariant = \"atomic\"", "matchmaking.variant", "no configured engine plays this variant (engines that may be chosen for it: medium)"},
 		{"variant nobody plays", "[challenge]\nvariants = [\"standard\", \"crazyhouse\"]", "challenge.variants", "no configured engine plays this variant (engines that may be chosen for it: medium)"},
-		{"chess960 on built-ins", "[challenge]\nvariants = [\"chess960\"]\n[engines]\ndefault = \"hard\"", "challenge.variants", "variants an engine plays: standard, fromPosition"},
+		{"chess960 on Maia", "[challenge]\nvariants = [\"chess960\"]\n[engines]\ndefault = \"maia-1500\"", "challenge.variants", "variants an engine plays: standard, fromPosition"},
 		{"variant rule to an engine that cannot", "[challenge]\nvariants = [\"standard\", \"atomic\"]\n[engines.sf]\ntype = \"uci\"\npath = \"/x\"\n[[rules]]\nvariants = [\"atomic\"]\nengine = \"sf\"", "challenge.variants", "(engines that may be chosen for it: medium, sf)"},
 		{"mm decline memory", "[matchmaking]\ndecline_memory = \"31d\"", "matchmaking.decline_memory", "0s..30d"},
 

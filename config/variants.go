@@ -9,13 +9,17 @@ import (
 )
 
 // Variants returns the Lichess variants an engine of this definition plays
-// (see bots/engine): the built-in engines play engine.BuiltinVariants; an
+// (see bots/engine): the built-in search engines play
+// engine.BuiltinVariants (Chess960 included), Maia engine.NeuralVariants; an
 // external UCI engine is taken to offer UCI_Chess960, as Stockfish and most
 // current engines do (the daemon checks the running engine when a game
 // starts and aborts, before any move, a game its engine cannot play).
 func (e EngineConfig) Variants() []string {
-	if e.Type == EngineUCI {
+	switch e.Type {
+	case EngineUCI:
 		return engine.UCIVariants(true)
+	case EngineMaia:
+		return engine.NeuralVariants()
 	}
 	return engine.BuiltinVariants()
 }

@@ -9,12 +9,19 @@ const (
 	VariantChess960     = "chess960"
 )
 
-// BuiltinVariants lists the variants Outpost's built-in engines (easy,
-// medium, hard, knobs and Maia, all on bots/board) play: standard chess,
-// from the initial position or from any FEN. Chess960 joins the list once
-// the board plays Chess960 castling; crazyhouse, atomic, antichess and the
-// other Lichess variants have other rules and are played by none.
+// BuiltinVariants lists the variants Outpost's built-in search engines
+// (easy, medium, hard, knobs, all on bots/board) play: standard chess, from
+// the initial position or from any FEN, and Chess960. Crazyhouse, atomic,
+// antichess and the other Lichess variants have other rules and are played
+// by none.
 func BuiltinVariants() []string {
+	return []string{VariantStandard, VariantFromPosition, VariantChess960}
+}
+
+// NeuralVariants lists the variants Maia plays: standard chess only (its
+// networks were trained on standard games and encode castling as the
+// king's move from e1/e8).
+func NeuralVariants() []string {
 	return []string{VariantStandard, VariantFromPosition}
 }
 

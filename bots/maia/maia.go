@@ -69,6 +69,9 @@ func New(pred *models.Predictor, rating int, opts ...Option) (*Engine, error) {
 // Name returns the model name, e.g. "maia-1500".
 func (e *Engine) Name() string { return e.model }
 
+// Variants implements engine.VariantPlayer: Maia plays standard chess only.
+func (e *Engine) Variants() []string { return engine.NeuralVariants() }
+
 // Close does nothing: the Predictor belongs to the caller.
 func (e *Engine) Close() error { return nil }
 
