@@ -26,7 +26,7 @@ func TestRefuseUnplayable(t *testing.T) {
 		{"standard", "standard", 1500, true},
 		{"from position", "fromPosition", 1500, true},
 		{"chess960 to a UCI engine", "chess960", 2100, true},
-		{"chess960 to a built-in engine", "chess960", 1500, false},
+		{"chess960 to a built-in engine", "chess960", 1500, true},
 		{"crazyhouse: nobody plays it", "crazyhouse", 2100, false},
 	}
 	for _, tc := range tests {
@@ -40,6 +40,14 @@ func TestRefuseUnplayable(t *testing.T) {
 				assert.Contains(t, v.Why, tc.variant)
 			}
 		})
+	}
+	// Maia plays standard chess only.
+	maia := *cfg
+	maia.Engines.Default = "maia-1500"
+	o := baseOffer()
+	o.Variant, o.Rating = "chess960", 1500
+	if v := refuseUnplayable(&maia, o, Verdict{Accept: true}); v.Accept || v.Reason != ReasonVariant {
+		t.Errorf("chess960 to Maia: %+v", v)
 	}
 	// A refusal stays a refusal.
 	v := refuseUnplayable(cfg, baseOffer(), refuse(ReasonTooFast, "too fast"))
