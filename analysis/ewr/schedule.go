@@ -89,14 +89,6 @@ func treeWork(n *Node) int {
 	return w
 }
 
-// homeOf returns the engine that searched position k in this run, or -1.
-func (r *run) homeOf(k string) int {
-	if w, ok := r.home[k]; ok {
-		return w
-	}
-	return -1
-}
-
 // scheduler hands phase B's positions to the engines.
 type scheduler struct {
 	r         *run

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	chessboard "github.com/outpostchess/outpost/bots/board"
-
 	bb "github.com/outpostchess/outpost/bots/board"
 )
 
@@ -47,7 +45,7 @@ func PlaySAN(fen string, sans []string) (Line, error) {
 	if fen == "" {
 		fen = StartFEN
 	}
-	b, err := chessboard.FromFEN(fen)
+	b, err := bb.FromFEN(fen)
 	if err != nil {
 		return l, fmt.Errorf("board: line start %q: %w", fen, err)
 	}
