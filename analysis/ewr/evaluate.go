@@ -21,6 +21,9 @@ func (r *run) evaluateTrees(ctx context.Context) error {
 			return nil
 		}
 		r.evalTotal = r.evalDone + len(need)
+		// the first evaluation of a round always sends a fresh ranking,
+		// whenever the last (provisional) one went out
+		r.lastRanking = time.Time{}
 		r.progress(Event{Phase: PhaseEval, Message: fmt.Sprintf("Evaluating positions with Stockfish... round %d, %d positions", round, len(need)),
 			Done: r.evalDone, Total: r.evalTotal, Ranking: r.ranking()})
 		if err := r.evaluate(ctx, need, PhaseEval); err != nil {
