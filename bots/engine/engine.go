@@ -82,6 +82,10 @@ type Move struct {
 	Depth int      // depth reached, if known
 	Nodes int64    // nodes searched, if known
 	PV    []string // principal variation in UCI, starting with UCI, if known
+	// Source names where the move came from when not from the engine's own
+	// search: "book", "cloud-eval", "explorer", "tablebase", "syzygy" (see
+	// bots/movesource). Empty for a searched move.
+	Source string
 }
 
 // Engine selects moves. Implementations must honour ctx cancellation and
