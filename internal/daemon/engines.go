@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -32,7 +33,11 @@ func NewEngineFactory(cfg *config.Config, log zerolog.Logger, extra ...bots.Opti
 		if err != nil {
 			return nil, fmt.Errorf("engine %s: %w", name, err)
 		}
-		return e, nil
+		w, err := withMoveSources(ctx, cfg, name, e, log)
+		if err != nil {
+			return nil, errors.Join(err, e.Close())
+		}
+		return w, nil
 	}
 }
 
