@@ -132,6 +132,7 @@ type EngineConfig struct {
 	Rating       int            `toml:"rating"`        // maia: 1100..1900 (nearest model)
 	Temperature  float64        `toml:"temperature"`   // maia: 0 = most likely move, else sampling temperature
 	MoveOverhead time.Duration  `toml:"move_overhead"` // any: overrides game.move_overhead; 0 = inherit
+	Syzygy       *SyzygyConfig  `toml:"syzygy"`        // any: local Syzygy tablebases (engine_syzygy.go)
 }
 
 // KnobSet is one [knobs.NAME] table kept raw (knob name → TOML value); the

@@ -75,6 +75,7 @@ func (c *Config) checkEngine(ch *checker, name string, e EngineConfig) {
 		}
 	}
 	ch.durRange(key+".move_overhead", e.MoveOverhead, 0, 10*time.Second)
+	checkEngineSyzygy(ch, key, e)
 	switch e.Type {
 	case EngineKnobs:
 		if e.Knobs != "" {

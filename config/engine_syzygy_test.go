@@ -1,0 +1,70 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSyzygyConfigValidation: every [engines.NAME.syzygy] rule is refused
+// with an error naming its key and what is allowed.
+func TestSyzygyConfigValidation(t *testing.T) {
+	empty := t.TempDir()
+	tables := t.TempDir()
+	if err := os.WriteFile(filepath.Join(tables, "KQvK.rtbw"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	eng := func(typ, body string) string {
+		return "[engines.e]\ntype = \"" + typ + "\"\n" + body
+	}
+	cases := []struct {
+		name, src, key, want string
+	}{
+		{"no path", eng("medium", "[engines.e.syzygy]\nenabled = true"), "engines.e.syzygy.path", "at least one directory"},
+		{"missing dir", eng("medium", "[engines.e.syzygy]\nenabled = true\npath = [\""+filepath.Join(empty, "nope")+"\"]"), "engines.e.syzygy.path[0]", "cannot be read"},
+		{"no tables", eng("hard", "[engines.e.syzygy]\nenabled = true\npath = [\""+tables+"\", \""+empty+"\"]"), "engines.e.syzygy.path[1]", "no Syzygy WDL table"},
+		{"colon", eng("hard", "[engines.e.syzygy]\nenabled = true\npath = [\"/a:/b\"]"), "engines.e.syzygy.path[0]", "path separator"},
+		{"max pieces low", eng("hard", "[engines.e.syzygy]\nmax_pieces = 2"), "engines.e.syzygy.max_pieces", "3..7"},
+		{"max pieces high", eng("hard", "[engines.e.syzygy]\nmax_pieces = 8"), "engines.e.syzygy.max_pieces", "3..7"},
+		{"probe depth", eng("hard", "[engines.e.syzygy]\nprobe_depth = 101"), "engines.e.syzygy.probe_depth", "0..100"},
+		{"uci conflict", eng("uci", "path = \"/usr/games/stockfish\"\n[engines.e.options]\nSyzygyPath = \"/x\"\n[engines.e.syzygy]\nenabled = true\npath = [\""+tables+"\"]"), "engines.e.options.SyzygyPath", "not both"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := problems(t, c.src)
+			e, ok := find(v, c.key)
+			if !ok {
+				t.Fatalf("no problem at %s; got %v", c.key, v)
+			}
+			if text := e.Problem + " " + e.Allowed; !strings.Contains(text, c.want) {
+				t.Fatalf("problem at %s does not mention %q: %s", c.key, c.want, e.Error())
+			}
+			if e.Allowed == "" {
+				t.Errorf("does not say what is allowed: %s", e.Error())
+			}
+		})
+	}
+}
+
+// TestSyzygyConfigValid: a correct table decodes, and a disabled one is
+// not checked against the disk.
+func TestSyzygyConfigValid(t *testing.T) {
+	tables := t.TempDir()
+	if err := os.WriteFile(filepath.Join(tables, "KRvK.rtbw"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := "[engines]\ndefault = \"e\"\n[engines.e]\ntype = \"medium\"\n[engines.e.syzygy]\nenabled = true\npath = [\"" + tables +
+		"\"]\nmax_pieces = 4\nprobe_depth = 2\n[engines.f]\ntype = \"hard\"\n[engines.f.syzygy]\npath = [\"/not/there\"]\n"
+	c, err := Parse([]byte(src), "syzygy.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := c.Engines.Defs["e"]
+	if !e.SyzygyOn() || e.Syzygy.MaxPieces != 4 || e.Syzygy.ProbeDepth != 2 || e.Syzygy.SyzygyPathOption() != tables {
+		t.Fatalf("decoded %+v", *e.Syzygy)
+	}
+	if c.Engines.Defs["f"].SyzygyOn() {
+		t.Fatal("a table without enabled = true is off")
+	}
+}
