@@ -77,6 +77,7 @@ func engineSpec(cfg *config.Config, name string) (string, []bots.Option, error) 
 		if def.SkillLevel != nil {
 			uopts["Skill Level"] = fmt.Sprint(*def.SkillLevel)
 		}
+		uopts = syzygyUCIOptions(def, uopts)
 		opts = append(opts, bots.WithUCIOptions(uopts), bots.WithUCIClient(uci.Config{Path: def.Path, Args: def.Args}))
 		if def.Elo > 0 {
 			opts = append(opts, bots.WithElo(def.Elo))

@@ -20,7 +20,9 @@ type sourceBuilder func(ctx context.Context, cfg *config.Config, name string, de
 // before an engine searches: opening books, then local tablebases, then
 // Lichess's services.
 func sourceBuilders() []sourceBuilder {
-	return []sourceBuilder{}
+	return []sourceBuilder{
+		syzygySources,
+	}
 }
 
 // withMoveSources wraps e in the move sources its definition names; e is

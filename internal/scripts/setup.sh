@@ -11,6 +11,7 @@
 #     stockfish@19.0.0: only bin/stockfish-19-single.js + .wasm and
 #     Copying.txt, into ${OUTPOST_STOCKFISH19_DIR:-~/.cache/outpost/stockfish19}
 #   - Chromium and chromium-driver from Debian (web console browser tests)
+#   - libfathom1 from Debian (Syzygy tablebase probing, loaded at run time)
 #   - staticcheck (pinned) into bin/, for `make vet`
 #   - ONNX Runtime and the Maia-1 weights via `outpost models fetch`
 #     (libonnxruntime.so.1 from the npm package onnxruntime-node@1.24.1;
@@ -36,6 +37,7 @@ need=()
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
 command -v chromium >/dev/null || need+=(chromium chromium-driver)
+/sbin/ldconfig -p 2>/dev/null | grep -q 'libfathom\.so\.1 ' || need+=(libfathom1)
 { command -v g++ >/dev/null && command -v make >/dev/null; } || need+=(build-essential)
 if [ ${#need[@]} -gt 0 ]; then
   log "installing Debian packages: ${need[*]}"
