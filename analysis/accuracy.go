@@ -1,6 +1,10 @@
 package analysis
 
-import "math"
+import (
+	"math"
+
+	"github.com/outpostchess/outpost/bots/score"
+)
 
 // AccuracyResult is the outcome of Lichess's game-accuracy computation.
 type AccuracyResult struct {
@@ -15,11 +19,11 @@ type AccuracyResult struct {
 // GameAccuracy computes Lichess's game accuracy per colour from the evals
 // after each ply (White POV, in order, the final checkmated position
 // omitted). firstWhite says whether White played the first of these plies.
-func GameAccuracy(evals []Eval, firstWhite bool) AccuracyResult {
+func GameAccuracy(evals []score.Score, firstWhite bool) AccuracyResult {
 	wins := make([]float64, 0, len(evals)+1)
-	wins = append(wins, WinPercent(InitialEval))
+	wins = append(wins, (InitialEval).WinPercent())
 	for _, e := range evals {
-		wins = append(wins, WinPercent(e))
+		wins = append(wins, (e).WinPercent())
 	}
 	window := clampInt(len(evals)/10, 2, 8)
 	var windows [][]float64
@@ -93,8 +97,8 @@ func stdDev(xs []float64) float64 {
 // the eval after each ply (nil when unknown), firstWhite whether White
 // played the first ply. Losses use capped cp (mates ±1000) and the initial
 // +15 before the first move; pairs with an unknown eval are skipped.
-func ACPL(evals []*Eval, firstWhite, white bool) (int, bool) {
-	list := make([]*Eval, 0, len(evals)+1)
+func ACPL(evals []*score.Score, firstWhite, white bool) (int, bool) {
+	list := make([]*score.Score, 0, len(evals)+1)
 	if firstWhite == white {
 		init := InitialEval
 		list = append(list, &init)

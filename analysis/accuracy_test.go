@@ -3,14 +3,16 @@ package analysis
 import (
 	"math"
 	"testing"
+
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 func TestACPL(t *testing.T) {
-	e := func(cp int) *Eval { v := CPEval(cp); return &v }
-	m := func(n int) *Eval { v := MateEval(n); return &v }
+	e := func(cp int) *score.Score { v := score.CP(cp); return &v }
+	m := func(n int) *score.Score { v := score.Mate(n); return &v }
 	// White: 15 → -50 (65), then 20 → 30 (0)  → mean 32.5 → 33
 	// Black: -50 → 20 (70), 30 → #5 (970)      → mean 520
-	evals := []*Eval{e(-50), e(20), e(30), m(5)}
+	evals := []*score.Score{e(-50), e(20), e(30), m(5)}
 	if got, ok := ACPL(evals, true, true); !ok || got != 33 {
 		t.Errorf("white ACPL = %d, %v", got, ok)
 	}
@@ -18,12 +20,12 @@ func TestACPL(t *testing.T) {
 		t.Errorf("black ACPL = %d, %v", got, ok)
 	}
 	// an unknown eval (the checkmated position) skips its pair
-	evals = []*Eval{e(-50), e(20), nil}
+	evals = []*score.Score{e(-50), e(20), nil}
 	if got, ok := ACPL(evals, true, true); !ok || got != 65 {
 		t.Errorf("white ACPL with final mate = %d, %v", got, ok)
 	}
 	// game from a position with Black to move: Black's first move uses +15
-	evals = []*Eval{e(115)}
+	evals = []*score.Score{e(115)}
 	if got, ok := ACPL(evals, false, false); !ok || got != 100 {
 		t.Errorf("black first ACPL = %d, %v", got, ok)
 	}
@@ -34,9 +36,9 @@ func TestACPL(t *testing.T) {
 
 func TestGameAccuracyShape(t *testing.T) {
 	// perfect play: every move keeps the eval → 100 for both
-	evals := make([]Eval, 30)
+	evals := make([]score.Score, 30)
 	for i := range evals {
-		evals[i] = CPEval(15)
+		evals[i] = score.CP(15)
 	}
 	r := GameAccuracy(evals, true)
 	if !r.HasWhite || !r.HasBlack || math.Abs(r.White-100) > 1e-9 || math.Abs(r.Black-100) > 1e-9 {
@@ -47,7 +49,7 @@ func TestGameAccuracyShape(t *testing.T) {
 	}
 	// one white blunder lowers only White
 	for i := 10; i < len(evals); i++ {
-		evals[i] = CPEval(-400)
+		evals[i] = score.CP(-400)
 	}
 	r = GameAccuracy(evals, true)
 	if r.White >= 100 || math.Abs(r.Black-100) > 1e-9 {

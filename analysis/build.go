@@ -1,6 +1,10 @@
 package analysis
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/outpostchess/outpost/bots/score"
+)
 
 // Gate says whether a ply may be judged (Lichess judges a move only when
 // the engine's best move in the position before it was another move).
@@ -15,10 +19,10 @@ const (
 
 // PlyEval is the engine's view of one ply, the input to Build.
 type PlyEval struct {
-	Eval *Eval // eval after the move (White POV); nil unknown / checkmate
+	Eval *score.Score // eval after the move (White POV); nil unknown / checkmate
 	// Prev is the eval before the move when known independently of the
 	// previous ply's eval (e.g. from a Lichess comment's "(a → b)").
-	Prev      *Eval
+	Prev      *score.Score
 	Gate      Gate
 	BestUCI   string
 	BestSAN   string
@@ -70,7 +74,7 @@ func Build(g *Game, evals []PlyEval, engine string) (*Analysis, error) {
 			p.BestSAN = strPtr(pe.BestSAN)
 		}
 		// the eval before the move
-		var prev *Eval
+		var prev *score.Score
 		switch {
 		case i == 0:
 			e := InitialEval
@@ -133,7 +137,7 @@ func Build(g *Game, evals []PlyEval, engine string) (*Analysis, error) {
 // computeFigures fills move accuracies, game accuracy and ACPL.
 func (a *Analysis) computeFigures() {
 	g := a.Game
-	ptrs := make([]*Eval, len(a.Plies))
+	ptrs := make([]*score.Score, len(a.Plies))
 	last := -1
 	for i := range a.Plies {
 		ptrs[i] = a.Plies[i].Eval
@@ -144,7 +148,7 @@ func (a *Analysis) computeFigures() {
 	// evals may be missing only after the last evaluated ply (the
 	// checkmated final position, plies beyond the analysis cut)
 	complete := true
-	var list []Eval
+	var list []score.Score
 	for i := 0; i <= last; i++ {
 		if ptrs[i] == nil {
 			complete = false

@@ -1,6 +1,10 @@
 package analysis
 
-import "math"
+import (
+	"math"
+
+	"github.com/outpostchess/outpost/bots/score"
+)
 
 // BorderlineMargin is the distance to a threshold within which both our and
 // Lichess's deltas make a disagreement "borderline".
@@ -64,11 +68,11 @@ type PlayerDiff struct {
 
 // PlyDiff is the eval difference at one ply.
 type PlyDiff struct {
-	Ply        int     `json:"ply"`
-	Ours       Eval    `json:"ours"`
-	Lichess    Eval    `json:"lichess"`
-	DiffCP     int     `json:"diff_cp"`
-	DiffWinPct float64 `json:"diff_winpct"`
+	Ply        int         `json:"ply"`
+	Ours       score.Score `json:"ours"`
+	Lichess    score.Score `json:"lichess"`
+	DiffCP     int         `json:"diff_cp"`
+	DiffWinPct float64     `json:"diff_winpct"`
 }
 
 // Disagree is one ply where the judgements differ.
@@ -131,7 +135,7 @@ func Compare(ours, lichess *Analysis, stated *LichessAnalysis) *Comparison {
 		if o.Eval != nil && l.Eval != nil {
 			d := PlyDiff{Ply: o.Ply, Ours: *o.Eval, Lichess: *l.Eval,
 				DiffCP:     o.Eval.CappedCP() - l.Eval.CappedCP(),
-				DiffWinPct: WinPercent(*o.Eval) - WinPercent(*l.Eval)}
+				DiffWinPct: (*o.Eval).WinPercent() - (*l.Eval).WinPercent()}
 			c.PlyDiffs = append(c.PlyDiffs, d)
 			sumCP += math.Abs(float64(d.DiffCP))
 			sumWin += math.Abs(d.DiffWinPct)
@@ -243,7 +247,7 @@ func wouldJudge(p *Ply) bool {
 	return p.prev != nil && p.Eval != nil && Judge(*p.prev, *p.Eval, p.White()).Judgement != NoJudgement
 }
 
-func mateMismatch(a, b *Eval) bool {
+func mateMismatch(a, b *score.Score) bool {
 	return a != nil && b != nil && a.IsMate() != b.IsMate()
 }
 

@@ -3,6 +3,8 @@ package analysis
 import (
 	"math"
 	"testing"
+
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // TestCompareCausesAndMetrics builds "ours" and "Lichess's" analyses of the
@@ -12,10 +14,10 @@ func TestCompareCausesAndMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cp := func(v int) *Eval { e := CPEval(v); return &e }
-	mate := func(v int) *Eval { e := MateEval(v); return &e }
-	open := func(e *Eval) PlyEval { return PlyEval{Eval: e, Gate: GateOpen, BestSAN: "x"} }
-	closed := func(e *Eval) PlyEval { return PlyEval{Eval: e, Gate: GateClosed} }
+	cp := func(v int) *score.Score { e := score.CP(v); return &e }
+	mate := func(v int) *score.Score { e := score.Mate(v); return &e }
+	open := func(e *score.Score) PlyEval { return PlyEval{Eval: e, Gate: GateOpen, BestSAN: "x"} }
+	closed := func(e *score.Score) PlyEval { return PlyEval{Eval: e, Gate: GateClosed} }
 	// Lichess: ply 2 Inaccuracy (delta ~0.12), ply 4 Blunder, ply 6 mistake, ply 8 none (gate closed)
 	lichess := []PlyEval{open(cp(20)), open(cp(85)), open(cp(30)), open(cp(250)), open(cp(240)), open(cp(400)), open(cp(380)), closed(cp(700))}
 	// ours: ply 2 Mistake (borderline: both near 0.2? no: 0.12 vs 0.2x → eval_scale),
@@ -77,7 +79,7 @@ func TestCompareCausesAndMetrics(t *testing.T) {
 
 func TestCompareBorderlineCause(t *testing.T) {
 	g, _ := gameFromLine("e4 e5")
-	cp := func(v int) *Eval { e := CPEval(v); return &e }
+	cp := func(v int) *score.Score { e := score.CP(v); return &e }
 	// deltas 0.197 (ours, Inaccuracy) vs 0.209 (Lichess, Mistake)
 	ours := []PlyEval{{Eval: cp(15), Gate: GateOpen}, {Eval: cp(124), Gate: GateOpen}}
 	lich := []PlyEval{{Eval: cp(15), Gate: GateOpen}, {Eval: cp(131), Gate: GateOpen}}
@@ -96,7 +98,7 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestCompareGateCauseNeedsAJudgeableDrop(t *testing.T) {
 	g, _ := gameFromLine("e4 e5")
-	cp := func(v int) *Eval { e := CPEval(v); return &e }
+	cp := func(v int) *score.Score { e := score.CP(v); return &e }
 	// Lichess: no advice on e5 (literate, closed gate) and a small drop;
 	// ours: Inaccuracy from a bigger drop → not the gate: eval scale
 	lich := []PlyEval{{Eval: cp(15), Gate: GateClosed}, {Eval: cp(30), Gate: GateClosed}}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/outpostchess/outpost/analysis/replay"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -69,7 +70,7 @@ func (gp *gamePositions) job(k int, lim uci.Limits) Job {
 	case b.Checkmate():
 		j.Skip = true // no eval, as Lichess
 	case b.Stalemate():
-		e := CPEval(0)
+		e := score.CP(0)
 		j.Skip, j.Fixed = true, Outcome{Eval: &e}
 	}
 	return j

@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/outpostchess/outpost/bots/score"
+)
 
 // Tag is one PGN tag pair, kept in input order.
 type Tag struct {
@@ -108,12 +112,12 @@ type LichessAnalysis struct {
 
 // LichessPly is what Lichess said about one move.
 type LichessPly struct {
-	Eval      *Eval // from [%eval] or the JSON eval/mate
+	Eval      *score.Score // from [%eval] or the JSON eval/mate
 	Judgement Judgement
 	Mate      MateKind
 	Comment   string // the judgement comment as found ("" if none)
 	// CommentPrev and CommentCur are the evals of the comment's "(a → b)".
-	CommentPrev, CommentCur *Eval
+	CommentPrev, CommentCur *score.Score
 	BestUCI, BestSAN        string
 	Variation               []string // SAN, from the position before the move
 }

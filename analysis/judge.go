@@ -3,6 +3,8 @@ package analysis
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // Judgement is Lichess's grade of a move: none, Inaccuracy, Mistake, Blunder.
@@ -162,9 +164,9 @@ type Verdict struct {
 // Judge grades a move from the evals before and after it (White POV) the way
 // Lichess does, assuming the best-move gate is open (the engine preferred
 // another move). moverWhite says who played the move.
-func Judge(prev, cur Eval, moverWhite bool) Verdict {
+func Judge(prev, cur score.Score, moverWhite bool) Verdict {
 	if !prev.IsMate() && !cur.IsMate() {
-		d := WinningChances(prev.CP) - WinningChances(cur.CP)
+		d := score.WinningChances(prev.CP) - score.WinningChances(cur.CP)
 		if !moverWhite {
 			d = -d
 		}
@@ -219,7 +221,7 @@ func Judge(prev, cur Eval, moverWhite bool) Verdict {
 // Comment builds Lichess's judgement comment. withEval adds the
 // "(prev → cur) " prefix of the literate PGN export; best (SAN) adds
 // " BEST was best." when non-empty. It returns "" for no judgement.
-func (v Verdict) Comment(prev, cur Eval, best string, withEval bool) string {
+func (v Verdict) Comment(prev, cur score.Score, best string, withEval bool) string {
 	if v.Judgement == NoJudgement {
 		return ""
 	}

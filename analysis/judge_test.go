@@ -1,6 +1,10 @@
 package analysis
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/outpostchess/outpost/bots/score"
+)
 
 func TestJudgeCentipawns(t *testing.T) {
 	cases := []struct {
@@ -18,7 +22,7 @@ func TestJudgeCentipawns(t *testing.T) {
 		{-100, -200, false, NoJudgement}, // a gain for Black
 	}
 	for _, c := range cases {
-		v := Judge(CPEval(c.prev), CPEval(c.cur), c.white)
+		v := Judge(score.CP(c.prev), score.CP(c.cur), c.white)
 		if v.Judgement != c.want || !v.HasDelta || v.Mate != NoMateCase {
 			t.Errorf("Judge(%d → %d, white=%v) = %+v, want %v", c.prev, c.cur, c.white, v, c.want)
 		}
@@ -29,7 +33,7 @@ func TestJudgeThresholdsInclusive(t *testing.T) {
 	// find cp pairs whose delta straddles 0.1 and check >= semantics
 	prev := 0
 	for cur := 0; cur > -400; cur-- {
-		v := Judge(CPEval(prev), CPEval(cur), true)
+		v := Judge(score.CP(prev), score.CP(cur), true)
 		want := NoJudgement
 		switch {
 		case v.Delta >= 0.3:
@@ -48,29 +52,29 @@ func TestJudgeThresholdsInclusive(t *testing.T) {
 func TestJudgeMateCases(t *testing.T) {
 	cases := []struct {
 		name      string
-		prev, cur Eval
+		prev, cur score.Score
 		white     bool
 		want      Judgement
 		kind      MateKind
 	}{
-		{"created from equal", CPEval(0), MateEval(-3), true, Blunder, MateCreated},
-		{"created, black mover", CPEval(839), MateEval(3), false, Mistake, MateCreated}, // lila-expected3 11... gxf6?
-		{"created, black mover equal", CPEval(20), MateEval(3), false, Blunder, MateCreated},
-		{"created when already lost", CPEval(-1200), MateEval(-6), true, Inaccuracy, MateCreated},
-		{"created when much worse", CPEval(-800), MateEval(-6), true, Mistake, MateCreated},
-		{"created at -700 exactly", CPEval(-700), MateEval(-6), true, Blunder, MateCreated},
-		{"created black -999", CPEval(999), MateEval(5), false, Mistake, MateCreated},
-		{"created black -1000", CPEval(1000), MateEval(5), false, Inaccuracy, MateCreated},
-		{"lost to small edge", MateEval(3), CPEval(168), true, Blunder, MateLost},
-		{"lost, still winning", MateEval(6), CPEval(1200), true, Inaccuracy, MateLost},
-		{"lost, much better", MateEval(6), CPEval(701), true, Mistake, MateLost},
-		{"lost at 700 exactly", MateEval(6), CPEval(700), true, Blunder, MateLost},
-		{"lost, black mover", MateEval(-6), CPEval(-306), false, Blunder, MateLost},
-		{"had mate, now mated", MateEval(2), MateEval(-1), true, Blunder, MateLost},
-		{"mate to longer mate", MateEval(2), MateEval(5), true, NoJudgement, NoMateCase},
-		{"cp to own mate", CPEval(300), MateEval(4), true, NoJudgement, NoMateCase},
-		{"mated to cp", MateEval(-3), CPEval(-500), true, NoJudgement, NoMateCase},
-		{"mated to mated", MateEval(-3), MateEval(-2), true, NoJudgement, NoMateCase},
+		{"created from equal", score.CP(0), score.Mate(-3), true, Blunder, MateCreated},
+		{"created, black mover", score.CP(839), score.Mate(3), false, Mistake, MateCreated}, // lila-expected3 11... gxf6?
+		{"created, black mover equal", score.CP(20), score.Mate(3), false, Blunder, MateCreated},
+		{"created when already lost", score.CP(-1200), score.Mate(-6), true, Inaccuracy, MateCreated},
+		{"created when much worse", score.CP(-800), score.Mate(-6), true, Mistake, MateCreated},
+		{"created at -700 exactly", score.CP(-700), score.Mate(-6), true, Blunder, MateCreated},
+		{"created black -999", score.CP(999), score.Mate(5), false, Mistake, MateCreated},
+		{"created black -1000", score.CP(1000), score.Mate(5), false, Inaccuracy, MateCreated},
+		{"lost to small edge", score.Mate(3), score.CP(168), true, Blunder, MateLost},
+		{"lost, still winning", score.Mate(6), score.CP(1200), true, Inaccuracy, MateLost},
+		{"lost, much better", score.Mate(6), score.CP(701), true, Mistake, MateLost},
+		{"lost at 700 exactly", score.Mate(6), score.CP(700), true, Blunder, MateLost},
+		{"lost, black mover", score.Mate(-6), score.CP(-306), false, Blunder, MateLost},
+		{"had mate, now mated", score.Mate(2), score.Mate(-1), true, Blunder, MateLost},
+		{"mate to longer mate", score.Mate(2), score.Mate(5), true, NoJudgement, NoMateCase},
+		{"cp to own mate", score.CP(300), score.Mate(4), true, NoJudgement, NoMateCase},
+		{"mated to cp", score.Mate(-3), score.CP(-500), true, NoJudgement, NoMateCase},
+		{"mated to mated", score.Mate(-3), score.Mate(-2), true, NoJudgement, NoMateCase},
 	}
 	for _, c := range cases {
 		v := Judge(c.prev, c.cur, c.white)
@@ -81,22 +85,22 @@ func TestJudgeMateCases(t *testing.T) {
 }
 
 func TestVerdictComment(t *testing.T) {
-	v := Judge(CPEval(-41), CPEval(14), false)
-	if got := v.Comment(CPEval(-41), CPEval(14), "Bd7", true); got != "(-0.41 → 0.14) Inaccuracy. Bd7 was best." {
+	v := Judge(score.CP(-41), score.CP(14), false)
+	if got := v.Comment(score.CP(-41), score.CP(14), "Bd7", true); got != "(-0.41 → 0.14) Inaccuracy. Bd7 was best." {
 		t.Errorf("got %q", got)
 	}
-	if got := v.Comment(CPEval(-41), CPEval(14), "Bd7", false); got != "Inaccuracy. Bd7 was best." {
+	if got := v.Comment(score.CP(-41), score.CP(14), "Bd7", false); got != "Inaccuracy. Bd7 was best." {
 		t.Errorf("got %q", got)
 	}
-	m := Judge(CPEval(-286), MateEval(-2), true)
-	if got := m.Comment(CPEval(-286), MateEval(-2), "gxf4", true); got != "(-2.86 → Mate in 2) Checkmate is now unavoidable. gxf4 was best." {
+	m := Judge(score.CP(-286), score.Mate(-2), true)
+	if got := m.Comment(score.CP(-286), score.Mate(-2), "gxf4", true); got != "(-2.86 → Mate in 2) Checkmate is now unavoidable. gxf4 was best." {
 		t.Errorf("got %q", got)
 	}
-	l := Judge(MateEval(-6), CPEval(-306), false)
-	if got := l.Comment(MateEval(-6), CPEval(-306), "", true); got != "(Mate in 6 → -3.06) Lost forced checkmate sequence." {
+	l := Judge(score.Mate(-6), score.CP(-306), false)
+	if got := l.Comment(score.Mate(-6), score.CP(-306), "", true); got != "(Mate in 6 → -3.06) Lost forced checkmate sequence." {
 		t.Errorf("got %q", got)
 	}
-	if got := (Verdict{}).Comment(CPEval(0), CPEval(0), "e4", true); got != "" {
+	if got := (Verdict{}).Comment(score.CP(0), score.CP(0), "e4", true); got != "" {
 		t.Errorf("no judgement gave %q", got)
 	}
 }

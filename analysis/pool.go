@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -249,9 +250,9 @@ type Job struct {
 
 // Outcome is the engine's answer for one position.
 type Outcome struct {
-	Eval    *Eval    // White POV; nil for a checkmated position
-	BestUCI string   // "" when the position has no move
-	PV      []string // UCI
+	Eval    *score.Score // White POV; nil for a checkmated position
+	BestUCI string       // "" when the position has no move
+	PV      []string     // UCI
 	Depth   int
 	Nodes   int64
 }
@@ -492,7 +493,9 @@ func posName(p uci.Position) string {
 	return strconv.Quote(p.FEN)
 }
 
-// toOutcome normalises the engine's side-to-move score to White's POV.
+// toOutcome normalises the engine's side-to-move score to White's POV. A
+// checkmated side to move ("mate 0", uci.Info.Mated) gets no eval, as on
+// Lichess.
 func toOutcome(res *uci.Result, whiteToMove bool) Outcome {
 	var o Outcome
 	if res == nil {
@@ -501,21 +504,15 @@ func toOutcome(res *uci.Result, whiteToMove bool) Outcome {
 	o.BestUCI = res.BestMove
 	o.Nodes = res.Nodes
 	best, ok := res.Best()
-	if !ok || !best.HasScore {
+	if !ok || !(best.HasScore || best.Mated) {
 		return o
 	}
 	o.PV = best.PV
 	o.Depth = best.Depth
-	var e Eval
-	switch {
-	case best.Score.IsMate && best.Score.Mate == 0:
-		// side to move is mated: no eval, as Lichess
+	if !best.HasScore {
 		return o
-	case best.Score.IsMate:
-		e = MateEval(best.Score.Mate)
-	default:
-		e = CPEval(best.Score.CP)
 	}
+	e := best.Score
 	if !whiteToMove {
 		e = e.Negate()
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/analysis/replay"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) {
 type scripted struct {
 	worker int
 	rec    *recorder
-	script func(pos uci.Position, lim uci.Limits) (uci.Score, string, error)
+	script func(pos uci.Position, lim uci.Limits) (score.Score, string, error)
 	calls  int
 	closed bool
 }
@@ -77,7 +78,7 @@ func (s *scripted) Restart(ctx context.Context) error {
 
 func (s *scripted) Close() error { s.closed = true; return nil }
 
-func newScriptedPool(t *testing.T, workers int, script func(uci.Position, uci.Limits) (uci.Score, string, error)) (*Pool, *recorder, []*scripted) {
+func newScriptedPool(t *testing.T, workers int, script func(uci.Position, uci.Limits) (score.Score, string, error)) (*Pool, *recorder, []*scripted) {
 	t.Helper()
 	rec := &recorder{searched: map[int]int{}}
 	var engines []*scripted
@@ -98,8 +99,8 @@ func newScriptedPool(t *testing.T, workers int, script func(uci.Position, uci.Li
 
 func TestPoolSpreadsChunksBackwardsAndNormalisesPOV(t *testing.T) {
 	// the score is the number of moves played, from the side to move's POV
-	p, rec, _ := newScriptedPool(t, 2, func(pos uci.Position, _ uci.Limits) (uci.Score, string, error) {
-		return uci.Score{CP: 10 * len(pos.Moves)}, "e2e4", nil
+	p, rec, _ := newScriptedPool(t, 2, func(pos uci.Position, _ uci.Limits) (score.Score, string, error) {
+		return score.CP(10 * len(pos.Moves)), "e2e4", nil
 	})
 	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5"}
 	var jobs []Job
@@ -187,11 +188,11 @@ func TestFishnetLimits(t *testing.T) {
 func TestFreshHashSearchesEachPositionAlone(t *testing.T) {
 	var mu sync.Mutex
 	var nodes []int64
-	p, rec, _ := newScriptedPool(t, 1, func(pos uci.Position, lim uci.Limits) (uci.Score, string, error) {
+	p, rec, _ := newScriptedPool(t, 1, func(pos uci.Position, lim uci.Limits) (score.Score, string, error) {
 		mu.Lock()
 		nodes = append(nodes, lim.Nodes)
 		mu.Unlock()
-		return uci.Score{CP: 10}, "a2a3", nil
+		return score.CP(10), "a2a3", nil
 	})
 	g := gameFromSAN(t, "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6")
 	if _, errs, err := p.AnalyseGames(context.Background(), []*Game{g}, EngineOptions{Budget: Presets["lichess-sf15"], BorderlineBand: -1}); err != nil || errs[0] != nil {
@@ -216,14 +217,14 @@ func TestFreshHashSearchesEachPositionAlone(t *testing.T) {
 func TestPoolRestartsCrashedEngineAndRetries(t *testing.T) {
 	var mu sync.Mutex
 	crashed := map[int]bool{}
-	p, rec, _ := newScriptedPool(t, 1, func(pos uci.Position, _ uci.Limits) (uci.Score, string, error) {
+	p, rec, _ := newScriptedPool(t, 1, func(pos uci.Position, _ uci.Limits) (score.Score, string, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		if len(pos.Moves) == 2 && !crashed[2] {
 			crashed[2] = true
-			return uci.Score{}, "", &uci.CrashError{Stage: "search"}
+			return score.Score{}, "", &uci.CrashError{Stage: "search"}
 		}
-		return uci.Score{CP: 5}, "a2a3", nil
+		return score.CP(5), "a2a3", nil
 	})
 	jobs := []Job{{WhiteToMove: true}, {Pos: uci.Position{Moves: []string{"e2e4"}}}, {Pos: uci.Position{Moves: []string{"e2e4", "e7e5"}}, WhiteToMove: true}}
 	outs, err := p.Search(context.Background(), jobs, SearchOptions{})
@@ -239,11 +240,11 @@ func TestPoolRestartsCrashedEngineAndRetries(t *testing.T) {
 }
 
 func TestPoolGivesUpAfterRetries(t *testing.T) {
-	p, rec, _ := newScriptedPool(t, 2, func(pos uci.Position, _ uci.Limits) (uci.Score, string, error) {
+	p, rec, _ := newScriptedPool(t, 2, func(pos uci.Position, _ uci.Limits) (score.Score, string, error) {
 		if len(pos.Moves) == 1 {
-			return uci.Score{}, "", &uci.CrashError{Stage: "search"}
+			return score.Score{}, "", &uci.CrashError{Stage: "search"}
 		}
-		return uci.Score{CP: 5}, "a2a3", nil
+		return score.CP(5), "a2a3", nil
 	})
 	jobs := []Job{{WhiteToMove: true}, {Pos: uci.Position{Moves: []string{"e2e4"}}}}
 	_, err := p.Search(context.Background(), jobs, SearchOptions{ChunkSize: 1})
@@ -258,11 +259,11 @@ func TestPoolGivesUpAfterRetries(t *testing.T) {
 func TestPoolCancel(t *testing.T) {
 	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
-	p, _, _ := newScriptedPool(t, 2, func(pos uci.Position, _ uci.Limits) (uci.Score, string, error) {
+	p, _, _ := newScriptedPool(t, 2, func(pos uci.Position, _ uci.Limits) (score.Score, string, error) {
 		if len(pos.Moves) == 3 {
 			cancel()
 		}
-		return uci.Score{CP: 1}, "a2a3", nil
+		return score.CP(1), "a2a3", nil
 	})
 	var jobs []Job
 	for k := 0; k < 200; k++ {
@@ -278,8 +279,8 @@ func TestPoolCancel(t *testing.T) {
 }
 
 func TestPoolCloseClosesEngines(t *testing.T) {
-	p, _, engines := newScriptedPool(t, 3, func(uci.Position, uci.Limits) (uci.Score, string, error) {
-		return uci.Score{}, "a2a3", nil
+	p, _, engines := newScriptedPool(t, 3, func(uci.Position, uci.Limits) (score.Score, string, error) {
+		return score.Score{}, "a2a3", nil
 	})
 	if p.Workers() != 3 {
 		t.Fatalf("%d workers", p.Workers())
@@ -338,7 +339,7 @@ func TestAnalyseGamesJudgesAndRefinesBorderline(t *testing.T) {
 	best := []string{"e2e4", "e7e5", "d2d4", "g8f6", "f1c4", "d7d6", "h5f7", ""}
 	var deepCalls []int
 	var mu sync.Mutex
-	p, _, _ := newScriptedPool(t, 2, func(pos uci.Position, lim uci.Limits) (uci.Score, string, error) {
+	p, _, _ := newScriptedPool(t, 2, func(pos uci.Position, lim uci.Limits) (score.Score, string, error) {
 		k := len(pos.Moves)
 		cp := main[k]
 		if lim.Nodes > 1000 {
@@ -355,7 +356,7 @@ func TestAnalyseGamesJudgesAndRefinesBorderline(t *testing.T) {
 		if k%2 == 1 {
 			cp = -cp
 		}
-		return uci.Score{CP: cp}, best[k], nil
+		return score.CP(cp), best[k], nil
 	})
 	as, errs, err := p.AnalyseGames(context.Background(), []*Game{g}, EngineOptions{Budget: Budget{Nodes: 1000}})
 	if err != nil || errs[0] != nil {
@@ -434,11 +435,11 @@ func gameFromLine(line string) (*Game, error) {
 // TestAnalyseGamesKeepsOtherGamesWhenOneFails: an engine that keeps
 // crashing on one game's positions loses only that game.
 func TestAnalyseGamesKeepsOtherGamesWhenOneFails(t *testing.T) {
-	p, _, _ := newScriptedPool(t, 2, func(pos uci.Position, lim uci.Limits) (uci.Score, string, error) {
+	p, _, _ := newScriptedPool(t, 2, func(pos uci.Position, lim uci.Limits) (score.Score, string, error) {
 		if len(pos.Moves) > 0 && pos.Moves[0] == "a2a3" {
-			return uci.Score{}, "", &uci.CrashError{Stage: "search"}
+			return score.Score{}, "", &uci.CrashError{Stage: "search"}
 		}
-		return uci.Score{CP: 10}, "h2h3", nil
+		return score.CP(10), "h2h3", nil
 	})
 	games := []*Game{gameFromSAN(t, "e4 e5 Nf3"), gameFromSAN(t, "a3 e5 Nf3"), gameFromSAN(t, "d4 d5")}
 	var last [2]int
@@ -460,12 +461,12 @@ func TestAnalyseGamesKeepsOtherGamesWhenOneFails(t *testing.T) {
 func TestAnalyseGamesCancelKeepsFinishedGames(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	p, _, _ := newScriptedPool(t, 1, func(pos uci.Position, lim uci.Limits) (uci.Score, string, error) {
+	p, _, _ := newScriptedPool(t, 1, func(pos uci.Position, lim uci.Limits) (score.Score, string, error) {
 		if len(pos.Moves) > 0 && pos.Moves[0] == "d2d4" {
 			cancel()
-			return uci.Score{}, "", context.Canceled
+			return score.Score{}, "", context.Canceled
 		}
-		return uci.Score{CP: 10}, "h2h3", nil
+		return score.CP(10), "h2h3", nil
 	})
 	games := []*Game{gameFromSAN(t, "e4 e5"), gameFromSAN(t, "d4 d5")}
 	as, _, err := p.AnalyseGames(ctx, games, EngineOptions{})

@@ -1,5 +1,7 @@
 package analysis
 
+import "github.com/outpostchess/outpost/bots/score"
+
 // Analysis is the analysis of one game; its JSON form is the schema
 // documented in the package doc.
 type Analysis struct {
@@ -59,9 +61,9 @@ type Ply struct {
 	UCI        string `json:"uci"`
 	// Eval is the eval after the move (White POV); null when unknown or the
 	// position is checkmate.
-	Eval    *Eval   `json:"eval"`
-	BestUCI *string `json:"best_uci"` // engine's best move in the position before
-	BestSAN *string `json:"best_san"`
+	Eval    *score.Score `json:"eval"`
+	BestUCI *string      `json:"best_uci"` // engine's best move in the position before
+	BestSAN *string      `json:"best_san"`
 	// Variation is the engine's line from the position before (SAN, at
 	// most 12 plies for our engine), present on judged plies.
 	Variation []string  `json:"variation,omitempty"`
@@ -82,7 +84,7 @@ type Ply struct {
 	// band of a threshold after the deeper re-search.
 	Borderline bool `json:"borderline,omitempty"`
 
-	prev    *Eval
+	prev    *score.Score
 	verdict Verdict
 	gate    Gate
 }
@@ -94,7 +96,7 @@ func (p *Ply) Gate() Gate { return p.gate }
 func (p *Ply) White() bool { return p.Color == "white" }
 
 // Prev returns the eval before the move used for judging (nil if unknown).
-func (p *Ply) Prev() *Eval { return p.prev }
+func (p *Ply) Prev() *score.Score { return p.prev }
 
 // Verdict returns the full verdict of the move.
 func (p *Ply) Verdict() Verdict { return p.verdict }

@@ -23,6 +23,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/cluster"
 	"github.com/outpostchess/outpost/analysis/input"
 	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -399,7 +400,7 @@ func (e *countingEngine) Analyse(ctx context.Context, pos uci.Position, lim uci.
 	}
 	e.n++
 	best := fmt.Sprintf("search%d-nodes%d", e.n, lim.Nodes)
-	return &uci.Result{BestMove: best, Lines: []uci.Info{{Depth: 1, HasScore: true, Score: uci.Score{CP: e.n}, PV: []string{best}}}}, nil
+	return &uci.Result{BestMove: best, Lines: []uci.Info{{Depth: 1, HasScore: true, Score: score.CP(e.n), PV: []string{best}}}}, nil
 }
 func (e *countingEngine) NewGame(ctx context.Context) error { e.n = 0; return nil }
 func (e *countingEngine) Restart(ctx context.Context) error { return nil }

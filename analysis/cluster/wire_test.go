@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -82,7 +83,7 @@ func TestJobIDDependsOnSpecAndChunks(t *testing.T) {
 
 // Outcomes cross the bus as JSON: every field must survive.
 func TestOutcomeRoundTrip(t *testing.T) {
-	e, m := analysis.CPEval(-37), analysis.MateEval(-3)
+	e, m := score.CP(-37), score.Mate(-3)
 	in := []analysis.Outcome{
 		{Eval: &e, BestUCI: "e2e4", PV: []string{"e2e4", "e7e5"}, Depth: 12, Nodes: 12345},
 		{Eval: &m, BestUCI: "h7h8q", Depth: 30, Nodes: 99},
@@ -109,7 +110,7 @@ func TestOutcomeRoundTrip(t *testing.T) {
 func TestAssemblerTakesEachChunkOnce(t *testing.T) {
 	chunks := sampleChunks()
 	a := newAssembler("j", chunks)
-	e := analysis.CPEval(10)
+	e := score.CP(10)
 	res := func(i int, outs []analysis.Outcome, errText string) []byte {
 		b, _ := json.Marshal(resultMsg{Job: "j", Index: i, Worker: "w", Outcomes: outs, Err: errText})
 		return b

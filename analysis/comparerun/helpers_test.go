@@ -12,6 +12,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/replay"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
@@ -140,7 +141,7 @@ func (s synthetic) lichessAnalysis(t *testing.T) (*analysis.Analysis, sandbox.An
 	pe := make([]analysis.PlyEval, len(s.moves))
 	for i := range s.moves {
 		if !(mated && i == len(s.moves)-1) {
-			e := analysis.CPEval(s.evals[i])
+			e := score.CP(s.evals[i])
 			pe[i].Eval = &e
 		}
 		pe[i].Gate = analysis.GateClosed
@@ -153,7 +154,7 @@ func (s synthetic) lichessAnalysis(t *testing.T) (*analysis.Analysis, sandbox.An
 	}
 	if mated {
 		// the mating move leaves no eval; the move before it created the mate
-		e := analysis.MateEval(-1)
+		e := score.Mate(-1)
 		pe[len(pe)-2].Eval = &e
 	}
 	a, err := analysis.Build(g, pe, "lichess")
@@ -222,7 +223,7 @@ type oracle struct {
 }
 
 type oracleAnswer struct {
-	eval analysis.Eval // White POV
+	eval score.Score // White POV
 	best string
 }
 
@@ -292,9 +293,9 @@ func (e *oracleEngine) Analyse(ctx context.Context, pos uci.Position, _ uci.Limi
 	if len(pos.Moves)%2 == 1 { // Black to move: side-to-move POV
 		ev = ev.Negate()
 	}
-	sc := uci.Score{CP: ev.CP}
+	sc := score.CP(ev.CP)
 	if ev.IsMate() {
-		sc = uci.Score{IsMate: true, Mate: ev.Mate}
+		sc = score.Mate(ev.Mate)
 	}
 	res := &uci.Result{BestMove: ans.best, Lines: []uci.Info{{Depth: 10, HasScore: true, Score: sc, Nodes: 1000}}, Nodes: 1000}
 	if ans.best != "" {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // BenchPosition is one position of the benchmark set.
@@ -85,7 +87,7 @@ type timedEvaluator struct {
 	d *time.Duration
 }
 
-func (t timedEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, Score)) error {
+func (t timedEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, score.Score)) error {
 	t0 := time.Now()
 	defer func() { *t.d += time.Since(t0) }()
 	return t.Evaluator.Evaluate(ctx, reqs, onResult)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // Position is the position to analyse: a start position and the moves
@@ -103,7 +104,7 @@ func (c *Calculator) Calculate(ctx context.Context, pos Position, p Params, opt 
 		c: c, p: p, opt: opt, pos: pos, root: root,
 		us:      root.SideToMove(),
 		depth:   p.Depth,
-		evals:   map[string]Score{},
+		evals:   map[string]score.Score{},
 		home:    map[string]int{},
 		include: include,
 	}
@@ -171,9 +172,9 @@ type run struct {
 	rootNode *Node   // stands for the analysed position in the legal-move step
 	trees    []*Node // the candidates
 	filtered map[*Node]bool
-	evals    map[string]Score // by evalCacheKey
-	depth    int              // the current phase's Stockfish depth
-	home     map[string]int   // the engine (Dispatcher worker) that searched each position
+	evals    map[string]score.Score // by evalCacheKey
+	depth    int                    // the current phase's Stockfish depth
+	home     map[string]int         // the engine (Dispatcher worker) that searched each position
 
 	stats       Stats
 	warnings    []string

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 const start = board.StartFEN
@@ -38,7 +39,7 @@ func scenario() (*fakeProber, *fakeEvaluator) {
 		k("e2e4", "e7e5", "g1f3", "b8c6"): nil, // no move reaches the threshold
 	}}
 	ev := &fakeEvaluator{
-		table: map[string]Score{
+		table: map[string]score.Score{
 			k():                               {CP: 0},
 			k("e2e4"):                         {CP: -20},
 			k("d2d4"):                         {CP: -10},
@@ -50,11 +51,11 @@ func scenario() (*fakeProber, *fakeEvaluator) {
 			k("d2d4", "e7e5", "d4e5", "b8c6"): {CP: 250},
 			k("d2d4", "d7d5"):                 {CP: 30},
 		},
-		def: func(key string) Score {
+		def: func(key string) score.Score {
 			if sideToMove(key) == board.Black {
-				return Score{CP: 300}
+				return score.Score{CP: 300}
 			}
-			return Score{CP: 30}
+			return score.Score{CP: 30}
 		},
 	}
 	return pr, ev
@@ -209,21 +210,21 @@ func TestConfidenceBands(t *testing.T) {
 
 func TestWinrateMapping(t *testing.T) {
 	for _, c := range []struct {
-		s    Score
+		s    score.Score
 		want float64
 	}{
-		{Score{CP: 0}, .5},
-		{Score{CP: 100}, .5 + .5*(2/(1+math.Exp(-0.368208))-1)},
-		{Score{CP: -100}, .5 - .5*(2/(1+math.Exp(-0.368208))-1)},
-		{Score{CP: 5000}, .5 + .5*(2/(1+math.Exp(-3.68208))-1)}, // capped at 1000
-		{Score{Mate: 3}, 1},
-		{Score{Mate: -1}, 0},
+		{score.Score{CP: 0}, .5},
+		{score.Score{CP: 100}, .5 + .5*(2/(1+math.Exp(-0.368208))-1)},
+		{score.Score{CP: -100}, .5 - .5*(2/(1+math.Exp(-0.368208))-1)},
+		{score.Score{CP: 5000}, .5 + .5*(2/(1+math.Exp(-3.68208))-1)}, // capped at 1000
+		{score.Score{Mate: 3}, 1},
+		{score.Score{Mate: -1}, 0},
 	} {
 		if got := c.s.Winrate(); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("%v → %v, want %v", c.s, got, c.want)
 		}
 	}
-	if got := (Score{CP: 100}).winrateFor(false); math.Abs(got-wr(-100)) > 1e-12 {
+	if got := winrateFor(score.Score{CP: 100}, false); math.Abs(got-wr(-100)) > 1e-12 {
 		t.Errorf("other side's view %v, want %v", got, wr(-100))
 	}
 }
@@ -247,12 +248,12 @@ func TestThresholdCutoff(t *testing.T) {
 }
 
 // fixed builds an evaluator with a root score and a default by side.
-func fixed(root string, rootScore Score, table map[string]Score, black, white Score) *fakeEvaluator {
-	t := map[string]Score{root: rootScore}
+func fixed(root string, rootScore score.Score, table map[string]score.Score, black, white score.Score) *fakeEvaluator {
+	t := map[string]score.Score{root: rootScore}
 	for k, v := range table {
 		t[k] = v
 	}
-	return &fakeEvaluator{table: t, def: func(key string) Score {
+	return &fakeEvaluator{table: t, def: func(key string) score.Score {
 		if sideToMove(key) == board.Black {
 			return black
 		}
@@ -263,7 +264,7 @@ func fixed(root string, rootScore Score, table map[string]Score, black, white Sc
 func TestMateEndings(t *testing.T) {
 	t.Run("our mate", func(t *testing.T) {
 		moves := []string{"f2f3", "e7e5", "g2g4"} // Black to move mates
-		ev := fixed(keyAfter(start, moves...), Score{Mate: 1}, nil, Score{}, Score{CP: 0})
+		ev := fixed(keyAfter(start, moves...), score.Score{Mate: 1}, nil, score.Score{}, score.Score{CP: 0})
 		res, err := (&Calculator{Prober: &fakeProber{}, Evaluator: ev}).Calculate(context.Background(), Position{Moves: moves}, DefaultParams(), Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -281,7 +282,7 @@ func TestMateEndings(t *testing.T) {
 	t.Run("their mate", func(t *testing.T) {
 		moves := []string{"f2f3", "e7e5"}
 		g4 := keyAfter(start, "f2f3", "e7e5", "g2g4")
-		ev := fixed(keyAfter(start, moves...), Score{}, map[string]Score{g4: {}}, Score{CP: 300}, Score{})
+		ev := fixed(keyAfter(start, moves...), score.Score{}, map[string]score.Score{g4: {}}, score.Score{CP: 300}, score.Score{})
 		pr := &fakeProber{table: map[string][]MoveProb{g4: {{"d8h4", .8}, {"a7a6", .05}}}}
 		res, err := (&Calculator{Prober: pr, Evaluator: ev}).Calculate(context.Background(), Position{Moves: moves}, DefaultParams(), Options{})
 		if err != nil {
@@ -301,7 +302,7 @@ func TestMateEndings(t *testing.T) {
 func TestRepetitionEnding(t *testing.T) {
 	moves := []string{"g1f3", "g8f6"}
 	ng1 := keyAfter(start, "g1f3", "g8f6", "f3g1")
-	ev := fixed(keyAfter(start, moves...), Score{}, map[string]Score{ng1: {}}, Score{CP: 300}, Score{})
+	ev := fixed(keyAfter(start, moves...), score.Score{}, map[string]score.Score{ng1: {}}, score.Score{CP: 300}, score.Score{})
 	pr := &fakeProber{table: map[string][]MoveProb{ng1: {{"f6g8", .9}}}}
 	res, err := (&Calculator{Prober: pr, Evaluator: ev}).Calculate(context.Background(), Position{Moves: moves}, DefaultParams(), Options{})
 	if err != nil {
@@ -318,7 +319,7 @@ func TestRepetitionEnding(t *testing.T) {
 
 func TestFiftyMoveEnding(t *testing.T) {
 	fen := "8/8/8/4k3/8/8/8/R3K3 w - - 98 80"
-	ev := fixed(keyAfter(fen), Score{}, nil, Score{}, Score{})
+	ev := fixed(keyAfter(fen), score.Score{}, nil, score.Score{}, score.Score{})
 	res, err := (&Calculator{Prober: &fakeProber{}, Evaluator: ev}).Calculate(context.Background(), Position{StartFEN: fen}, DefaultParams(), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -386,7 +387,7 @@ func TestValidation(t *testing.T) {
 }
 
 func TestBadPositions(t *testing.T) {
-	c := &Calculator{Prober: &fakeProber{}, Evaluator: &fakeEvaluator{def: func(string) Score { return Score{} }}}
+	c := &Calculator{Prober: &fakeProber{}, Evaluator: &fakeEvaluator{def: func(string) score.Score { return score.Score{} }}}
 	for _, pos := range []Position{
 		{StartFEN: "not a fen"},
 		{Moves: []string{"e2e5"}},
@@ -454,7 +455,7 @@ func TestTranspositionsEvaluatedOnce(t *testing.T) {
 		k("g1f3", "g8f6"): {{"d2d4", .9}},
 		k("d2d4", "g8f6"): {{"g1f3", .9}},
 	}}
-	ev := fixed(k(), Score{}, map[string]Score{k("g1f3"): {CP: -20}, k("d2d4"): {CP: -20}}, Score{CP: 300}, Score{})
+	ev := fixed(k(), score.Score{}, map[string]score.Score{k("g1f3"): {CP: -20}, k("d2d4"): {CP: -20}}, score.Score{CP: 300}, score.Score{})
 	res, err := (&Calculator{Prober: pr, Evaluator: ev}).Calculate(context.Background(), Position{}, DefaultParams(), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -474,7 +475,7 @@ func TestTimeLimitPartial(t *testing.T) {
 	slow := keyAfter(start, "e2e4", "c7c5")
 	inner := ev.def
 	ev.def = nil
-	ev.table[slow] = Score{CP: 40}
+	ev.table[slow] = score.Score{CP: 40}
 	c := &Calculator{Prober: pr, Evaluator: &blockingEvaluator{fakeEvaluator: ev, block: slow, fallback: inner}}
 	res, err := c.Calculate(context.Background(), Position{}, DefaultParams(), Options{TimeLimit: 300 * time.Millisecond})
 	if err != nil {
@@ -502,10 +503,10 @@ func TestTimeLimitPartial(t *testing.T) {
 type blockingEvaluator struct {
 	*fakeEvaluator
 	block    string
-	fallback func(string) Score
+	fallback func(string) score.Score
 }
 
-func (b *blockingEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, on func(int, Score)) error {
+func (b *blockingEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, on func(int, score.Score)) error {
 	for i, r := range reqs {
 		if r.FEN == b.block {
 			<-ctx.Done()

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // Dispatcher is an Evaluator whose engines take their work one position at
@@ -29,7 +31,7 @@ type Dispatcher interface {
 	// already reported stand). A Dispatcher may give worker w's work to
 	// another engine (when w may not search now); it is still reported as
 	// w's.
-	Dispatch(ctx context.Context, next func(worker int) (EvalRequest, bool), onResult func(worker int, req EvalRequest, s Score)) error
+	Dispatch(ctx context.Context, next func(worker int) (EvalRequest, bool), onResult func(worker int, req EvalRequest, s score.Score)) error
 }
 
 // Workers implements Dispatcher.
@@ -38,7 +40,7 @@ func (e *EngineEvaluator) Workers() int { return len(e.engines) }
 type dispatched struct {
 	worker int
 	req    EvalRequest
-	s      Score
+	s      score.Score
 	err    error
 }
 
@@ -46,7 +48,7 @@ type dispatched struct {
 // from the calling goroutine. With a Gate, only the engines it allows get
 // work (a search already running finishes); the others wait, and when it
 // allows none Dispatch waits for it.
-func (e *EngineEvaluator) Dispatch(ctx context.Context, next func(int) (EvalRequest, bool), onResult func(int, EvalRequest, Score)) error {
+func (e *EngineEvaluator) Dispatch(ctx context.Context, next func(int) (EvalRequest, bool), onResult func(int, EvalRequest, score.Score)) error {
 	if len(e.engines) == 0 {
 		return errors.New("no engines")
 	}
@@ -141,7 +143,7 @@ func (e *EngineEvaluator) Dispatch(ctx context.Context, next func(int) (EvalRequ
 // Evaluate implements Evaluator: the engines take the positions in order;
 // results are reported from the calling goroutine as they arrive. The
 // first failure stops the rest.
-func (e *EngineEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, Score)) error {
+func (e *EngineEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, score.Score)) error {
 	i, done := 0, 0
 	cur := make([]int, len(e.engines)) // the request each engine holds
 	err := e.Dispatch(ctx, func(w int) (EvalRequest, bool) {
@@ -151,7 +153,7 @@ func (e *EngineEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onRe
 		cur[w] = i
 		i++
 		return reqs[cur[w]], true
-	}, func(w int, _ EvalRequest, s Score) {
+	}, func(w int, _ EvalRequest, s score.Score) {
 		done++
 		onResult(cur[w], s)
 	})

@@ -13,7 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // fakeDispatcher is a Dispatcher over a fakeEvaluator's table with n
@@ -31,7 +31,7 @@ func newFakeDispatcher(ev *fakeEvaluator, n int, seed int64) *fakeDispatcher {
 
 func (f *fakeDispatcher) Workers() int { return f.n }
 
-func (f *fakeDispatcher) Dispatch(ctx context.Context, next func(int) (EvalRequest, bool), on func(int, EvalRequest, Score)) error {
+func (f *fakeDispatcher) Dispatch(ctx context.Context, next func(int) (EvalRequest, bool), on func(int, EvalRequest, score.Score)) error {
 	held := make([]*EvalRequest, f.n)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -54,8 +54,8 @@ func (f *fakeDispatcher) Dispatch(ctx context.Context, next func(int) (EvalReque
 		w := busy[f.rng.Intn(len(busy))]
 		r := *held[w]
 		held[w] = nil
-		var s Score
-		err := f.Evaluate(ctx, []EvalRequest{r}, func(_ int, sc Score) { s = sc })
+		var s score.Score
+		err := f.Evaluate(ctx, []EvalRequest{r}, func(_ int, sc score.Score) { s = sc })
 		if err != nil {
 			return err
 		}
@@ -74,8 +74,8 @@ func hashed(s string) float64 {
 // randomEvaluator scores every position pseudo-randomly (but fixed by
 // the position), so that trees prune here and there.
 func randomEvaluator() *fakeEvaluator {
-	return &fakeEvaluator{table: map[string]Score{}, def: func(k string) Score {
-		return Score{CP: int(hashed(k)*500) - 200}
+	return &fakeEvaluator{table: map[string]score.Score{}, def: func(k string) score.Score {
+		return score.Score{CP: int(hashed(k)*500) - 200}
 	}}
 }
 
@@ -294,7 +294,7 @@ func TestLaneOf(t *testing.T) {
 // is left behind.
 func TestEngineDispatch(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	scores := map[string]uci.Score{"a": {CP: 1}, "b": {CP: 2}, "c": {CP: 3}, "d": {CP: 4}}
+	scores := map[string]score.Score{"a": {CP: 1}, "b": {CP: 2}, "c": {CP: 3}, "d": {CP: 4}}
 	a, b := &fakeSearcher{scores: scores}, &fakeSearcher{scores: scores}
 	ev := NewEngineEvaluator(a, b)
 	defer ev.Close()
@@ -303,7 +303,7 @@ func TestEngineDispatch(t *testing.T) {
 	}
 	queue := []string{"a", "b", "c", "d"}
 	var asked []int
-	got := map[string]Score{}
+	got := map[string]score.Score{}
 	err := ev.Dispatch(context.Background(), func(w int) (EvalRequest, bool) {
 		asked = append(asked, w)
 		if len(queue) == 0 {
@@ -312,7 +312,7 @@ func TestEngineDispatch(t *testing.T) {
 		k := queue[0]
 		queue = queue[1:]
 		return EvalRequest{FEN: k, Depth: 15}, true
-	}, func(w int, r EvalRequest, s Score) {
+	}, func(w int, r EvalRequest, s score.Score) {
 		if w < 0 || w > 1 {
 			t.Errorf("worker %d", w)
 		}
@@ -321,7 +321,7 @@ func TestEngineDispatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 4 || got["c"] != (Score{CP: 3}) || len(asked) < 6 {
+	if len(got) != 4 || got["c"] != (score.Score{CP: 3}) || len(asked) < 6 {
 		t.Errorf("got %v asked %v", got, asked)
 	}
 	// An engine without a score is an error, not a made-up number.
@@ -333,14 +333,14 @@ func TestEngineDispatch(t *testing.T) {
 		k := queue[0]
 		queue = queue[1:]
 		return EvalRequest{FEN: k, Depth: 15}, true
-	}, func(int, EvalRequest, Score) {})
+	}, func(int, EvalRequest, score.Score) {})
 	if err == nil || !strings.Contains(err.Error(), "no score") {
 		t.Errorf("missing score: %v", err)
 	}
 	// A cancelled context stops it.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := ev.Dispatch(ctx, func(int) (EvalRequest, bool) { return EvalRequest{FEN: "a", Depth: 15}, true }, func(int, EvalRequest, Score) {}); !errors.Is(err, context.Canceled) {
+	if err := ev.Dispatch(ctx, func(int) (EvalRequest, bool) { return EvalRequest{FEN: "a", Depth: 15}, true }, func(int, EvalRequest, score.Score) {}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }

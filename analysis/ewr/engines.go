@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -145,44 +146,41 @@ func (e *EngineEvaluator) Counts() (searches, nodes int64) {
 
 // search evaluates one position, retrying on a restarted engine after a
 // crash or timeout.
-func (e *EngineEvaluator) search(ctx context.Context, eng Searcher, r EvalRequest) (Score, error) {
+func (e *EngineEvaluator) search(ctx context.Context, eng Searcher, r EvalRequest) (score.Score, error) {
 	var err error
 	for attempt := 0; attempt <= e.Retries; attempt++ {
 		if attempt > 0 {
 			if rerr := eng.Restart(ctx); rerr != nil {
-				return Score{}, fmt.Errorf("position %s: %w (restart failed: %v)", r.FEN, err, rerr)
+				return score.Score{}, fmt.Errorf("position %s: %w (restart failed: %v)", r.FEN, err, rerr)
 			}
 		}
 		var res *uci.Result
 		res, err = eng.Analyse(ctx, uci.Position{FEN: r.FEN}, uci.Limits{Depth: r.Depth})
 		if err == nil {
 			if res.Stopped || ctx.Err() != nil {
-				return Score{}, ctx.Err()
+				return score.Score{}, ctx.Err()
 			}
 			return e.score(r, res)
 		}
 		if ctx.Err() != nil {
-			return Score{}, ctx.Err()
+			return score.Score{}, ctx.Err()
 		}
 		if !errors.Is(err, uci.ErrCrashed) && !errors.Is(err, uci.ErrTimeout) {
 			break
 		}
 	}
-	return Score{}, fmt.Errorf("position %s: %w", r.FEN, err)
+	return score.Score{}, fmt.Errorf("position %s: %w", r.FEN, err)
 }
 
-func (e *EngineEvaluator) score(r EvalRequest, res *uci.Result) (Score, error) {
+func (e *EngineEvaluator) score(r EvalRequest, res *uci.Result) (score.Score, error) {
 	e.searches.Add(1)
 	e.nodes.Add(res.Nodes)
 	best, ok := res.Best()
+	if ok && best.Mated {
+		return score.Score{}, fmt.Errorf("position %s: the engine reports the side to move mated", r.FEN)
+	}
 	if !ok || !best.HasScore {
-		return Score{}, fmt.Errorf("position %s: the engine gave no score", r.FEN)
+		return score.Score{}, fmt.Errorf("position %s: the engine gave no score", r.FEN)
 	}
-	if best.Score.IsMate {
-		if best.Score.Mate == 0 {
-			return Score{}, fmt.Errorf("position %s: the engine reports the side to move mated", r.FEN)
-		}
-		return Score{Mate: best.Score.Mate}, nil
-	}
-	return Score{CP: best.Score.CP}, nil
+	return best.Score, nil
 }

@@ -10,13 +10,14 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // fakeSearcher answers from a table of side-to-move scores keyed by FEN.
 type fakeSearcher struct {
 	mu       sync.Mutex
-	scores   map[string]uci.Score
+	scores   map[string]score.Score
 	crashes  int // crash this many times before answering
 	restarts int
 	closed   bool
@@ -34,7 +35,7 @@ func (f *fakeSearcher) Analyse(ctx context.Context, pos uci.Position, lim uci.Li
 	f.mu.Unlock()
 	if pos.FEN == f.block {
 		<-ctx.Done()
-		return &uci.Result{BestMove: "e2e4", Stopped: true, Lines: []uci.Info{{MultiPV: 1, HasScore: true, Score: uci.Score{CP: 1}}}}, nil
+		return &uci.Result{BestMove: "e2e4", Stopped: true, Lines: []uci.Info{{MultiPV: 1, HasScore: true, Score: score.CP(1)}}}, nil
 	}
 	if !ok {
 		return &uci.Result{BestMove: "e2e4"}, nil // no score
@@ -58,16 +59,16 @@ func (f *fakeSearcher) Close() error {
 
 func TestEngineEvaluator(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	scores := map[string]uci.Score{"a": {CP: 35}, "b": {CP: -20}, "c": {IsMate: true, Mate: 2}, "d": {IsMate: true, Mate: -1}}
+	scores := map[string]score.Score{"a": {CP: 35}, "b": {CP: -20}, "c": score.Mate(2), "d": score.Mate(-1)}
 	a := &fakeSearcher{scores: scores, crashes: 1}
 	b := &fakeSearcher{scores: scores}
 	ev := NewEngineEvaluator(a, b)
 	reqs := []EvalRequest{{"a", 15}, {"b", 15}, {"c", 15}, {"d", 15}}
-	got := map[int]Score{}
-	if err := ev.Evaluate(context.Background(), reqs, func(i int, s Score) { got[i] = s }); err != nil {
+	got := map[int]score.Score{}
+	if err := ev.Evaluate(context.Background(), reqs, func(i int, s score.Score) { got[i] = s }); err != nil {
 		t.Fatal(err)
 	}
-	want := map[int]Score{0: {CP: 35}, 1: {CP: -20}, 2: {Mate: 2}, 3: {Mate: -1}}
+	want := map[int]score.Score{0: {CP: 35}, 1: {CP: -20}, 2: {Mate: 2}, 3: {Mate: -1}}
 	for i, w := range want {
 		if got[i] != w {
 			t.Errorf("result %d = %v, want %v", i, got[i], w)
@@ -80,13 +81,13 @@ func TestEngineEvaluator(t *testing.T) {
 		t.Errorf("counts %d searches %d nodes", s, n)
 	}
 	// No score: an error, never a made-up number.
-	err := ev.Evaluate(context.Background(), []EvalRequest{{"a", 15}, {"zz", 15}}, func(int, Score) {})
+	err := ev.Evaluate(context.Background(), []EvalRequest{{"a", 15}, {"zz", 15}}, func(int, score.Score) {})
 	if err == nil || !strings.Contains(err.Error(), "no score") {
 		t.Errorf("missing score: %v", err)
 	}
 	// A crash that persists after the retry is an error.
 	a.crashes, b.crashes = 5, 5
-	if err := ev.Evaluate(context.Background(), reqs, func(int, Score) {}); !errors.Is(err, uci.ErrCrashed) {
+	if err := ev.Evaluate(context.Background(), reqs, func(int, score.Score) {}); !errors.Is(err, uci.ErrCrashed) {
 		t.Errorf("persistent crash: %v", err)
 	}
 	a.crashes, b.crashes = 0, 0
@@ -95,7 +96,7 @@ func TestEngineEvaluator(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	n := 0
-	err = ev.Evaluate(ctx, reqs, func(i int, s Score) { n++ })
+	err = ev.Evaluate(ctx, reqs, func(i int, s score.Score) { n++ })
 	if !errors.Is(err, context.DeadlineExceeded) || n > 3 {
 		t.Errorf("deadline: %v after %d results", err, n)
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // evaluateTrees is phase B: it evaluates the leaves and the analysing
@@ -86,7 +88,7 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 	}
 	r.stats.EngineCalls++
 	got := make([]bool, len(reqs))
-	onResult := func(i, worker int, s Score) {
+	onResult := func(i, worker int, s score.Score) {
 		if i < 0 || i >= len(reqs) || got[i] {
 			return
 		}
@@ -117,13 +119,13 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 			cur[w] = pos[w]
 			pos[w] += lanes
 			return reqs[cur[w]], true
-		}, func(w int, _ EvalRequest, s Score) {
+		}, func(w int, _ EvalRequest, s score.Score) {
 			if w >= 0 && w < lanes {
 				onResult(cur[w], w, s)
 			}
 		})
 	} else {
-		err = r.c.Evaluator.Evaluate(ctx, reqs, func(i int, s Score) { onResult(i, -1, s) })
+		err = r.c.Evaluator.Evaluate(ctx, reqs, func(i int, s score.Score) { onResult(i, -1, s) })
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -140,9 +142,9 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 }
 
 // apply sets the winrate of nodes sharing one position.
-func (r *run) apply(nodes []*Node, s Score, phase Phase) {
+func (r *run) apply(nodes []*Node, s score.Score, phase Phase) {
 	for _, n := range nodes {
-		w := s.winrateFor(!n.ours)
+		w := winrateFor(s, !n.ours)
 		n.Winrate = &w
 		r.evalDone++
 	}
@@ -189,27 +191,27 @@ func (r *run) evalCacheKey(k string) string { return fmt.Sprintf("%s d%d", k, r.
 
 // cachedEval looks k up in the persistent cache; a failing or corrupt cache
 // is a miss (and a warning).
-func (r *run) cachedEval(ctx context.Context, k string) (Score, bool) {
+func (r *run) cachedEval(ctx context.Context, k string) (score.Score, bool) {
 	if r.c.Cache == nil {
-		return Score{}, false
+		return score.Score{}, false
 	}
 	v, ok, err := r.c.Cache.CacheGet(ctx, KindEval, r.evalCacheKey(k))
 	if err != nil {
 		r.cacheWarn(err)
-		return Score{}, false
+		return score.Score{}, false
 	}
 	if !ok {
-		return Score{}, false
+		return score.Score{}, false
 	}
-	var s Score
+	var s score.Score
 	if err := json.Unmarshal(v, &s); err != nil {
 		r.cacheWarn(fmt.Errorf("ewr: cached evaluation of %s: %w", k, err))
-		return Score{}, false
+		return score.Score{}, false
 	}
 	return s, true
 }
 
-func (r *run) storeEval(ctx context.Context, k string, s Score) {
+func (r *run) storeEval(ctx context.Context, k string, s score.Score) {
 	if r.c.Cache == nil {
 		return
 	}

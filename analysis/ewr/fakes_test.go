@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // fakeProber answers from a table keyed by the position (FEN without move
@@ -46,15 +47,15 @@ func (f *fakeProber) Probe(ctx context.Context, reqs []ProbeRequest) ([][]MovePr
 // counters (side to move's view), else def. It counts requests per key.
 type fakeEvaluator struct {
 	mu     sync.Mutex
-	table  map[string]Score
-	def    func(key string) Score
+	table  map[string]score.Score
+	def    func(key string) score.Score
 	count  map[string]int
 	calls  int
 	delay  time.Duration
 	failOn string
 }
 
-func (f *fakeEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, Score)) error {
+func (f *fakeEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, score.Score)) error {
 	f.mu.Lock()
 	f.calls++
 	if f.count == nil {
@@ -136,7 +137,7 @@ func keyAfter(fen string, moves ...string) string {
 }
 
 // wr is the mapping under test, for building expectations.
-func wr(cp int) float64 { return Score{CP: cp}.Winrate() }
+func wr(cp int) float64 { return score.Score{CP: cp}.Winrate() }
 
 // sideToMove returns the colour to move in a key.
 func sideToMove(key string) board.Color {

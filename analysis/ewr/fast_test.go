@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // depthRecorder scores positions like its fakeEvaluator and records the
@@ -17,7 +19,7 @@ type depthRecorder struct {
 	depths map[string][]int
 }
 
-func (d *depthRecorder) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, Score)) error {
+func (d *depthRecorder) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, score.Score)) error {
 	d.mu.Lock()
 	if d.depths == nil {
 		d.depths = map[string][]int{}
@@ -47,7 +49,7 @@ func TestFastModeDepths(t *testing.T) {
 		ms := b.LegalMoves()
 		prober.table[evalKey(b)] = []MoveProb{{UCI: ms[0].String(), P: 1}}
 	}
-	score := func(key string) Score { return Score{CP: len(key) % 7} }
+	score := func(key string) score.Score { return score.Score{CP: len(key) % 7} }
 	run := func(p Params) (*Result, *depthRecorder) {
 		ev := &depthRecorder{fakeEvaluator: fakeEvaluator{def: score}}
 		res, err := (&Calculator{Prober: prober, Evaluator: ev}).Calculate(context.Background(), pos, p, Options{})
@@ -110,7 +112,7 @@ func TestTreeDepthValidation(t *testing.T) {
 // by Stockfish's winrate comes first, flagged provisional, with only the
 // moves that keep the base winrate + loss threshold.
 func TestProvisionalRanking(t *testing.T) {
-	ev := &fakeEvaluator{def: func(key string) Score { return Score{CP: int(hashed(key)*300) - 150} }}
+	ev := &fakeEvaluator{def: func(key string) score.Score { return score.Score{CP: int(hashed(key)*300) - 150} }}
 	var first *Event
 	var evalBefore bool
 	opt := Options{Progress: func(e Event) {

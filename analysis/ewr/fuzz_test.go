@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // FuzzCalculate feeds arbitrary positions and move lists: Calculate must
@@ -15,7 +17,7 @@ func FuzzCalculate(f *testing.F) {
 	f.Add("k7/8/8/8/8/8/8/K7 w - - 0", "a1a2 a8a7")
 	f.Add("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", "e7e5")
 	f.Fuzz(func(t *testing.T, fen, moves string) {
-		ev := &fakeEvaluator{def: func(key string) Score { return Score{CP: len(key)%200 - 100} }}
+		ev := &fakeEvaluator{def: func(key string) score.Score { return score.Score{CP: len(key)%200 - 100} }}
 		res, err := (&Calculator{Prober: &fakeProber{}, Evaluator: ev}).Calculate(context.Background(),
 			Position{StartFEN: fen, Moves: strings.Fields(moves)}, DefaultParams(), Options{})
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -52,7 +53,7 @@ func (c *countingSearcher) Analyse(_ context.Context, _ uci.Position, lim uci.Li
 		c.depths = map[int]int{}
 	}
 	c.depths[lim.Depth]++
-	return &uci.Result{BestMove: "e2e4", Nodes: 10, Lines: []uci.Info{{MultiPV: 1, Depth: lim.Depth, HasScore: true, Score: uci.Score{CP: 0}}}}, nil
+	return &uci.Result{BestMove: "e2e4", Nodes: 10, Lines: []uci.Info{{MultiPV: 1, Depth: lim.Depth, HasScore: true, Score: score.CP(0)}}}, nil
 }
 func (c *countingSearcher) Restart(context.Context) error { return nil }
 func (c *countingSearcher) Close() error                  { return nil }

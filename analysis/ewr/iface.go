@@ -1,6 +1,10 @@
 package ewr
 
-import "context"
+import (
+	"context"
+
+	"github.com/outpostchess/outpost/bots/score"
+)
 
 // ProbeRequest asks for the human move distribution of the position reached
 // by Moves from StartFEN.
@@ -38,7 +42,7 @@ type EvalRequest struct {
 // it returns the error; results already reported stand. It never reports a
 // made-up score: a position it could not evaluate is an error.
 type Evaluator interface {
-	Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(i int, s Score)) error
+	Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(i int, s score.Score)) error
 }
 
 // Cache is a persistent key/value cache; internal/store's *Store satisfies

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
+
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // evaluateTreesDispatched is phase B on a Dispatcher. It computes what the
@@ -21,7 +23,7 @@ import (
 // rather than take another's, which costs a little wall time at the end.
 func (r *run) evaluateTreesDispatched(ctx context.Context, d Dispatcher) error {
 	lanes := max(1, d.Workers())
-	s := &scheduler{r: r, waiting: map[string][]*Node{}, laneEvals: map[string]Score{}, threshold: r.base + r.p.LossThreshold, ctx: ctx}
+	s := &scheduler{r: r, waiting: map[string][]*Node{}, laneEvals: map[string]score.Score{}, threshold: r.base + r.p.LossThreshold, ctx: ctx}
 	seq := 0
 	var number func(n *Node)
 	number = func(n *Node) {
@@ -101,7 +103,7 @@ type scheduler struct {
 	waiting map[string][]*Node
 	// laneEvals are phase B's evaluations by laneKey: a lane reuses only
 	// its own (and the legal-move step's, done before phase B).
-	laneEvals map[string]Score
+	laneEvals map[string]score.Score
 }
 
 // laneKey is position k's key on lane l.
@@ -165,7 +167,7 @@ func (s *scheduler) add(m *Node, home int) {
 // settle gives nodes sharing one position their winrate, prunes the
 // analysing player's moves that fell below the threshold and releases the
 // subtrees of the others.
-func (s *scheduler) settle(nodes []*Node, sc Score, home int) {
+func (s *scheduler) settle(nodes []*Node, sc score.Score, home int) {
 	s.r.apply(nodes, sc, PhaseEval)
 	for _, n := range nodes {
 		if !n.ours {
@@ -191,7 +193,7 @@ func (s *scheduler) next(w int) (EvalRequest, bool) {
 }
 
 // done implements the Dispatcher's onResult.
-func (s *scheduler) done(w int, req EvalRequest, sc Score) {
+func (s *scheduler) done(w int, req EvalRequest, sc score.Score) {
 	r := s.r
 	lk := laneKey(w, req.FEN)
 	nodes, ok := s.waiting[lk]

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -36,7 +37,7 @@ func (e *PoolEvaluator) Counts() (searches, nodes int64) {
 func NewPoolEvaluator(pool *analysis.Pool) *PoolEvaluator { return &PoolEvaluator{Pool: pool} }
 
 // Evaluate implements Evaluator.
-func (e *PoolEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, Score)) error {
+func (e *PoolEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, score.Score)) error {
 	per := e.PerWorker
 	if per <= 0 {
 		per = 4
@@ -73,7 +74,7 @@ func (e *PoolEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResu
 			e.searches.Add(1)
 			e.nodes.Add(o.Nodes)
 			ev := o.Eval.ForMover(jobs[i].WhiteToMove)
-			onResult(lo+i, Score{CP: ev.CP, Mate: ev.Mate})
+			onResult(lo+i, score.Score{CP: ev.CP, Mate: ev.Mate})
 		}
 	}
 	return nil

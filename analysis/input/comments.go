@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 var (
@@ -19,7 +20,7 @@ var (
 
 // commentInfo is what one PGN comment says.
 type commentInfo struct {
-	eval      *analysis.Eval
+	eval      *score.Score
 	evalErr   error
 	clock     string
 	judgement *judgementComment
@@ -41,7 +42,7 @@ func parseComment(c string) commentInfo {
 	var ci commentInfo
 	rest := c
 	if m := evalCmdRe.FindStringSubmatch(rest); m != nil {
-		e, err := analysis.ParseEval(m[1])
+		e, err := score.Parse(m[1])
 		if err != nil {
 			ci.evalErr = err
 		} else {
@@ -86,10 +87,10 @@ func parseComment(c string) commentInfo {
 
 // parseAdviceEval parses one side of "(a → b)": "0.80", "-3.99" or
 // "Mate in N". moverMates says whose mate an unsigned "Mate in N" is.
-func parseAdviceEval(s string, whiteMates bool) (*analysis.Eval, bool) {
+func parseAdviceEval(s string, whiteMates bool) (*score.Score, bool) {
 	s = strings.TrimSpace(s)
 	if n, ok := strings.CutPrefix(s, "Mate in "); ok {
-		e, err := analysis.ParseEval("#" + n)
+		e, err := score.Parse("#" + n)
 		if err != nil {
 			return nil, false
 		}
@@ -101,7 +102,7 @@ func parseAdviceEval(s string, whiteMates bool) (*analysis.Eval, bool) {
 		}
 		return &e, true
 	}
-	e, err := analysis.ParseEval(s)
+	e, err := score.Parse(s)
 	if err != nil || strings.HasPrefix(s, "#") {
 		return nil, false
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/replay"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // jsonGame is the part of Lichess's game export JSON that analysis needs.
@@ -151,10 +152,10 @@ func DecodeJSONGame(raw []byte, source string, index int) (*analysis.Game, error
 func applyJSONInfo(lp *analysis.LichessPly, in jsonInfo, board *replay.Board) error {
 	switch {
 	case in.Mate != nil && *in.Mate != 0:
-		e := analysis.MateEval(*in.Mate)
+		e := score.Mate(*in.Mate)
 		lp.Eval = &e
 	case in.Eval != nil:
-		e := analysis.CPEval(*in.Eval)
+		e := score.CP(*in.Eval)
 		lp.Eval = &e
 	}
 	if in.Best != "" {

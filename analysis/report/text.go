@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // WriteText writes a per-game table (move, eval, judgement, best move) and
@@ -42,7 +43,7 @@ func WriteTextEWR(w io.Writer, analyses []*analysis.Analysis, moments EWRSet, er
 	return bw.Flush()
 }
 
-func evalText(e *analysis.Eval) string {
+func evalText(e *score.Score) string {
 	if e == nil {
 		return "-"
 	}

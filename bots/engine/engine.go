@@ -8,6 +8,8 @@ package engine
 import (
 	"context"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // StartFEN is the standard initial position.
@@ -68,20 +70,16 @@ type Limits struct {
 // HasClock reports whether the limits carry a game clock.
 func (l Limits) HasClock() bool { return l.WTime > 0 || l.BTime > 0 }
 
-// Score is an evaluation from the side to move's point of view.
-type Score struct {
-	CP   int  // centipawns, when Mate is zero
-	Mate int  // moves to mate: >0 the side to move mates, <0 it gets mated; 0 = no mate
-	Set  bool // false when the engine reported no score
-}
-
 // Move is an engine's answer.
 type Move struct {
-	UCI   string   // the move chosen, e.g. "e2e4", "e7e8q", "e1g1"
-	Score Score    // the engine's evaluation of the position, if known
-	Depth int      // depth reached, if known
-	Nodes int64    // nodes searched, if known
-	PV    []string // principal variation in UCI, starting with UCI, if known
+	UCI string // the move chosen, e.g. "e2e4", "e7e8q", "e1g1"
+	// Score is the engine's evaluation of the position from the side to
+	// move's point of view, when HasScore.
+	Score    score.Score
+	HasScore bool
+	Depth    int      // depth reached, if known
+	Nodes    int64    // nodes searched, if known
+	PV       []string // principal variation in UCI, starting with UCI, if known
 	// Source names where the move came from when not from the engine's own
 	// search: "book", "cloud-eval", "explorer", "tablebase", "syzygy" (see
 	// bots/movesource). Empty for a searched move.

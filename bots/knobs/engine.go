@@ -12,6 +12,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/timeman"
 )
 
@@ -277,7 +278,7 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 	}
 	top := o.best[0]
 	out := engine.Move{UCI: top.uci, Depth: o.reached, Nodes: o.nodes, PV: top.res.pv,
-		Score: engine.Score{CP: int(math.Round(top.res.score)), Set: true}}
+		Score: score.CP(int(math.Round(top.res.score))), HasScore: true}
 	switch top.res.bd.Mated {
 	case 1:
 		out.Score.Mate = (top.res.bd.Plies + 1) / 2

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/models"
 )
 
@@ -128,7 +129,7 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, _ engine.L
 		best = e.sample(pr)
 	}
 	e.mu.Unlock()
-	return engine.Move{UCI: best, Score: engine.Score{CP: WinToCP(pr.Win), Set: true}, Depth: 1, Nodes: 1, PV: []string{best}}, nil
+	return engine.Move{UCI: best, Score: score.CP(WinToCP(pr.Win)), HasScore: true, Depth: 1, Nodes: 1, PV: []string{best}}, nil
 }
 
 // sample draws a move with probability proportional to p^(1/T).

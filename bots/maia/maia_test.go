@@ -55,7 +55,7 @@ func TestPlaysMostLikelyMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mv.UCI != "e2e4" || !mv.Score.Set {
+	if mv.UCI != "e2e4" || !mv.HasScore {
 		t.Fatalf("start position: %+v, want e2e4 with a score", mv)
 	}
 	// Castling comes out in standard UCI.

@@ -3,11 +3,11 @@ package runner
 import (
 	"context"
 	"fmt"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/lichess/chatonce"
 	"slices"
 	"strings"
 
-	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -120,7 +120,7 @@ func (r *Runner) commandReply(text string, room lichess.ChatRoom) string {
 			}
 			return engineOutputRefusal
 		}
-		if !r.lastScore.Set {
+		if !r.hasScore {
 			return "No evaluation yet."
 		}
 		return "My evaluation: " + formatScore(r.lastScore) + fmt.Sprintf(" (depth %d, my point of view)", r.lastDepth)
@@ -129,7 +129,7 @@ func (r *Runner) commandReply(text string, room lichess.ChatRoom) string {
 }
 
 // formatScore renders a score like "+0.35", "-1.20" or "mate in 3".
-func formatScore(s engine.Score) string {
+func formatScore(s score.Score) string {
 	switch {
 	case s.Mate > 0:
 		return fmt.Sprintf("mate in %d", s.Mate)

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/bots/board"
-	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -53,7 +53,7 @@ type Conduct struct {
 const mateCP = 100000
 
 // scoreCP turns an engine score (our point of view) into centipawns.
-func scoreCP(s engine.Score) int {
+func scoreCP(s score.Score) int {
 	switch {
 	case s.Mate > 0:
 		return mateCP - s.Mate
@@ -86,9 +86,9 @@ func (r *Runner) acceptDraw(ply int) bool {
 	case DrawAlways:
 		return true
 	case DrawWhenBehind:
-		return r.lastScore.Set && scoreCP(r.lastScore) <= -g.DrawEvalCP
+		return r.hasScore && scoreCP(r.lastScore) <= -g.DrawEvalCP
 	case DrawByEval:
-		if !r.lastScore.Set {
+		if !r.hasScore {
 			return false
 		}
 		cp := scoreCP(r.lastScore)
@@ -110,7 +110,7 @@ func (r *Runner) wantDrawOffer(t thought) bool {
 	if !g.OfferDraw {
 		return false
 	}
-	if t.err == nil && t.move.Score.Set {
+	if t.err == nil && t.move.HasScore {
 		if cp := scoreCP(t.move.Score); cp <= g.DrawEvalCP && cp >= -g.DrawEvalCP {
 			r.drawStreak++
 		} else {
@@ -142,7 +142,7 @@ func deadDrawn(b *board.Board) bool {
 
 // considerResign resigns after resign_moves consecutive own moves evaluated
 // at or below resign_below_cp.
-func (r *Runner) considerResign(ctx context.Context, s engine.Score) {
+func (r *Runner) considerResign(ctx context.Context, s score.Score) {
 	g := r.cfg.Game
 	if !g.ResignEnabled {
 		return

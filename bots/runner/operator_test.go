@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
@@ -68,7 +68,7 @@ func TestRunnerTakebacks(t *testing.T) {
 	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 600}, Color: lichess.White})
 	// The bot plays the first legal move of its list: d7d5, then g8f6
 	// after e4e5, but d5e4 after g1f3.
-	eng := &scripted{moves: []string{"d7d5", "d5e4", "g8f6"}, score: engine.Score{CP: 10, Set: true}}
+	eng := &scripted{moves: []string{"d7d5", "d5e4", "g8f6"}, score: score.Score{CP: 10}, scored: true}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	g := gameCfg()
@@ -159,7 +159,7 @@ func TestRunnerOffersDraws(t *testing.T) {
 	t.Run("eval streak", func(t *testing.T) {
 		w := newWorld(t, sandbox.Config{})
 		id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 600}, Color: lichess.White})
-		eng := &scripted{moves: []string{"e7e5", "b8c6", "g8f6", "f8c5"}, score: engine.Score{CP: -15, Set: true}}
+		eng := &scripted{moves: []string{"e7e5", "b8c6", "g8f6", "f8c5"}, score: score.Score{CP: -15}, scored: true}
 		done := runAsync(ctx, w.runner(id, eng, g))
 		alice := w.alice.Board()
 		watch := w.watch(t, ctx, id)
@@ -182,7 +182,7 @@ func TestRunnerOffersDraws(t *testing.T) {
 		id := w.challenge(t, lichess.ChallengeParams{Days: 1, Color: lichess.White, FEN: "8/8/4k3/8/2n5/8/4K3/5B2 w - - 0 1"})
 		g := g
 		g.OfferDrawMoves = 100
-		done := runAsync(ctx, w.runner(id, &scripted{score: engine.Score{CP: 300, Set: true}}, g))
+		done := runAsync(ctx, w.runner(id, &scripted{score: score.Score{CP: 300}, scored: true}, g))
 		watch := w.watch(t, ctx, id)
 		require.NoError(t, w.alice.Board().Move(ctx, id, "e2f2", false))
 		st := watch.plies(2)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/timeman"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -78,7 +79,8 @@ type Runner struct {
 	takebacks    int                // takeback proposals accepted in this game (-1: not loaded)
 	drawStreak   int                // consecutive own moves with a drawish eval
 	lastOffer    int                // ply of our last draw offer, -1 none
-	lastScore    engine.Score
+	lastScore    score.Score        // valid when hasScore
+	hasScore     bool
 	lastDepth    int
 	lowStreak    int
 	resigned     bool
@@ -418,12 +420,12 @@ func (r *Runner) onThought(ctx context.Context, t thought) {
 			Msg("engine gave no legal move; playing a fallback")
 		uci = fb
 		r.out.Fallbacks++
-	} else if t.move.Score.Set {
-		r.lastScore, r.lastDepth = t.move.Score, t.move.Depth
+	} else if t.move.HasScore {
+		r.lastScore, r.hasScore, r.lastDepth = t.move.Score, true, t.move.Depth
 	}
 	offer := r.wantDrawOffer(t)
 	r.sendReserved(ctx, t.ply, uci, t.overhead+time.Since(t.doneAt), offer)
-	if t.err == nil && t.move.Score.Set {
+	if t.err == nil && t.move.HasScore {
 		r.considerResign(ctx, t.move.Score)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/timeman"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
@@ -29,7 +30,8 @@ type scripted struct {
 	moves   []string
 	illegal bool
 	fail    bool
-	score   engine.Score
+	score   score.Score
+	scored  bool // the moves carry score
 	calls   atomic.Int32
 }
 
@@ -52,11 +54,11 @@ func (s *scripted) SelectMove(ctx context.Context, pos engine.Position, _ engine
 	}
 	for _, m := range s.moves {
 		if valid[m] {
-			return engine.Move{UCI: m, Score: s.score, Depth: 3}, nil
+			return engine.Move{UCI: m, Score: s.score, HasScore: s.scored, Depth: 3}, nil
 		}
 	}
 	mv := g.Position().ValidMoves()[0]
-	return engine.Move{UCI: chess.UCINotation{}.Encode(g.Position(), mv), Score: s.score, Depth: 3}, nil
+	return engine.Move{UCI: chess.UCINotation{}.Encode(g.Position(), mv), Score: s.score, HasScore: s.scored, Depth: 3}, nil
 }
 
 // notnilGame replays pos with notnil/chess.
@@ -189,7 +191,7 @@ func runAsync(ctx context.Context, r *Runner) chan struct {
 func TestRunnerPlaysGreetsAnswersAndFinishes(t *testing.T) {
 	w := newWorld(t, sandbox.Config{})
 	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
-	eng := &scripted{moves: []string{"e2e4", "g1f3", "f1c4"}, score: engine.Score{CP: 35, Set: true}}
+	eng := &scripted{moves: []string{"e2e4", "g1f3", "f1c4"}, score: score.Score{CP: 35}, scored: true}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	done := runAsync(ctx, w.runner(id, eng, gameCfg()))
@@ -298,7 +300,7 @@ func TestRunnerDrawPolicies(t *testing.T) {
 			if tc.policy == DrawWhenBehind {
 				g.DrawEvalCP = 100
 			}
-			eng := &scripted{score: engine.Score{CP: tc.score, Set: true}}
+			eng := &scripted{score: score.Score{CP: tc.score}, scored: true}
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			done := runAsync(ctx, w.runner(id, eng, g))
@@ -325,7 +327,7 @@ func TestRunnerResignsLostPosition(t *testing.T) {
 	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
 	g := gameCfg()
 	g.ResignEnabled, g.ResignBelowCP, g.ResignMoves = true, -500, 2
-	eng := &scripted{score: engine.Score{Mate: -3, Set: true}}
+	eng := &scripted{score: score.Score{Mate: -3}, scored: true}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	done := runAsync(ctx, w.runner(id, eng, g))

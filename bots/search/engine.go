@@ -21,6 +21,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // ErrClosed is returned by SelectMove after Close.
@@ -222,7 +223,7 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 				bestMove = s.iterBest
 				res.UCI = bestMove.String()
 				res.PV = []string{res.UCI}
-				res.Score = toScore(s.iterScore)
+				res.Score, res.HasScore = toScore(s.iterScore), true
 			}
 			break
 		}
@@ -230,7 +231,7 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 		s.prevBest = bestMove
 		res.UCI = bestMove.String()
 		res.Depth = d
-		res.Score = toScore(score)
+		res.Score, res.HasScore = toScore(score), true
 		res.PV = res.PV[:0]
 		for _, m := range s.pv[0][:s.pvLen[0]] {
 			res.PV = append(res.PV, m.String())
@@ -252,20 +253,20 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 	return res, nil
 }
 
-// toScore converts an internal score to an engine.Score.
-func toScore(sc int) engine.Score {
+// toScore converts an internal score to a score.Score.
+func toScore(sc int) score.Score {
 	switch {
 	case sc > mateBound:
-		return engine.Score{Mate: (mateScore - sc + 1) / 2, Set: true}
+		return score.Mate((mateScore - sc + 1) / 2)
 	case sc < -mateBound:
-		return engine.Score{Mate: -(mateScore + sc + 1) / 2, Set: true}
+		return score.Mate(-(mateScore + sc + 1) / 2)
 	}
-	return engine.Score{CP: sc, Set: true}
+	return score.CP(sc)
 }
 
 // searchRoot runs one iteration, inside an aspiration window around the
 // previous score when that feature is on.
-func (s *searcher) searchRoot(depth int, prev engine.Score, havePrev bool) int {
+func (s *searcher) searchRoot(depth int, prev score.Score, havePrev bool) int {
 	if s.feat&FeatAspiration == 0 || depth < aspirationDepth || !havePrev || prev.Mate != 0 {
 		return s.negamax(depth, 0, -infinity, infinity, false)
 	}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // infoKeywords are the tokens the UCI specification defines for "info"
@@ -67,11 +69,11 @@ func ParseInfo(line string) (Info, error) {
 				in.Time = time.Duration(n) * time.Millisecond
 			}
 		case "score":
-			sc, next, err := parseScore(toks, i)
+			next, err := parseScore(&in, toks, i)
 			if err != nil {
 				return Info{}, err
 			}
-			in.Score, in.HasScore, i = sc, true, next
+			i = next
 		case "wdl":
 			var v [3]int64
 			for k := range v {
@@ -108,44 +110,42 @@ func ParseInfo(line string) (Info, error) {
 
 // Useful reports whether the info carries a score or a principal variation,
 // the two things a search result is made of.
-func (in Info) Useful() bool { return in.HasScore || len(in.PV) > 0 }
+func (in Info) Useful() bool { return in.HasScore || in.Mated || len(in.PV) > 0 }
 
 // parseScore parses "cp N | mate N" followed by an optional bound, starting
-// at toks[i] (just after "score"). It returns the index after the score.
-func parseScore(toks []string, i int) (Score, int, error) {
-	var sc Score
+// at toks[i] (just after "score"), into in: its Score and HasScore by
+// score.FromUCI (the one mate-0 rule: "mate 0" sets Mated, not HasScore),
+// and its bound. It returns the index after the score.
+func parseScore(in *Info, toks []string, i int) (int, error) {
 	seen := false
 	for i < len(toks) {
 		switch toks[i] {
 		case "cp", "mate":
 			n, err := intArg(toks, i+1, "score "+toks[i])
 			if err != nil {
-				return Score{}, 0, err
+				return 0, err
 			}
-			if toks[i] == "cp" {
-				sc.CP, sc.Mate, sc.IsMate = int(n), 0, false
-			} else {
-				sc.Mate, sc.CP, sc.IsMate = int(n), 0, true
-			}
+			in.Score, in.HasScore = score.FromUCI(toks[i] == "mate", int(n))
+			in.Mated = !in.HasScore
 			seen = true
 			i += 2
 		case "lowerbound":
-			sc.LowerBound, sc.UpperBound = true, false
+			in.LowerBound, in.UpperBound = true, false
 			i++
 		case "upperbound":
-			sc.UpperBound, sc.LowerBound = true, false
+			in.UpperBound, in.LowerBound = true, false
 			i++
 		default:
 			if !seen {
-				return Score{}, 0, fmt.Errorf("uci: info score: want cp or mate, got %q", clip(toks[i]))
+				return 0, fmt.Errorf("uci: info score: want cp or mate, got %q", clip(toks[i]))
 			}
-			return sc, i, nil
+			return i, nil
 		}
 	}
 	if !seen {
-		return Score{}, 0, fmt.Errorf("uci: info score: missing cp or mate")
+		return 0, fmt.Errorf("uci: info score: missing cp or mate")
 	}
-	return sc, i, nil
+	return i, nil
 }
 
 // intArg parses toks[i] as the integer value of key. Signed values are only
@@ -186,15 +186,18 @@ func FormatInfo(in Info) string {
 	if in.MultiPV > 1 {
 		fmt.Fprintf(&b, " multipv %d", in.MultiPV)
 	}
-	if in.HasScore {
-		if in.Score.IsMate {
+	if in.HasScore || in.Mated {
+		switch {
+		case in.Mated:
+			b.WriteString(" score mate 0")
+		case in.Score.IsMate():
 			fmt.Fprintf(&b, " score mate %d", in.Score.Mate)
-		} else {
+		default:
 			fmt.Fprintf(&b, " score cp %d", in.Score.CP)
 		}
-		if in.Score.LowerBound {
+		if in.LowerBound {
 			b.WriteString(" lowerbound")
-		} else if in.Score.UpperBound {
+		} else if in.UpperBound {
 			b.WriteString(" upperbound")
 		}
 	}

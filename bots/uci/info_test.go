@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 func TestParseInfo(t *testing.T) {
@@ -16,40 +18,40 @@ func TestParseInfo(t *testing.T) {
 		{
 			name: "stockfish 15.1 line",
 			line: "info depth 20 seldepth 27 multipv 1 score cp 31 wdl 62 907 31 nodes 1234567 nps 987654 hashfull 412 tbhits 0 time 1250 pv e2e4 e7e5 g1f3 b8c6",
-			want: Info{Depth: 20, SelDepth: 27, MultiPV: 1, Score: Score{CP: 31}, HasScore: true,
+			want: Info{Depth: 20, SelDepth: 27, MultiPV: 1, Score: score.CP(31), HasScore: true,
 				WDL: &WDL{Win: 62, Draw: 907, Loss: 31}, Nodes: 1234567, NPS: 987654, HashFull: 412,
 				Time: 1250 * time.Millisecond, PV: []string{"e2e4", "e7e5", "g1f3", "b8c6"}},
 		},
 		{
 			name: "mate for the side to move, second line",
 			line: "info depth 5 multipv 2 score mate 3 pv d1h5 g7g6 h5e5",
-			want: Info{Depth: 5, MultiPV: 2, Score: Score{Mate: 3, IsMate: true}, HasScore: true, PV: []string{"d1h5", "g7g6", "h5e5"}},
+			want: Info{Depth: 5, MultiPV: 2, Score: score.Mate(3), HasScore: true, PV: []string{"d1h5", "g7g6", "h5e5"}},
 		},
 		{
 			name: "getting mated, mate 0",
 			line: "info depth 0 score mate 0",
-			want: Info{MultiPV: 1, Score: Score{IsMate: true}, HasScore: true},
+			want: Info{MultiPV: 1, Mated: true},
 		},
 		{
 			name: "negative mate",
 			line: "info depth 9 score mate -2 pv a1a2",
-			want: Info{Depth: 9, MultiPV: 1, Score: Score{Mate: -2, IsMate: true}, HasScore: true, PV: []string{"a1a2"}},
+			want: Info{Depth: 9, MultiPV: 1, Score: score.Mate(-2), HasScore: true, PV: []string{"a1a2"}},
 		},
 		{
 			name: "lowerbound",
 			line: "info depth 14 seldepth 18 multipv 1 score cp -45 lowerbound nodes 100 nps 10 time 10 pv e7e5",
-			want: Info{Depth: 14, SelDepth: 18, MultiPV: 1, Score: Score{CP: -45, LowerBound: true}, HasScore: true,
+			want: Info{Depth: 14, SelDepth: 18, MultiPV: 1, Score: score.CP(-45), LowerBound: true, HasScore: true,
 				Nodes: 100, NPS: 10, Time: 10 * time.Millisecond, PV: []string{"e7e5"}},
 		},
 		{
 			name: "upperbound before the score value is also accepted",
 			line: "info score upperbound cp 12",
-			want: Info{MultiPV: 1, Score: Score{CP: 12, UpperBound: true}, HasScore: true},
+			want: Info{MultiPV: 1, Score: score.CP(12), UpperBound: true, HasScore: true},
 		},
 		{
 			name: "promotion in pv",
 			line: "info depth 3 score cp 900 pv e7e8q d8e8",
-			want: Info{Depth: 3, MultiPV: 1, Score: Score{CP: 900}, HasScore: true, PV: []string{"e7e8q", "d8e8"}},
+			want: Info{Depth: 3, MultiPV: 1, Score: score.CP(900), HasScore: true, PV: []string{"e7e8q", "d8e8"}},
 		},
 		{
 			name: "string line is ignored to its end",
@@ -64,7 +66,7 @@ func TestParseInfo(t *testing.T) {
 		{
 			name: "unknown tokens are skipped",
 			line: "info depth 7 ebf 1.9 frobnicate score cp 5 pv e2e4",
-			want: Info{Depth: 7, MultiPV: 1, Score: Score{CP: 5}, HasScore: true, PV: []string{"e2e4"}},
+			want: Info{Depth: 7, MultiPV: 1, Score: score.CP(5), HasScore: true, PV: []string{"e2e4"}},
 		},
 		{
 			name: "pv stops at a non-move and parsing resumes",
@@ -79,7 +81,7 @@ func TestParseInfo(t *testing.T) {
 		{
 			name: "extra whitespace",
 			line: "info   depth  4\tscore cp 10  ",
-			want: Info{Depth: 4, MultiPV: 1, Score: Score{CP: 10}, HasScore: true},
+			want: Info{Depth: 4, MultiPV: 1, Score: score.CP(10), HasScore: true},
 		},
 	}
 	for _, tc := range tests {
@@ -120,7 +122,7 @@ func TestParseInfoErrors(t *testing.T) {
 }
 
 func TestFormatInfo(t *testing.T) {
-	in := Info{Depth: 12, SelDepth: 15, MultiPV: 2, Score: Score{Mate: -3, IsMate: true, UpperBound: true}, HasScore: true,
+	in := Info{Depth: 12, SelDepth: 15, MultiPV: 2, Score: score.Mate(-3), UpperBound: true, HasScore: true,
 		WDL: &WDL{Win: 1, Draw: 2, Loss: 997}, Nodes: 5000, NPS: 100000, HashFull: 7, Time: 50 * time.Millisecond,
 		PV: []string{"e2e4", "e7e5"}}
 	want := "info depth 12 seldepth 15 multipv 2 score mate -3 upperbound wdl 1 2 997 nodes 5000 nps 100000 hashfull 7 time 50 pv e2e4 e7e5"

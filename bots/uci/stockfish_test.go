@@ -55,7 +55,7 @@ func TestStockfishIntegration(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Analyse mate: %v", err)
 	}
-	if best, _ := res.Best(); res.BestMove != "h5f7" || !best.Score.IsMate || best.Score.Mate != 1 {
+	if best, _ := res.Best(); res.BestMove != "h5f7" || !best.Score.IsMate() || best.Score.Mate != 1 {
 		t.Errorf("mate in one: bestmove %s, best %+v", res.BestMove, best)
 	}
 

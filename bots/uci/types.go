@@ -6,7 +6,11 @@
 // The analysis pipeline and the "uci" bot engine are both built on it.
 package uci
 
-import "time"
+import (
+	"time"
+
+	"github.com/outpostchess/outpost/bots/score"
+)
 
 // Position is what to search: a start FEN ("" or "startpos" for the standard
 // start) and the moves played from it in UCI notation.
@@ -35,15 +39,6 @@ type Limits struct {
 	SearchMoves []string
 }
 
-// Score is an engine score from the side to move's point of view.
-type Score struct {
-	CP         int  // centipawns (when !IsMate)
-	Mate       int  // signed moves to mate (when IsMate); 0 means mated now
-	IsMate     bool // the score is a mate score
-	LowerBound bool // "lowerbound": the true score is at least this
-	UpperBound bool // "upperbound": the true score is at most this
-}
-
 // WDL is a win/draw/loss estimate in permille from the side to move's view.
 type WDL struct{ Win, Draw, Loss int }
 
@@ -51,14 +46,21 @@ type WDL struct{ Win, Draw, Loss int }
 type Info struct {
 	Depth, SelDepth int
 	MultiPV         int // 1-based line number (1 when the engine did not say)
-	Score           Score
-	HasScore        bool
-	WDL             *WDL
-	Nodes           int64
-	NPS             int64
-	Time            time.Duration
-	HashFull        int
-	PV              []string
+	// Score is the line's score from the side to move's view, when
+	// HasScore. "score mate 0" (the side to move is checkmated) gives no
+	// Score but Mated (score.FromUCI).
+	Score    score.Score
+	HasScore bool
+	Mated    bool
+	// LowerBound and UpperBound: the engine said "lowerbound" (the true
+	// score is at least Score) or "upperbound" (at most).
+	LowerBound, UpperBound bool
+	WDL                    *WDL
+	Nodes                  int64
+	NPS                    int64
+	Time                   time.Duration
+	HashFull               int
+	PV                     []string
 }
 
 // Result is the outcome of one search.

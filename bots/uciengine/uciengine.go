@@ -274,25 +274,11 @@ func toMove(res *uci.Result) engine.Move {
 	if best, ok := res.Best(); ok {
 		m.Depth = best.Depth
 		m.PV = append([]string(nil), best.PV...)
-		if best.HasScore {
-			m.Score = ScoreOf(best.Score)
-		}
+		// "mate 0" (best.Mated) leaves the move unscored: score.FromUCI.
+		m.Score, m.HasScore = best.Score, best.HasScore
 		if best.Nodes > m.Nodes {
 			m.Nodes = best.Nodes
 		}
 	}
 	return m
-}
-
-// ScoreOf converts a UCI score to an engine.Score. "mate 0" (the side to
-// move is mated) becomes a large negative centipawn score, because
-// engine.Score reserves Mate 0 for "no mate".
-func ScoreOf(s uci.Score) engine.Score {
-	switch {
-	case s.IsMate && s.Mate != 0:
-		return engine.Score{Mate: s.Mate, Set: true}
-	case s.IsMate:
-		return engine.Score{CP: -100000, Set: true}
-	}
-	return engine.Score{CP: s.CP, Set: true}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
@@ -77,7 +78,7 @@ func TestSelectMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !legal(t, pos, m.UCI) || m.Depth != 3 || !m.Score.Set || len(m.PV) == 0 || m.PV[0] != m.UCI || m.Nodes != 300 {
+	if !legal(t, pos, m.UCI) || m.Depth != 3 || !m.HasScore || len(m.PV) == 0 || m.PV[0] != m.UCI || m.Nodes != 300 {
 		t.Errorf("move = %+v", m)
 	}
 	if e.Name() != "Fake Engine 1.0" || e.Info().Kind != engine.KindUCI || !e.Info().Features["multipv"] {
@@ -132,14 +133,23 @@ func TestHungEngineHonoursDeadline(t *testing.T) {
 	}
 }
 
-func TestScoreOf(t *testing.T) {
-	for in, want := range map[uci.Score]engine.Score{
-		{CP: 35}:                 {CP: 35, Set: true},
-		{Mate: -4, IsMate: true}: {Mate: -4, Set: true},
-		{IsMate: true}:           {CP: -100000, Set: true},
+func TestToMoveScore(t *testing.T) {
+	for _, c := range []struct {
+		line   string
+		want   score.Score
+		scored bool
+	}{
+		{"info depth 3 score cp 35 pv e2e4", score.CP(35), true},
+		{"info depth 3 score mate -4 pv e2e4", score.Mate(-4), true},
+		{"info depth 0 score mate 0", score.Score{}, false}, // checkmated: no score
 	} {
-		if got := ScoreOf(in); got != want {
-			t.Errorf("ScoreOf(%+v) = %+v, want %+v", in, got, want)
+		in, err := uci.ParseInfo(c.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := toMove(&uci.Result{BestMove: "e2e4", Lines: []uci.Info{in}})
+		if m.Score != c.want || m.HasScore != c.scored {
+			t.Errorf("%q: move score %+v (scored %v), want %+v (%v)", c.line, m.Score, m.HasScore, c.want, c.scored)
 		}
 	}
 }

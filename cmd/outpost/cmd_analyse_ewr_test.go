@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/bots/score"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -346,7 +347,7 @@ type levelEvaluator struct {
 	stop         context.CancelFunc
 }
 
-func (e *levelEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, ewr.Score)) error {
+func (e *levelEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, score.Score)) error {
 	for i, r := range reqs {
 		switch {
 		case e.fail != "" && strings.HasPrefix(r.FEN, e.fail):
@@ -355,7 +356,7 @@ func (e *levelEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, o
 			e.stop()
 			return ctx.Err()
 		}
-		onResult(i, ewr.Score{})
+		onResult(i, score.Score{})
 	}
 	return nil
 }
@@ -428,7 +429,7 @@ func TestAnalyseEWRMoments(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	calls := 0
-	calc.Evaluator = evalFunc(func(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, ewr.Score)) error {
+	calc.Evaluator = evalFunc(func(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, score.Score)) error {
 		calls++
 		if calls > 1 && strings.HasPrefix(reqs[0].FEN, "rnbqkbnr/ppppp1pp/5p2/8/3PP3/8/PPP2PPP/RNBQKBNR b") {
 			cancel()
@@ -445,8 +446,8 @@ func TestAnalyseEWRMoments(t *testing.T) {
 	}
 }
 
-type evalFunc func(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, ewr.Score)) error
+type evalFunc func(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, score.Score)) error
 
-func (f evalFunc) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, ewr.Score)) error {
+func (f evalFunc) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, score.Score)) error {
 	return f(ctx, reqs, onResult)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/internal/postgame"
 )
 
@@ -48,13 +49,13 @@ func (uniformMaia) Probe(_ context.Context, reqs []ewr.ProbeRequest) ([][]ewr.Mo
 // answers (the calculation outlasts any bound).
 type fakeStockfish struct{ slow bool }
 
-func (f fakeStockfish) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, ewr.Score)) error {
+func (f fakeStockfish) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, score.Score)) error {
 	if f.slow {
 		<-ctx.Done()
 		return ctx.Err()
 	}
 	for i := range reqs {
-		onResult(i, ewr.Score{CP: 0})
+		onResult(i, score.Score{CP: 0})
 	}
 	return nil
 }

@@ -290,14 +290,7 @@ func infoLine(m engine.Move, elapsed time.Duration) string {
 	if len(in.PV) == 0 || in.PV[0] != m.UCI {
 		in.PV = []string{m.UCI}
 	}
-	if m.Score.Set {
-		in.HasScore = true
-		if m.Score.Mate != 0 {
-			in.Score = uci.Score{Mate: m.Score.Mate, IsMate: true}
-		} else {
-			in.Score = uci.Score{CP: m.Score.CP}
-		}
-	}
+	in.Score, in.HasScore = m.Score, m.HasScore
 	if ms := elapsed.Milliseconds(); ms > 0 && m.Nodes > 0 {
 		in.NPS = m.Nodes * 1000 / ms
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -42,7 +43,7 @@ func (e *testEngine) SelectMove(ctx context.Context, pos engine.Position, lim en
 	if next, err := bots.Play(g, ms[0]); err == nil && len(bots.LegalMoves(next)) > 0 {
 		pv = append(pv, bots.LegalMoves(next)[0])
 	}
-	return engine.Move{UCI: ms[0], Score: engine.Score{CP: 17, Set: true}, Depth: 4, Nodes: 1234, PV: pv}, nil
+	return engine.Move{UCI: ms[0], Score: score.CP(17), HasScore: true, Depth: 4, Nodes: 1234, PV: pv}, nil
 }
 func (e *testEngine) Name() string { return "tester" }
 func (e *testEngine) Close() error { return nil }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/replay"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -34,10 +35,10 @@ type CloudPosition struct {
 	Cloud string `json:"cloud,omitempty"`
 	// Before and After are the cloud evals (White's view); Best is the
 	// cloud's best move before the move (UCI).
-	Before *analysis.Eval `json:"before,omitempty"`
-	After  *analysis.Eval `json:"after,omitempty"`
-	Best   string         `json:"best,omitempty"`
-	Agree  bool           `json:"agree"`
+	Before *score.Score `json:"before,omitempty"`
+	After  *score.Score `json:"after,omitempty"`
+	Best   string       `json:"best,omitempty"`
+	Agree  bool         `json:"agree"`
 }
 
 // CloudReport is the cloud check of a game.
@@ -133,15 +134,15 @@ func judgeFromCloud(cp *CloudPosition, i int, p analysis.Ply, before, after *lic
 }
 
 // cloudEval is the first PV's eval (White's view, as the cloud stores it).
-func cloudEval(ev *lichess.CloudEval) analysis.Eval {
+func cloudEval(ev *lichess.CloudEval) score.Score {
 	pv := ev.PVs[0]
 	if pv.Mate != nil && *pv.Mate != 0 {
-		return analysis.MateEval(*pv.Mate)
+		return score.Mate(*pv.Mate)
 	}
 	if pv.CP != nil {
-		return analysis.CPEval(*pv.CP)
+		return score.CP(*pv.CP)
 	}
-	return analysis.CPEval(0)
+	return score.CP(0)
 }
 
 // sameMove compares UCI moves, reading castling written as the king taking

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // Calculator computes expected winrates for the console. Adapt an
@@ -96,8 +97,8 @@ type observer struct {
 }
 
 // Evaluate implements ewr.Evaluator.
-func (o *observer) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, ewr.Score)) error {
-	return o.inner.Evaluate(ctx, reqs, func(i int, s ewr.Score) {
+func (o *observer) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, score.Score)) error {
+	return o.inner.Evaluate(ctx, reqs, func(i int, s score.Score) {
 		if i >= 0 && i < len(reqs) {
 			o.mu.Lock()
 			if len(o.pending) < maxPending {

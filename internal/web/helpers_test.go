@@ -21,6 +21,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	bb "github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/internal/store"
 )
 
@@ -137,7 +138,7 @@ type testEvaluator struct {
 	n     int
 }
 
-func (e *testEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, on func(int, ewr.Score)) error {
+func (e *testEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, on func(int, score.Score)) error {
 	for i, r := range reqs {
 		if e.delay > 0 {
 			select {
@@ -155,10 +156,10 @@ func (e *testEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, on
 }
 
 // fakeScore is the test evaluators' score of a position.
-func fakeScore(fen string) ewr.Score {
+func fakeScore(fen string) score.Score {
 	h := fnv.New32a()
 	_, _ = io.WriteString(h, fen)
-	return ewr.Score{CP: int(h.Sum32()%300) - 150}
+	return score.Score{CP: int(h.Sum32()%300) - 150}
 }
 
 // gatedEvaluator lets its first Evaluate call (a calculation's filter
@@ -177,7 +178,7 @@ func newGatedEvaluator() *gatedEvaluator {
 	return &gatedEvaluator{tokens: make(chan struct{}), release: make(chan struct{})}
 }
 
-func (g *gatedEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, on func(int, ewr.Score)) error {
+func (g *gatedEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, on func(int, score.Score)) error {
 	g.mu.Lock()
 	g.calls++
 	gated := g.calls > 1

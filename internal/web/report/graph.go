@@ -19,11 +19,11 @@ const (
 // an unknown eval repeats the previous value (50 before the first).
 func WinSeries(a *analysis.Analysis) []float64 {
 	out := make([]float64, len(a.Plies))
-	prev := analysis.WinPercent(analysis.InitialEval)
+	prev := (analysis.InitialEval).WinPercent()
 	for i, p := range a.Plies {
 		switch {
 		case p.Eval != nil:
-			prev = analysis.WinPercent(*p.Eval)
+			prev = (*p.Eval).WinPercent()
 		case strings.HasSuffix(p.SAN, "#"):
 			prev = 0
 			if p.White() {
@@ -54,7 +54,7 @@ func Graph(a *analysis.Analysis, id string) string {
 	x := func(i int) float64 { return (float64(i) + 0.5) * step }
 	y := func(w float64) float64 { return graphH - w/100*graphH }
 	var pts strings.Builder
-	fmt.Fprintf(&pts, "0,%d 0,%.1f", graphH, y(analysis.WinPercent(analysis.InitialEval)))
+	fmt.Fprintf(&pts, "0,%d 0,%.1f", graphH, y((analysis.InitialEval).WinPercent()))
 	for i, w := range ws {
 		fmt.Fprintf(&pts, " %.1f,%.1f", x(i), y(w))
 	}

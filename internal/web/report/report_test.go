@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 func loadFixture(t testing.TB) *analysis.Analysis {
@@ -192,7 +193,7 @@ func TestWriteBadGame(t *testing.T) {
 }
 
 func TestWinSeries(t *testing.T) {
-	cp := func(c int) *analysis.Eval { e := analysis.CPEval(c); return &e }
+	cp := func(c int) *score.Score { e := score.CP(c); return &e }
 	a := &analysis.Analysis{Plies: []analysis.Ply{
 		{Ply: 1, Color: "white", SAN: "e4", Eval: cp(0)},
 		{Ply: 2, Color: "black", SAN: "e5"},
@@ -200,7 +201,7 @@ func TestWinSeries(t *testing.T) {
 		{Ply: 4, Color: "black", SAN: "Qxf2#"},
 	}}
 	got := WinSeries(a)
-	want := []float64{50, 50, analysis.WinPercent(analysis.CPEval(1000)), 0}
+	want := []float64{50, 50, (score.CP(1000)).WinPercent(), 0}
 	for i := range want {
 		if d := got[i] - want[i]; d > 1e-9 || d < -1e-9 {
 			t.Errorf("ply %d: %v, want %v", i+1, got[i], want[i])
