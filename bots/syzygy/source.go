@@ -8,6 +8,7 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/movesource"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // SourceName is the name the Syzygy move source reports (engine.Move.Source).
@@ -75,10 +76,11 @@ func (s *Source) Move(ctx context.Context, pos engine.Position, _ engine.Limits)
 		return engine.Move{}, movesource.ErrNoMove
 	}
 	return engine.Move{
-		UCI:    best.UCI,
-		Score:  Score(best.WDL, best.DTZ),
-		PV:     []string{best.UCI},
-		Source: SourceName,
+		UCI:      best.UCI,
+		Score:    Score(best.WDL, best.DTZ),
+		HasScore: true,
+		PV:       []string{best.UCI},
+		Source:   SourceName,
 	}, nil
 }
 
@@ -86,14 +88,14 @@ func (s *Source) Move(ctx context.Context, pos engine.Position, _ engine.Limits)
 // move: ±(tbWinCP − |DTZ|) for a win or a loss the 50-move rule does not
 // save, 0 otherwise (draws, cursed wins and blessed losses are draws
 // under the rule).
-func Score(w WDL, dtz int) engine.Score {
+func Score(w WDL, dtz int) score.Score {
 	switch w {
 	case Win:
-		return engine.Score{CP: tbWinCP - abs(dtz), Set: true}
+		return score.CP(tbWinCP - abs(dtz))
 	case Loss:
-		return engine.Score{CP: -tbWinCP + abs(dtz), Set: true}
+		return score.CP(-tbWinCP + abs(dtz))
 	}
-	return engine.Score{CP: 0, Set: true}
+	return score.CP(0)
 }
 
 func abs(x int) int {
