@@ -142,8 +142,13 @@ func buildSearch(newEngine func(...search.Option) (*search.Engine, error)) build
 		if c.name != "" {
 			opts = append(opts, search.WithName(c.name))
 		}
-		e, err := newEngine(opts...)
+		tbOpts, closeTB, err := c.searchTablebase()
 		if err != nil {
+			return nil, fmt.Errorf("bots: %s: %w", s.Name, err)
+		}
+		e, err := newEngine(append(opts, tbOpts...)...)
+		if err != nil {
+			closeTB()
 			return nil, fmt.Errorf("bots: %s: %w", s.Name, err)
 		}
 		return configure(e, c.options(s))

@@ -29,6 +29,7 @@ type config struct {
 	name       string
 	uciClient  uci.Config
 	predictor  *models.Predictor
+	syzygy     *syzygyOptions // WithSyzygy
 }
 
 // WithLogger sets the logger engines and the fallback report to.

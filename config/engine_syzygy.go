@@ -9,8 +9,8 @@ import (
 
 // SyzygyConfig is an engine's [engines.NAME.syzygy] table: local Syzygy
 // endgame tablebases. Our engines (easy, medium, hard, knobs, maia) play
-// covered positions from the tables (move source "syzygy") and, for the
-// searching engines, probe WDL inside their search; a uci engine gets
+// covered positions from the tables (move source "syzygy") and medium and
+// hard also probe WDL inside their search; a uci engine gets
 // SyzygyPath (and SyzygyProbeLimit, SyzygyProbeDepth when set) instead.
 type SyzygyConfig struct {
 	Enabled    bool     `toml:"enabled"`     // use the tables
@@ -25,9 +25,9 @@ const (
 	// tables exist for 3 to 7 pieces (kings included).
 	SyzygyMinPieces = 3
 	SyzygyMaxPieces = 7
-	// SyzygyMaxProbeDepth bounds probe_depth (Stockfish's SyzygyProbeDepth
-	// has the same upper bound).
-	SyzygyMaxProbeDepth = 100
+	// SyzygyMaxProbeDepth bounds probe_depth: our engines search at most
+	// 64 plies deep (Stockfish accepts up to 100).
+	SyzygyMaxProbeDepth = 64
 )
 
 // SyzygyOn reports whether the definition asks for tablebases.

@@ -27,7 +27,7 @@ func TestSyzygyConfigValidation(t *testing.T) {
 		{"colon", eng("hard", "[engines.e.syzygy]\nenabled = true\npath = [\"/a:/b\"]"), "engines.e.syzygy.path[0]", "path separator"},
 		{"max pieces low", eng("hard", "[engines.e.syzygy]\nmax_pieces = 2"), "engines.e.syzygy.max_pieces", "3..7"},
 		{"max pieces high", eng("hard", "[engines.e.syzygy]\nmax_pieces = 8"), "engines.e.syzygy.max_pieces", "3..7"},
-		{"probe depth", eng("hard", "[engines.e.syzygy]\nprobe_depth = 101"), "engines.e.syzygy.probe_depth", "0..100"},
+		{"probe depth", eng("hard", "[engines.e.syzygy]\nprobe_depth = 65"), "engines.e.syzygy.probe_depth", "0..64"},
 		{"uci conflict", eng("uci", "path = \"/usr/games/stockfish\"\n[engines.e.options]\nSyzygyPath = \"/x\"\n[engines.e.syzygy]\nenabled = true\npath = [\""+tables+"\"]"), "engines.e.options.SyzygyPath", "not both"},
 	}
 	for _, c := range cases {

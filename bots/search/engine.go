@@ -88,8 +88,16 @@ func (e *Engine) Features() Features { return e.cfg.features }
 func (e *Engine) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.closed {
+		return nil
+	}
 	e.closed = true
 	e.tt = nil
+	if e.cfg.tb != nil {
+		if err := e.cfg.tb.Close(); err != nil {
+			return fmt.Errorf("search %s: closing tablebase: %w", e.cfg.name, err)
+		}
+	}
 	return nil
 }
 
@@ -189,6 +197,7 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 	s.b, s.feat, s.kind, s.tt, s.history, s.nodeLimit, s.ctx = b, e.cfg.features, kind, e.tt, e.history, lim.Nodes, ctx
 	s.nodes, s.stopped, s.deadline, s.prevBest, s.iterBest, s.iterScore = 0, false, time.Time{}, board.NullMove, board.NullMove, 0
 	s.killers = [maxPly][2]board.Move{}
+	s.tb, s.tbDepth, s.tbHits = e.cfg.tb, e.cfg.tbDepth, 0
 	defer func() { s.b, s.ctx = nil, nil }()
 	if s.tt != nil {
 		s.tt.gen++
@@ -238,7 +247,7 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 		}
 		elapsed := time.Since(start)
 		e.cfg.log.Debug().Str("engine", e.cfg.name).Int("depth", d).Int("score", score).
-			Int64("nodes", s.nodes).Dur("elapsed", elapsed).Strs("pv", res.PV).Msg("search iteration")
+			Int64("nodes", s.nodes).Int64("tbhits", s.tbHits).Dur("elapsed", elapsed).Strs("pv", res.PV).Msg("search iteration")
 		if bt.limited && elapsed >= bt.soft/2 {
 			break
 		}

@@ -91,6 +91,8 @@ type config struct {
 	defaultTime time.Duration
 	maxDepth    int
 	log         zerolog.Logger
+	tb          Tablebase // probed in search when set (WithTablebase)
+	tbDepth     int       // least remaining depth for a probe
 }
 
 // Option configures an engine built by NewMedium or NewHard.

@@ -90,6 +90,9 @@ type searcher struct {
 	prevBest  board.Move
 	iterBest  board.Move
 	iterScore int
+	tb        Tablebase // nil: no probing
+	tbDepth   int
+	tbHits    int64
 	stack     [maxPly + 1]plyData
 }
 
@@ -190,6 +193,9 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 	inCheck := b.InCheck()
 	if inCheck && s.feat&FeatCheckExt != 0 && ply < maxPly/2 {
 		depth++
+	}
+	if sc, ok := s.probeTB(depth, ply); ok {
+		return sc
 	}
 	if depth <= 0 {
 		return s.qsearch(ply, alpha, beta)

@@ -50,7 +50,7 @@ func engineSpec(cfg *config.Config, name string) (string, []bots.Option, error) 
 	var opts []bots.Option
 	switch def.Type {
 	case "easy", "medium", "hard":
-		return def.Type, nil, nil
+		return def.Type, syzygySearchOptions(def), nil
 	case "knobs":
 		k := knobs.Defaults()
 		if def.Knobs != "" {

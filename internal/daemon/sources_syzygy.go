@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 
+	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/movesource"
 	"github.com/outpostchess/outpost/bots/syzygy"
 	"github.com/outpostchess/outpost/config"
@@ -40,4 +41,13 @@ func syzygyUCIOptions(def config.EngineConfig, opts map[string]string) map[strin
 		out["SyzygyProbeDepth"] = fmt.Sprint(def.Syzygy.ProbeDepth)
 	}
 	return out
+}
+
+// syzygySearchOptions makes medium and hard probe the tables of an enabled
+// [engines.NAME.syzygy] table inside their search (easy ignores it).
+func syzygySearchOptions(def config.EngineConfig) []bots.Option {
+	if !def.SyzygyOn() {
+		return nil
+	}
+	return []bots.Option{bots.WithSyzygy(def.Syzygy.Path, def.Syzygy.MaxPieces, def.Syzygy.ProbeDepth)}
 }

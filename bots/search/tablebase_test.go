@@ -1,0 +1,103 @@
+package search
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/syzygy"
+)
+
+// countingTB counts the probes that reach the tables.
+type countingTB struct {
+	*syzygy.Tables
+	probes int
+}
+
+func (c *countingTB) ProbeWDL(b *board.Board) (syzygy.WDL, error) {
+	c.probes++
+	return c.Tables.ProbeWDL(b)
+}
+
+func openTB(t *testing.T) *countingTB {
+	t.Helper()
+	tb, err := syzygy.Open([]string{filepath.Join("..", "..", "..", "shared", "tablebases", "syzygy")})
+	require.NoError(t, err, "run `make setup` for libfathom1")
+	return &countingTB{Tables: tb}
+}
+
+// TestSyzygySearchAvoidsDrawingCapture: in KNN v KP (a win for White,
+// mate in 115 by endgame-dm-5.epd) taking the pawn leaves KNN v K, a dead
+// draw that any evaluation counts as a knight-and-a-half up. Without
+// tables medium and hard grab the pawn; probing after the capture they
+// see the draw and keep the pawn on the board.
+func TestSyzygySearchAvoidsDrawingCapture(t *testing.T) {
+	const fen = "1N6/8/p7/8/8/8/2k1N3/K7 w - - 0 1"
+	const grab = "b8a6"
+	pos := engine.Position{StartFEN: fen}
+	lim := engine.Limits{Depth: 5}
+	for _, tc := range []struct {
+		name string
+		new  func(...Option) (*Engine, error)
+	}{{"medium", NewMedium}, {"hard", NewHard}} {
+		t.Run(tc.name, func(t *testing.T) {
+			plain, err := tc.new()
+			require.NoError(t, err)
+			defer plain.Close()
+			mv, err := plain.SelectMove(context.Background(), pos, lim)
+			require.NoError(t, err)
+			assert.Equal(t, grab, mv.UCI, "without tables the pawn looks free")
+
+			tb := openTB(t)
+			withTB, err := tc.new(WithTablebase(tb, 0))
+			require.NoError(t, err)
+			mv, err = withTB.SelectMove(context.Background(), pos, lim)
+			require.NoError(t, err)
+			assert.NotEqual(t, grab, mv.UCI, "with tables the capture is a known draw")
+			assert.Positive(t, tb.probes)
+			assert.Positive(t, mv.Score.CP, "still better for White")
+			require.NoError(t, withTB.Close())
+			b, err := board.FromFEN(fen)
+			require.NoError(t, err)
+			_, err = tb.Tables.ProbeWDL(b)
+			assert.Error(t, err, "closing the engine closed its tables")
+		})
+	}
+}
+
+// TestSyzygySearchScoresTableWin: a capture into a won 3-piece ending is
+// scored as a tablebase win (above any evaluation, below mates) and
+// chosen; a non-capturing root (the halfmove clock above 0 everywhere
+// below) is never probed.
+func TestSyzygySearchScoresTableWin(t *testing.T) {
+	tb := openTB(t)
+	e, err := NewHard(WithTablebase(tb, 0))
+	require.NoError(t, err)
+	defer e.Close()
+	// White's rook takes the black rook: KRvK, a tablebase win.
+	mv, err := e.SelectMove(context.Background(), engine.Position{StartFEN: "8/8/8/3k4/8/8/2K5/3r3R w - - 0 1"}, engine.Limits{Depth: 4})
+	require.NoError(t, err)
+	assert.True(t, strings.HasSuffix(mv.UCI, "d1"), "takes the rook: %s", mv.UCI)
+	assert.Greater(t, mv.Score.CP, mateBound-2*maxPly, "scored as a table win: %+v", mv.Score)
+	assert.Zero(t, mv.Score.Mate)
+
+	before := tb.probes
+	_, err = e.SelectMove(context.Background(), engine.Position{StartFEN: "8/8/8/3k4/8/8/2K5/7R w - - 5 1"}, engine.Limits{Depth: 4})
+	require.NoError(t, err)
+	assert.Equal(t, before, tb.probes, "no zeroing move in KRK: no probe")
+}
+
+func TestSyzygySearchOptionErrors(t *testing.T) {
+	_, err := NewMedium(WithTablebase(nil, 0))
+	assert.Error(t, err)
+	tb := openTB(t)
+	defer tb.Close()
+	_, err = NewMedium(WithTablebase(tb, -1))
+	assert.Error(t, err)
+}
