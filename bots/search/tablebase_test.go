@@ -101,3 +101,64 @@ func TestSyzygySearchOptionErrors(t *testing.T) {
 	_, err = NewMedium(WithTablebase(tb, -1))
 	assert.Error(t, err)
 }
+
+// TestSyzygyConvertsWins plays won KQK and KRK positions against the
+// tablebase's best defence, once with hard alone (depth 6) and once with
+// the syzygy move source, and compares the plies to mate: the tables mate
+// every time within the 50-move rule and never later than the search.
+func TestSyzygyConvertsWins(t *testing.T) {
+	tb := openTB(t)
+	defer tb.Close()
+	src := syzygy.NewSource(tb.Tables)
+	fens := []string{
+		"8/8/8/3k4/8/8/8/KQ6 w - - 0 1",
+		"8/8/8/4k3/8/8/3K4/7Q w - - 0 1",
+		"8/8/8/4k3/8/8/8/K6R w - - 0 1",
+		"8/8/3k4/8/8/8/8/R3K3 w - - 0 1",
+		"8/8/8/8/3k4/8/8/K6R w - - 0 1",
+	}
+	e, err := NewHard()
+	require.NoError(t, err)
+	defer e.Close()
+	ctx := context.Background()
+	// play returns the plies until mate (0 if none before the 50-move rule).
+	play := func(fen string, attacker func(engine.Position) string) int {
+		pos := engine.Position{StartFEN: fen}
+		b, err := board.FromFEN(fen)
+		require.NoError(t, err)
+		for ply := 0; b.HalfmoveClock() < 100; ply++ {
+			if b.IsCheckmate() {
+				return ply
+			}
+			var uci string
+			if ply%2 == 0 {
+				uci = attacker(pos)
+			} else {
+				mv, err := src.Move(ctx, pos, engine.Limits{})
+				require.NoError(t, err)
+				uci = mv.UCI
+			}
+			require.NoError(t, b.MakeUCI(uci))
+			pos.Moves = append(pos.Moves, uci)
+		}
+		return 0
+	}
+	for _, fen := range fens {
+		search := play(fen, func(pos engine.Position) string {
+			mv, err := e.SelectMove(ctx, pos, engine.Limits{Depth: 6})
+			require.NoError(t, err)
+			return mv.UCI
+		})
+		require.NoError(t, e.NewGame(ctx))
+		tables := play(fen, func(pos engine.Position) string {
+			mv, err := src.Move(ctx, pos, engine.Limits{})
+			require.NoError(t, err)
+			return mv.UCI
+		})
+		t.Logf("%-32s plies to mate: hard depth 6 %3d, tables %3d (0 = no mate before the 50-move rule)", fen, search, tables)
+		require.Positive(t, tables, fen)
+		if search > 0 {
+			assert.LessOrEqual(t, tables, search, fen)
+		}
+	}
+}
