@@ -133,6 +133,10 @@ type EngineConfig struct {
 	Temperature  float64        `toml:"temperature"`   // maia: 0 = most likely move, else sampling temperature
 	MoveOverhead time.Duration  `toml:"move_overhead"` // any: overrides game.move_overhead; 0 = inherit
 	Syzygy       *SyzygyConfig  `toml:"syzygy"`        // any: local Syzygy tablebases (engine_syzygy.go)
+	Book         BookConfig     `toml:"book"`          // any: Polyglot opening books (engine_book.go)
+	Limits       SpeedLimits    `toml:"limits"`        // any: nodes/depth/movetime caps per speed (engine_limits.go)
+	GoCommands   SearchCaps     `toml:"go_commands"`   // uci: caps sent with every go, all speeds
+	ThinkTime    ThinkTime      `toml:"think_time"`    // any: human-like delay on fast moves
 }
 
 // KnobSet is one [knobs.NAME] table kept raw (knob name → TOML value); the

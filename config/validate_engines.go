@@ -34,6 +34,7 @@ func engineFields() []engineField {
 		{"hash_mb", func(e EngineConfig) bool { return e.HashMB != 0 }, uci},
 		{"rating", func(e EngineConfig) bool { return e.Rating != 0 }, []string{EngineMaia}},
 		{"temperature", func(e EngineConfig) bool { return e.Temperature != 0 }, []string{EngineMaia}},
+		{"go_commands", func(e EngineConfig) bool { return !e.GoCommands.IsZero() }, uci},
 	}
 }
 
@@ -76,6 +77,8 @@ func (c *Config) checkEngine(ch *checker, name string, e EngineConfig) {
 	}
 	ch.durRange(key+".move_overhead", e.MoveOverhead, 0, 10*time.Second)
 	checkEngineSyzygy(ch, key, e)
+	checkEngineBook(ch, key, e.Book)
+	checkEngineLimits(ch, key, e)
 	switch e.Type {
 	case EngineKnobs:
 		if e.Knobs != "" {
