@@ -165,6 +165,7 @@ func (d *Daemon) runGame(ctx context.Context, id, engineName, variant string, re
 		}
 		return
 	}
+	eng = d.withEngineLimits(ctx, id, engineName, eng)
 	r := runner.New(d.newRunnerConfig(id, engineName), d.bot, eng, d.store)
 	out, err := r.Run(ctx)
 	release()

@@ -21,6 +21,7 @@ type sourceBuilder func(ctx context.Context, cfg *config.Config, name string, de
 // Lichess's services.
 func sourceBuilders() []sourceBuilder {
 	return []sourceBuilder{
+		bookSources,
 		syzygySources,
 	}
 }
