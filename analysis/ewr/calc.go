@@ -105,7 +105,6 @@ func (c *Calculator) Calculate(ctx context.Context, pos Position, p Params, opt 
 		us:      root.SideToMove(),
 		depth:   p.Depth,
 		evals:   map[string]score.Score{},
-		home:    map[string]int{},
 		include: include,
 	}
 	if cacheWarning != "" {
@@ -173,8 +172,7 @@ type run struct {
 	trees    []*Node // the candidates
 	filtered map[*Node]bool
 	evals    map[string]score.Score // by evalCacheKey
-	depth    int                    // the current phase's Stockfish depth
-	home     map[string]int         // the engine (Dispatcher worker) that searched each position
+	depth    int              // the current phase's Stockfish depth (see depthOf)
 
 	stats       Stats
 	warnings    []string

@@ -25,44 +25,76 @@ type CompareRun struct {
 	SameBest int
 }
 
+// CompareSide is one side's outcome on one benchmark position, as
+// RunCompare records it (and may reuse it as a reference).
+type CompareSide struct {
+	// Side is "A" or "B"; Position the benchmark position's name.
+	Side     string `json:"side"`
+	Position string `json:"position"`
+	Params   Params `json:"params"`
+	// Seconds is the wall time, Load the machine's load average after it.
+	Seconds float64 `json:"seconds"`
+	Load    string  `json:"load,omitempty"`
+	// Searches and Nodes are the engine searches and their nodes.
+	Searches int64   `json:"searches"`
+	Nodes    int64   `json:"nodes"`
+	Result   *Result `json:"result"`
+}
+
+// CompareOptions are RunCompare's optional parts.
+type CompareOptions struct {
+	// Load, when not nil, returns the machine's load average, printed on
+	// each line.
+	Load func() string
+	// Out receives one line per position.
+	Out io.Writer
+	// Reference holds A sides of an earlier run by position name; one
+	// whose Params equal a is used instead of calculating A again (the
+	// calculation is deterministic: the same parameters give the same
+	// figures, see the digests), so that several B variants can be
+	// measured against one exact run.
+	Reference map[string]CompareSide
+	// Record, when not nil, receives every side calculated or reused.
+	Record func(CompareSide) error
+}
+
 // RunCompare calculates every benchmark position with a, then with b, on
 // the same engines (their hash cleared before each calculation, no cache),
-// and writes one line per position to w: both sides' time and nodes and
-// the per-move difference of the expected winrates. load, when not nil,
-// is printed with each line (the machine's load average).
-func RunCompare(ctx context.Context, c *Calculator, a, b Params, load func() string, w io.Writer) (CompareRun, error) {
+// and writes one line per position to opt.Out: both sides' time and nodes
+// and the per-move difference of the expected winrates.
+func RunCompare(ctx context.Context, c *Calculator, a, b Params, opt CompareOptions) (CompareRun, error) {
 	var out CompareRun
-	cnt, _ := c.Evaluator.(counter)
 	tc := *c
 	tc.Cache = nil
 	sum := 0.0
+	w := opt.Out
+	if w == nil {
+		w = io.Discard
+	}
 	for _, bp := range BenchPositions {
 		var res [2]*Result
-		var side [2]*BenchRun
-		side[0], side[1] = &out.A, &out.B
+		side := [2]*BenchRun{&out.A, &out.B}
 		var line [2]string
 		for i, p := range []Params{a, b} {
-			var s0, n0 int64
-			if cnt != nil {
-				s0, n0 = cnt.Counts()
-			}
-			t0 := time.Now()
-			r, err := tc.Calculate(ctx, bp.Pos, p, Options{SkipResultCache: true})
+			cs, err := compareSide(ctx, &tc, bp, p, i, opt)
 			if err != nil {
-				return out, fmt.Errorf("ewr: compare %s: %w", bp.Name, err)
+				return out, err
 			}
-			d := time.Since(t0)
-			var searches, nodes int64
-			if cnt != nil {
-				s1, n1 := cnt.Counts()
-				searches, nodes = s1-s0, n1-n0
+			if opt.Record != nil {
+				if err := opt.Record(cs); err != nil {
+					return out, fmt.Errorf("ewr: compare %s: record: %w", bp.Name, err)
+				}
 			}
-			res[i] = r
+			res[i] = cs.Result
+			d := time.Duration(cs.Seconds * float64(time.Second))
 			side[i].Times = append(side[i].Times, d)
-			side[i].Searches += searches
-			side[i].Nodes += nodes
-			side[i].EngineEvals += r.Stats.EngineEvals
-			line[i] = fmt.Sprintf("%6.2fs %4d searches %5.1fM nodes", d.Seconds(), searches, float64(nodes)/1e6)
+			side[i].Searches += cs.Searches
+			side[i].Nodes += cs.Nodes
+			side[i].EngineEvals += cs.Result.Stats.EngineEvals
+			line[i] = fmt.Sprintf("%6.2fs %4d searches %5.1fM nodes", cs.Seconds, cs.Searches, float64(cs.Nodes)/1e6)
+			if i == 0 && cs.Load == "reference" {
+				line[i] += " (ref)"
+			}
 		}
 		maxD, arg := 0.0, "-"
 		for _, m := range res[0].Moves {
@@ -86,20 +118,47 @@ func RunCompare(ctx context.Context, c *Calculator, a, b Params, load func() str
 		if ba.UCI == bb.UCI {
 			out.SameBest++
 		}
-		if w != nil {
-			l := ""
-			if load != nil {
-				l = "  load " + load()
-			}
-			fmt.Fprintf(w, "%-14s A %s | B %s | max |Δ| %.2f pp (%s), best %s %.1f%% / %s %.1f%%, %d/%d moves, digests %s %s%s\n",
-				bp.Name, line[0], line[1], 100*maxD, arg, ba.SAN, 100*ba.ExpectedWinrate, bb.SAN, 100*bb.ExpectedWinrate,
-				len(res[0].Moves), len(res[1].Moves), digest(res[0]), digest(res[1]), l)
+		l := ""
+		if opt.Load != nil {
+			l = "  load " + opt.Load()
 		}
+		fmt.Fprintf(w, "%-14s A %s | B %s | max |Δ| %.2f pp (%s), best %s %.1f%% / %s %.1f%%, %d/%d moves, digests %s %s%s\n",
+			bp.Name, line[0], line[1], 100*maxD, arg, ba.SAN, 100*ba.ExpectedWinrate, bb.SAN, 100*bb.ExpectedWinrate,
+			len(res[0].Moves), len(res[1].Moves), digest(res[0]), digest(res[1]), l)
 	}
 	if out.Moves > 0 {
 		out.MeanDiff = sum / float64(out.Moves)
 	}
 	return out, nil
+}
+
+// compareSide calculates one side of one position, or takes side A from
+// the reference when it was calculated with the same parameters.
+func compareSide(ctx context.Context, c *Calculator, bp BenchPosition, p Params, i int, opt CompareOptions) (CompareSide, error) {
+	name := [2]string{"A", "B"}[i]
+	if ref, ok := opt.Reference[bp.Name]; ok && i == 0 && ref.Result != nil && ref.Params == p.normalized() {
+		ref.Side, ref.Load = name, "reference"
+		return ref, nil
+	}
+	cnt, _ := c.Evaluator.(counter)
+	var s0, n0 int64
+	if cnt != nil {
+		s0, n0 = cnt.Counts()
+	}
+	t0 := time.Now()
+	r, err := c.Calculate(ctx, bp.Pos, p, Options{SkipResultCache: true})
+	if err != nil {
+		return CompareSide{}, fmt.Errorf("ewr: compare %s: %w", bp.Name, err)
+	}
+	cs := CompareSide{Side: name, Position: bp.Name, Params: r.Params, Seconds: time.Since(t0).Seconds(), Result: r}
+	if cnt != nil {
+		s1, n1 := cnt.Counts()
+		cs.Searches, cs.Nodes = s1-s0, n1-n0
+	}
+	if opt.Load != nil {
+		cs.Load = opt.Load()
+	}
+	return cs, nil
 }
 
 // MaxTime is the longest time per position.

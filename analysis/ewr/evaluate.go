@@ -53,54 +53,54 @@ func collect(n *Node, out *[]*Node) {
 // cache, or the evaluator (each distinct position once).
 // Long: the three sources of a winrate (this run, the cache, the engines) and their merge.
 func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
-	byKey := map[string][]*Node{}
-	var order []string
+	byKey := map[string][]*Node{} // by evalCacheKey: position and depth
+	var order []EvalRequest
 	for _, n := range nodes {
 		if n.Winrate != nil { // the game ended there
 			continue
 		}
-		if _, ok := byKey[n.key]; !ok {
-			order = append(order, n.key)
+		d := r.depthOf(n)
+		ek := evalCacheKey(n.key, d)
+		if _, ok := byKey[ek]; !ok {
+			order = append(order, EvalRequest{FEN: n.key, Depth: d})
 		} else {
 			r.stats.EvalReuse++
 		}
-		byKey[n.key] = append(byKey[n.key], n)
+		byKey[ek] = append(byKey[ek], n)
 	}
 	var reqs []EvalRequest
 	var reqKeys []string
-	for _, k := range order {
-		if s, ok := r.evals[r.evalCacheKey(k)]; ok {
+	for _, q := range order {
+		ek := evalCacheKey(q.FEN, q.Depth)
+		if s, ok := r.evals[ek]; ok {
 			r.stats.EvalReuse++
-			r.apply(byKey[k], s, phase)
+			r.apply(byKey[ek], s, phase)
 			continue
 		}
-		if s, ok := r.cachedEval(ctx, k); ok {
+		if s, ok := r.cachedEval(ctx, ek); ok {
 			r.stats.EvalCacheHits++
-			r.evals[r.evalCacheKey(k)] = s
-			r.apply(byKey[k], s, phase)
+			r.evals[ek] = s
+			r.apply(byKey[ek], s, phase)
 			continue
 		}
-		reqs = append(reqs, EvalRequest{FEN: k, Depth: r.depth})
-		reqKeys = append(reqKeys, k)
+		reqs = append(reqs, q)
+		reqKeys = append(reqKeys, ek)
 	}
 	if len(reqs) == 0 {
 		return nil
 	}
 	r.stats.EngineCalls++
 	got := make([]bool, len(reqs))
-	onResult := func(i, worker int, s score.Score) {
+	onResult := func(i int, s score.Score) {
 		if i < 0 || i >= len(reqs) || got[i] {
 			return
 		}
 		got[i] = true
-		k := reqKeys[i]
+		ek := reqKeys[i]
 		r.stats.EngineEvals++
-		r.evals[r.evalCacheKey(k)] = s
-		if worker >= 0 {
-			r.home[k] = worker
-		}
-		r.storeEval(ctx, k, s)
-		r.apply(byKey[k], s, phase)
+		r.evals[ek] = s
+		r.storeEval(ctx, ek, s)
+		r.apply(byKey[ek], s, phase)
 	}
 	var err error
 	if d, ok := r.c.Evaluator.(Dispatcher); ok && d.Workers() > 0 {
@@ -121,11 +121,11 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 			return reqs[cur[w]], true
 		}, func(w int, _ EvalRequest, s score.Score) {
 			if w >= 0 && w < lanes {
-				onResult(cur[w], w, s)
+				onResult(cur[w], s)
 			}
 		})
 	} else {
-		err = r.c.Evaluator.Evaluate(ctx, reqs, func(i int, s score.Score) { onResult(i, -1, s) })
+		err = r.c.Evaluator.Evaluate(ctx, reqs, onResult)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -186,16 +186,26 @@ func (r *run) provisionalRanking() []MoveResult {
 // rankingEvery throttles the ranking snapshots sent with progress events.
 const rankingEvery = 200 * time.Millisecond
 
-// evalCacheKey keys position k's evaluation at the current phase's depth.
-func (r *run) evalCacheKey(k string) string { return fmt.Sprintf("%s d%d", k, r.depth) }
+// evalCacheKey keys position k's evaluation at depth d.
+func evalCacheKey(k string, d int) string { return fmt.Sprintf("%s d%d", k, d) }
 
-// cachedEval looks k up in the persistent cache; a failing or corrupt cache
-// is a miss (and a warning).
-func (r *run) cachedEval(ctx context.Context, k string) (score.Score, bool) {
+// depthOf is the Stockfish depth of n's evaluation: the current phase's
+// depth, or in phase B of the fast mode Depth itself when n's cumulative
+// probability reaches FullDepthMass (see Params.FullDepthMass).
+func (r *run) depthOf(n *Node) int {
+	if r.depth != r.p.Depth && r.p.FullDepthMass > 0 && n.CumulativeProbability >= r.p.FullDepthMass-eps {
+		return r.p.Depth
+	}
+	return r.depth
+}
+
+// cachedEval looks ek (an evalCacheKey) up in the persistent cache; a
+// failing or corrupt cache is a miss (and a warning).
+func (r *run) cachedEval(ctx context.Context, ek string) (score.Score, bool) {
 	if r.c.Cache == nil {
 		return score.Score{}, false
 	}
-	v, ok, err := r.c.Cache.CacheGet(ctx, KindEval, r.evalCacheKey(k))
+	v, ok, err := r.c.Cache.CacheGet(ctx, KindEval, ek)
 	if err != nil {
 		r.cacheWarn(err)
 		return score.Score{}, false
@@ -205,19 +215,19 @@ func (r *run) cachedEval(ctx context.Context, k string) (score.Score, bool) {
 	}
 	var s score.Score
 	if err := json.Unmarshal(v, &s); err != nil {
-		r.cacheWarn(fmt.Errorf("ewr: cached evaluation of %s: %w", k, err))
+		r.cacheWarn(fmt.Errorf("ewr: cached evaluation of %s: %w", ek, err))
 		return score.Score{}, false
 	}
 	return s, true
 }
 
-func (r *run) storeEval(ctx context.Context, k string, s score.Score) {
+func (r *run) storeEval(ctx context.Context, ek string, s score.Score) {
 	if r.c.Cache == nil {
 		return
 	}
 	v, err := json.Marshal(s)
 	if err == nil {
-		err = r.c.Cache.CachePut(ctx, KindEval, r.evalCacheKey(k), v)
+		err = r.c.Cache.CachePut(ctx, KindEval, ek, v)
 	}
 	if err != nil {
 		r.cacheWarn(err)

@@ -49,6 +49,9 @@ type fakeEvaluator struct {
 	mu     sync.Mutex
 	table  map[string]score.Score
 	def    func(key string) score.Score
+	// byDepth, when set, scores every position not in table from its key
+	// and the depth asked for.
+	byDepth func(key string, depth int) score.Score
 	count  map[string]int
 	calls  int
 	delay  time.Duration
@@ -77,6 +80,9 @@ func (f *fakeEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResu
 		f.count[r.FEN]++
 		s, ok := f.table[r.FEN]
 		f.mu.Unlock()
+		if !ok && f.byDepth != nil {
+			s, ok = f.byDepth(r.FEN, r.Depth), true
+		}
 		if !ok {
 			if f.def == nil {
 				return fmt.Errorf("fake: no score for %s", r.FEN)

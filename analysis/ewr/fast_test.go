@@ -2,6 +2,7 @@ package ewr
 
 import (
 	"context"
+	"math"
 	"sync"
 	"testing"
 
@@ -138,4 +139,54 @@ func TestProvisionalRanking(t *testing.T) {
 			assert.GreaterOrEqual(t, first.Ranking[i-1].ExpectedWinrate, m.ExpectedWinrate)
 		}
 	}
+}
+
+// TestFullDepthMass: in the fast mode with FullDepthMass, a tree position
+// at least that likely is searched at the full depth and a rarer one at
+// the trees' depth. The fake's score depends on the depth asked, so every
+// node's winrate tells the depth it was searched at. Rounds and the
+// dispatched scheduler (2 engines) give the same result.
+func TestFullDepthMass(t *testing.T) {
+	p := DefaultParams()
+	p.Threshold = 0.01
+	p = p.Fast()
+	p.FullDepthMass = 0.05
+	scoreAt := func(key string, depth int) score.Score { return score.Score{CP: int(hashed(key)*500) - 200 + 10*depth} }
+	calc := func(ev Evaluator) *Result {
+		res, err := (&Calculator{Prober: &skewedProber{}, Evaluator: ev}).Calculate(context.Background(), Position{}, p, Options{})
+		require.NoError(t, err)
+		return res
+	}
+	rounds := calc(&fakeEvaluator{byDepth: scoreAt})
+	count := map[int]int{}
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		if n.Winrate != nil && (!n.Pruned || n.PruningReason == ReasonBlunder) {
+			want := FastTreeDepth
+			if n.CumulativeProbability >= p.FullDepthMass {
+				want = p.Depth
+			}
+			assert.InDelta(t, winrateFor(scoreAt(n.key, want), !n.ours), *n.Winrate, 1e-12, "%v (p %.3f) searched at depth %d", n.path, n.CumulativeProbability, want)
+			count[want]++
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	for _, tr := range rounds.Trees {
+		for _, c := range tr.Children { // the candidate itself is the legal-move step's
+			walk(c)
+		}
+	}
+	assert.Positive(t, count[p.Depth], "likely tree positions at depth %d", p.Depth)
+	assert.Positive(t, count[FastTreeDepth], "rare tree positions at depth %d", FastTreeDepth)
+	dispatched := calc(newFakeDispatcher(&fakeEvaluator{byDepth: scoreAt}, 2, 1))
+	assert.Equal(t, resultJSON(t, rounds), resultJSON(t, dispatched))
+
+	p.FullDepthMass = 1.5
+	assert.ErrorContains(t, p.Validate(), "full-depth probability mass 1.5")
+	p.FullDepthMass = math.NaN()
+	assert.Error(t, p.Validate())
+	p.FullDepthMass, p.TreeDepth = 0.3, 0
+	assert.Zero(t, p.normalized().FullDepthMass, "without a lower tree depth the mass means nothing")
 }

@@ -53,6 +53,13 @@ type Params struct {
 	// are still evaluated at Depth, so the candidates are the same. It is
 	// what the fast mode changes (see Fast and FastTreeDepth).
 	TreeDepth int `json:"tree_depth,omitempty"`
+	// FullDepthMass, when above 0 and TreeDepth is below Depth, keeps the
+	// likely part of the trees exact: a tree position whose cumulative
+	// probability is at least FullDepthMass is still searched at Depth,
+	// only the rarer ones at TreeDepth. A position's error weighs in a
+	// move's expected winrate by its probability, so this bounds the
+	// error where it counts (0..1; 0: every tree position at TreeDepth).
+	FullDepthMass float64 `json:"full_depth_mass,omitempty"`
 }
 
 // FastTreeDepth is the trees' Stockfish depth of the fast mode. With it a
@@ -120,6 +127,9 @@ func (p Params) Validate() error {
 	if p.TreeDepth < 0 || p.TreeDepth > p.Depth {
 		return fmt.Errorf("ewr: tree depth %d out of range: use 1..%d (the depth), or 0 for the depth itself", p.TreeDepth, p.Depth)
 	}
+	if math.IsNaN(p.FullDepthMass) || p.FullDepthMass < 0 || p.FullDepthMass > 1 {
+		return fmt.Errorf("ewr: full-depth probability mass %g out of range: use a value from 0 to 1 (0: none)", p.FullDepthMass)
+	}
 	if p.MaxNodes < 0 || p.MaxNodes > MaxMaxNodes {
 		return fmt.Errorf("ewr: node limit %d out of range 1..%d", p.MaxNodes, MaxMaxNodes)
 	}
@@ -139,6 +149,9 @@ func (p Params) normalized() Params {
 	}
 	if p.TreeDepth == p.Depth {
 		p.TreeDepth = 0
+	}
+	if !p.IsFast() {
+		p.FullDepthMass = 0 // every position is at Depth anyway
 	}
 	return p
 }

@@ -106,13 +106,14 @@ type scheduler struct {
 	laneEvals map[string]score.Score
 }
 
-// laneKey is position k's key on lane l.
-func laneKey(l int, k string) string { return fmt.Sprintf("%d %s", l, k) }
+// laneKey is evaluation ek's key (an evalCacheKey) on lane l.
+func laneKey(l int, ek string) string { return fmt.Sprintf("%d %s", l, ek) }
 
 type readyPos struct {
-	key  string
-	seq  int
-	home int
+	key   string
+	depth int
+	seq   int
+	home  int
 }
 
 // release makes ready the positions under n that need an evaluation now
@@ -129,8 +130,9 @@ func (s *scheduler) release(n *Node, home int) {
 // evaluations or the cache.
 func (s *scheduler) add(m *Node, home int) {
 	r := s.r
-	k := m.key
-	lk := laneKey(home, k)
+	d := r.depthOf(m)
+	ek := evalCacheKey(m.key, d)
+	lk := laneKey(home, ek)
 	if nodes, ok := s.waiting[lk]; ok {
 		r.stats.EvalReuse++
 		s.waiting[lk] = append(nodes, m)
@@ -143,15 +145,15 @@ func (s *scheduler) add(m *Node, home int) {
 		s.settle([]*Node{m}, sc, home)
 		return
 	}
-	if sc, ok := r.evals[r.evalCacheKey(k)]; ok {
+	if sc, ok := r.evals[ek]; ok {
 		r.stats.EvalReuse++
 		r.evalTotal++
 		s.settle([]*Node{m}, sc, home)
 		return
 	}
-	if sc, ok := r.cachedEval(s.ctx, k); ok {
+	if sc, ok := r.cachedEval(s.ctx, ek); ok {
 		r.stats.EvalCacheHits++
-		r.evals[r.evalCacheKey(k)] = sc
+		r.evals[ek] = sc
 		r.evalTotal++
 		s.settle([]*Node{m}, sc, home)
 		return
@@ -161,7 +163,7 @@ func (s *scheduler) add(m *Node, home int) {
 	i := sort.Search(len(s.ready), func(i int) bool { return s.ready[i].seq > m.seq })
 	s.ready = append(s.ready, readyPos{})
 	copy(s.ready[i+1:], s.ready[i:])
-	s.ready[i] = readyPos{key: k, seq: m.seq, home: home}
+	s.ready[i] = readyPos{key: m.key, depth: d, seq: m.seq, home: home}
 }
 
 // settle gives nodes sharing one position their winrate, prunes the
@@ -186,7 +188,7 @@ func (s *scheduler) next(w int) (EvalRequest, bool) {
 	for i, p := range s.ready {
 		if p.home == w {
 			s.ready = append(s.ready[:i], s.ready[i+1:]...)
-			return EvalRequest{FEN: p.key, Depth: s.r.depth}, true
+			return EvalRequest{FEN: p.key, Depth: p.depth}, true
 		}
 	}
 	return EvalRequest{}, false
@@ -195,7 +197,8 @@ func (s *scheduler) next(w int) (EvalRequest, bool) {
 // done implements the Dispatcher's onResult.
 func (s *scheduler) done(w int, req EvalRequest, sc score.Score) {
 	r := s.r
-	lk := laneKey(w, req.FEN)
+	ek := evalCacheKey(req.FEN, req.Depth)
+	lk := laneKey(w, ek)
 	nodes, ok := s.waiting[lk]
 	if !ok {
 		return
@@ -203,7 +206,6 @@ func (s *scheduler) done(w int, req EvalRequest, sc score.Score) {
 	delete(s.waiting, lk)
 	r.stats.EngineEvals++
 	s.laneEvals[lk] = sc
-	r.home[req.FEN] = w
-	r.storeEval(s.ctx, req.FEN, sc)
+	r.storeEval(s.ctx, ek, sc)
 	s.settle(nodes, sc, w)
 }

@@ -50,7 +50,10 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand, " "), "UCI engine command line")
 	fast := fs.Bool("fast", false, fmt.Sprintf("fast mode: the trees' positions at depth %d instead of --depth (the legal moves stay at --depth)", ewr.FastTreeDepth))
 	treeDepth := fs.Int("tree-depth", 0, "Stockfish depth of the trees' positions (0: --depth; --fast sets it)")
+	fullMass := fs.Float64("full-depth-mass", -1, "with --tree-depth: tree positions at least this likely (cumulative probability 0..1) stay at --depth (default with --fast: its own)")
 	compare := fs.Bool("compare", false, "with --bench: the exact calculation and the fast mode side by side, with the per-move difference")
+	save := fs.String("compare-save", "", "with --compare: write every side's result and counts to this file (JSON lines)")
+	ref := fs.String("compare-ref", "", "with --compare: take the exact side (A) from a --compare-save file of the same parameters instead of calculating it")
 	bench := fs.Bool("bench", false, "benchmark ten typical positions at these parameters: fresh, repeated (result cache), repeated (evaluation cache only), another Maia rating")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -74,8 +77,14 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	} else {
 		p.TreeDepth = *treeDepth
 	}
+	if flagSet(fs, "full-depth-mass") {
+		p.FullDepthMass = *fullMass
+	}
 	if *compare && !*bench {
 		return errors.New("--compare needs --bench")
+	}
+	if (*save != "" || *ref != "") && !*compare {
+		return errors.New("--compare-save and --compare-ref need --bench --compare")
 	}
 	if err := p.Validate(); err != nil {
 		return err
@@ -94,7 +103,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeAll()
 	if *bench && *compare {
-		return runEWRCompare(ctx, env, calc, p)
+		return runEWRCompare(ctx, env, calc, p, *save, *ref)
 	}
 	if *bench {
 		return runEWRBench(ctx, env, calc, p)
@@ -239,13 +248,13 @@ func runEWRBench(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Para
 // runEWRCompare runs the benchmark positions with the exact calculation
 // (A) and the fast mode (B) alternately on the same engines and prints
 // both with the per-move difference.
-func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params) error {
+func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params, savePath, refPath string) error {
 	out := env.Stdout
 	exact := p
 	exact.TreeDepth = 0
 	fast := p // --tree-depth as given (equal to --depth: exact against exact)
 	if p.TreeDepth == 0 {
-		fast = exact.Fast()
+		fast = p.Fast()
 	}
 	fmt.Fprintf(out, "ewr benchmark, side by side: %d positions, threshold %g, loss %+.2f, Maia %d vs %d, %d engines\n",
 		len(ewr.BenchPositions), p.Threshold, p.LossThreshold, p.Rating, p.OpponentRating, runtime.NumCPU())
@@ -253,7 +262,11 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 	if treeDepth == 0 {
 		treeDepth = fast.Depth
 	}
-	fmt.Fprintf(out, "A: exact (depth %d everywhere) · B: legal moves at depth %d, trees at depth %d\n", exact.Depth, fast.Depth, treeDepth)
+	mass := ""
+	if fast.IsFast() && fast.FullDepthMass > 0 {
+		mass = fmt.Sprintf(" (positions of cumulative probability ≥ %g at depth %d)", fast.FullDepthMass, fast.Depth)
+	}
+	fmt.Fprintf(out, "A: exact (depth %d everywhere) · B: legal moves at depth %d, trees at depth %d%s\n", exact.Depth, fast.Depth, treeDepth, mass)
 	load := func() string {
 		la, err := os.ReadFile("/proc/loadavg")
 		if err != nil {
@@ -262,7 +275,24 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 		return strings.Join(strings.Fields(string(la))[:3], " ")
 	}
 	fmt.Fprintf(out, "load average before: %s\n", load())
-	r, err := ewr.RunCompare(ctx, calc, exact, fast, load, out)
+	opt := ewr.CompareOptions{Load: load, Out: out}
+	if refPath != "" {
+		refs, err := readCompareRef(refPath)
+		if err != nil {
+			return err
+		}
+		opt.Reference = refs
+	}
+	if savePath != "" {
+		f, err := os.Create(savePath)
+		if err != nil {
+			return fmt.Errorf("--compare-save: %w", err)
+		}
+		defer f.Close()
+		enc := json.NewEncoder(f)
+		opt.Record = func(cs ewr.CompareSide) error { return enc.Encode(cs) }
+	}
+	r, err := ewr.RunCompare(ctx, calc, exact, fast, opt)
 	if err != nil {
 		return err
 	}
@@ -351,4 +381,26 @@ func phaseTitle(ph ewr.Phase) string {
 		return "Generating Maia trees..."
 	}
 	return "Evaluating positions with Stockfish..."
+}
+
+// readCompareRef reads the A sides of a --compare-save file by position.
+func readCompareRef(path string) (map[string]ewr.CompareSide, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--compare-ref: %w", err)
+	}
+	defer f.Close()
+	out := map[string]ewr.CompareSide{}
+	dec := json.NewDecoder(f)
+	for n := 1; ; n++ {
+		var cs ewr.CompareSide
+		if err := dec.Decode(&cs); err == io.EOF {
+			return out, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("--compare-ref %s: record %d: %w", path, n, err)
+		}
+		if cs.Side == "A" && cs.Result != nil {
+			out[cs.Position] = cs
+		}
+	}
 }
