@@ -172,7 +172,7 @@ type run struct {
 	trees    []*Node // the candidates
 	filtered map[*Node]bool
 	evals    map[string]score.Score // by evalCacheKey
-	depth    int              // the current phase's Stockfish depth (see depthOf)
+	depth    int                    // the current phase's Stockfish depth (see depthOf)
 
 	stats       Stats
 	warnings    []string

@@ -36,9 +36,13 @@ type CompareSide struct {
 	Seconds float64 `json:"seconds"`
 	Load    string  `json:"load,omitempty"`
 	// Searches and Nodes are the engine searches and their nodes.
-	Searches int64   `json:"searches"`
-	Nodes    int64   `json:"nodes"`
-	Result   *Result `json:"result"`
+	Searches int64 `json:"searches"`
+	Nodes    int64 `json:"nodes"`
+	// FirstRanking is the time to the first progress event carrying a
+	// ranking, MaxGap the longest time without a progress event (seconds).
+	FirstRanking float64 `json:"first_ranking"`
+	MaxGap       float64 `json:"max_gap"`
+	Result       *Result `json:"result"`
 }
 
 // CompareOptions are RunCompare's optional parts.
@@ -91,7 +95,12 @@ func RunCompare(ctx context.Context, c *Calculator, a, b Params, opt CompareOpti
 			side[i].Searches += cs.Searches
 			side[i].Nodes += cs.Nodes
 			side[i].EngineEvals += cs.Result.Stats.EngineEvals
+			side[i].FirstRanking = append(side[i].FirstRanking, time.Duration(cs.FirstRanking*float64(time.Second)))
+			side[i].MaxGap = append(side[i].MaxGap, time.Duration(cs.MaxGap*float64(time.Second)))
 			line[i] = fmt.Sprintf("%6.2fs %4d searches %5.1fM nodes", cs.Seconds, cs.Searches, float64(cs.Nodes)/1e6)
+			if i == 1 {
+				line[i] += fmt.Sprintf(" (first ranking %.1fs, longest silence %.1fs)", cs.FirstRanking, cs.MaxGap)
+			}
 			if i == 0 && cs.Load == "reference" {
 				line[i] += " (ref)"
 			}
@@ -146,11 +155,14 @@ func compareSide(ctx context.Context, c *Calculator, bp BenchPosition, p Params,
 		s0, n0 = cnt.Counts()
 	}
 	t0 := time.Now()
-	r, err := c.Calculate(ctx, bp.Pos, p, Options{SkipResultCache: true})
+	pm := &phaseMeter{start: t0, last: t0}
+	r, err := c.Calculate(ctx, bp.Pos, p, Options{SkipResultCache: true, Progress: pm.event})
 	if err != nil {
 		return CompareSide{}, fmt.Errorf("ewr: compare %s: %w", bp.Name, err)
 	}
-	cs := CompareSide{Side: name, Position: bp.Name, Params: r.Params, Seconds: time.Since(t0).Seconds(), Result: r}
+	pm.event(Event{Phase: PhaseDone})
+	cs := CompareSide{Side: name, Position: bp.Name, Params: r.Params, Seconds: time.Since(t0).Seconds(), Result: r,
+		FirstRanking: pm.first.Seconds(), MaxGap: pm.gap.Seconds()}
 	if cnt != nil {
 		s1, n1 := cnt.Counts()
 		cs.Searches, cs.Nodes = s1-s0, n1-n0

@@ -46,16 +46,16 @@ func (f *fakeProber) Probe(ctx context.Context, reqs []ProbeRequest) ([][]MovePr
 // fakeEvaluator scores positions from a table keyed by FEN without move
 // counters (side to move's view), else def. It counts requests per key.
 type fakeEvaluator struct {
-	mu     sync.Mutex
-	table  map[string]score.Score
-	def    func(key string) score.Score
+	mu    sync.Mutex
+	table map[string]score.Score
+	def   func(key string) score.Score
 	// byDepth, when set, scores every position not in table from its key
 	// and the depth asked for.
 	byDepth func(key string, depth int) score.Score
-	count  map[string]int
-	calls  int
-	delay  time.Duration
-	failOn string
+	count   map[string]int
+	calls   int
+	delay   time.Duration
+	failOn  string
 }
 
 func (f *fakeEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, score.Score)) error {

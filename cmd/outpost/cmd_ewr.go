@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -300,6 +301,8 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 	fmt.Fprintf(out, "B fast:  median %.2fs, max %.2fs, %d searches, %.1fM nodes (%.2f× fewer nodes, median %.2f× faster)\n",
 		r.B.Median().Seconds(), r.B.MaxTime().Seconds(), r.B.Searches, float64(r.B.Nodes)/1e6,
 		float64(r.A.Nodes)/math.Max(1, float64(r.B.Nodes)), r.A.Median().Seconds()/math.Max(1e-9, r.B.Median().Seconds()))
+	fmt.Fprintf(out, "B fast:  first ranking at most %.1fs, longest silence %.1fs (targets: 3 s, 2 s)\n",
+		slices.Max(append([]time.Duration{0}, r.B.FirstRanking...)).Seconds(), slices.Max(append([]time.Duration{0}, r.B.MaxGap...)).Seconds())
 	fmt.Fprintf(out, "B against A: %d moves, max |Δ| %.2f pp, mean %.2f pp, %d over 1 pp; same best move in %d of %d positions\n",
 		r.Moves, 100*r.MaxDiff, 100*r.MeanDiff, r.Over1pp, r.SameBest, len(ewr.BenchPositions))
 	fmt.Fprintf(out, "load average after: %s\n", load())

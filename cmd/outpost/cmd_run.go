@@ -83,7 +83,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	defer sum.Close()
 	maia, pred, closeMaia := maiaOption(cfg, log)
 	defer closeMaia()
-	withEWR(sum, cfg, pred, st, log)
+	withEWR(sum, cfg, pred, st, cfg.Summary.EWRTimeout, log)
 	dopt := daemon.Options{Config: cfg, Client: client, Store: st,
 		Engines: daemon.NewEngineFactory(cfg, log, maia...), Summariser: sum, Logger: log}
 	if err := withVerify(&dopt, cfg, client, st, log); err != nil {
@@ -145,9 +145,10 @@ func addConsole(ctx context.Context, env *Env, cfg *config.Config, cfgPath strin
 
 // withEWR adds the expected-winrate line to the summaries ([summary] ewr):
 // Maia from pred, Stockfish from the summary's engine (one niced engine
-// per CPU), within [summary] ewr_timeout. Without Maia or Stockfish the
-// summaries go out without the line, and the log says why.
-func withEWR(sum *postgame.Summariser, cfg *config.Config, pred *models.Predictor, cache ewr.Cache, log zerolog.Logger) {
+// per CPU), within bound (0: the summary waits for the line). Without Maia
+// or Stockfish the summaries go out without the line, and the log says
+// why.
+func withEWR(sum *postgame.Summariser, cfg *config.Config, pred *models.Predictor, cache ewr.Cache, bound time.Duration, log zerolog.Logger) {
 	if !cfg.Summary.EWR || !cfg.Summary.Enabled {
 		return
 	}
@@ -174,7 +175,7 @@ func withEWR(sum *postgame.Summariser, cfg *config.Config, pred *models.Predicto
 	}
 	cmd = r.Command
 	sum.WithEWR(postgame.EWROptions{Prober: ewr.NewMaiaProber(pred), Cache: cache, Engine: cmd, Workers: runtime.NumCPU(),
-		Timeout: cfg.Summary.EWRTimeout, Fast: cfg.Summary.EWRMode == "fast", Logger: log})
+		Timeout: bound, Fast: cfg.Summary.EWRMode == "fast", Logger: log})
 }
 
 // newSummariser builds the post-game summariser from [summary] and
@@ -251,7 +252,15 @@ func runSandboxDemo(ctx context.Context, env *Env, cfg *config.Config, o demoOpt
 	defer sum.Close()
 	maia, pred, closeMaia := maiaOption(cfg, log)
 	defer closeMaia()
-	withEWR(sum, cfg, pred, nil, log)
+	// A demo of N games exists to show its summaries: each waits for its
+	// expected-winrate line however busy the machine (the calculation ends
+	// on its own, and Ctrl-C ends the wait); an open-ended sandbox run
+	// keeps the daemon's bound, [summary] ewr_timeout.
+	bound := cfg.Summary.EWRTimeout
+	if o.games > 0 {
+		bound = 0
+	}
+	withEWR(sum, cfg, pred, nil, bound, log)
 	variant := o.variant
 	if variant == "standard" || variant == "fromPosition" {
 		variant = "" // the sandbox makes a game with a FEN fromPosition
