@@ -10,6 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/models"
 )
 
@@ -25,6 +29,10 @@ func TestEWRFlagErrors(t *testing.T) {
 		{[]string{"--opponent-maia", "1000"}, "opponent Maia rating 1000"},
 		{[]string{"--workers", "0"}, "--workers"},
 		{[]string{"--engine", " "}, "--engine is empty"},
+		{[]string{"--tree-depth", "12", "--full-depth-mass", "1.5"}, "full-depth probability mass 1.5"},
+		{[]string{"--fast", "--tree-depth", "12"}, "give one of them"},
+		{[]string{"--compare-save", "x.jsonl"}, "need --bench --compare"},
+		{[]string{"--bench", "--compare-ref", "x.jsonl"}, "need --bench --compare"},
 	} {
 		var out, errb bytes.Buffer
 		env := &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
@@ -92,4 +100,31 @@ func TestEWRJSONEndToEnd(t *testing.T) {
 			t.Errorf("text output lacks %q:\n%s", want, out.String())
 		}
 	}
+}
+
+// TestReadCompareRef: the exact sides of a --compare-save file by
+// position; B sides are skipped; a bad record is named.
+func TestReadCompareRef(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.jsonl")
+	a := ewr.CompareSide{Side: "A", Position: "start", Params: ewr.DefaultParams(), Nodes: 7, Result: &ewr.Result{BaseWinrate: 0.53}}
+	b := a
+	b.Side, b.Nodes = "B", 3
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	require.NoError(t, enc.Encode(a))
+	require.NoError(t, enc.Encode(b))
+	require.NoError(t, os.WriteFile(good, buf.Bytes(), 0o600))
+	refs, err := readCompareRef(good)
+	require.NoError(t, err)
+	require.Len(t, refs, 1)
+	assert.Equal(t, int64(7), refs["start"].Nodes)
+	assert.Equal(t, 0.53, refs["start"].Result.BaseWinrate)
+
+	bad := filepath.Join(dir, "bad.jsonl")
+	require.NoError(t, os.WriteFile(bad, append(buf.Bytes(), "{oops\n"...), 0o600))
+	_, err = readCompareRef(bad)
+	assert.ErrorContains(t, err, "record 3")
+	_, err = readCompareRef(filepath.Join(dir, "missing.jsonl"))
+	assert.ErrorContains(t, err, "--compare-ref")
 }
