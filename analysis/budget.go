@@ -43,8 +43,10 @@ type Budget struct {
 //     MultiPV 1, 1,000,000 nodes sent as "go nodes 857142" (6/7), positions
 //     backwards in chunks of 5 after ucinewgame and a warm-up search of the
 //     following position, at most 300 plies. fishnet also sets
-//     UCI_Chess960 true; in a standard game that changes only how castling
-//     is written (king takes rook), not the search, so it is left off.
+//     UCI_Chess960 true for every game; here a Chess960 game's positions
+//     carry it (uci.Position.Chess960), and a standard game's leave it off:
+//     there it changes only how castling is written (king takes rook), not
+//     the search (docs/stockfish.md).
 //   - by-date: per game, the preset of the period it was played in
 //     (LichessPeriods): lichess-sf15 or lichess-sf18, saying when the
 //     period's engine is not one we can run.
