@@ -44,6 +44,9 @@ type Comparer struct {
 	EngineLabel string
 	// Progress, when set, gets positions done / total over the run.
 	Progress func(done, total int)
+	// ProgressDone, when set, is called by Execute once the run is over,
+	// before the report is written (it clears a terminal's progress bar).
+	ProgressDone func()
 	// TrendRuns is how many runs the trend shows (default
 	// DefaultTrendRuns).
 	TrendRuns int

@@ -197,27 +197,36 @@ func TestCompareResumesInterruptedRun(t *testing.T) {
 // TestCompareOfflineFile compares from a literate PGN file (Lichess's
 // export of the sandbox games), supersedes an interrupted run with other
 // parameters and resumes a failed one.
-func TestCompareOfflineFile(t *testing.T) {
+// offlineFile writes the synthetic games, exported with Lichess's analysis,
+// and one game without analysis to a PGN file, and reads it back.
+func offlineFile(t *testing.T) (path, pgn string, games []*analysis.Game) {
+	t.Helper()
 	w := newWorld(t)
 	ids := w.playSynthetic(t, syntheticGames)
-	var pgn strings.Builder
+	var b strings.Builder
 	for _, id := range ids {
 		p, err := w.srv.ExportPGN(id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pgn.WriteString(p + "\n")
+		b.WriteString(p + "\n")
 	}
-	pgn.WriteString("[Event \"no analysis\"]\n\n1. e4 e5 *\n\n")
-	path := filepath.Join(t.TempDir(), "games.pgn")
-	if err := os.WriteFile(path, []byte(pgn.String()), 0o600); err != nil {
+	b.WriteString("[Event \"no analysis\"]\n\n1. e4 e5 *\n\n")
+	path = filepath.Join(t.TempDir(), "games.pgn")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	src := FileSource{Path: path}
-	fileGames, _, err := src.Games(context.Background(), time.Time{})
-	if err != nil || len(fileGames) != 4 {
-		t.Fatalf("%d games, %v", len(fileGames), err)
+	games, _, err := FileSource{Path: path}.Games(context.Background(), time.Time{})
+	if err != nil || len(games) != 4 {
+		t.Fatalf("%d games, %v", len(games), err)
 	}
+	return path, b.String(), games
+}
+
+func TestCompareOfflineFile(t *testing.T) {
+	path, pgnText, fileGames := offlineFile(t)
+	src := FileSource{Path: path}
+	var err error
 	st := openStore(t)
 	ctx := context.Background()
 
@@ -254,7 +263,7 @@ func TestCompareOfflineFile(t *testing.T) {
 		return nil, errors.New("no engine")
 	}}, Budget: analysis.Budget{Nodes: 1000}, BorderlineBand: -1}
 	other := FileSource{Path: path + ".copy"}
-	if err := os.WriteFile(other.Path, []byte(pgn.String()), 0o600); err != nil {
+	if err := os.WriteFile(other.Path, []byte(pgnText), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := bad.Run(ctx, other); err == nil || !strings.Contains(err.Error(), "no engine") {

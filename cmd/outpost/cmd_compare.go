@@ -99,7 +99,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	}
 	log := env.logger()
 	if *last {
-		return printLastCompare(ctx, env, path, *user, *pgnFile, *trend, *asJSON)
+		return printLastCompare(ctx, env, path, comparerun.Request{File: *pgnFile, User: *user}, *trend, *asJSON)
 	}
 	dispatcher := clusterconn.New(cfg.Cluster, *clusterURL, "outpost-compare", log)
 	if dispatcher == nil {
@@ -108,33 +108,27 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 		}
 	} // with a cluster, each worker resolves the engine name on its machine
 
-	var src comparerun.Source
-	if *pgnFile != "" {
-		if _, err := os.Stat(*pgnFile); err != nil {
-			return fmt.Errorf("--pgn: %w", err)
+	req := comparerun.Request{File: *pgnFile, User: *user, Since: cfg.Compare.Since, Max: cfg.Compare.MaxGames}
+	if *user != "" {
+		if req.Fetcher, err = lichessFetcher(env, cfg, *server); err != nil {
+			return err
 		}
-		src = comparerun.FileSource{Path: *pgnFile}
-	} else {
-		since := cfg.Compare.Since
 		if *sinceS != "" {
-			if since, err = config.ParseDuration(*sinceS); err != nil {
+			if req.Since, err = config.ParseDuration(*sinceS); err != nil {
 				return fmt.Errorf("--since: %w", err)
 			}
 		}
-		maxN := cfg.Compare.MaxGames
 		if *maxGames < 0 {
 			return fmt.Errorf("--max %d: want 1 or more", *maxGames)
 		}
 		if *maxGames > 0 {
-			maxN = *maxGames
+			req.Max = *maxGames
 		}
-		fetcher, err := lichessFetcher(env, cfg, *server)
-		if err != nil {
-			return err
-		}
-		src = comparerun.UserSource{Fetcher: fetcher, User: *user, Since: since, Max: maxN}
 	}
-
+	src, err := req.Source()
+	if err != nil {
+		return fmt.Errorf("--pgn or --user: %w", err)
+	}
 	st, err := store.Open(ctx, path)
 	if err != nil {
 		return err
@@ -147,26 +141,16 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 		Budget:         budget,
 		BorderlineBand: *band,
 		Progress:       progress,
+		ProgressDone:   finish,
 		TrendRuns:      *trend,
 		Logger:         log,
 	}
-	rep, err := c.Run(ctx, src)
-	finish()
-	if err != nil {
-		if errors.Is(err, comparerun.ErrInterrupted) {
-			return fmt.Errorf("%w; run the same command again to resume", err)
-		}
-		return err
-	}
-	if *asJSON {
-		return comparerun.WriteJSON(env.Stdout, rep)
-	}
-	return comparerun.WriteText(env.Stdout, rep)
+	return c.Execute(ctx, src, *asJSON, env.Stdout)
 }
 
 // printLastCompare prints the newest finished run stored for the user or
 // file.
-func printLastCompare(ctx context.Context, env *Env, path, user, pgnFile string, trend int, asJSON bool) error {
+func printLastCompare(ctx context.Context, env *Env, path string, req comparerun.Request, trend int, asJSON bool) error {
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("--store: %w", err)
 	}
@@ -175,18 +159,7 @@ func printLastCompare(ctx context.Context, env *Env, path, user, pgnFile string,
 		return err
 	}
 	defer st.Close()
-	key := user
-	if pgnFile != "" {
-		key = comparerun.FileSource{Path: pgnFile}.Key()
-	}
-	rep, err := comparerun.LastReport(ctx, st, key, trend)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return comparerun.WriteJSON(env.Stdout, rep)
-	}
-	return comparerun.WriteText(env.Stdout, rep)
+	return comparerun.WriteLast(ctx, st, req.Key(), trend, asJSON, env.Stdout)
 }
 
 // compareBudget picks the budget: --nodes, --preset, else the config's
