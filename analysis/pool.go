@@ -328,6 +328,25 @@ func chunkJobs(jobs []Job, size int, overlap bool) (chunks []Chunk, los []int) {
 	return chunks, los
 }
 
+// dispatch runs the chunks through the pool's Dispatcher, copying each
+// chunk's outcomes to out from its first job's index los[i].
+func (p *Pool) dispatch(ctx context.Context, chunks []Chunk, los []int, out []Outcome, report func(int)) error {
+	res, err := p.cfg.Dispatcher.RunChunks(ctx, p.Spec(), chunks, report)
+	if err != nil {
+		return fmt.Errorf("analysis: dispatch %d chunks: %w", len(chunks), err)
+	}
+	if len(res) != len(chunks) {
+		return fmt.Errorf("analysis: dispatcher returned %d results for %d chunks", len(res), len(chunks))
+	}
+	for i, r := range res {
+		if len(r) != len(chunks[i].Jobs) {
+			return fmt.Errorf("analysis: chunk %d: %d outcomes for %d positions", i, len(r), len(chunks[i].Jobs))
+		}
+		copy(out[los[i]:], r)
+	}
+	return nil
+}
+
 // Search runs the jobs over the workers (or the pool's Dispatcher) and
 // returns one outcome per job.
 func (p *Pool) Search(ctx context.Context, jobs []Job, opt SearchOptions) ([]Outcome, error) {
@@ -350,18 +369,8 @@ func (p *Pool) Search(ctx context.Context, jobs []Job, opt SearchOptions) ([]Out
 		}
 	}
 	if p.cfg.Dispatcher != nil {
-		res, err := p.cfg.Dispatcher.RunChunks(ctx, p.Spec(), chunks, report)
-		if err != nil {
-			return nil, fmt.Errorf("analysis: dispatch %d chunks: %w", len(chunks), err)
-		}
-		if len(res) != len(chunks) {
-			return nil, fmt.Errorf("analysis: dispatcher returned %d results for %d chunks", len(res), len(chunks))
-		}
-		for i, r := range res {
-			if len(r) != len(chunks[i].Jobs) {
-				return nil, fmt.Errorf("analysis: chunk %d: %d outcomes for %d positions", i, len(r), len(chunks[i].Jobs))
-			}
-			copy(out[los[i]:], r)
+		if err := p.dispatch(ctx, chunks, los, out, report); err != nil {
+			return nil, err
 		}
 		return out, nil
 	}

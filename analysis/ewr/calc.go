@@ -49,6 +49,29 @@ type Calculator struct {
 // eps absorbs floating-point noise in threshold comparisons.
 const eps = 1e-12
 
+// rootOf replays pos and checks the included moves (UCI) and that the side
+// to move has moves to analyse.
+func rootOf(pos Position, included []string) (root *board.Board, include []string, err error) {
+	root, err = replay(pos)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, u := range included {
+		if _, err := root.ParseUCI(u); err != nil {
+			return nil, nil, fmt.Errorf("ewr: included move: %w", err)
+		}
+		include = append(include, u)
+	}
+	if !root.HasLegalMoves() {
+		what := "stalemate"
+		if root.InCheck() {
+			what = "checkmate"
+		}
+		return nil, nil, fmt.Errorf("ewr: the position is %s: no moves to analyse", what)
+	}
+	return root, include, nil
+}
+
 // Calculate runs the whole calculation for the side to move in pos. Engine
 // failures are errors; when the time limit ends the calculation early the
 // result so far is returned with Partial set and a warning. Cancelling ctx
@@ -62,23 +85,9 @@ func (c *Calculator) Calculate(ctx context.Context, pos Position, p Params, opt 
 		return nil, err
 	}
 	p = p.normalized()
-	root, err := replay(pos)
+	root, include, err := rootOf(pos, opt.Include)
 	if err != nil {
 		return nil, err
-	}
-	var include []string
-	for _, u := range opt.Include {
-		if _, err := root.ParseUCI(u); err != nil {
-			return nil, fmt.Errorf("ewr: included move: %w", err)
-		}
-		include = append(include, u)
-	}
-	if !root.HasLegalMoves() {
-		what := "stalemate"
-		if root.InCheck() {
-			what = "checkmate"
-		}
-		return nil, fmt.Errorf("ewr: the position is %s: no moves to analyse", what)
 	}
 	key := resultKey(root, pos, p, include)
 	var cacheWarning string

@@ -48,6 +48,8 @@ type dispatched struct {
 // from the calling goroutine. With a Gate, only the engines it allows get
 // work (a search already running finishes); the others wait, and when it
 // allows none Dispatch waits for it.
+// Long: the gate, the hand-out of work and the results are one select loop
+// over the engines' state; split, that state would travel between functions.
 func (e *EngineEvaluator) Dispatch(ctx context.Context, next func(int) (EvalRequest, bool), onResult func(int, EvalRequest, score.Score)) error {
 	if len(e.engines) == 0 {
 		return errors.New("no engines")

@@ -53,42 +53,8 @@ func parseFEN(fen string, chess960 bool) (*Board, error) {
 	for i := range b.sq {
 		b.sq[i] = NoPiece
 	}
-	ranks := strings.Split(fields[0], "/")
-	if len(ranks) != 8 {
-		return nil, fmt.Errorf("fen %q: placement has %d ranks, want 8", fen, len(ranks))
-	}
-	for i, row := range ranks {
-		rank := 7 - i
-		file := 0
-		for _, ch := range row {
-			switch {
-			case ch >= '1' && ch <= '8':
-				file += int(ch - '0')
-			case strings.ContainsRune(pieceChars, ch):
-				if file > 7 {
-					return nil, fmt.Errorf("fen %q: rank %d has more than 8 squares", fen, rank+1)
-				}
-				p := Piece(strings.IndexRune(pieceChars, ch))
-				if p.Type() == Pawn && (rank == 0 || rank == 7) {
-					return nil, fmt.Errorf("fen %q: pawn on rank %d", fen, rank+1)
-				}
-				b.put(p, MakeSquare(file, rank))
-				file++
-			default:
-				return nil, fmt.Errorf("fen %q: invalid character %q in rank %d", fen, ch, rank+1)
-			}
-		}
-		if file != 8 {
-			return nil, fmt.Errorf("fen %q: rank %d has %d squares, want 8", fen, rank+1, file)
-		}
-	}
-	for c := White; c <= Black; c++ {
-		if n := Count(b.pieces[c][King]); n != 1 {
-			return nil, fmt.Errorf("fen %q: %s has %d kings, want 1", fen, colorName(c), n)
-		}
-		if n := Count(b.occ[c]); n > 16 {
-			return nil, fmt.Errorf("fen %q: %s has %d pieces, more than 16", fen, colorName(c), n)
-		}
+	if err := b.parsePlacement(fen, fields[0]); err != nil {
+		return nil, err
 	}
 	switch fields[1] {
 	case "w":
@@ -134,6 +100,49 @@ func parseFEN(fen string, chess960 bool) (*Board, error) {
 	}
 	b.hash = b.computeHash()
 	return b, nil
+}
+
+// parsePlacement puts the pieces of a FEN's placement field on b and checks
+// the ranks, the pawns' ranks and the kings; errors name the FEN.
+func (b *Board) parsePlacement(fen, placement string) error {
+	ranks := strings.Split(placement, "/")
+	if len(ranks) != 8 {
+		return fmt.Errorf("fen %q: placement has %d ranks, want 8", fen, len(ranks))
+	}
+	for i, row := range ranks {
+		rank := 7 - i
+		file := 0
+		for _, ch := range row {
+			switch {
+			case ch >= '1' && ch <= '8':
+				file += int(ch - '0')
+			case strings.ContainsRune(pieceChars, ch):
+				if file > 7 {
+					return fmt.Errorf("fen %q: rank %d has more than 8 squares", fen, rank+1)
+				}
+				p := Piece(strings.IndexRune(pieceChars, ch))
+				if p.Type() == Pawn && (rank == 0 || rank == 7) {
+					return fmt.Errorf("fen %q: pawn on rank %d", fen, rank+1)
+				}
+				b.put(p, MakeSquare(file, rank))
+				file++
+			default:
+				return fmt.Errorf("fen %q: invalid character %q in rank %d", fen, ch, rank+1)
+			}
+		}
+		if file != 8 {
+			return fmt.Errorf("fen %q: rank %d has %d squares, want 8", fen, rank+1, file)
+		}
+	}
+	for c := White; c <= Black; c++ {
+		if n := Count(b.pieces[c][King]); n != 1 {
+			return fmt.Errorf("fen %q: %s has %d kings, want 1", fen, colorName(c), n)
+		}
+		if n := Count(b.occ[c]); n > 16 {
+			return fmt.Errorf("fen %q: %s has %d pieces, more than 16", fen, colorName(c), n)
+		}
+	}
+	return nil
 }
 
 func colorName(c Color) string {

@@ -62,32 +62,11 @@ type Summary struct {
 // Run plays the match. It returns the games played so far and ctx's error
 // when ctx ends early, and an error when an engine cannot be created or an
 // opening is invalid.
+// Long: the workers (each with its pair of engines) and the feeder share the
+// games, the first error and one lock; kept together so the locking reads in one place.
 func Run(ctx context.Context, cfg Config) (Summary, error) {
-	if cfg.A == nil || cfg.B == nil {
-		return Summary{}, errors.New("match: both engines are needed")
-	}
-	if cfg.Games < 1 {
-		return Summary{}, fmt.Errorf("match: %d games: want at least 1", cfg.Games)
-	}
-	if cfg.MoveTime <= 0 {
-		return Summary{}, fmt.Errorf("match: move time %v must be positive", cfg.MoveTime)
-	}
-	if cfg.Tolerance <= 0 {
-		cfg.Tolerance = max(minTolerance, cfg.MoveTime/2)
-	}
-	if cfg.Concurrency < 1 {
-		cfg.Concurrency = DefaultConcurrency
-	}
-	if cfg.MaxPlies < 1 {
-		cfg.MaxPlies = DefaultMaxPlies
-	}
-	if len(cfg.Openings) == 0 {
-		cfg.Openings = ECOOpenings()
-	}
-	for _, o := range cfg.Openings {
-		if _, err := replay(o.Position()); err != nil {
-			return Summary{}, fmt.Errorf("match: opening %s: %w", o.Name, err)
-		}
+	if err := cfg.check(); err != nil {
+		return Summary{}, err
 	}
 	ref := referee{moveTime: cfg.MoveTime, tolerance: cfg.Tolerance, maxPlies: cfg.MaxPlies}
 
@@ -166,6 +145,46 @@ feed:
 	close(jobs)
 	wg.Wait()
 
+	s := summarise(names, games, played)
+	if firstErr != nil {
+		return s, firstErr
+	}
+	return s, ctx.Err()
+}
+
+// check validates cfg and fills its defaults.
+func (cfg *Config) check() error {
+	if cfg.A == nil || cfg.B == nil {
+		return errors.New("match: both engines are needed")
+	}
+	if cfg.Games < 1 {
+		return fmt.Errorf("match: %d games: want at least 1", cfg.Games)
+	}
+	if cfg.MoveTime <= 0 {
+		return fmt.Errorf("match: move time %v must be positive", cfg.MoveTime)
+	}
+	if cfg.Tolerance <= 0 {
+		cfg.Tolerance = max(minTolerance, cfg.MoveTime/2)
+	}
+	if cfg.Concurrency < 1 {
+		cfg.Concurrency = DefaultConcurrency
+	}
+	if cfg.MaxPlies < 1 {
+		cfg.MaxPlies = DefaultMaxPlies
+	}
+	if len(cfg.Openings) == 0 {
+		cfg.Openings = ECOOpenings()
+	}
+	for _, o := range cfg.Openings {
+		if _, err := replay(o.Position()); err != nil {
+			return fmt.Errorf("match: opening %s: %w", o.Name, err)
+		}
+	}
+	return nil
+}
+
+// summarise scores the games played, from A's side.
+func summarise(names [2]string, games []Game, played []bool) Summary {
 	s := Summary{NameA: names[0], NameB: names[1]}
 	var w, l, d int
 	for i, g := range games {
@@ -183,8 +202,5 @@ feed:
 		}
 	}
 	s.Stats = ComputeStats(w, l, d)
-	if firstErr != nil {
-		return s, firstErr
-	}
-	return s, ctx.Err()
+	return s
 }

@@ -164,6 +164,8 @@ func (e *Engine) Configure(options map[string]string) error {
 // answers at once when there is a single legal move, and returns the best
 // move so far when ctx is cancelled (an error only if ctx was done before
 // any move could be chosen).
+// Long: the iterative-deepening loop with its stop, time and mate checks,
+// kept whole so that the order of the checks stays visible.
 func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
 	start := time.Now()
 	e.mu.Lock()

@@ -52,7 +52,6 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
-	log := env.logger()
 	if *sb {
 		o := demoOptions{games: *games, tc: *tc, sparring: *sparring, variant: *variant, fen: *fen}
 		if err := o.check(); err != nil {
@@ -62,6 +61,13 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 		}
 		return runSandboxDemo(ctx, env, cfg, o)
 	}
+	return runLive(ctx, env, cfg, *cfgPath)
+}
+
+// runLive runs the daemon against Lichess (cfg's [lichess]) with its
+// store, summaries, verification, console and scheduled comparisons.
+func runLive(ctx context.Context, env *Env, cfg *config.Config, cfgPath string) error {
+	log := env.logger()
 	token, err := lichess.LoadToken(os.Getenv, cfg.Lichess.TokenFile)
 	if err != nil {
 		return err
@@ -94,23 +100,32 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if cfg.Web.Enabled {
-		if err := addConsole(ctx, env, cfg, *cfgPath, st, d); err != nil {
+		if err := addConsole(ctx, env, cfg, cfgPath, st, d); err != nil {
 			return err
 		}
 	}
 	if cfg.Compare.Enabled {
-		schedule, err := daemon.CompareSchedule(cfg.Compare, cfg.Analysis)
-		if err != nil {
+		if err := addCompareSchedule(cfg, client, st, log, d); err != nil {
 			return err
 		}
-		sched, err := comparerun.NewScheduler(comparerun.SchedulerConfig{Compare: schedule,
-			Client: client, Store: st, Logger: log})
-		if err != nil {
-			return err
-		}
-		d.AddBackground(sched.RunBackground)
 	}
 	return d.Run(ctx)
+}
+
+// addCompareSchedule runs the scheduled comparisons ([compare]) in the
+// daemon's background.
+func addCompareSchedule(cfg *config.Config, client *lichess.Client, st *store.Store, log zerolog.Logger, d *daemon.Daemon) error {
+	schedule, err := daemon.CompareSchedule(cfg.Compare, cfg.Analysis)
+	if err != nil {
+		return err
+	}
+	sched, err := comparerun.NewScheduler(comparerun.SchedulerConfig{Compare: schedule,
+		Client: client, Store: st, Logger: log})
+	if err != nil {
+		return err
+	}
+	d.AddBackground(sched.RunBackground)
+	return nil
 }
 
 // addConsole runs the web console ([web]) next to the daemon's games.

@@ -83,33 +83,9 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 	d.lastBusy = time.Now()
 	d.mu.Unlock()
 
-	engineName, label := acc.engine, acc.label
-	bot := acc.offer.Bot
-	if known, err := d.store.Game(gamesCtx, id); err == nil {
-		// A restart: keep the engine chosen when the game began.
-		if known.Engine != "" {
-			engineName, label = known.Engine, "resumed"
-		}
-		bot = bot || known.OpponentBot
-	}
-	if engineName == "" {
-		o := Offer{Challenger: info.Opponent.Username, Rating: info.Opponent.Rating, Variant: info.Variant.Key,
-			Speed: info.Speed, Rated: info.Rated}
-		engineName, label = selectEngine(d.cfg, o)
-	}
-	slot.bot = bot
-	rec := store.Game{ID: id, Opponent: info.Opponent.Username, OpponentRating: info.Opponent.Rating, OpponentBot: bot,
-		Color: string(info.Color), Engine: engineName, Speed: info.Speed, Variant: info.Variant.Key, Rated: info.Rated}
-	if wasAccepted && info.Variant.Key != "standard" {
-		// The post-game replay needs the start position. A challenge just
-		// accepted carries it, or (a random Chess960 one) the gameStart
-		// does: no move has been played yet. After a restart gameStart's
-		// fen is the current position, not the initial one.
-		rec.InitialFEN = acc.offer.FEN
-		if rec.InitialFEN == "" {
-			rec.InitialFEN = info.FEN
-		}
-	}
+	rec, label := d.gameRecord(gamesCtx, id, info, acc, wasAccepted)
+	engineName := rec.Engine
+	slot.bot = rec.OpponentBot
 	if err := d.store.StartGame(gamesCtx, rec); err != nil {
 		d.log.Error().Err(err).Str("game", id).Msg("record game start")
 	}
@@ -139,6 +115,40 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 			d.mu.Unlock()
 		})
 	}()
+}
+
+// gameRecord is the store's record of a game starting: the engine chosen
+// when it was accepted, else the one recorded before a restart, else the
+// rules' choice now (label says which rule), and its start position.
+func (d *Daemon) gameRecord(ctx context.Context, id string, info lichess.GameInfo, acc accepted, wasAccepted bool) (rec store.Game, label string) {
+	engineName := acc.engine
+	label = acc.label
+	bot := acc.offer.Bot
+	if known, err := d.store.Game(ctx, id); err == nil {
+		// A restart: keep the engine chosen when the game began.
+		if known.Engine != "" {
+			engineName, label = known.Engine, "resumed"
+		}
+		bot = bot || known.OpponentBot
+	}
+	if engineName == "" {
+		o := Offer{Challenger: info.Opponent.Username, Rating: info.Opponent.Rating, Variant: info.Variant.Key,
+			Speed: info.Speed, Rated: info.Rated}
+		engineName, label = selectEngine(d.cfg, o)
+	}
+	rec = store.Game{ID: id, Opponent: info.Opponent.Username, OpponentRating: info.Opponent.Rating, OpponentBot: bot,
+		Color: string(info.Color), Engine: engineName, Speed: info.Speed, Variant: info.Variant.Key, Rated: info.Rated}
+	if wasAccepted && info.Variant.Key != "standard" {
+		// The post-game replay needs the start position. A challenge just
+		// accepted carries it, or (a random Chess960 one) the gameStart
+		// does: no move has been played yet. After a restart gameStart's
+		// fen is the current position, not the initial one.
+		rec.InitialFEN = acc.offer.FEN
+		if rec.InitialFEN == "" {
+			rec.InitialFEN = info.FEN
+		}
+	}
+	return rec, label
 }
 
 // runGame plays one game to its end and records the result.

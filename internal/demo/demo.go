@@ -140,9 +140,9 @@ func checkSparring(ctx context.Context, spec string) error {
 	return nil
 }
 
-// Run starts the sandbox, the sparring partner and the daemon, and returns
-// once opt.Games games are over and summarised, or ctx ends.
-func Run(ctx context.Context, opt Options) (*Result, error) {
+// defaults fills opt's unset options and checks the time control and the
+// sparring engine; it returns the parsed time control.
+func (opt *Options) defaults(ctx context.Context) (config.TimeControl, error) {
 	if opt.Config == nil {
 		opt.Config = config.Default()
 	}
@@ -157,12 +157,126 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	tc, err := config.ParseTimeControl(opt.TC)
 	if err != nil {
-		return nil, fmt.Errorf("demo: %w", err)
+		return tc, fmt.Errorf("demo: %w", err)
 	}
 	if opt.Days == 0 && !opt.NoSparring && tc.Speed() == "ultraBullet" {
-		return nil, fmt.Errorf("demo: time control %s is UltraBullet, which Lichess does not let BOT accounts play (the shortest they may play is bullet, such as 0.5+0)", opt.TC)
+		return tc, fmt.Errorf("demo: time control %s is UltraBullet, which Lichess does not let BOT accounts play (the shortest they may play is bullet, such as 0.5+0)", opt.TC)
 	}
-	if err := checkSparring(ctx, opt.Sparring); err != nil {
+	return tc, checkSparring(ctx, opt.Sparring)
+}
+
+// accounts returns the sandbox configuration with the bot's, the sparring
+// partners' and the other bots' accounts, and the partners' and other bots'
+// tokens.
+func (opt *Options) accounts(botToken string) (sbCfg sandbox.Config, sparTokens, botTokens []string) {
+	sbCfg = opt.Sandbox
+	sbCfg.Accounts = []sandbox.Account{{Name: BotName, Token: botToken, Bot: true, Rating: 1500}}
+	sparrers := max(opt.Sparrers, 1)
+	if opt.NoSparring {
+		sparrers = 0
+	}
+	for i := 0; i < sparrers; i++ {
+		sparTokens = append(sparTokens, "lip_"+randomHex(12))
+		sbCfg.Accounts = append(sbCfg.Accounts, sandbox.Account{Name: sparringName(i), Token: sparTokens[i], Rating: 1500})
+	}
+	botTokens = make([]string, len(opt.Bots))
+	for i, b := range opt.Bots {
+		botTokens[i] = "lip_" + randomHex(12)
+		sbCfg.Accounts = append(sbCfg.Accounts, b.sandboxAccount(botTokens[i]))
+	}
+	return sbCfg, sparTokens, botTokens
+}
+
+// runDaemons runs the daemon until runCtx ends or opt.Stop, starting it
+// again on opt.Restart. It returns the last run's error, or an error that
+// kept a daemon from starting.
+func runDaemons(runCtx context.Context, opt Options, copt lichess.Options, cfg *config.Config, st *store.Store,
+	engines daemon.EngineFactory, hooks daemon.Hooks, vf *verifyFlow, report func(string, []string)) (runErr, err error) {
+	for {
+		client, err := lichess.New(copt)
+		if err != nil {
+			return runErr, err
+		}
+		dhooks := hooks
+		sum, bg, err := vf.wire(opt, client, st, &dhooks, report)
+		if err != nil {
+			client.Close()
+			return runErr, err
+		}
+		d, err := daemon.New(daemon.Options{Config: cfg, Client: client, Store: st, Engines: engines,
+			Summariser: sum, Hooks: dhooks, Background: bg, Logger: opt.Logger.With().Str("component", "daemon").Logger()})
+		if err != nil {
+			client.Close()
+			return runErr, err
+		}
+		dctx, crash := context.WithCancel(runCtx)
+		restarted, stopped := make(chan struct{}), make(chan struct{})
+		watched := make(chan struct{})
+		go func() {
+			defer close(watched)
+			select {
+			case <-opt.Restart:
+				close(restarted)
+				crash()
+			case <-opt.Stop:
+				close(stopped)
+				crash()
+			case <-dctx.Done():
+			}
+		}()
+		runErr = d.Run(dctx)
+		crash()
+		<-watched
+		client.Close()
+		select {
+		case <-restarted:
+			fmt.Fprintln(opt.Out, "(daemon restarted)")
+			continue
+		case <-stopped:
+			fmt.Fprintln(opt.Out, "(daemon stopped)")
+		default:
+		}
+		break
+	}
+	return runErr, nil
+}
+
+// demoHooks are opt.Hooks with the demo's own: a game counts as done when
+// it is over (no summariser), else once its summary is posted (and verified,
+// when the verification flow is on).
+func demoHooks(opt Options, vf *verifyFlow, report func(string, []string)) daemon.Hooks {
+	hooks := opt.Hooks
+	if opt.Summariser == nil {
+		inner := hooks.GameFinished
+		hooks.GameFinished = func(g store.Game) {
+			if inner != nil {
+				inner(g)
+			}
+			report(g.ID, nil)
+		}
+	} else {
+		inner := hooks.SummaryPosted
+		hooks.SummaryPosted = func(id string, lines []string) {
+			if inner != nil {
+				inner(id, lines)
+			}
+			if vf.on {
+				vf.posted(id, lines, report) // reported once verified too
+				return
+			}
+			report(id, lines)
+		}
+	}
+	return hooks
+}
+
+// Run starts the sandbox, the sparring partner and the daemon, and returns
+// once opt.Games games are over and summarised, or ctx ends.
+// Long: the wiring of sandbox, store, sparring partners and daemon in start
+// order, each step's failure stopping what was started before it.
+func Run(ctx context.Context, opt Options) (*Result, error) {
+	tc, err := opt.defaults(ctx)
+	if err != nil {
 		return nil, err
 	}
 	if opt.Dir == "" {
@@ -174,22 +288,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if botToken == "" {
 		botToken = "lip_" + randomHex(12)
 	}
-	sbCfg := opt.Sandbox
-	sbCfg.Accounts = []sandbox.Account{{Name: BotName, Token: botToken, Bot: true, Rating: 1500}}
-	sparrers := max(opt.Sparrers, 1)
-	if opt.NoSparring {
-		sparrers = 0
-	}
-	var sparTokens []string
-	for i := 0; i < sparrers; i++ {
-		sparTokens = append(sparTokens, "lip_"+randomHex(12))
-		sbCfg.Accounts = append(sbCfg.Accounts, sandbox.Account{Name: sparringName(i), Token: sparTokens[i], Rating: 1500})
-	}
-	botTokens := make([]string, len(opt.Bots))
-	for i, b := range opt.Bots {
-		botTokens[i] = "lip_" + randomHex(12)
-		sbCfg.Accounts = append(sbCfg.Accounts, b.sandboxAccount(botTokens[i]))
-	}
+	sbCfg, sparTokens, botTokens := opt.accounts(botToken)
 	sbCfg.Logger = opt.Logger.With().Str("component", "sandbox").Logger()
 	vf := newVerifyFlow(opt)
 	if vf.on {
@@ -252,28 +351,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 			stop()
 		}
 	}
-	hooks := opt.Hooks
-	if opt.Summariser == nil {
-		inner := hooks.GameFinished
-		hooks.GameFinished = func(g store.Game) {
-			if inner != nil {
-				inner(g)
-			}
-			report(g.ID, nil)
-		}
-	} else {
-		inner := hooks.SummaryPosted
-		hooks.SummaryPosted = func(id string, lines []string) {
-			if inner != nil {
-				inner(id, lines)
-			}
-			if vf.on {
-				vf.posted(id, lines, report) // reported once verified too
-				return
-			}
-			report(id, lines)
-		}
-	}
+	hooks := demoHooks(opt, vf, report)
 	engines := opt.Engines
 	if engines == nil {
 		engines = daemon.NewEngineFactory(&cfg, opt.Logger)
@@ -287,7 +365,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		wg.Wait()
 		return nil, err
 	}
-	for i := 0; i < sparrers; i++ {
+	for i := range sparTokens {
 		sp, err := newSparring(url, sparTokens[i], sparringName(i), opt, tc, &cfg)
 		if err != nil {
 			return fail(err)
@@ -306,52 +384,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if err := waitOnline(runCtx, srv, opt.Bots); err != nil {
 		return fail(err)
 	}
-	var runErr error
-	for {
-		client, err := lichess.New(copt)
-		if err != nil {
-			return fail(err)
-		}
-		dhooks := hooks
-		sum, bg, err := vf.wire(opt, client, st, &dhooks, report)
-		if err != nil {
-			client.Close()
-			return fail(err)
-		}
-		d, err := daemon.New(daemon.Options{Config: &cfg, Client: client, Store: st, Engines: engines,
-			Summariser: sum, Hooks: dhooks, Background: bg, Logger: opt.Logger.With().Str("component", "daemon").Logger()})
-		if err != nil {
-			client.Close()
-			return fail(err)
-		}
-		dctx, crash := context.WithCancel(runCtx)
-		restarted, stopped := make(chan struct{}), make(chan struct{})
-		watched := make(chan struct{})
-		go func() {
-			defer close(watched)
-			select {
-			case <-opt.Restart:
-				close(restarted)
-				crash()
-			case <-opt.Stop:
-				close(stopped)
-				crash()
-			case <-dctx.Done():
-			}
-		}()
-		runErr = d.Run(dctx)
-		crash()
-		<-watched
-		client.Close()
-		select {
-		case <-restarted:
-			fmt.Fprintln(opt.Out, "(daemon restarted)")
-			continue
-		case <-stopped:
-			fmt.Fprintln(opt.Out, "(daemon stopped)")
-		default:
-		}
-		break
+	runErr, err := runDaemons(runCtx, opt, copt, &cfg, st, engines, hooks, vf, report)
+	if err != nil {
+		return fail(err)
 	}
 	stop()
 	wg.Wait()
