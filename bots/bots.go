@@ -142,16 +142,25 @@ func buildSearch(newEngine func(...search.Option) (*search.Engine, error)) build
 		if c.name != "" {
 			opts = append(opts, search.WithName(c.name))
 		}
-		tbOpts, closeTB, err := c.searchTablebase()
+		tb, err := c.openSyzygy()
 		if err != nil {
 			return nil, fmt.Errorf("bots: %s: %w", s.Name, err)
 		}
-		e, err := newEngine(append(opts, tbOpts...)...)
+		if tb != nil {
+			opts = append(opts, search.WithTablebase(tb, c.syzygy.probeDepth))
+		}
+		e, err := newEngine(opts...)
 		if err != nil {
-			closeTB()
+			if tb != nil {
+				_ = tb.Close()
+			}
 			return nil, fmt.Errorf("bots: %s: %w", s.Name, err)
 		}
-		return configure(e, c.options(s))
+		eng, err := configure(e, c.options(s))
+		if err != nil || tb == nil {
+			return eng, err
+		}
+		return c.withSyzygySource(eng, tb), nil
 	}
 }
 

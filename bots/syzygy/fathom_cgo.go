@@ -101,6 +101,7 @@ import "C"
 
 import (
 	"fmt"
+	"strings"
 	"unsafe"
 )
 
@@ -121,7 +122,12 @@ func loadFathom(lib, path string) (*fathom, error) {
 	clib := C.CString(lib)
 	defer C.free(unsafe.Pointer(clib))
 	if msg := C.outpost_fathom_open(&fa.f, clib); msg != nil {
-		return nil, fmt.Errorf("loading %s (install Debian's libfathom1): %s", lib, C.GoString(msg))
+		text := C.GoString(msg)
+		if strings.Contains(text, "cannot open shared object") {
+			return nil, fmt.Errorf("loading %s (install Debian's libfathom1): %s", lib, text)
+		}
+		// glibc gives a process about a dozen link-map namespaces.
+		return nil, fmt.Errorf("loading %s (too many tablebases open at once?): %s", lib, text)
 	}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))

@@ -13,9 +13,12 @@ import (
 
 // syzygySources builds the local Syzygy move source of an engine whose
 // [engines.NAME.syzygy] table is enabled. A uci engine gets none: it
-// probes the tables itself (SyzygyPath, see syzygyUCIOptions).
+// probes the tables itself (SyzygyPath, see syzygyUCIOptions); neither do
+// medium and hard, which bots.WithSyzygy wraps in the same source over the
+// tables their search probes (one copy of libfathom per engine: glibc
+// allows a process only a dozen or so link-map namespaces).
 func syzygySources(_ context.Context, _ *config.Config, name string, def config.EngineConfig) ([]movesource.Bounded, error) {
-	if !def.SyzygyOn() || def.Type == config.EngineUCI {
+	if !def.SyzygyOn() || def.Type == config.EngineUCI || def.Type == config.EngineMedium || def.Type == config.EngineHard {
 		return nil, nil
 	}
 	t, err := syzygy.Open(def.Syzygy.Path, syzygy.WithMaxPieces(def.Syzygy.MaxPieces))
@@ -43,8 +46,9 @@ func syzygyUCIOptions(def config.EngineConfig, opts map[string]string) map[strin
 	return out
 }
 
-// syzygySearchOptions makes medium and hard probe the tables of an enabled
-// [engines.NAME.syzygy] table inside their search (easy ignores it).
+// syzygySearchOptions gives medium and hard the tables of an enabled
+// [engines.NAME.syzygy] table: the syzygy move source at the root and WDL
+// probes in their search (easy ignores it and gets syzygySources).
 func syzygySearchOptions(def config.EngineConfig) []bots.Option {
 	if !def.SyzygyOn() {
 		return nil

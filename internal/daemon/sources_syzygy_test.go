@@ -26,7 +26,7 @@ func TestSyzygySourcesBuilder(t *testing.T) {
 	tables, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "tablebases", "syzygy"))
 	require.NoError(t, err)
 	ctx := context.Background()
-	def := config.EngineConfig{Type: "hard", Syzygy: &config.SyzygyConfig{Enabled: true, Path: []string{tables}}}
+	def := config.EngineConfig{Type: "easy", Syzygy: &config.SyzygyConfig{Enabled: true, Path: []string{tables}}}
 	srcs, err := syzygySources(ctx, nil, "tb", def)
 	require.NoError(t, err)
 	require.Len(t, srcs, 1)
@@ -35,12 +35,15 @@ func TestSyzygySourcesBuilder(t *testing.T) {
 	assert.Equal(t, "h1g1", mv.UCI, "the rook takes the queen")
 	require.NoError(t, srcs[0].Source.(interface{ Close() error }).Close())
 
-	uci := config.EngineConfig{Type: "uci", Syzygy: def.Syzygy}
-	srcs, err = syzygySources(ctx, nil, "sf", uci)
-	require.NoError(t, err)
-	assert.Empty(t, srcs, "a uci engine probes the tables itself")
+	for _, typ := range []string{"uci", "medium", "hard"} {
+		srcs, err = syzygySources(ctx, nil, "x", config.EngineConfig{Type: typ, Syzygy: def.Syzygy})
+		require.NoError(t, err)
+		assert.Empty(t, srcs, "%s gets the tables through its options", typ)
+	}
+	assert.Len(t, syzygySearchOptions(config.EngineConfig{Type: "hard", Syzygy: def.Syzygy}), 1)
+	assert.Empty(t, syzygySearchOptions(config.EngineConfig{Type: "hard"}))
 
-	bad := config.EngineConfig{Type: "hard", Syzygy: &config.SyzygyConfig{Enabled: true, Path: []string{t.TempDir()}}}
+	bad := config.EngineConfig{Type: "knobs", Syzygy: &config.SyzygyConfig{Enabled: true, Path: []string{t.TempDir()}}}
 	_, err = syzygySources(ctx, nil, "tb", bad)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "engines.tb.syzygy")
