@@ -156,11 +156,7 @@ func buildSearch(newEngine func(...search.Option) (*search.Engine, error)) build
 			}
 			return nil, fmt.Errorf("bots: %s: %w", s.Name, err)
 		}
-		eng, err := configure(e, c.options(s))
-		if err != nil || tb == nil {
-			return eng, err
-		}
-		return c.withSyzygySource(eng, tb), nil
+		return configure(e, c.options(s))
 	}
 }
 

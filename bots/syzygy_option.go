@@ -3,8 +3,6 @@ package bots
 import (
 	"fmt"
 
-	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/bots/movesource"
 	"github.com/outpostchess/outpost/bots/syzygy"
 )
 
@@ -15,14 +13,12 @@ type syzygyOptions struct {
 	probeDepth int
 }
 
-// WithSyzygy gives the medium and hard engines the Syzygy tables in dirs,
-// opened once for both uses: the engine is wrapped in the "syzygy" move
-// source (the table's move whenever they cover the position) and its
-// search probes WDL below the root (search.WithTablebase). maxPieces
-// caps the positions probed (0 = all the tables cover); probeDepth is the
-// least remaining depth for an in-search probe (0 = 1). Other engines
-// ignore it (give them a syzygy.Source instead). The tables are closed
-// with the engine.
+// WithSyzygy makes the medium and hard engines probe the Syzygy tables in
+// dirs inside their search (search.WithTablebase): maxPieces caps the
+// positions probed (0 = all the tables cover); probeDepth is the least
+// remaining depth for a probe (0 = 1). Other engines ignore it. The root
+// is left to a syzygy.Source in front of the engine. The tables are
+// opened when the engine is built and closed with it.
 func WithSyzygy(dirs []string, maxPieces, probeDepth int) Option {
 	return func(c *config) error {
 		if len(dirs) == 0 {
@@ -44,18 +40,4 @@ func (c *config) openSyzygy() (*syzygy.Tables, error) {
 		return nil, fmt.Errorf("bots: %w", err)
 	}
 	return t, nil
-}
-
-// withSyzygySource wraps e in the syzygy move source over t (which e's
-// search owns and closes), logging each answer as the daemon logs its
-// move sources.
-func (c *config) withSyzygySource(e engine.Engine, t *syzygy.Tables) engine.Engine {
-	return movesource.Wrap(e, []movesource.Bounded{{Source: syzygy.NewSource(t), Timeout: movesource.DefaultTimeout}},
-		func(ev movesource.Event) {
-			l := c.log.Debug()
-			if ev.Err != nil && ev.Err != movesource.ErrNoMove {
-				l = c.log.Warn().Err(ev.Err)
-			}
-			l.Str("engine", e.Name()).Str("source", ev.Source).Str("move", ev.Move).Dur("elapsed", ev.Elapsed).Msg("move source")
-		})
 }

@@ -84,3 +84,25 @@ func syzygyDirProblem(d string) string {
 	}
 	return ""
 }
+
+// checkSyzygyShared checks that the engines Outpost probes tables for
+// itself (every type but uci, which probes in its own process) name the
+// same directories: libfathom serves one set per process.
+func (c *Config) checkSyzygyShared(ch *checker, sortedNames []string) {
+	first, firstPath := "", ""
+	for _, name := range sortedNames {
+		e := c.Engines.Defs[name]
+		if !e.SyzygyOn() || e.Type == EngineUCI {
+			continue
+		}
+		p := e.Syzygy.SyzygyPathOption()
+		switch {
+		case first == "":
+			first, firstPath = name, p
+		case p != firstPath:
+			ch.fail(joinKey("engines", name)+".syzygy.path", e.Syzygy.Path,
+				"differs from engines."+first+".syzygy.path",
+				"the same directories, in the same order, for every non-uci engine (libfathom serves one set per process)")
+		}
+	}
+}

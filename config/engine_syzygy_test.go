@@ -15,6 +15,10 @@ func TestSyzygyConfigValidation(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(tables, "KQvK.rtbw"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	tables2 := t.TempDir()
+	if err := os.WriteFile(filepath.Join(tables2, "KRvK.rtbw"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	eng := func(typ, body string) string {
 		return "[engines.e]\ntype = \"" + typ + "\"\n" + body
 	}
@@ -28,6 +32,9 @@ func TestSyzygyConfigValidation(t *testing.T) {
 		{"max pieces low", eng("hard", "[engines.e.syzygy]\nmax_pieces = 2"), "engines.e.syzygy.max_pieces", "3..7"},
 		{"max pieces high", eng("hard", "[engines.e.syzygy]\nmax_pieces = 8"), "engines.e.syzygy.max_pieces", "3..7"},
 		{"probe depth", eng("hard", "[engines.e.syzygy]\nprobe_depth = 65"), "engines.e.syzygy.probe_depth", "0..64"},
+		{"two sets", "[engines.a]\ntype = \"hard\"\n[engines.a.syzygy]\nenabled = true\npath = [\"" + tables + "\"]\n" +
+			"[engines.b]\ntype = \"easy\"\n[engines.b.syzygy]\nenabled = true\npath = [\"" + tables2 + "\"]",
+			"engines.b.syzygy.path", "one set per process"},
 		{"uci conflict", eng("uci", "path = \"/usr/games/stockfish\"\n[engines.e.options]\nSyzygyPath = \"/x\"\n[engines.e.syzygy]\nenabled = true\npath = [\""+tables+"\"]"), "engines.e.options.SyzygyPath", "not both"},
 	}
 	for _, c := range cases {

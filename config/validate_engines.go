@@ -53,6 +53,7 @@ func (c *Config) checkEngines(ch *checker) {
 	for _, name := range names {
 		c.checkEngine(ch, name, c.Engines.Defs[name])
 	}
+	c.checkSyzygyShared(ch, names)
 }
 
 func (c *Config) checkEngine(ch *checker, name string, e EngineConfig) {

@@ -1,38 +1,58 @@
 package syzygy
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// TestSyzygyManyOpen: each Tables holds its own copy of libfathom (and of
-// the C library) in a link-map namespace; glibc's static TLS space caps how
-// many exist at once. At least 8 fit (about 11 with glibc 2.36's defaults),
-// and the one that does not fails with an error that says why, not a crash.
+// TestSyzygyManyOpen: any number of Tables over the same directories are
+// open at once (one game each in the daemon), all answering.
 func TestSyzygyManyOpen(t *testing.T) {
 	var open []*Tables
-	defer func() {
-		for _, tb := range open {
-			require.NoError(t, tb.Close())
-		}
-	}()
 	for i := 0; i < 64; i++ {
 		tb, err := Open([]string{sharedTables})
-		if err != nil {
-			assert.Contains(t, err.Error(), "too many tablebases open at once")
-			break
-		}
+		require.NoError(t, err, "table set %d", i)
 		open = append(open, tb)
 	}
-	t.Logf("%d open at once", len(open))
-	assert.GreaterOrEqual(t, len(open), 8)
-	// All of them answer.
 	b := mustBoard(t, "8/8/8/8/8/2k5/8/K6R w - - 0 1")
 	for _, tb := range open {
 		w, err := tb.ProbeWDL(b)
 		require.NoError(t, err)
 		assert.Equal(t, Win, w)
+		require.NoError(t, tb.Close())
 	}
+}
+
+// TestSyzygyOneSetPerProcess: libfathom holds one set of directories per
+// process; another set is refused, naming both, while the first is open,
+// and served once it is closed.
+func TestSyzygyOneSetPerProcess(t *testing.T) {
+	other := t.TempDir()
+	for _, f := range []string{"KQvK.rtbw", "KQvK.rtbz"} {
+		abs, err := filepath.Abs(filepath.Join(sharedTables, f))
+		require.NoError(t, err)
+		require.NoError(t, os.Symlink(abs, filepath.Join(other, f)))
+	}
+	first := openShared(t)
+	_, err := Open([]string{other})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "one set of directories per process")
+	assert.Contains(t, err.Error(), other)
+	require.NoError(t, first.Close())
+
+	small, err := Open([]string{other})
+	require.NoError(t, err)
+	assert.Equal(t, 3, small.MaxPieces(), "only KQvK")
+	w, err := small.ProbeWDL(mustBoard(t, "8/8/8/3k4/8/8/8/KQ6 w - - 0 1"))
+	require.NoError(t, err)
+	assert.Equal(t, Win, w)
+	_, err = small.ProbeWDL(mustBoard(t, "8/8/8/4k3/8/8/8/K6R w - - 0 1"))
+	assert.ErrorIs(t, err, ErrNotCovered, "no KRvK table in this set")
+	require.NoError(t, small.Close())
+	again := openShared(t)
+	assert.Equal(t, 4, again.MaxPieces())
 }

@@ -55,13 +55,13 @@ func (t *Tables) ProbeRoot(b *board.Board) (Root, error) {
 	}
 	in := inputOf(b)
 	var results [tbMaxMoves]uint32
-	t.mu.Lock()
-	if t.fa == nil {
-		t.mu.Unlock()
+	t.lib.mu.Lock()
+	if t.closed {
+		t.lib.mu.Unlock()
 		return Root{}, errors.New("syzygy: probing closed tables")
 	}
-	r := t.fa.root(&in, &results)
-	t.mu.Unlock()
+	r := t.lib.fa.root(&in, &results)
+	t.lib.mu.Unlock()
 	switch {
 	case r == tbResultFailed:
 		return Root{}, fmt.Errorf("%w: no table for %s (or one it leads to)", ErrNotCovered, Material(b))

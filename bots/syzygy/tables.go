@@ -24,13 +24,48 @@ const tbResultFailed = 0xFFFFFFFF
 var ErrNotCovered = errors.New("syzygy: position not covered by the tables")
 
 // Tables is an opened set of Syzygy tables (WDL .rtbw and DTZ .rtbz files)
-// probed through libfathom. It is safe for concurrent use: probes are
-// serialised, since fathom's root probe is not re-entrant.
+// probed through libfathom. It is safe for concurrent use.
 type Tables struct {
-	mu     sync.Mutex
-	fa     *fathom
+	lib    *library
 	dirs   []string
 	pieces int
+	closed bool // guarded by lib.mu
+}
+
+// library is one loaded libfathom. Fathom keeps its tables in global C
+// variables, one set per loaded library per process, so every Tables over
+// the same library shares it: they must name the same directories, and
+// their probes are serialised (fathom's root probe is not re-entrant).
+type library struct {
+	mu   sync.Mutex
+	fa   *fathom
+	path string // the directories fathom was initialised with, ':'-joined
+	refs int    // open Tables
+}
+
+// loaded holds the libraries loaded so far, by file name. It is the one
+// package-level variable: it mirrors state that lives in the C library
+// for the life of the process (a library is never unloaded; opening the
+// same tables again costs nothing), so it cannot be owned by a value.
+var loaded = struct {
+	sync.Mutex
+	libs map[string]*library
+}{libs: map[string]*library{}}
+
+// libraryFor loads lib once per process.
+func libraryFor(lib string) (*library, error) {
+	loaded.Lock()
+	defer loaded.Unlock()
+	if l, ok := loaded.libs[lib]; ok {
+		return l, nil
+	}
+	fa, err := loadFathom(lib)
+	if err != nil {
+		return nil, err
+	}
+	l := &library{fa: fa}
+	loaded.libs[lib] = l
+	return l, nil
 }
 
 // Option adjusts Open.
@@ -65,19 +100,43 @@ func Open(dirs []string, opts ...Option) (*Tables, error) {
 			return nil, err
 		}
 	}
-	fa, err := loadFathom(o.library, strings.Join(dirs, ":"))
+	l, err := libraryFor(o.library)
 	if err != nil {
 		return nil, fmt.Errorf("syzygy: %w", err)
 	}
-	t := &Tables{fa: fa, dirs: append([]string(nil), dirs...), pieces: fa.largest()}
-	if t.pieces == 0 {
-		fa.close()
-		return nil, fmt.Errorf("syzygy: libfathom found no usable table in %s", strings.Join(dirs, ", "))
+	pieces, err := l.acquire(strings.Join(dirs, ":"))
+	if err != nil {
+		return nil, err
 	}
+	t := &Tables{lib: l, dirs: append([]string(nil), dirs...), pieces: pieces}
 	if o.maxPieces > 0 && o.maxPieces < t.pieces {
 		t.pieces = o.maxPieces
 	}
 	return t, nil
+}
+
+// acquire initialises the library with path unless it already serves it,
+// counts one more user and returns the largest table's piece count.
+func (l *library) acquire(path string) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.path != path {
+		if l.refs > 0 {
+			return 0, fmt.Errorf("syzygy: tables in %s are open; libfathom serves one set of directories per process, not also %s",
+				strings.ReplaceAll(l.path, ":", ", "), strings.ReplaceAll(path, ":", ", "))
+		}
+		l.path = ""
+		if !l.fa.init(path) {
+			return 0, fmt.Errorf("syzygy: libfathom failed to initialise the tables in %s", strings.ReplaceAll(path, ":", ", "))
+		}
+		l.path = path
+	}
+	n := l.fa.largest()
+	if n == 0 {
+		return 0, fmt.Errorf("syzygy: libfathom found no usable table in %s", strings.ReplaceAll(path, ":", ", "))
+	}
+	l.refs++
+	return n, nil
 }
 
 // checkDir reports a table directory that is missing, is not a directory,
@@ -119,13 +178,15 @@ func (t *Tables) MaxPieces() int { return t.pieces }
 // Dirs returns the table directories, in the order given to Open.
 func (t *Tables) Dirs() []string { return append([]string(nil), t.dirs...) }
 
-// Close unloads the tables. Probing afterwards returns an error.
+// Close releases the tables; probing afterwards returns an error. The
+// library and its tables stay loaded for the next Open of the same
+// directories.
 func (t *Tables) Close() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.fa != nil {
-		t.fa.close()
-		t.fa = nil
+	t.lib.mu.Lock()
+	defer t.lib.mu.Unlock()
+	if !t.closed {
+		t.closed = true
+		t.lib.refs--
 	}
 	return nil
 }
@@ -145,12 +206,12 @@ func (t *Tables) ProbeWDL(b *board.Board) (WDL, error) {
 		return 0, ErrNotCovered
 	}
 	in := inputOf(b)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.fa == nil {
+	t.lib.mu.Lock()
+	defer t.lib.mu.Unlock()
+	if t.closed {
 		return 0, errors.New("syzygy: probing closed tables")
 	}
-	r := t.fa.wdl(&in)
+	r := t.lib.fa.wdl(&in)
 	if r == tbResultFailed {
 		return 0, fmt.Errorf("%w: no table for %s", ErrNotCovered, Material(b))
 	}

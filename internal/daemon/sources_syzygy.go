@@ -13,12 +13,9 @@ import (
 
 // syzygySources builds the local Syzygy move source of an engine whose
 // [engines.NAME.syzygy] table is enabled. A uci engine gets none: it
-// probes the tables itself (SyzygyPath, see syzygyUCIOptions); neither do
-// medium and hard, which bots.WithSyzygy wraps in the same source over the
-// tables their search probes (one copy of libfathom per engine: glibc
-// allows a process only a dozen or so link-map namespaces).
+// probes the tables itself (SyzygyPath, see syzygyUCIOptions).
 func syzygySources(_ context.Context, _ *config.Config, name string, def config.EngineConfig) ([]movesource.Bounded, error) {
-	if !def.SyzygyOn() || def.Type == config.EngineUCI || def.Type == config.EngineMedium || def.Type == config.EngineHard {
+	if !def.SyzygyOn() || def.Type == config.EngineUCI {
 		return nil, nil
 	}
 	t, err := syzygy.Open(def.Syzygy.Path, syzygy.WithMaxPieces(def.Syzygy.MaxPieces))
@@ -46,9 +43,8 @@ func syzygyUCIOptions(def config.EngineConfig, opts map[string]string) map[strin
 	return out
 }
 
-// syzygySearchOptions gives medium and hard the tables of an enabled
-// [engines.NAME.syzygy] table: the syzygy move source at the root and WDL
-// probes in their search (easy ignores it and gets syzygySources).
+// syzygySearchOptions makes medium and hard probe the tables of an enabled
+// [engines.NAME.syzygy] table inside their search (easy ignores it).
 func syzygySearchOptions(def config.EngineConfig) []bots.Option {
 	if !def.SyzygyOn() {
 		return nil

@@ -26,7 +26,7 @@ func TestSyzygySourcesBuilder(t *testing.T) {
 	tables, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "tablebases", "syzygy"))
 	require.NoError(t, err)
 	ctx := context.Background()
-	def := config.EngineConfig{Type: "easy", Syzygy: &config.SyzygyConfig{Enabled: true, Path: []string{tables}}}
+	def := config.EngineConfig{Type: "hard", Syzygy: &config.SyzygyConfig{Enabled: true, Path: []string{tables}}}
 	srcs, err := syzygySources(ctx, nil, "tb", def)
 	require.NoError(t, err)
 	require.Len(t, srcs, 1)
@@ -35,11 +35,9 @@ func TestSyzygySourcesBuilder(t *testing.T) {
 	assert.Equal(t, "h1g1", mv.UCI, "the rook takes the queen")
 	require.NoError(t, srcs[0].Source.(interface{ Close() error }).Close())
 
-	for _, typ := range []string{"uci", "medium", "hard"} {
-		srcs, err = syzygySources(ctx, nil, "x", config.EngineConfig{Type: typ, Syzygy: def.Syzygy})
-		require.NoError(t, err)
-		assert.Empty(t, srcs, "%s gets the tables through its options", typ)
-	}
+	srcs, err = syzygySources(ctx, nil, "sf", config.EngineConfig{Type: "uci", Syzygy: def.Syzygy})
+	require.NoError(t, err)
+	assert.Empty(t, srcs, "a uci engine probes the tables itself")
 	assert.Len(t, syzygySearchOptions(config.EngineConfig{Type: "hard", Syzygy: def.Syzygy}), 1)
 	assert.Empty(t, syzygySearchOptions(config.EngineConfig{Type: "hard"}))
 
