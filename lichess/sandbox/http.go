@@ -51,6 +51,10 @@ func (s *Server) routeTable() []route {
 		{"GET", "/game/export/{gameId}", authOptional, s.handleGameExport},
 		{"GET", "/api/games/user/{username}", authOptional, s.handleUserGames},
 		{"GET", "/api/cloud-eval", authOptional, s.handleCloudEval},
+		// explorer.lichess.org and tablebase.lichess.org, on this host
+		{"GET", "/masters", authOptional, s.handleExplorerMasters},
+		{"GET", "/lichess", authOptional, s.handleExplorerLichess},
+		{"GET", "/standard", authNone, s.handleTablebase},
 	}
 	for _, api := range []struct {
 		prefix string

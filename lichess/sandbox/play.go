@@ -195,6 +195,7 @@ func (s *Server) finish(g *game, status string, winner int) {
 		s.sendEvent(g.players[col], eventJSON{Type: "gameFinish", Game: s.eventInfo(g, col)})
 	}
 	s.log.Info().Str("game", g.id).Str("status", status).Str("winner", winnerName(winner)).Msg("game over")
+	s.learnOpening(g)
 	s.scheduleAnalysis(g)
 }
 

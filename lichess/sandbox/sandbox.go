@@ -91,6 +91,10 @@ type Config struct {
 	// OnAnalysis, when set, is called once a game's server analysis is
 	// attached (err nil) or failed (tests synchronise on it).
 	OnAnalysis func(gameID string, err error)
+	// Tablebase, when set, resolves the positions of the sandbox's
+	// tablebase endpoint (GET /standard); without it only ended
+	// positions are resolved and every other is "unknown".
+	Tablebase TablebaseProber
 }
 
 // Server is the sandbox. It is an http.Handler; Listen serves it on a
@@ -116,6 +120,7 @@ type Server struct {
 	events     map[string]*subscriber // event stream per token
 	requests   []RequestRecord
 	cloudEvals map[string]CloudEval // by FEN without move counters
+	explorer   map[explorerKey][]ExplorerMove
 	baseURL    string
 	closed     bool
 	httpSrv    *http.Server
@@ -173,6 +178,7 @@ func New(cfg Config) *Server {
 		games:      map[string]*game{},
 		events:     map[string]*subscriber{},
 		cloudEvals: map[string]CloudEval{},
+		explorer:   map[explorerKey][]ExplorerMove{},
 		baseURL:    "http://127.0.0.1",
 		done:       make(chan struct{}),
 	}
