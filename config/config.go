@@ -43,6 +43,8 @@ type LichessConfig struct {
 	TokenFile      string        `toml:"token_file"`      // file holding the token; "" = env LICHESS_TOKEN
 	StreamTimeout  time.Duration `toml:"stream_timeout"`  // silence after which a stream is reconnected (20s)
 	RequestTimeout time.Duration `toml:"request_timeout"` // timeout of one ordinary request (30s)
+	ExplorerURL    string        `toml:"explorer_url"`    // opening explorer host; "" = https://explorer.lichess.org
+	TablebaseURL   string        `toml:"tablebase_url"`   // tablebase host; "" = https://tablebase.lichess.org
 }
 
 // RateLimitConfig is the [ratelimit] section.
@@ -137,6 +139,7 @@ type EngineConfig struct {
 	Limits       SpeedLimits    `toml:"limits"`        // any: nodes/depth/movetime caps per speed (engine_limits.go)
 	GoCommands   SearchCaps     `toml:"go_commands"`   // uci: caps sent with every go, all speeds
 	ThinkTime    ThinkTime      `toml:"think_time"`    // any: human-like delay on fast moves
+	Online       OnlineConfig   `toml:"online"`        // any: Lichess move sources (engine_online.go)
 }
 
 // KnobSet is one [knobs.NAME] table kept raw (knob name → TOML value); the

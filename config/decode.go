@@ -442,6 +442,10 @@ func (d *decoder) decodeSlice(key string, v any, dst reflect.Value) {
 		dst.Set(out)
 		return
 	}
+	if t.Elem().Kind() == reflect.Int {
+		d.decodeIntSlice(key, v, dst)
+		return
+	}
 	list, ok := v.([]any)
 	if !ok {
 		d.typeError(key, v, "an array of strings, e.g. [\"a\", \"b\"]")
@@ -455,6 +459,25 @@ func (d *decoder) decodeSlice(key string, v any, dst reflect.Value) {
 			return
 		}
 		out = append(out, s)
+	}
+	dst.Set(reflect.ValueOf(out))
+}
+
+// decodeIntSlice decodes an array of integers into dst ([]int).
+func (d *decoder) decodeIntSlice(key string, v any, dst reflect.Value) {
+	list, ok := v.([]any)
+	if !ok {
+		d.typeError(key, v, "an array of integers, e.g. [1600, 1800]")
+		return
+	}
+	out := make([]int, 0, len(list))
+	for _, item := range list {
+		n, ok := item.(int64)
+		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
+			d.fail(key, v, "wrong type: an element is "+tomlType(item), "an array of integers, e.g. [1600, 1800]")
+			return
+		}
+		out = append(out, int(n))
 	}
 	dst.Set(reflect.ValueOf(out))
 }

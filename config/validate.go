@@ -51,6 +51,8 @@ func (c *Config) checkLichess(ch *checker) {
 	}
 	ch.durRange("lichess.stream_timeout", l.StreamTimeout, 10*time.Second, 10*time.Minute)
 	ch.durRange("lichess.request_timeout", l.RequestTimeout, time.Second, 10*time.Minute)
+	checkServiceURL(ch, "lichess.explorer_url", l.ExplorerURL)
+	checkServiceURL(ch, "lichess.tablebase_url", l.TablebaseURL)
 }
 
 func (c *Config) checkChallenge(ch *checker) {

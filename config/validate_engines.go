@@ -80,6 +80,7 @@ func (c *Config) checkEngine(ch *checker, name string, e EngineConfig) {
 	checkEngineSyzygy(ch, key, e)
 	checkEngineBook(ch, key, e.Book)
 	checkEngineLimits(ch, key, e)
+	checkOnline(ch, key, e.Online)
 	switch e.Type {
 	case EngineKnobs:
 		if e.Knobs != "" {

@@ -9,6 +9,7 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/movesource"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -95,7 +96,7 @@ func PickCloudMove(b *board.Board, ev *lichess.CloudEval) (engine.Move, error) {
 		}
 		if k := scoreKey(sc); !found || k > bestKey {
 			moves[0] = uci
-			best = engine.Move{UCI: uci, Score: sc, Depth: ev.Depth, Nodes: int64(ev.KNodes) * 1000, PV: moves, Source: NameCloudEval}
+			best = engine.Move{UCI: uci, Score: sc, HasScore: true, Depth: ev.Depth, Nodes: int64(ev.KNodes) * 1000, PV: moves, Source: NameCloudEval}
 			bestKey, found = k, true
 		}
 	}
@@ -106,18 +107,18 @@ func PickCloudMove(b *board.Board, ev *lichess.CloudEval) (engine.Move, error) {
 }
 
 // sideScore turns a variation's White-view score into the side to move's.
-func sideScore(pv lichess.PV, white bool) (engine.Score, bool) {
+func sideScore(pv lichess.PV, white bool) (score.Score, bool) {
 	sign := 1
 	if !white {
 		sign = -1
 	}
 	switch {
 	case pv.Mate != nil && *pv.Mate != 0:
-		return engine.Score{Mate: sign * *pv.Mate, Set: true}, true
+		return score.Mate(sign * *pv.Mate), true
 	case pv.CP != nil:
-		return engine.Score{CP: sign * *pv.CP, Set: true}, true
+		return score.CP(sign * *pv.CP), true
 	}
-	return engine.Score{}, false
+	return score.Score{}, false
 }
 
 // mateKey puts every mate beyond any centipawn score.
@@ -126,7 +127,7 @@ const mateKey = 1 << 30
 // scoreKey orders scores for the side to move: shorter own mates above
 // longer ones above any centipawns, above longer mates against, above
 // shorter ones.
-func scoreKey(s engine.Score) int {
+func scoreKey(s score.Score) int {
 	switch {
 	case s.Mate > 0:
 		return mateKey - s.Mate

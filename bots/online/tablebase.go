@@ -8,6 +8,7 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/movesource"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -66,21 +67,22 @@ func (t *Tablebase) Move(ctx context.Context, pos engine.Position, _ engine.Limi
 	if !ok {
 		return engine.Move{}, movesource.ErrNoMove
 	}
-	return engine.Move{UCI: uci, PV: []string{uci}, Source: NameTablebase, Score: tbScore(ans)}, nil
+	sc, ok := tbScore(ans)
+	return engine.Move{UCI: uci, PV: []string{uci}, Source: NameTablebase, Score: sc, HasScore: ok}, nil
 }
 
 // tbScore is the position's score from the side to move's view: a mate
 // distance when DTM is known, else none.
-func tbScore(ans *lichess.Tablebase) engine.Score {
+func tbScore(ans *lichess.Tablebase) (score.Score, bool) {
 	if ans.DTM == nil || *ans.DTM == 0 {
-		return engine.Score{}
+		return score.Score{}, false
 	}
 	d := *ans.DTM
 	moves := (abs(d) + 1) / 2
 	if d < 0 {
 		moves = -moves
 	}
-	return engine.Score{Mate: moves, Set: true}
+	return score.Mate(moves), true
 }
 
 // outcomeRank orders the results of our move for us, best first, given

@@ -22,7 +22,9 @@ import (
 // wrapped in a fallback so that a failing engine never loses a game by
 // itself. extra options (a Maia predictor, for example) apply to all.
 func NewEngineFactory(cfg *config.Config, log zerolog.Logger, extra ...bots.Option) EngineFactory {
+	online := newOnlineServices(cfg, log) // shared by every game: one 429 lockout per host
 	return func(ctx context.Context, name string) (engine.Engine, error) {
+		ctx = withOnlineServices(ctx, online)
 		spec, opts, err := engineSpec(cfg, name)
 		if err != nil {
 			return nil, err

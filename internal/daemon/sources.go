@@ -23,6 +23,7 @@ func sourceBuilders() []sourceBuilder {
 	return []sourceBuilder{
 		bookSources,
 		syzygySources,
+		onlineSources,
 	}
 }
 
@@ -47,6 +48,9 @@ func withMoveSources(ctx context.Context, cfg *config.Config, name string, e eng
 	}
 	return movesource.Wrap(e, all, func(ev movesource.Event) {
 		l := log.Debug()
+		if ev.Move != "" {
+			l = log.Info() // which source gave which move
+		}
 		if ev.Err != nil && ev.Err != movesource.ErrNoMove {
 			l = log.Warn().Err(ev.Err)
 		}

@@ -300,6 +300,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 			}
 		}
 	}
+	if sbCfg.Tablebase == nil {
+		sbCfg.Tablebase = sandbox.MateSearchProber{} // exact near mates; see lichess/sandbox
+	}
 	srv := sandbox.New(sbCfg)
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -318,6 +321,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		cfg.Challenge.Variants = append(slices.Clone(cfg.Challenge.Variants), v)
 	}
 	cfg.Lichess.URL = url
+	cfg.Lichess.ExplorerURL, cfg.Lichess.TablebaseURL = url, url // the sandbox serves both
 	cfg.Store.Path = filepath.Join(opt.Dir, "outpost.db")
 	cfg.Store.PGNDir = filepath.Join(opt.Dir, "pgn")
 	if opt.Stop == nil {
