@@ -282,7 +282,7 @@ func runSandboxDemo(ctx context.Context, env *Env, cfg *config.Config, o demoOpt
 	}
 	dopt := demo.Options{Config: cfg, Games: o.games, TC: o.tc, Sparring: o.sparring,
 		SparringVariant: variant, SparringFEN: o.fen,
-		Out: env.Stdout, Summariser: sum, Logger: log, Engines: daemon.NewEngineFactory(cfg, log, maia...)}
+		Out: env.Stdout, Summariser: sum, Logger: log, EngineOptions: maia}
 	if cfg.Verify.Enabled {
 		fish := sandboxFishnet(cfg, demoFishnetNodes, demoCloudDepth)
 		defer fish.Close()

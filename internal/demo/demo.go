@@ -54,8 +54,13 @@ type Options struct {
 	Out io.Writer
 	// Summariser analyses finished games (nil: no summaries).
 	Summariser daemon.Summariser
-	// Engines builds the daemon's engines (default: from Config).
+	// Engines builds the daemon's engines (default: from Config, as the
+	// demo rewrites it, so that the engines' Lichess move sources ask the
+	// sandbox).
 	Engines daemon.EngineFactory
+	// EngineOptions are extra options of the default engine factory (a
+	// Maia predictor, for example).
+	EngineOptions []bots.Option
 	// Sandbox tunes the embedded server (accounts are set by the demo).
 	Sandbox sandbox.Config
 	// Client tunes the daemon's client (BaseURL and Token are set by the
@@ -358,7 +363,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	hooks := demoHooks(opt, vf, report)
 	engines := opt.Engines
 	if engines == nil {
-		engines = daemon.NewEngineFactory(&cfg, opt.Logger)
+		engines = daemon.NewEngineFactory(&cfg, opt.Logger, opt.EngineOptions...)
 	}
 	if opt.Ready != nil {
 		opt.Ready(srv)
