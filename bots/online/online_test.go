@@ -8,6 +8,7 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/movesource"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
@@ -103,15 +104,15 @@ func TestCloudEvalPickRules(t *testing.T) {
 		fen   string
 		pvs   []lichess.PV
 		want  string
-		score engine.Score
+		score score.Score
 	}{
-		{"white best cp", board.StartFEN, []lichess.PV{pv("d2d4", ip(20), nil), pv("e2e4 e7e5", ip(35), nil)}, "e2e4", engine.Score{CP: 35, Set: true}},
+		{"white best cp", board.StartFEN, []lichess.PV{pv("d2d4", ip(20), nil), pv("e2e4 e7e5", ip(35), nil)}, "e2e4", score.CP(35)},
 		{"black lowest cp", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-			[]lichess.PV{pv("e7e5", ip(30), nil), pv("c7c5", ip(25), nil)}, "c7c5", engine.Score{CP: -25, Set: true}},
-		{"short mate first", board.StartFEN, []lichess.PV{pv("d2d4", nil, ip(5)), pv("e2e4", nil, ip(2)), pv("g1f3", ip(900), nil)}, "e2e4", engine.Score{Mate: 2, Set: true}},
-		{"cp above being mated", board.StartFEN, []lichess.PV{pv("f2f3", nil, ip(-3)), pv("a2a3", ip(-500), nil)}, "a2a3", engine.Score{CP: -500, Set: true}},
-		{"illegal skipped", board.StartFEN, []lichess.PV{pv("e2e5", ip(99), nil), pv("d2d4", ip(10), nil)}, "d2d4", engine.Score{CP: 10, Set: true}},
-		{"none usable", board.StartFEN, []lichess.PV{pv("", ip(10), nil)}, "", engine.Score{}},
+			[]lichess.PV{pv("e7e5", ip(30), nil), pv("c7c5", ip(25), nil)}, "c7c5", score.CP(-25)},
+		{"short mate first", board.StartFEN, []lichess.PV{pv("d2d4", nil, ip(5)), pv("e2e4", nil, ip(2)), pv("g1f3", ip(900), nil)}, "e2e4", score.Mate(2)},
+		{"cp above being mated", board.StartFEN, []lichess.PV{pv("f2f3", nil, ip(-3)), pv("a2a3", ip(-500), nil)}, "a2a3", score.CP(-500)},
+		{"illegal skipped", board.StartFEN, []lichess.PV{pv("e2e5", ip(99), nil), pv("d2d4", ip(10), nil)}, "d2d4", score.CP(10)},
+		{"none usable", board.StartFEN, []lichess.PV{pv("", ip(10), nil)}, "", score.Score{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
