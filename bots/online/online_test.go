@@ -47,6 +47,8 @@ func TestTablebasePickRules(t *testing.T) {
 		{"draw beats blessed loss", []lichess.TablebaseMove{mv("h1h2", "cursed-win", ip(110), nil), mv("e1d1", "draw", nil, nil)}, "e1d1"},
 		{"longest loss", []lichess.TablebaseMove{mv("h1h2", "win", ip(3), ip(3)), mv("h1h3", "win", ip(15), ip(25))}, "h1h3"},
 		{"syzygy win below win", []lichess.TablebaseMove{mv("h1h2", "syzygy-loss", ip(-2), nil), mv("h1h3", "loss", ip(-50), nil)}, "h1h3"},
+		{"zeroing win first", []lichess.TablebaseMove{mv("h1h3", "loss", ip(-3), nil), {UCI: "h1h2", Category: "loss", DTZ: ip(-19), Zeroing: true}}, "h1h2"},
+		{"loser avoids zeroing", []lichess.TablebaseMove{{UCI: "h1h2", Category: "win", DTZ: ip(19), Zeroing: true}, mv("h1h3", "win", ip(3), nil)}, "h1h3"},
 		{"mate first", []lichess.TablebaseMove{mv("h1h3", "loss", ip(-1), ip(-1)), {UCI: "h1h8", Category: "loss", Checkmate: true}}, "h1h8"},
 		{"illegal skipped", []lichess.TablebaseMove{mv("h1a8", "loss", ip(-1), nil), mv("h1h2", "draw", nil, nil)}, "h1h2"},
 		{"unknown skipped", []lichess.TablebaseMove{mv("h1h3", "unknown", nil, nil), mv("h1h2", "win", ip(5), nil)}, "h1h2"},

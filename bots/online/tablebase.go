@@ -107,7 +107,10 @@ const drawRank = 5
 // PickTablebaseMove returns the legal move of moves keeping the best
 // result for the side to move; among equals, when winning (cursed wins
 // included) the shortest distance, when losing (blessed losses included)
-// the longest: by DTM when both moves have one, else by DTZ. Among draws
+// the longest: by DTM when both moves have one, else by DTZ, where a
+// capture or pawn move counts as distance 0 (it resets the 50-move count:
+// the winner takes such a move when it keeps the win, the loser avoids
+// it). Among draws
 // the first listed (Lichess lists best first). A mating move is always
 // taken. False when no move is usable.
 func PickTablebaseMove(b *board.Board, moves []lichess.TablebaseMove) (string, bool) {
@@ -141,7 +144,7 @@ func tbBetter(a, b lichess.TablebaseMove) bool {
 	}
 	da, db := distance(a.DTM, a.DTZ), distance(b.DTM, b.DTZ)
 	if a.DTM == nil || b.DTM == nil {
-		da, db = distance(nil, a.DTZ), distance(nil, b.DTZ)
+		da, db = zdistance(a), zdistance(b)
 	}
 	if ra > drawRank {
 		return da < db
@@ -152,6 +155,17 @@ func tbBetter(a, b lichess.TablebaseMove) bool {
 // unknownDistance stands for a distance the tablebase did not give: worse
 // than any known one for the winner, better for the loser.
 const unknownDistance = 1 << 20
+
+// zdistance is a move's distance to the next zeroing move in DTZ terms: 0
+// for a zeroing move (a capture or pawn move resets the count: DTZ's own
+// best move for the winner, its worst for the loser), else |dtz| of the
+// position after it.
+func zdistance(m lichess.TablebaseMove) int {
+	if m.Zeroing {
+		return 0
+	}
+	return distance(nil, m.DTZ)
+}
 
 // distance is |dtm| when given, else |dtz|, else unknownDistance.
 func distance(dtm, dtz *int) int {
