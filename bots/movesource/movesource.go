@@ -127,6 +127,17 @@ func (e *Engine) NewGame(ctx context.Context) error {
 // shortened by the time the sources took.
 func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
 	start := time.Now()
+	if mv, ok, err := e.fromSources(ctx, pos, lim); ok || err != nil {
+		return mv, err
+	}
+	return e.inner.SelectMove(ctx, pos, shorten(lim, time.Since(start)))
+}
+
+// fromSources asks each source in turn, each within its bound (and all of
+// them within a quarter of lim.Deadline when that is set), and reports the
+// first move given (ok) or ctx's end (err).
+func (e *Engine) fromSources(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, bool, error) {
+	start := time.Now()
 	var total time.Duration
 	if lim.Deadline > 0 {
 		total = lim.Deadline / maxShare
@@ -145,13 +156,13 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 		}
 		mv, err := e.ask(ctx, b.Source, bound, pos, lim)
 		if err == nil {
-			return mv, nil
+			return mv, true, nil
 		}
 		if ctx.Err() != nil {
-			return engine.Move{}, fmt.Errorf("movesource: %w", ctx.Err())
+			return engine.Move{}, false, fmt.Errorf("movesource: %w", ctx.Err())
 		}
 	}
-	return e.inner.SelectMove(ctx, pos, shorten(lim, time.Since(start)))
+	return engine.Move{}, false, nil
 }
 
 // ask runs one source within bound and reports it.

@@ -33,7 +33,10 @@ type Config struct {
 	// ChatWait waits before retry attempt n of a greeting or goodbye (nil:
 	// a short wall-clock backoff); tests inject it to control time.
 	ChatWait func(ctx context.Context, attempt int) error
-	Logger   zerolog.Logger
+	// Ponder lets an engine that can ponder (engine.Ponderer) think on the
+	// opponent's time in real-time games; never in correspondence.
+	Ponder bool
+	Logger zerolog.Logger
 }
 
 // Outcome is how a game ended, as the runner saw it.
@@ -52,6 +55,9 @@ type Outcome struct {
 	// Fallbacks counts moves the runner had to choose itself because the
 	// engine failed or answered an illegal move.
 	Fallbacks int
+	// PonderHits and PonderMisses count the opponent's replies that were
+	// (hits) or were not (misses) the one the engine pondered on.
+	PonderHits, PonderMisses int
 }
 
 // Runner plays one game. Create it with New and call Run once.
@@ -92,6 +98,8 @@ type Runner struct {
 	abortTimer *time.Timer
 	claimTimer *time.Timer
 	retryTimer *time.Timer
+
+	pond *pondering // the search on the opponent's time, nil when none
 
 	wg     sync.WaitGroup
 	moveCh chan thought
@@ -135,6 +143,7 @@ func (r *Runner) Run(ctx context.Context) (Outcome, error) {
 	}
 	defer func() {
 		r.stopThinking()
+		r.stopPonder()
 		r.wg.Wait()
 		stream.Close()
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
@@ -257,6 +266,7 @@ func (r *Runner) onState(ctx context.Context, s *lichess.GameState) bool {
 	if !s.Status.Ongoing() {
 		r.out.Status, r.out.Winner = s.Status, s.Winner
 		r.stopThinking()
+		r.stopPonder()
 		r.farewell(ctx)
 		return true
 	}
@@ -358,11 +368,12 @@ func (r *Runner) think(ctx context.Context, ply int) {
 	r.thinkingPly, r.thinkCancel = ply, cancel
 	gen := r.thinkGen
 	received := r.stateAt
+	hit := r.takePonder()
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		start := time.Now()
-		mv, err := r.eng.SelectMove(tctx, pos, lim)
+		mv, err := r.selectMove(tctx, hit, pos, lim)
 		t := thought{ply: ply, gen: gen, move: mv, err: err, overhead: start.Sub(received), doneAt: time.Now()}
 		select {
 		case r.moveCh <- t:
@@ -425,6 +436,9 @@ func (r *Runner) onThought(ctx context.Context, t thought) {
 	}
 	offer := r.wantDrawOffer(t)
 	r.sendReserved(ctx, t.ply, uci, t.overhead+time.Since(t.doneAt), offer)
+	if t.err == nil && uci == canonical(r.game, t.move.UCI) && !r.resigned {
+		r.startPonder(ctx, t.ply, uci, t.move)
+	}
 	if t.err == nil && t.move.HasScore {
 		r.considerResign(ctx, t.move.Score)
 	}

@@ -158,7 +158,7 @@ func TestAnalyseMultiPV(t *testing.T) {
 			t.Errorf("line %d = %+v", i+1, l)
 		}
 	}
-	if res.BestMove != res.Lines[0].PV[0] || res.Ponder != "a7a6" || res.Nodes != 300 || res.Stopped {
+	if res.BestMove != res.Lines[0].PV[0] || res.Ponder != "a7a5" || res.Nodes != 300 || res.Stopped {
 		t.Errorf("result = %+v", res)
 	}
 	// Back to one line: MultiPV is reset.

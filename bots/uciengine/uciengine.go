@@ -280,5 +280,10 @@ func toMove(res *uci.Result) engine.Move {
 			m.Nodes = best.Nodes
 		}
 	}
+	// The expected reply ("bestmove … ponder X") completes a PV that
+	// stopped at our move: the runner ponders on PV[1].
+	if res.Ponder != "" && len(m.PV) < 2 && m.UCI != "" {
+		m.PV = []string{m.UCI, res.Ponder}
+	}
 	return m
 }

@@ -46,6 +46,9 @@ const (
 	EnvMarker = "OUTPOST_UCITEST_MARKER" // file for CrashOnce
 	EnvDelay  = "OUTPOST_UCITEST_DELAY"  // duration for Slow (default 2s)
 	EnvSeed   = "OUTPOST_UCITEST_SEED"   // varies the fake's move choice
+	// EnvLog names a file to which the fake appends every command it
+	// reads, one per line, so that a test can check what was sent.
+	EnvLog = "OUTPOST_UCITEST_LOG"
 )
 
 // Main runs the fake engine and exits when the process was started as one;
@@ -79,6 +82,7 @@ type fake struct {
 	seed    string
 	stop    chan struct{}
 	done    chan struct{}
+	hit     chan struct{} // closed by "ponderhit" while a "go ponder" runs
 	options map[string]string
 }
 
@@ -91,8 +95,20 @@ func (f *fake) say(format string, a ...any) {
 func run(mode Mode, in io.Reader, out io.Writer) int {
 	f := &fake{mode: mode, out: out, pos: board.New(),
 		multiPV: 1, seed: os.Getenv(EnvSeed), options: map[string]string{}}
+	var logf *os.File
+	if name := os.Getenv(EnvLog); name != "" {
+		var err error
+		if logf, err = os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, "fake: command log:", err)
+			return 5
+		}
+		defer logf.Close()
+	}
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
+		if logf != nil {
+			_, _ = logf.WriteString(sc.Text() + "\n")
+		}
 		fields := strings.Fields(sc.Text())
 		if len(fields) == 0 {
 			continue
@@ -135,6 +151,11 @@ func run(mode Mode, in io.Reader, out io.Writer) int {
 			}
 		case "go":
 			f.goCmd(fields)
+		case "ponderhit":
+			if f.hit != nil {
+				close(f.hit)
+				f.hit = nil
+			}
 		case "stop":
 			if f.stop != nil && mode != Hang && mode != Deaf {
 				close(f.stop)
@@ -233,9 +254,11 @@ func (f *fake) goCmd(fields []string) {
 		return
 	}
 	var wait time.Duration
-	infinite := false
+	infinite, ponder := false, false
 	for i := 1; i < len(fields); i++ {
 		switch fields[i] {
+		case "ponder":
+			ponder = true
 		case "movetime":
 			if i+1 < len(fields) {
 				ms, _ := strconv.Atoi(fields[i+1])
@@ -255,10 +278,26 @@ func (f *fake) goCmd(fields []string) {
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	f.stop, f.done = stop, done
+	var hit chan struct{}
+	if ponder {
+		// Pondering: no answer before "ponderhit" or "stop" (as the UCI
+		// protocol requires), then the ordinary limits apply.
+		hit = make(chan struct{})
+		f.hit = hit
+	}
 	moves := f.legal()
+	reply := f.reply(moves)
 	go func() {
 		defer close(done)
 		f.search(moves)
+		if hit != nil {
+			select {
+			case <-hit:
+			case <-stop:
+				f.answer(moves, reply)
+				return
+			}
+		}
 		if infinite {
 			<-stop
 		} else if wait > 0 {
@@ -269,8 +308,31 @@ func (f *fake) goCmd(fields []string) {
 			}
 			t.Stop()
 		}
-		f.answer(moves)
+		f.answer(moves, reply)
 	}()
+}
+
+// reply is the reply the fake expects to its first move: the first legal
+// one in UCI order ("" when there is none).
+func (f *fake) reply(moves []string) string {
+	if len(moves) == 0 {
+		return ""
+	}
+	b := f.pos.Clone()
+	m, ok := b.FindUCI(moves[0])
+	if !ok {
+		return ""
+	}
+	b.Make(m)
+	var rs []string
+	for _, r := range b.LegalMoves() {
+		rs = append(rs, r.String())
+	}
+	sort.Strings(rs)
+	if len(rs) == 0 {
+		return ""
+	}
+	return rs[0]
 }
 
 func (f *fake) search(moves []string) {
@@ -292,14 +354,14 @@ func (f *fake) search(moves []string) {
 	}
 }
 
-func (f *fake) answer(moves []string) {
+func (f *fake) answer(moves []string, reply string) {
 	switch {
 	case f.mode == NoMove || len(moves) == 0:
 		f.say("bestmove (none)")
 	case f.mode == Illegal:
 		f.say("bestmove %s", f.illegal())
-	case len(moves) > 1:
-		f.say("bestmove %s ponder %s", moves[0], "a7a6")
+	case reply != "":
+		f.say("bestmove %s ponder %s", moves[0], reply)
 	default:
 		f.say("bestmove %s", moves[0])
 	}
