@@ -33,6 +33,7 @@ type Config struct {
 	Cluster     ClusterConfig      `toml:"cluster"`
 	Web         WebConfig          `toml:"web"`
 	Log         LogConfig          `toml:"log"`
+	Records     RecordsConfig      `toml:"records"`
 }
 
 // LichessConfig is the [lichess] section: where the server is and how to
@@ -135,6 +136,7 @@ type EngineConfig struct {
 	Temperature  float64        `toml:"temperature"`   // maia: 0 = most likely move, else sampling temperature
 	MoveOverhead time.Duration  `toml:"move_overhead"` // any: overrides game.move_overhead; 0 = inherit
 	Syzygy       *SyzygyConfig  `toml:"syzygy"`        // any: local Syzygy tablebases (engine_syzygy.go)
+	Ponder       bool           `toml:"ponder"`        // uci, medium, hard: think on the opponent's time (see engine_ponder.go)
 	Book         BookConfig     `toml:"book"`          // any: Polyglot opening books (engine_book.go)
 	Limits       SpeedLimits    `toml:"limits"`        // any: nodes/depth/movetime caps per speed (engine_limits.go)
 	GoCommands   SearchCaps     `toml:"go_commands"`   // uci: caps sent with every go, all speeds
@@ -282,6 +284,11 @@ type WebConfig struct {
 type LogConfig struct {
 	Level  string `toml:"level"`  // trace|debug|info|warn|error|off
 	Format string `toml:"format"` // auto|console|json
+	// File, when set, also receives the log (JSON lines at Level), rotated
+	// at MaxSizeMB, keeping MaxFiles old files (see records.go).
+	File      string `toml:"file"`
+	MaxSizeMB int    `toml:"max_size_mb"`
+	MaxFiles  int    `toml:"max_files"`
 }
 
 // Default returns the built-in configuration. It is valid as it is.
@@ -403,6 +410,7 @@ func Default() *Config {
 		},
 		Cluster: ClusterConfig{AckWait: DefaultClusterAckWait, Replicas: 1},
 		Web:     WebConfig{Enabled: false, Addr: "127.0.0.1:8090"},
-		Log:     LogConfig{Level: "info", Format: "auto"},
+		Log:     LogConfig{Level: "info", Format: "auto", MaxSizeMB: 50, MaxFiles: 5},
+		Records: RecordsConfig{Per: "game"},
 	}
 }

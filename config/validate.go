@@ -36,6 +36,8 @@ func (c *Config) validate() ValidationErrors {
 	c.checkCluster(ch)
 	c.checkWeb(ch)
 	c.checkLog(ch)
+	c.checkLogFile(ch)
+	c.checkRecords(ch)
 	return ch.errs
 }
 

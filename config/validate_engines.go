@@ -52,6 +52,7 @@ func (c *Config) checkEngines(ch *checker) {
 	sort.Strings(names)
 	for _, name := range names {
 		c.checkEngine(ch, name, c.Engines.Defs[name])
+		c.checkEnginePonder(ch, name, c.Engines.Defs[name])
 	}
 	c.checkSyzygyShared(ch, names)
 }

@@ -462,5 +462,5 @@ func (d *Daemon) Playing() []string {
 // newRunnerConfig returns the runner configuration for a game.
 func (d *Daemon) newRunnerConfig(id, engineName string) runner.Config {
 	return runner.Config{GameID: id, Me: d.me, EngineName: engineName, Game: Conduct(d.cfg.Game),
-		Logger: d.log.With().Str("engine", engineName).Logger()}
+		Ponder: d.ponders(engineName), Logger: d.log.With().Str("engine", engineName).Logger()}
 }
