@@ -58,6 +58,9 @@ type Outcome struct {
 	// PonderHits and PonderMisses count the opponent's replies that were
 	// (hits) or were not (misses) the one the engine pondered on.
 	PonderHits, PonderMisses int
+	// Notes are the evaluations and sources of the moves we played, in
+	// order (also kept in the journal: see NoteKind).
+	Notes []MoveNote
 }
 
 // Runner plays one game. Create it with New and call Run once.
@@ -425,17 +428,24 @@ func (r *Runner) onThought(ctx context.Context, t thought) {
 		return
 	}
 	uci := canonical(r.game, t.move.UCI)
+	note := MoveNote{Ply: t.ply, Source: t.move.Source}
 	if t.err != nil || !legal(r.game, uci) {
+		note.Source = "fallback"
 		fb := fallbackMove(r.game)
 		r.log.Warn().AnErr("engine_error", t.err).Str("engine_move", uci).Str("fallback", fb).
 			Msg("engine gave no legal move; playing a fallback")
 		uci = fb
 		r.out.Fallbacks++
-	} else if t.move.HasScore {
-		r.lastScore, r.hasScore, r.lastDepth = t.move.Score, true, t.move.Depth
+	} else {
+		note.Score, note.HasScore, note.Depth = t.move.Score, t.move.HasScore, t.move.Depth
+		if t.move.HasScore {
+			r.lastScore, r.hasScore, r.lastDepth = t.move.Score, true, t.move.Depth
+		}
 	}
 	offer := r.wantDrawOffer(t)
 	r.sendReserved(ctx, t.ply, uci, t.overhead+time.Since(t.doneAt), offer)
+	note.UCI = uci
+	r.note(ctx, note)
 	if t.err == nil && uci == canonical(r.game, t.move.UCI) && !r.resigned {
 		r.startPonder(ctx, t.ply, uci, t.move)
 	}

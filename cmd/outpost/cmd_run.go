@@ -52,6 +52,20 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
+	var secrets []string
+	var token lichess.Token
+	if !*sb {
+		var err error
+		if token, err = lichess.LoadToken(os.Getenv, cfg.Lichess.TokenFile); err != nil {
+			return err
+		}
+		secrets = append(secrets, string(token))
+	}
+	closeLog, err := withLogFile(env, cfg, secrets...)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
 	if *sb {
 		o := demoOptions{games: *games, tc: *tc, sparring: *sparring, variant: *variant, fen: *fen}
 		if err := o.check(); err != nil {
@@ -61,17 +75,13 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 		}
 		return runSandboxDemo(ctx, env, cfg, o)
 	}
-	return runLive(ctx, env, cfg, *cfgPath)
+	return runLive(ctx, env, cfg, *cfgPath, token)
 }
 
 // runLive runs the daemon against Lichess (cfg's [lichess]) with its
 // store, summaries, verification, console and scheduled comparisons.
-func runLive(ctx context.Context, env *Env, cfg *config.Config, cfgPath string) error {
+func runLive(ctx context.Context, env *Env, cfg *config.Config, cfgPath string, token lichess.Token) error {
 	log := env.logger()
-	token, err := lichess.LoadToken(os.Getenv, cfg.Lichess.TokenFile)
-	if err != nil {
-		return err
-	}
 	client, err := lichess.New(lichess.Options{
 		BaseURL: cfg.Lichess.URL, Token: token, Logger: log,
 		RateLimit:     time.Duration(cfg.RateLimit.Seconds) * time.Second,

@@ -58,6 +58,9 @@ type Env struct {
 	Stdout   io.Writer
 	Stderr   io.Writer
 	LogLevel string
+	// Log, when set (outpost run with [log] file), is the logger every
+	// part of the command uses instead of a console-only one.
+	Log *zerolog.Logger
 }
 
 // errUsage marks an error already explained by a usage message.
@@ -149,4 +152,9 @@ func newFlags(env *Env, name, synopsis string) *flag.FlagSet {
 }
 
 // logger returns the logger for a subcommand, writing to stderr.
-func (e *Env) logger() zerolog.Logger { return logging.New(e.Stderr, e.LogLevel) }
+func (e *Env) logger() zerolog.Logger {
+	if e.Log != nil {
+		return *e.Log
+	}
+	return logging.New(e.Stderr, e.LogLevel)
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/records"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -72,6 +73,7 @@ type Daemon struct {
 	hooks Hooks
 	log   zerolog.Logger
 	bg    []func(ctx context.Context)
+	rec   *records.Writer // game records ([records] dir); nil when off
 
 	me string // our user id
 
@@ -130,6 +132,7 @@ func New(o Options) (*Daemon, error) {
 		games: map[string]*gameSlot{}, runners: map[string]int{}, accepted: map[string]accepted{}, outgoing: map[string]outgoing{},
 		analyseReq: make(chan struct{}, 1), gamesChanged: make(chan struct{}),
 	}
+	d.rec = newRecorder(o.Config, o.Store)
 	if g, ok := o.Summariser.(gateSetter); ok {
 		// The expected-winrate calculation yields to games on the clock
 		// ([summary] ewr_engines_in_game).

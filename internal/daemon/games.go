@@ -42,6 +42,7 @@ func (d *Daemon) resume(ctx, gamesCtx context.Context) error {
 		d.log.Info().Str("game", g.ID).Msg("game ended while the daemon was down")
 		d.finishFromServer(gamesCtx, g.ID)
 	}
+	d.writeMissedRecords(gamesCtx)
 	return nil
 }
 
@@ -256,6 +257,7 @@ func (d *Daemon) finishGame(ctx context.Context, out runner.Outcome) {
 		log.Error().Err(err).Msg("record game end")
 		return
 	}
+	d.writeRecord(ctx, out.GameID, pgn, out.Notes)
 	if !first {
 		return
 	}

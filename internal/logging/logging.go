@@ -40,9 +40,14 @@ func New(w io.Writer, level string) zerolog.Logger {
 	if err != nil {
 		lvl = zerolog.InfoLevel
 	}
-	out := w
+	return zerolog.New(consoleWriter(w)).Level(lvl).With().Timestamp().Logger()
+}
+
+// consoleWriter is w in the human console format when w is a terminal, w
+// itself (JSON lines) otherwise.
+func consoleWriter(w io.Writer) io.Writer {
 	if f, ok := w.(*os.File); ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
-		out = zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly}
+		return zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly}
 	}
-	return zerolog.New(out).Level(lvl).With().Timestamp().Logger()
+	return w
 }
