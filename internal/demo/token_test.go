@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/internal/logging"
 )
 
 // TestTokenNeverWritten runs a whole session (start-up checks, a game,
@@ -28,11 +29,24 @@ func TestTokenNeverWritten(t *testing.T) {
 	defer cancel()
 	cfg := fastConfig()
 	cfg.Engines.Default = "easy"
-	logger := zerolog.New(&logs).Level(zerolog.TraceLevel).With().Timestamp().Logger()
-	_, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Out: &out, Summariser: &countingSummariser{},
+	// The game record ([records]) and the log file ([log] file) are
+	// scanned too. The file logger is given no secret to redact, so that
+	// a token reaching the logger would show here.
+	cfg.Records.Dir = filepath.Join(dir, "records")
+	logFile := filepath.Join(dir, "logs", "outpost.log")
+	logger, closeLog, err := logging.NewWithFile(&logs, "trace", logging.File{Path: logFile, MaxSizeMB: 1, MaxFiles: 3, Level: "trace"})
+	require.NoError(t, err)
+	_, err = Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Out: &out, Summariser: &countingSummariser{},
 		Dir: dir, Logger: logger, BotToken: token})
 	require.NoError(t, err)
+	require.NoError(t, closeLog.Close())
 	require.Positive(t, logs.Len(), "the session logged")
+	fileLog, err := os.ReadFile(logFile)
+	require.NoError(t, err)
+	require.Contains(t, string(fileLog), "game record written", "the log file has the session")
+	records, err := filepath.Glob(filepath.Join(dir, "records", "*.pgn"))
+	require.NoError(t, err)
+	require.Len(t, records, 1, "the game's record")
 	assert.NotContains(t, logs.String(), token)
 	assert.NotContains(t, out.String(), token)
 	assert.NotContains(t, logs.String(), "SECRETtoken4242")

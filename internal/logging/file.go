@@ -7,19 +7,11 @@ import (
 	"path/filepath"
 
 	"github.com/rs/zerolog"
-	"gopkg.in/natefinch/lumberjack.v2"
 )
 
 // File describes a log file beside the console: JSON lines at Level,
-// rotated when the file reaches MaxSizeMB, keeping MaxFiles rotated files
-// (named after the file with the rotation's time, e.g.
-// outpost-2026-11-26T02-41-00.000.log; older ones are deleted).
-//
-// Rotation is lumberjack's (gopkg.in/natefinch/lumberjack.v2): a small,
-// dependency-free, long-maintained io.WriteCloser that rotates by size and
-// count, is safe for concurrent writes and handles the renaming and clean-up
-// edge cases (a crash mid-rotation, a file removed under it) that a
-// home-made rotator would have to relearn.
+// rotated (see Rotator) when the file would pass MaxSizeMB, keeping MaxFiles
+// rotated files FILE.1 (the newest) … FILE.MaxFiles.
 type File struct {
 	Path      string
 	MaxSizeMB int
@@ -47,13 +39,16 @@ func NewWithFile(console io.Writer, consoleLevel string, f File, secrets ...stri
 	if f.MaxSizeMB < 1 || f.MaxFiles < 1 {
 		return zerolog.Logger{}, nil, fmt.Errorf("logging: log file %s: max_size_mb %d and max_files %d must be at least 1", f.Path, f.MaxSizeMB, f.MaxFiles)
 	}
-	lj := &lumberjack.Logger{Filename: filepath.Clean(f.Path), MaxSize: f.MaxSizeMB, MaxBackups: f.MaxFiles, LocalTime: false}
+	rot, err := OpenRotator(filepath.Clean(f.Path), int64(f.MaxSizeMB)<<20, f.MaxFiles)
+	if err != nil {
+		return zerolog.Logger{}, nil, err
+	}
 	cw := consoleWriter(console)
 	out := zerolog.MultiLevelWriter(
 		&zerolog.FilteredLevelWriter{Writer: zerolog.LevelWriterAdapter{Writer: Redact(cw, secrets...)}, Level: clvl},
-		&zerolog.FilteredLevelWriter{Writer: zerolog.LevelWriterAdapter{Writer: Redact(lj, secrets...)}, Level: flvl},
+		&zerolog.FilteredLevelWriter{Writer: zerolog.LevelWriterAdapter{Writer: Redact(rot, secrets...)}, Level: flvl},
 	)
-	return zerolog.New(out).Level(min(clvl, flvl)).With().Timestamp().Logger(), lj, nil
+	return zerolog.New(out).Level(min(clvl, flvl)).With().Timestamp().Logger(), rot, nil
 }
 
 // Redact returns a writer replacing every secret in each write by

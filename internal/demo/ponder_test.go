@@ -1,0 +1,81 @@
+package demo
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/bots/runner"
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/daemon"
+)
+
+// TestPonderDaemonPlaysFullGames: the daemon plays a whole game against
+// the sandbox's sparring partner with pondering on (Stockfish when
+// installed, otherwise the hard engine; the runner tests cover both), the
+// runner pondering after its moves, and the game's record is written with
+// our evaluations and clocks.
+func TestPonderDaemonPlaysFullGames(t *testing.T) {
+	const sf = "/usr/games/stockfish"
+	tests := []struct {
+		name string
+		def  config.EngineConfig
+		per  string
+	}{
+		{"hard", config.EngineConfig{Type: "hard", Ponder: true}, "game"},
+		{"stockfish", config.EngineConfig{Type: "uci", Path: sf, HashMB: 16, Ponder: true,
+			Options: map[string]any{"Threads": 1}}, "day"},
+	}
+	if _, err := os.Stat(sf); err == nil {
+		tests = tests[1:]
+	} else {
+		tests = tests[:1]
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := fastConfig()
+			cfg.Engines.Defs = map[string]config.EngineConfig{"pond": tt.def}
+			cfg.Engines.Default = "pond"
+			cfg.Records = config.RecordsConfig{Dir: filepath.Join(dir, "records"), Per: tt.per}
+			require.NoError(t, cfg.Validate())
+			var mu sync.Mutex
+			var outs []runner.Outcome
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Sparring: "medium", Out: &strings.Builder{},
+				Summariser: &countingSummariser{}, Dir: dir, Logger: zerolog.Nop(),
+				Hooks: daemon.Hooks{RunnerDone: func(out runner.Outcome, err error) {
+					mu.Lock()
+					defer mu.Unlock()
+					if err == nil {
+						outs = append(outs, out)
+					}
+				}}})
+			require.NoError(t, err)
+			require.Len(t, res.Games, 1)
+			mu.Lock()
+			require.Len(t, outs, 1)
+			out := outs[0]
+			mu.Unlock()
+			assert.Positive(t, out.PonderHits+out.PonderMisses, "the runner pondered (hits %d, misses %d)", out.PonderHits, out.PonderMisses)
+			assert.Zero(t, out.Fallbacks)
+			files, err := filepath.Glob(filepath.Join(dir, "records", "*.pgn"))
+			require.NoError(t, err)
+			require.Len(t, files, 1)
+			pgn, err := os.ReadFile(files[0])
+			require.NoError(t, err)
+			assert.Contains(t, string(pgn), "[%eval ")
+			assert.Contains(t, string(pgn), `[GameId "`+res.Games[0].ID+`"]`)
+			assert.Contains(t, string(pgn), "[%clk ")
+		})
+	}
+}
