@@ -246,3 +246,33 @@ func (p *spyPondering) Hit(ctx context.Context, lim engine.Limits) (engine.Move,
 	p.s.mu.Unlock()
 	return p.Pondering.Hit(ctx, lim)
 }
+
+// TestPonderNeverInCorrespondence: with pondering on, a correspondence
+// game (no clock) is played without pondering.
+func TestPonderNeverInCorrespondence(t *testing.T) {
+	goroutinesSettle(t)
+	eng, err := search.NewMedium()
+	require.NoError(t, err)
+	defer eng.Close()
+	rec := &ponderSpy{Ponderer: eng}
+	w := newWorld(t, sandbox.Config{})
+	id := w.challenge(t, lichess.ChallengeParams{Days: 1, Color: lichess.Black})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	g := gameCfg()
+	g.CorrespondenceMoveTime = 50 * time.Millisecond
+	r := w.runner(id, rec, g)
+	r.cfg.Ponder = true
+	done := runAsync(ctx, r)
+	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
+	w.reply(t, ctx, id, false)
+	// The second move is made after the first one's bookkeeping (where
+	// pondering would have started) in the runner's loop.
+	waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
+	require.NoError(t, w.alice.Board().Resign(ctx, id))
+	res := <-done
+	require.NoError(t, res.err)
+	assert.Equal(t, "", rec.expected(1), "no pondering in correspondence")
+	assert.Zero(t, res.out.PonderHits+res.out.PonderMisses)
+	assert.Len(t, res.out.Notes, 2, "one note per move played")
+}
