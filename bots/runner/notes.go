@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // NoteKind is the Journal cache kind under which the runner keeps a
@@ -25,8 +25,9 @@ type MoveNote struct {
 	// UCI is the move played.
 	UCI string `json:"uci"`
 	// Score is the engine's evaluation from our point of view, in the
-	// position before the move (Set false when the engine gave none).
-	Score engine.Score `json:"score"`
+	// position before the move, when HasScore.
+	Score    score.Score `json:"score"`
+	HasScore bool        `json:"has_score,omitempty"`
 	// Depth is the search depth, when known.
 	Depth int `json:"depth,omitempty"`
 	// Source is where the move came from when not from the engine's search

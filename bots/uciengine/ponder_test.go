@@ -36,7 +36,7 @@ func TestPonderStockfish(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Hit: %v", err)
 	}
-	if !legal(t, pos, m.UCI) || !m.Score.Set || m.Depth == 0 {
+	if !legal(t, pos, m.UCI) || !m.HasScore || m.Depth == 0 {
 		t.Errorf("move after ponderhit = %+v, want a legal searched move", m)
 	}
 

@@ -12,12 +12,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/runner"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 func cp(ply int, uci string, v int) runner.MoveNote {
-	return runner.MoveNote{Ply: ply, UCI: uci, Score: engine.Score{CP: v, Set: true}, Depth: 10}
+	return runner.MoveNote{Ply: ply, UCI: uci, Score: score.CP(v), HasScore: true, Depth: 10}
 }
 
 func TestRecordsRender(t *testing.T) {
@@ -44,8 +44,8 @@ func TestRecordsRender(t *testing.T) {
 				Notes: map[int]runner.MoveNote{
 					0: {Ply: 0, UCI: "e2e4", Source: "book"},
 					2: cp(2, "d1h5", 25),
-					4: {Ply: 4, UCI: "f1c4", Score: engine.Score{Mate: 2, Set: true}},
-					6: {Ply: 6, UCI: "h5f7", Score: engine.Score{Mate: 1, Set: true}},
+					4: {Ply: 4, UCI: "f1c4", Score: score.Mate(2), HasScore: true},
+					6: {Ply: 6, UCI: "h5f7", Score: score.Mate(1), HasScore: true},
 				}},
 			want: []string{`[White "outpost"]`, `[Date "2026.11.26"]`, `[GameId "abcdefgh"]`, `[Annotator "Outpost (hard)"]`,
 				"1. e4 { book }", "2. Qh5 { [%eval 0.25] }", "3. Bc4 { [%eval #1] }", "4. Qxf7#", "1-0"},
@@ -64,7 +64,7 @@ func TestRecordsRender(t *testing.T) {
 			g: Game{ID: "g2", White: "Alice", Black: "outpost", Result: "0-1", Ended: ended,
 				Moves: []string{"e2e4", "e7e5", "g1f3"},
 				Notes: map[int]runner.MoveNote{1: cp(1, "e7e5", 30), 2: cp(2, "d2d4", 99),
-					3: {Ply: 3, UCI: "b8c6", Score: engine.Score{Mate: -3, Set: true}}}},
+					3: {Ply: 3, UCI: "b8c6", Score: score.Mate(-3), HasScore: true}}},
 			want: []string{"1. e4 e5 { [%eval -0.3] }", "2. Nf3 { Black wins. } 0-1"},
 			not:  []string{"0.99"},
 		},

@@ -22,6 +22,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/runner"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // Game is what a record is made of.
@@ -67,7 +68,7 @@ func Render(g Game) (string, error) {
 		if !ok || (n.UCI != "" && i < len(g.Moves) && n.UCI != g.Moves[i]) {
 			continue // not our move, or another move than the one noted was played
 		}
-		if n.Score.Set {
+		if n.HasScore {
 			p.Eval = evalAfter(n, ag.MoverWhite(i), strings.HasSuffix(m.SAN, "#"))
 		}
 		if n.Source != "" {
@@ -89,7 +90,7 @@ func annotator(engine string) string {
 // into the eval after it from White's point of view, as [%eval] writes it:
 // a mate in n for the mover is a mate in n−1 after its move (none once the
 // move mates); a mate against the mover keeps its count.
-func evalAfter(n runner.MoveNote, moverWhite, mates bool) *analysis.Eval {
+func evalAfter(n runner.MoveNote, moverWhite, mates bool) *score.Score {
 	sign := 1
 	if !moverWhite {
 		sign = -1
@@ -100,13 +101,13 @@ func evalAfter(n runner.MoveNote, moverWhite, mates bool) *analysis.Eval {
 		if s.Mate == 1 || mates {
 			return nil // checkmate on the board: Lichess writes no eval
 		}
-		e := analysis.MateEval(sign * (s.Mate - 1))
+		e := score.Mate(sign * (s.Mate - 1))
 		return &e
 	case s.Mate < 0:
-		e := analysis.MateEval(sign * s.Mate)
+		e := score.Mate(sign * s.Mate)
 		return &e
 	}
-	e := analysis.CPEval(sign * s.CP)
+	e := score.CP(sign * s.CP)
 	return &e
 }
 
