@@ -261,8 +261,11 @@ func (d *Daemon) finishGame(ctx context.Context, out runner.Outcome) {
 	if !first {
 		return
 	}
-	log.Info().Str("status", string(out.Status)).Str("winner", string(out.Winner)).Int("plies", len(out.Moves)).
-		Msg("game over")
+	ev := log.Info().Str("status", string(out.Status)).Str("winner", string(out.Winner)).Int("plies", len(out.Moves))
+	if out.PonderHits+out.PonderMisses > 0 {
+		ev = ev.Int("ponder_hits", out.PonderHits).Int("ponder_misses", out.PonderMisses)
+	}
+	ev.Msg("game over")
 	if dir := d.cfg.Store.PGNDir; dir != "" && pgn != "" {
 		if err := writePGN(dir, out.GameID, pgn); err != nil {
 			log.Warn().Err(err).Msg("write PGN file")
