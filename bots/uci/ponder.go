@@ -26,16 +26,17 @@ type PonderSearch struct {
 	err error
 }
 
-// Ponder starts a search of pos with "go ponder" and the clocks of lim (its
-// depth, nodes and move time are not sent: they would count from the start
-// of pondering). The engine searches until Hit ("ponderhit") or Stop
+// Ponder starts a search of pos with "go ponder" and the clocks, depth and
+// nodes of lim (its move time is not sent: it would count from the start of
+// pondering). The engine searches until Hit ("ponderhit") or Stop
 // ("stop", the answer discarded). ctx ending stops the search as Stop does.
 func (e *Engine) Ponder(ctx context.Context, pos Position, lim Limits) (*PonderSearch, error) {
 	posCmd, err := PositionCommand(pos)
 	if err != nil {
 		return nil, err
 	}
-	goCmd, err := GoCommand(Limits{WTime: lim.WTime, BTime: lim.BTime, WInc: lim.WInc, BInc: lim.BInc, MovesToGo: lim.MovesToGo})
+	goCmd, err := GoCommand(Limits{WTime: lim.WTime, BTime: lim.BTime, WInc: lim.WInc, BInc: lim.BInc, MovesToGo: lim.MovesToGo,
+		Depth: lim.Depth, Nodes: lim.Nodes})
 	if err != nil {
 		return nil, err
 	}

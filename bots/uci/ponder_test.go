@@ -72,8 +72,8 @@ func TestPonderUCICommands(t *testing.T) {
 			}
 			all := cmds()
 			ponder := after(all, "position startpos moves e2e4 e7e5")
-			if len(ponder) == 0 || ponder[0] != "go ponder wtime 60000 btime 60000 winc 1000 binc 1000" {
-				t.Fatalf("commands after the position: %q (want go ponder with the clocks only)", ponder)
+			if len(ponder) == 0 || ponder[0] != "go ponder wtime 60000 btime 60000 winc 1000 binc 1000 depth 9" {
+				t.Fatalf("commands after the position: %q (want go ponder with the clocks and depth, no movetime)", ponder)
 			}
 			want := []string{"stop", "position startpos", "go depth 1"}
 			if tt.hit {

@@ -13,8 +13,9 @@ import (
 var _ engine.Ponderer = (*Engine)(nil)
 
 // Ponder implements engine.Ponderer with UCI's "go ponder": the engine
-// searches pos (which ends with the expected reply) with the clocks of lim
-// until Hit sends "ponderhit" or Stop sends "stop".
+// searches pos (which ends with the expected reply) with the clocks (and
+// any depth or nodes cap) of lim until Hit sends "ponderhit" or Stop sends
+// "stop".
 func (e *Engine) Ponder(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Pondering, error) {
 	if err := e.setOverhead(ctx, lim.MoveOverhead); err != nil {
 		return nil, err
@@ -24,7 +25,8 @@ func (e *Engine) Ponder(ctx context.Context, pos engine.Position, lim engine.Lim
 		return nil, fmt.Errorf("uciengine: ponder: %w", err)
 	}
 	upos := uci.Position{FEN: pos.StartFEN, Moves: moves, Chess960: pos.Chess960}
-	s, err := e.c.Ponder(ctx, upos, Limits(engine.Limits{WTime: lim.WTime, BTime: lim.BTime, WInc: lim.WInc, BInc: lim.BInc, MovesToGo: lim.MovesToGo}))
+	s, err := e.c.Ponder(ctx, upos, Limits(engine.Limits{WTime: lim.WTime, BTime: lim.BTime, WInc: lim.WInc, BInc: lim.BInc, MovesToGo: lim.MovesToGo,
+		Depth: lim.Depth, Nodes: lim.Nodes}))
 	if err != nil {
 		return nil, fmt.Errorf("uciengine: %s: ponder: %w", e.Name(), err)
 	}
