@@ -95,13 +95,12 @@ func (f *fake) say(format string, a ...any) {
 func run(mode Mode, in io.Reader, out io.Writer) int {
 	f := &fake{mode: mode, out: out, pos: board.New(),
 		multiPV: 1, seed: os.Getenv(EnvSeed), options: map[string]string{}}
-	var logf *os.File
-	if name := os.Getenv(EnvLog); name != "" {
-		var err error
-		if logf, err = os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
-			fmt.Fprintln(os.Stderr, "fake: command log:", err)
-			return 5
-		}
+	logf, err := openCommandLog()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake: command log:", err)
+		return 5
+	}
+	if logf != nil {
 		defer logf.Close()
 	}
 	sc := bufio.NewScanner(in)
@@ -152,10 +151,7 @@ func run(mode Mode, in io.Reader, out io.Writer) int {
 		case "go":
 			f.goCmd(fields)
 		case "ponderhit":
-			if f.hit != nil {
-				close(f.hit)
-				f.hit = nil
-			}
+			f.ponderHit()
 		case "stop":
 			if f.stop != nil && mode != Hang && mode != Deaf {
 				close(f.stop)
@@ -174,6 +170,24 @@ func run(mode Mode, in io.Reader, out io.Writer) int {
 		<-f.done
 	}
 	return 0
+}
+
+// openCommandLog opens the file named by EnvLog for appending (nil when
+// the variable is unset).
+func openCommandLog() (*os.File, error) {
+	name := os.Getenv(EnvLog)
+	if name == "" {
+		return nil, nil
+	}
+	return os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+}
+
+// ponderHit turns a "go ponder" search into an ordinary one.
+func (f *fake) ponderHit() {
+	if f.hit != nil {
+		close(f.hit)
+		f.hit = nil
+	}
 }
 
 func (f *fake) setOption(fields []string) {
