@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outpostchess/outpost/analysis/duration"
 	"github.com/outpostchess/outpost/bots/enginepath"
 )
 
@@ -48,8 +49,8 @@ func (c *checker) floatRange(key string, v, lo, hi float64) {
 // durRange checks lo <= v <= hi.
 func (c *checker) durRange(key string, v, lo, hi time.Duration) {
 	if v < lo || v > hi {
-		c.fail(key, rawValue(strconv.Quote(FormatDuration(v))), "out of range",
-			rangeText(FormatDuration(lo), FormatDuration(hi), ""))
+		c.fail(key, rawValue(strconv.Quote(duration.Format(v))), "out of range",
+			rangeText(duration.Format(lo), duration.Format(hi), ""))
 	}
 }
 

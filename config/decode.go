@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/outpostchess/outpost/analysis/duration"
 )
 
 // MaxFileSize bounds the size of a configuration file (a complete one,
@@ -323,8 +325,8 @@ func (d *decoder) decodeValue(key string, v any, dst reflect.Value) {
 			d.typeError(key, v, `a duration string such as "20s", "1m30s", "24h" or "30d"`)
 			return
 		}
-		dur, err := ParseDuration(s)
-		if errors.Is(err, errNegativeDuration) {
+		dur, err := duration.Parse(s)
+		if errors.Is(err, duration.ErrNegative) {
 			d.fail(key, s, "negative duration not allowed", `a duration of zero or more such as "0s", "20s" or "30d"`)
 			return
 		}

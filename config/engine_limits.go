@@ -3,6 +3,8 @@ package config
 import (
 	"math"
 	"time"
+
+	"github.com/outpostchess/outpost/analysis/duration"
 )
 
 // SearchCaps bound one search: each is a cap the game's time plan can still
@@ -108,7 +110,7 @@ func checkEngineLimits(ch *checker, key string, e EngineConfig) {
 	ch.durRange(tkey+".min", t.Min, 0, time.Minute)
 	ch.durRange(tkey+".short_clock", t.ShortClock, 0, time.Hour)
 	if t.Min > t.Max {
-		ch.fail(tkey+".min", rawValue(`"`+FormatDuration(t.Min)+`"`), "above think_time.max ("+FormatDuration(t.Max)+")",
+		ch.fail(tkey+".min", rawValue(`"`+duration.Format(t.Min)+`"`), "above think_time.max ("+duration.Format(t.Max)+")",
 			"a delay between 0s and think_time.max")
 	}
 }

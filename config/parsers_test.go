@@ -6,39 +6,6 @@ import (
 	"time"
 )
 
-func TestParseDuration(t *testing.T) {
-	good := map[string]time.Duration{
-		"100ms": 100 * time.Millisecond, "20s": 20 * time.Second, "1m30s": 90 * time.Second, "24h": 24 * time.Hour,
-		"30d": 30 * 24 * time.Hour, "1.5d": 36 * time.Hour, "2w": 14 * 24 * time.Hour, " 5s ": 5 * time.Second, "0s": 0, "0": 0,
-	}
-	for s, want := range good {
-		got, err := ParseDuration(s)
-		if err != nil || got != want {
-			t.Errorf("ParseDuration(%q) = %v, %v; want %v", s, got, err, want)
-		}
-	}
-	for _, s := range []string{"", "d", "5", "5 s", "-5s", "-1d", "1e3d", "infd", "NaNd", "1d12h", "twenty", "1x", "+3d"} {
-		if _, err := ParseDuration(s); err == nil || !strings.Contains(err.Error(), "duration") {
-			t.Errorf("ParseDuration(%q) accepted or unclear: %v", s, err)
-		}
-	}
-}
-
-func TestFormatDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		100 * time.Millisecond: "100ms", 20 * time.Second: "20s", 10 * time.Minute: "10m", 90 * time.Minute: "1h30m",
-		time.Hour: "1h", 24 * time.Hour: "1d", 30 * 24 * time.Hour: "30d", 14 * 24 * time.Hour: "2w", 0: "0s",
-		36 * time.Hour: "36h", 61 * time.Second: "1m1s",
-	} {
-		if got := FormatDuration(d); got != want {
-			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
-		}
-		if back, err := ParseDuration(FormatDuration(d)); err != nil || back != d {
-			t.Errorf("round trip %v: %v, %v", d, back, err)
-		}
-	}
-}
-
 func TestParseTimeControl(t *testing.T) {
 	cases := []struct {
 		in         string

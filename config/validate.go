@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/outpostchess/outpost/analysis/duration"
 )
 
 // Validate checks every value of the configuration and returns all
@@ -245,8 +247,8 @@ func (c *Config) checkVerify(ch *checker) {
 	ch.durRange("verify.first_delay", v.FirstDelay, 10*time.Second, 6*time.Hour)
 	ch.durRange("verify.max_delay", v.MaxDelay, 10*time.Second, 24*time.Hour)
 	if v.MaxDelay < v.FirstDelay {
-		ch.fail("verify.max_delay", rawValue(strconv.Quote(FormatDuration(v.MaxDelay))),
-			"shorter than verify.first_delay ("+FormatDuration(v.FirstDelay)+")", "at least verify.first_delay, at most 1d")
+		ch.fail("verify.max_delay", rawValue(strconv.Quote(duration.Format(v.MaxDelay))),
+			"shorter than verify.first_delay ("+duration.Format(v.FirstDelay)+")", "at least verify.first_delay, at most 1d")
 	}
 }
 

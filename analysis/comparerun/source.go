@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/duration"
 	"github.com/outpostchess/outpost/analysis/input"
 )
 
@@ -52,7 +52,7 @@ func (u UserSource) Key() string { return u.User }
 func (u UserSource) Params() SourceParams {
 	p := SourceParams{Kind: "lichess", Server: u.Fetcher.Client.BaseURL(), User: strings.ToLower(u.User), Max: u.Max}
 	if u.Since > 0 {
-		p.Since = formatSince(u.Since)
+		p.Since = duration.Format(u.Since)
 	}
 	return p
 }
@@ -94,25 +94,3 @@ func (f FileSource) Games(ctx context.Context, _ time.Time) ([]*analysis.Game, [
 	return games, errs, nil
 }
 
-// formatSince writes a source's Since as recorded in the run parameters:
-// whole weeks or days as "2w" or "30d", anything else as time.Duration
-// writes it without trailing zero units ("1h30m"). It matches the config's
-// spelling of durations so that a run resumed under the same config has the
-// same parameters.
-func formatSince(d time.Duration) string {
-	const day = 24 * time.Hour
-	if d >= day && d%day == 0 {
-		if d%(7*day) == 0 {
-			return strconv.FormatInt(int64(d/(7*day)), 10) + "w"
-		}
-		return strconv.FormatInt(int64(d/day), 10) + "d"
-	}
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/comparerun"
+	"github.com/outpostchess/outpost/analysis/duration"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/clusterconn"
 	"github.com/outpostchess/outpost/internal/daemon"
@@ -114,7 +115,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		if *sinceS != "" {
-			if req.Since, err = config.ParseDuration(*sinceS); err != nil {
+			if req.Since, err = duration.Parse(*sinceS); err != nil {
 				return fmt.Errorf("--since: %w", err)
 			}
 		}
