@@ -2,40 +2,14 @@ package bots
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/models"
+	"github.com/outpostchess/outpost/models/modeltest"
 )
 
-// maiaPredictor opens a predictor or skips when ONNX Runtime or the Maia-1
-// weights are not installed.
-func maiaPredictor(t *testing.T) *models.Predictor {
-	t.Helper()
-	cfg, err := models.LoadConfig()
-	if err != nil {
-		t.Skip(err)
-	}
-	if _, err := os.Stat(cfg.Library); err != nil {
-		t.Skipf("ONNX Runtime not installed; run `%s`", models.FetchCommand)
-	}
-	if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
-		cfg.Maia1Dir = "../../shared/models/maia1"
-		if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
-			t.Skipf("Maia-1 weights not installed; run `%s`", models.FetchCommand)
-		}
-	}
-	p, err := models.NewPredictor(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Close() })
-	return p
-}
-
 func TestNewMaia(t *testing.T) {
-	pred := maiaPredictor(t)
+	pred := modeltest.Predictor(t, 1500)
 	e, err := New(context.Background(), "maia-1500", WithPredictor(pred), WithSeed(3))
 	if err != nil {
 		t.Fatal(err)

@@ -2,38 +2,14 @@ package maia
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/models"
+	"github.com/outpostchess/outpost/models/modeltest"
 )
 
-func predictor(t *testing.T) *models.Predictor {
-	t.Helper()
-	cfg, err := models.LoadConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(cfg.Library); err != nil {
-		t.Skipf("ONNX Runtime not installed; run `%s`", models.FetchCommand)
-	}
-	if _, err := os.Stat(cfg.Maia1Weights(1100)); err != nil {
-		cfg.Maia1Dir = "../../../shared/models/maia1"
-		if _, err := os.Stat(cfg.Maia1Weights(1100)); err != nil {
-			t.Skipf("Maia-1 weights not installed; run `%s`", models.FetchCommand)
-		}
-	}
-	p, err := models.NewPredictor(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Close() })
-	return p
-}
-
 func TestNames(t *testing.T) {
-	p := predictor(t)
+	p := modeltest.Predictor(t, 1100)
 	for rating, want := range map[int]string{1100: "maia-1100", 1540: "maia-1500", 1550: "maia-1600", 800: "maia-1100", 2600: "maia-1900"} {
 		e, err := New(p, rating)
 		if err != nil {
@@ -46,7 +22,7 @@ func TestNames(t *testing.T) {
 }
 
 func TestPlaysMostLikelyMove(t *testing.T) {
-	e, err := New(predictor(t), 1100)
+	e, err := New(modeltest.Predictor(t, 1100), 1100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +49,7 @@ func TestPlaysMostLikelyMove(t *testing.T) {
 }
 
 func TestSampling(t *testing.T) {
-	p := predictor(t)
+	p := modeltest.Predictor(t, 1100)
 	e, err := New(p, 1100, WithTemperature(1), WithSeed(7))
 	if err != nil {
 		t.Fatal(err)

@@ -5,25 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/outpostchess/outpost/models"
+	"github.com/outpostchess/outpost/models/modeltest"
 )
 
 func predictEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
-	cfg, err := models.LoadConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(cfg.Library); err != nil {
-		t.Skipf("ONNX Runtime not installed; run `%s`", models.FetchCommand)
-	}
-	if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
-		t.Skipf("Maia-1 weights not installed; run `%s`", models.FetchCommand)
-	}
+	modeltest.Config(t, 1500)
 	var out, errb bytes.Buffer
 	return &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}, &out, &errb
 }

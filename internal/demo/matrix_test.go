@@ -3,7 +3,6 @@ package demo
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +18,7 @@ import (
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
-	"github.com/outpostchess/outpost/models"
+	"github.com/outpostchess/outpost/models/modeltest"
 )
 
 // matrixFirstMove is the real first-move deadline every speed of the matrix
@@ -91,22 +90,7 @@ func matrixEngineOptions(t *testing.T, eng string) []bots.Option {
 			t.Skipf("Stockfish not installed: %v", err)
 		}
 	case "maia-1500":
-		cfg, err := models.LoadConfig()
-		if err != nil {
-			t.Skipf("Maia: %v", err)
-		}
-		if _, err := os.Stat(cfg.Library); err != nil {
-			t.Skipf("ONNX Runtime not installed; run `%s`", models.FetchCommand)
-		}
-		if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
-			cfg.Maia1Dir = "../../../shared/models/maia1"
-			if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
-				t.Skipf("Maia-1 weights not installed; run `%s`", models.FetchCommand)
-			}
-		}
-		p, err := models.NewPredictor(cfg)
-		require.NoError(t, err)
-		t.Cleanup(func() { _ = p.Close() })
+		p := modeltest.Predictor(t, 1500)
 		return []bots.Option{bots.WithPredictor(p)}
 	}
 	return nil
