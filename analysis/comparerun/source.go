@@ -93,4 +93,3 @@ func (f FileSource) Games(ctx context.Context, _ time.Time) ([]*analysis.Game, [
 	}
 	return games, errs, nil
 }
-

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"github.com/outpostchess/outpost/analysis/ewr/ewrtest"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/score"
 	"os"
@@ -18,7 +19,6 @@ import (
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/analysis/input"
 	"github.com/outpostchess/outpost/analysis/report"
-	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
@@ -311,34 +311,6 @@ func TestAnalyseEWRBotName(t *testing.T) {
 	}
 }
 
-// uniformProber answers every position with a uniform distribution over
-// its legal moves.
-type uniformProber struct{}
-
-func (uniformProber) Probe(ctx context.Context, reqs []ewr.ProbeRequest) ([][]ewr.MoveProb, error) {
-	out := make([][]ewr.MoveProb, len(reqs))
-	for i, r := range reqs {
-		fen := r.StartFEN
-		if fen == "" {
-			fen = board.StartFEN
-		}
-		b, err := board.FromFEN(fen)
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range r.Moves {
-			if err := b.MakeUCI(m); err != nil {
-				return nil, err
-			}
-		}
-		legal := b.LegalMoves()
-		for _, m := range legal {
-			out[i] = append(out[i], ewr.MoveProb{UCI: m.String(), P: 1 / float64(len(legal))})
-		}
-	}
-	return out, nil
-}
-
 // levelEvaluator scores every position 0.00; a request for a position
 // whose FEN starts with fail makes the whole call fail, and one starting
 // with cancel cancels the run.
@@ -385,7 +357,7 @@ func TestAnalyseEWRMoments(t *testing.T) {
 	e := &analyseEWR{flags: f, params: p}
 	// The position before 2. d4 (our bot's second move) fails.
 	ev := &levelEvaluator{fail: "rnbqkbnr/ppppp1pp/5p2/8/4P3/8/PPPP1PPP/RNBQKBNR w"}
-	calc := &ewr.Calculator{Prober: uniformProber{}, Evaluator: ev}
+	calc := &ewr.Calculator{Prober: ewrtest.UniformProber{}, Evaluator: ev}
 	var errOut bytes.Buffer
 	set, err := e.moments(context.Background(), &Env{Stderr: &errOut}, calc, []*analysis.Analysis{a}, "w")
 	if err != nil {

@@ -13,37 +13,10 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
-	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/analysis/ewr/ewrtest"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/internal/postgame"
 )
-
-// uniformMaia is a fake Maia: every legal move equally likely.
-type uniformMaia struct{}
-
-func (uniformMaia) Probe(_ context.Context, reqs []ewr.ProbeRequest) ([][]ewr.MoveProb, error) {
-	out := make([][]ewr.MoveProb, len(reqs))
-	for i, r := range reqs {
-		fen := r.StartFEN
-		if fen == "" {
-			fen = board.StartFEN
-		}
-		b, err := board.FromFEN(fen)
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range r.Moves {
-			if err := b.MakeUCI(m); err != nil {
-				return nil, err
-			}
-		}
-		legal := b.LegalMoves()
-		for _, m := range legal {
-			out[i] = append(out[i], ewr.MoveProb{UCI: m.String(), P: 1 / float64(len(legal))})
-		}
-	}
-	return out, nil
-}
 
 // fakeStockfish scores every position as equal; when slow it never
 // answers (the calculation outlasts any bound).
@@ -93,7 +66,7 @@ func TestDemoSummaryEWR(t *testing.T) {
 			sum := postgame.New(analysis.PoolConfig{Command: []string{"/usr/games/stockfish"}, Workers: 1, Threads: 1, HashMB: 16},
 				int64(cfg.Summary.Nodes), BotName)
 			defer sum.Close()
-			sum.WithEWR(postgame.EWROptions{Prober: uniformMaia{}, Evaluator: fakeStockfish{slow: tc.slow}, Timeout: tc.bound, Fast: true})
+			sum.WithEWR(postgame.EWROptions{Prober: ewrtest.UniformProber{}, Evaluator: fakeStockfish{slow: tc.slow}, Timeout: tc.bound, Fast: true})
 			res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Summariser: sum, Dir: t.TempDir(), Logger: zerolog.Nop()})
 			require.NoError(t, err)
 			require.Len(t, res.Summary, 1)

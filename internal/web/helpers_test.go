@@ -20,7 +20,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
-	bb "github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/analysis/ewr/ewrtest"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/internal/store"
 )
@@ -101,18 +101,9 @@ type testProber struct{}
 func (testProber) Probe(ctx context.Context, reqs []ewr.ProbeRequest) ([][]ewr.MoveProb, error) {
 	out := make([][]ewr.MoveProb, len(reqs))
 	for i, r := range reqs {
-		start := r.StartFEN
-		if start == "" {
-			start = bb.StartFEN
-		}
-		b, err := bb.FromFEN(start)
+		b, err := ewrtest.Board(r)
 		if err != nil {
 			return nil, err
-		}
-		for _, m := range r.Moves {
-			if err := b.MakeUCI(m); err != nil {
-				return nil, err
-			}
 		}
 		var ucis []string
 		for _, m := range b.LegalMoves() {
