@@ -95,7 +95,7 @@ func (c *Config) checkSyzygyShared(ch *checker, sortedNames []string) {
 		if !e.SyzygyOn() || e.Type == EngineUCI {
 			continue
 		}
-		p := e.Syzygy.SyzygyPathOption()
+		p := canonicalDirs(e.Syzygy.Path)
 		switch {
 		case first == "":
 			first, firstPath = name, p
@@ -105,4 +105,20 @@ func (c *Config) checkSyzygyShared(ch *checker, sortedNames []string) {
 				"the same directories, in the same order, for every non-uci engine (libfathom serves one set per process)")
 		}
 	}
+}
+
+// canonicalDirs joins dirs as absolute paths without symbolic links (as
+// written when that fails), so that two spellings of one set compare equal.
+func canonicalDirs(dirs []string) string {
+	out := make([]string, len(dirs))
+	for i, d := range dirs {
+		out[i] = d
+		if abs, err := filepath.Abs(d); err == nil {
+			out[i] = abs
+			if r, err := filepath.EvalSymlinks(abs); err == nil {
+				out[i] = r
+			}
+		}
+	}
+	return strings.Join(out, ":")
 }

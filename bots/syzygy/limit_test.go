@@ -18,6 +18,12 @@ func TestSyzygyManyOpen(t *testing.T) {
 		require.NoError(t, err, "table set %d", i)
 		open = append(open, tb)
 	}
+	// Another spelling of the same directory shares them too.
+	abs, err := filepath.Abs(sharedTables)
+	require.NoError(t, err)
+	tb, err := Open([]string{abs + "/"})
+	require.NoError(t, err, "the same directory, absolute")
+	open = append(open, tb)
 	b := mustBoard(t, "8/8/8/8/8/2k5/8/K6R w - - 0 1")
 	for _, tb := range open {
 		w, err := tb.ProbeWDL(b)

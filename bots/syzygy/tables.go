@@ -95,16 +95,22 @@ func Open(dirs []string, opts ...Option) (*Tables, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("syzygy: no table directory given")
 	}
-	for _, d := range dirs {
+	canon := make([]string, len(dirs))
+	for i, d := range dirs {
 		if err := checkDir(d); err != nil {
 			return nil, err
 		}
+		c, err := canonicalDir(d)
+		if err != nil {
+			return nil, err
+		}
+		canon[i] = c
 	}
 	l, err := libraryFor(o.library)
 	if err != nil {
 		return nil, fmt.Errorf("syzygy: %w", err)
 	}
-	pieces, err := l.acquire(strings.Join(dirs, ":"))
+	pieces, err := l.acquire(strings.Join(canon, ":"))
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +143,20 @@ func (l *library) acquire(path string) (int, error) {
 	}
 	l.refs++
 	return n, nil
+}
+
+// canonicalDir is d as an absolute path without symbolic links, so that
+// two spellings of the same directories share the loaded tables.
+func canonicalDir(d string) (string, error) {
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return "", fmt.Errorf("syzygy: table directory %s: %w", d, err)
+	}
+	resolved, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("syzygy: table directory %s: %w", d, err)
+	}
+	return resolved, nil
 }
 
 // checkDir reports a table directory that is missing, is not a directory,
