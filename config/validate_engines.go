@@ -28,7 +28,7 @@ func engineFields() []engineField {
 		{"knobs", func(e EngineConfig) bool { return e.Knobs != "" }, []string{EngineKnobs}},
 		{"path", func(e EngineConfig) bool { return e.Path != "" }, uci},
 		{"args", func(e EngineConfig) bool { return len(e.Args) > 0 }, uci},
-		{"options", func(e EngineConfig) bool { return len(e.Options) > 0 }, uci},
+		{"options", func(e EngineConfig) bool { return len(e.Options) > 0 }, []string{EngineUCI, EngineMedium, EngineHard, EngineMaia}},
 		{"elo", func(e EngineConfig) bool { return e.Elo != 0 }, uci},
 		{"skill_level", func(e EngineConfig) bool { return e.SkillLevel != nil }, uci},
 		{"hash_mb", func(e EngineConfig) bool { return e.HashMB != 0 }, uci},
@@ -82,6 +82,7 @@ func (c *Config) checkEngine(ch *checker, name string, e EngineConfig) {
 	checkEngineBook(ch, key, e.Book)
 	checkEngineLimits(ch, key, e)
 	checkOnline(ch, key, e.Online)
+	checkBuiltinOptions(ch, key, e)
 	switch e.Type {
 	case EngineKnobs:
 		if e.Knobs != "" {

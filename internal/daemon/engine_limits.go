@@ -2,9 +2,12 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/enginelimits"
+	"github.com/outpostchess/outpost/config"
 )
 
 // withEngineLimits applies the engine definition's limits for the game's
@@ -31,4 +34,18 @@ func (d *Daemon) withEngineLimits(ctx context.Context, gameID, name string, e en
 			Int("depth", caps.Depth).Dur("movetime", caps.MoveTime).Dur("think_max", t.Max).Msg("engine limits")
 	}
 	return w
+}
+
+// builtinOptions passes [engines.NAME.options] of a built-in engine
+// (medium, hard: Hash, Features, Disable; maia: temperature, seed) to its
+// Configure.
+func builtinOptions(def config.EngineConfig) []bots.Option {
+	if len(def.Options) == 0 {
+		return nil
+	}
+	opts := make(map[string]string, len(def.Options))
+	for k, v := range def.Options {
+		opts[k] = fmt.Sprint(v)
+	}
+	return []bots.Option{bots.WithUCIOptions(opts)}
 }

@@ -52,7 +52,7 @@ func engineSpec(cfg *config.Config, name string) (string, []bots.Option, error) 
 	var opts []bots.Option
 	switch def.Type {
 	case "easy", "medium", "hard":
-		return def.Type, syzygySearchOptions(def), nil
+		return def.Type, append(syzygySearchOptions(def), builtinOptions(def)...), nil
 	case "knobs":
 		k := knobs.Defaults()
 		if def.Knobs != "" {
@@ -93,7 +93,7 @@ func engineSpec(cfg *config.Config, name string) (string, []bots.Option, error) 
 		if def.Temperature > 0 {
 			spec += fmt.Sprintf(",temperature=%g", def.Temperature)
 		}
-		return spec, nil, nil
+		return spec, builtinOptions(def), nil
 	}
 	return "", nil, fmt.Errorf("engine %s: unknown type %q (want %s)", name, def.Type,
 		strings.Join([]string{"easy", "medium", "hard", "knobs", "uci", "maia"}, ", "))

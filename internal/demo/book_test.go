@@ -22,13 +22,15 @@ const performanceBook = "../../../shared/books/performance.bin"
 // askedEngine records the plies at which the engine was asked for a move.
 type askedEngine struct {
 	engine.Engine
-	mu    *sync.Mutex
-	plies *[]int
+	mu     *sync.Mutex
+	plies  *[]int
+	depths *[]int
 }
 
 func (a askedEngine) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
 	a.mu.Lock()
 	*a.plies = append(*a.plies, len(pos.Moves))
+	*a.depths = append(*a.depths, lim.Depth)
 	a.mu.Unlock()
 	return a.Engine.SelectMove(ctx, pos, lim)
 }
@@ -37,7 +39,8 @@ func (a askedEngine) SelectMove(ctx context.Context, pos engine.Position, lim en
 // definition has performance.bin as its book, plays its opening moves from
 // the book over real loopback HTTP against the sandbox (the book's best
 // move each time, without asking the engine), then leaves the book (past
-// max_depth or out of book) and the engine plays.
+// max_depth or out of book) and the engine plays, under the depth cap of
+// [engines.booked.limits.bullet].
 func TestPolyglotDaemonPlaysFromBook(t *testing.T) {
 	const maxDepth = 10
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -45,17 +48,18 @@ func TestPolyglotDaemonPlaysFromBook(t *testing.T) {
 	cfg := fastConfig()
 	cfg.Engines.Default = "booked"
 	cfg.Engines.Defs = map[string]config.EngineConfig{"booked": {Type: "easy",
-		Book: config.BookConfig{Files: []string{performanceBook}, Selection: "best", MaxDepth: maxDepth}}}
+		Book:   config.BookConfig{Files: []string{performanceBook}, Selection: "best", MaxDepth: maxDepth},
+		Limits: config.SpeedLimits{Bullet: config.SearchCaps{Depth: 3}, Blitz: config.SearchCaps{Depth: 5}}}}
 	require.NoError(t, cfg.Validate())
 
 	var mu sync.Mutex
-	var asked []int
+	var asked, depths []int
 	factory := func(ctx context.Context, name string) (engine.Engine, error) {
 		e, err := bots.New(ctx, "easy", bots.WithName(name))
 		if err != nil {
 			return nil, err
 		}
-		return daemon.WithMoveSources(ctx, cfg, name, askedEngine{Engine: e, mu: &mu, plies: &asked}, zerolog.Nop())
+		return daemon.WithMoveSources(ctx, cfg, name, askedEngine{Engine: e, mu: &mu, plies: &asked, depths: &depths}, zerolog.Nop())
 	}
 	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "1+1", Engines: factory, Dir: t.TempDir(),
 		Logger: zerolog.Nop(), SparringResignAfter: 12})
@@ -94,5 +98,11 @@ func TestPolyglotDaemonPlaysFromBook(t *testing.T) {
 		t.Logf("game %s: %v; %d book moves, %d engine moves", id, g.Moves, fromBook, searched)
 		require.Positive(t, fromBook, "the bot played from the book")
 		require.Positive(t, searched, "the bot left the book")
+	}
+	// 1+1 is bullet: the engine searched under [engines.booked.limits.bullet].
+	mu.Lock()
+	defer mu.Unlock()
+	for _, d := range depths {
+		require.Equal(t, 3, d, "the bullet depth cap reached the engine")
 	}
 }
