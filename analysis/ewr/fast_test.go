@@ -190,3 +190,33 @@ func TestFullDepthMass(t *testing.T) {
 	p.FullDepthMass, p.TreeDepth = 0.3, 0
 	assert.Zero(t, p.normalized().FullDepthMass, "without a lower tree depth the mass means nothing")
 }
+
+// TestProgressPerSearch: the two progress targets rest on the events, not
+// the clock — a ranking (provisional) goes out once the position and one
+// legal move are searched, and every search's result is an event, so the
+// longest silence is the longest single search. Checked in the fast mode
+// with full-depth positions, on one engine (with two, the other engine's
+// searches run meanwhile).
+func TestProgressPerSearch(t *testing.T) {
+	p := DefaultParams().Fast()
+	p.FullDepthMass = 0.05
+	p.Threshold = 0.01
+	// every move within the loss threshold: the first legal move counts
+	ev := &fakeEvaluator{def: func(k string) score.Score { return score.Score{CP: int(hashed(k)*40) - 20} }}
+	d := newFakeDispatcher(ev, 1, 1) // one engine: the searches in order
+	searchesAtFirst, advances, last := -1, 0, 0
+	opt := Options{Progress: func(e Event) {
+		if len(e.Ranking) > 0 && searchesAtFirst < 0 {
+			searchesAtFirst = ev.total()
+		}
+		if (e.Phase == PhaseFilter || e.Phase == PhaseEval) && e.Done > last {
+			advances++
+			last = e.Done
+		}
+	}}
+	res, err := (&Calculator{Prober: &skewedProber{}, Evaluator: d}).Calculate(context.Background(), Position{}, p, opt)
+	require.NoError(t, err)
+	assert.Equal(t, 2, searchesAtFirst, "first ranking after the position's and one move's search")
+	assert.GreaterOrEqual(t, advances, res.Stats.EngineEvals, "an event for every search")
+	assert.Greater(t, res.Stats.EngineEvals, 100, "the setup searches trees")
+}
