@@ -60,6 +60,9 @@ type CompareOptions struct {
 	Reference map[string]CompareSide
 	// Record, when not nil, receives every side calculated or reused.
 	Record func(CompareSide) error
+	// Only, when not empty, limits the run to the benchmark positions of
+	// these names.
+	Only []string
 }
 
 // RunCompare calculates every benchmark position with a, then with b, on
@@ -76,6 +79,9 @@ func RunCompare(ctx context.Context, c *Calculator, a, b Params, opt CompareOpti
 		w = io.Discard
 	}
 	for _, bp := range BenchPositions {
+		if len(opt.Only) > 0 && !slices.Contains(opt.Only, bp.Name) {
+			continue
+		}
 		var res [2]*Result
 		side := [2]*BenchRun{&out.A, &out.B}
 		var line [2]string

@@ -58,7 +58,9 @@ func TestFastModeDepths(t *testing.T) {
 		return res, ev
 	}
 	exact, exEv := run(DefaultParams())
-	fast, fEv := run(DefaultParams().Fast())
+	allShallow := DefaultParams().Fast()
+	allShallow.FullDepthMass = 0 // every tree position at the trees' depth
+	fast, fEv := run(allShallow)
 	require.Less(t, FastTreeDepth, DefaultDepth)
 	treeSeen := 0
 	for key, ds := range fEv.depths {
@@ -105,6 +107,7 @@ func TestTreeDepthValidation(t *testing.T) {
 		}
 	}
 	assert.Equal(t, FastTreeDepth, DefaultParams().Fast().TreeDepth)
+	assert.Equal(t, FastFullDepthMass, DefaultParams().Fast().FullDepthMass)
 	assert.True(t, DefaultParams().Fast().IsFast())
 	assert.False(t, DefaultParams().IsFast())
 }

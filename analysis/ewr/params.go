@@ -62,18 +62,27 @@ type Params struct {
 	FullDepthMass float64 `json:"full_depth_mass,omitempty"`
 }
 
-// FastTreeDepth is the trees' Stockfish depth of the fast mode. With it a
-// calculation searches about half the nodes of the exact one (depth 15
-// everywhere); depth 11 saved a little more but missed the exact figures
-// by more than one percentage point on a benchmark position, depth 12 kept
-// within it (the measurements are in docs/expected-winrate.md).
+// FastTreeDepth is the Stockfish depth of the fast mode's rare tree
+// positions (those below FastFullDepthMass).
 const FastTreeDepth = 12
 
-// Fast returns p in the fast mode: the trees evaluated at FastTreeDepth
-// (when that is below p.Depth).
+// FastFullDepthMass is the fast mode's FullDepthMass: tree positions of
+// cumulative probability 0.12 or more stay at Depth. Measured on the ten
+// benchmark positions (docs/expected-winrate.md): every tree position at
+// depth 12 halves the nodes but misses the exact figures by up to 2.1
+// percentage points on a move, and depths 13 and 14 are no closer — a
+// position's depth-15 score differs from any shallower one by several
+// points, so only the positions' probability bounds the error. At the
+// default threshold (0.1) every tree position has at least 0.1, so this
+// searches the band 0.10–0.12 at depth 12.
+const FastFullDepthMass = 0.12
+
+// Fast returns p in the fast mode: the trees' rare positions evaluated at
+// FastTreeDepth (when that is below p.Depth), the likely ones at p.Depth.
 func (p Params) Fast() Params {
 	if FastTreeDepth < p.Depth {
 		p.TreeDepth = FastTreeDepth
+		p.FullDepthMass = FastFullDepthMass
 	}
 	return p
 }

@@ -54,6 +54,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	fullMass := fs.Float64("full-depth-mass", -1, "with --tree-depth: tree positions at least this likely (cumulative probability 0..1) stay at --depth (default with --fast: its own)")
 	compare := fs.Bool("compare", false, "with --bench: the exact calculation and the fast mode side by side, with the per-move difference")
 	save := fs.String("compare-save", "", "with --compare: write every side's result and counts to this file (JSON lines)")
+	only := fs.String("compare-only", "", "with --compare: only these benchmark positions (names, comma-separated)")
 	ref := fs.String("compare-ref", "", "with --compare: take the exact side (A) from a --compare-save file of the same parameters instead of calculating it")
 	bench := fs.Bool("bench", false, "benchmark ten typical positions at these parameters: fresh, repeated (result cache), repeated (evaluation cache only), another Maia rating")
 	if err := parseFlags(fs, args); err != nil {
@@ -84,8 +85,18 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	if *compare && !*bench {
 		return errors.New("--compare needs --bench")
 	}
-	if (*save != "" || *ref != "") && !*compare {
-		return errors.New("--compare-save and --compare-ref need --bench --compare")
+	if (*save != "" || *ref != "" || *only != "") && !*compare {
+		return errors.New("--compare-save, --compare-ref and --compare-only need --bench --compare")
+	}
+	var onlyNames []string
+	for _, n := range strings.Split(*only, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		if !slices.ContainsFunc(ewr.BenchPositions, func(bp ewr.BenchPosition) bool { return bp.Name == n }) {
+			return fmt.Errorf("--compare-only: no benchmark position %q", n)
+		}
+		onlyNames = append(onlyNames, n)
 	}
 	if err := p.Validate(); err != nil {
 		return err
@@ -104,7 +115,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeAll()
 	if *bench && *compare {
-		return runEWRCompare(ctx, env, calc, p, *save, *ref)
+		return runEWRCompare(ctx, env, calc, p, compareFiles{save: *save, ref: *ref, only: onlyNames})
 	}
 	if *bench {
 		return runEWRBench(ctx, env, calc, p)
@@ -249,7 +260,14 @@ func runEWRBench(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Para
 // runEWRCompare runs the benchmark positions with the exact calculation
 // (A) and the fast mode (B) alternately on the same engines and prints
 // both with the per-move difference.
-func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params, savePath, refPath string) error {
+// compareFiles are --compare's optional flags.
+type compareFiles struct {
+	save, ref string
+	only      []string
+}
+
+func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params, cf compareFiles) error {
+	savePath, refPath := cf.save, cf.ref
 	out := env.Stdout
 	exact := p
 	exact.TreeDepth = 0
@@ -276,7 +294,7 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 		return strings.Join(strings.Fields(string(la))[:3], " ")
 	}
 	fmt.Fprintf(out, "load average before: %s\n", load())
-	opt := ewr.CompareOptions{Load: load, Out: out}
+	opt := ewr.CompareOptions{Load: load, Out: out, Only: cf.only}
 	if refPath != "" {
 		refs, err := readCompareRef(refPath)
 		if err != nil {
