@@ -49,7 +49,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	workers := fs.Int("workers", runtime.NumCPU(), "Stockfish engines run in parallel")
 	hash := fs.Int("hash", 128, "Stockfish hash per engine, MB (kept across the calculation)")
 	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand, " "), "UCI engine command line")
-	fast := fs.Bool("fast", false, fmt.Sprintf("fast mode: the trees' positions at depth %d instead of --depth (the legal moves stay at --depth)", ewr.FastTreeDepth))
+	fast := fs.Bool("fast", false, fmt.Sprintf("fast mode: tree positions of cumulative probability below %g at depth %d instead of --depth (the legal moves and the likelier positions stay at --depth)", ewr.FastFullDepthMass, ewr.FastTreeDepth))
 	treeDepth := fs.Int("tree-depth", 0, "Stockfish depth of the trees' positions (0: --depth; --fast sets it)")
 	fullMass := fs.Float64("full-depth-mass", -1, "with --tree-depth: tree positions at least this likely (cumulative probability 0..1) stay at --depth (default with --fast: its own)")
 	compare := fs.Bool("compare", false, "with --bench: the exact calculation and the fast mode side by side, with the per-move difference")

@@ -33,6 +33,7 @@ func TestEWRFlagErrors(t *testing.T) {
 		{[]string{"--fast", "--tree-depth", "12"}, "give one of them"},
 		{[]string{"--compare-save", "x.jsonl"}, "need --bench --compare"},
 		{[]string{"--bench", "--compare-ref", "x.jsonl"}, "need --bench --compare"},
+		{[]string{"--bench", "--compare", "--compare-only", "start,nope"}, `no benchmark position "nope"`},
 	} {
 		var out, errb bytes.Buffer
 		env := &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
