@@ -25,7 +25,7 @@ import (
 	"github.com/outpostchess/outpost/models"
 )
 
-const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--timeout 60s] [--fast] | --bench [--compare]"
+const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--timeout 60s] [--fast | --tree-depth N [--full-depth-mass P]] | --bench [--compare [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
 
 // runEWR implements `outpost ewr`: expected winrate of every reasonable
 // move for a human of a given rating (Maia × Stockfish).
