@@ -58,9 +58,7 @@ func TestFastModeDepths(t *testing.T) {
 		return res, ev
 	}
 	exact, exEv := run(DefaultParams())
-	allShallow := DefaultParams().Fast()
-	allShallow.FullDepthMass = 0 // every tree position at the trees' depth
-	fast, fEv := run(allShallow)
+	fast, fEv := run(DefaultParams().Fast())
 	require.Less(t, FastTreeDepth, DefaultDepth)
 	treeSeen := 0
 	for key, ds := range fEv.depths {
@@ -107,7 +105,7 @@ func TestTreeDepthValidation(t *testing.T) {
 		}
 	}
 	assert.Equal(t, FastTreeDepth, DefaultParams().Fast().TreeDepth)
-	assert.Equal(t, FastFullDepthMass, DefaultParams().Fast().FullDepthMass)
+	assert.Zero(t, DefaultParams().Fast().FullDepthMass)
 	assert.True(t, DefaultParams().Fast().IsFast())
 	assert.False(t, DefaultParams().IsFast())
 }

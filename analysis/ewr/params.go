@@ -62,27 +62,20 @@ type Params struct {
 	FullDepthMass float64 `json:"full_depth_mass,omitempty"`
 }
 
-// FastTreeDepth is the Stockfish depth of the fast mode's rare tree
-// positions (those below FastFullDepthMass).
+// FastTreeDepth is the trees' Stockfish depth of the fast mode: about
+// half the nodes of the exact calculation. Measured on the ten benchmark
+// positions (docs/expected-winrate.md): depths 13 and 14 are no closer to
+// the exact figures than 12, and keeping the likely positions at the full
+// depth (FullDepthMass) saves little and is no closer either once the
+// hash's nudge on the depth-15 scores counts, so the fast mode is depth 12
+// for every tree position.
 const FastTreeDepth = 12
 
-// FastFullDepthMass is the fast mode's FullDepthMass: tree positions of
-// cumulative probability 0.12 or more stay at Depth. Measured on the ten
-// benchmark positions (docs/expected-winrate.md): every tree position at
-// depth 12 halves the nodes but misses the exact figures by up to 2.1
-// percentage points on a move, and depths 13 and 14 are no closer — a
-// position's depth-15 score differs from any shallower one by several
-// points, so only the positions' probability bounds the error. At the
-// default threshold (0.1) every tree position has at least 0.1, so this
-// searches the band 0.10–0.12 at depth 12.
-const FastFullDepthMass = 0.12
-
-// Fast returns p in the fast mode: the trees' rare positions evaluated at
-// FastTreeDepth (when that is below p.Depth), the likely ones at p.Depth.
+// Fast returns p in the fast mode: the trees evaluated at FastTreeDepth
+// (when that is below p.Depth).
 func (p Params) Fast() Params {
 	if FastTreeDepth < p.Depth {
 		p.TreeDepth = FastTreeDepth
-		p.FullDepthMass = FastFullDepthMass
 	}
 	return p
 }
