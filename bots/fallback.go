@@ -90,33 +90,25 @@ func (f *Fallback) Primary() engine.Engine { return f.primary }
 func (f *Fallback) Name() string { return f.primary.Name() }
 
 // Info returns the primary's Info (a minimal one when it is not Inspectable).
-func (f *Fallback) Info() engine.Info {
-	if in, ok := f.primary.(engine.Inspectable); ok {
-		return in.Info()
-	}
-	return engine.Info{Name: f.primary.Name()}
-}
+func (f *Fallback) Info() engine.Info { return engine.InfoOf(f.primary) }
 
 // Variants returns the variants the primary plays.
 func (f *Fallback) Variants() []string { return engine.Variants(f.primary) }
 
 // Configure passes options to the primary.
 func (f *Fallback) Configure(options map[string]string) error {
-	c, ok := f.primary.(engine.Configurable)
-	if !ok {
-		return fmt.Errorf("bots: engine %s takes no options", f.primary.Name())
+	if err := engine.ConfigureOf(f.primary, options); err != nil {
+		return fmt.Errorf("bots: %w", err)
 	}
-	return c.Configure(options)
+	return nil
 }
 
 // NewGame tells both engines that a new game starts.
 func (f *Fallback) NewGame(ctx context.Context) error {
 	var errs []error
 	for _, e := range []engine.Engine{f.primary, f.secondary} {
-		if s, ok := e.(engine.Stateful); ok {
-			if err := s.NewGame(ctx); err != nil {
-				errs = append(errs, err)
-			}
+		if err := engine.NewGameOf(ctx, e); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)

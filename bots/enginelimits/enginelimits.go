@@ -176,26 +176,15 @@ func (e *Engine) Variants() []string { return engine.Variants(e.inner) }
 
 // Info returns the wrapped engine's Info (a minimal one when it is not
 // Inspectable).
-func (e *Engine) Info() engine.Info {
-	if in, ok := e.inner.(engine.Inspectable); ok {
-		return in.Info()
-	}
-	return engine.Info{Name: e.inner.Name()}
-}
+func (e *Engine) Info() engine.Info { return engine.InfoOf(e.inner) }
 
 // Configure passes options to the wrapped engine.
 func (e *Engine) Configure(options map[string]string) error {
-	c, ok := e.inner.(engine.Configurable)
-	if !ok {
-		return fmt.Errorf("enginelimits: engine %s takes no options", e.inner.Name())
-	}
-	return c.Configure(options)
-}
-
-// NewGame tells the wrapped engine that a new game starts.
-func (e *Engine) NewGame(ctx context.Context) error {
-	if s, ok := e.inner.(engine.Stateful); ok {
-		return s.NewGame(ctx)
+	if err := engine.ConfigureOf(e.inner, options); err != nil {
+		return fmt.Errorf("enginelimits: %w", err)
 	}
 	return nil
 }
+
+// NewGame tells the wrapped engine that a new game starts.
+func (e *Engine) NewGame(ctx context.Context) error { return engine.NewGameOf(ctx, e.inner) }

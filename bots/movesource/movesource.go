@@ -90,29 +90,20 @@ func (e *Engine) Variants() []string { return engine.Variants(e.inner) }
 
 // Info returns the wrapped engine's Info (a minimal one when it is not
 // Inspectable).
-func (e *Engine) Info() engine.Info {
-	if in, ok := e.inner.(engine.Inspectable); ok {
-		return in.Info()
-	}
-	return engine.Info{Name: e.inner.Name()}
-}
+func (e *Engine) Info() engine.Info { return engine.InfoOf(e.inner) }
 
 // Configure passes options to the wrapped engine.
 func (e *Engine) Configure(options map[string]string) error {
-	c, ok := e.inner.(engine.Configurable)
-	if !ok {
-		return fmt.Errorf("movesource: engine %s takes no options", e.inner.Name())
+	if err := engine.ConfigureOf(e.inner, options); err != nil {
+		return fmt.Errorf("movesource: %w", err)
 	}
-	return c.Configure(options)
+	return nil
 }
 
 // NewGame tells the wrapped engine and every source that keeps per-game
 // state that a new game starts.
 func (e *Engine) NewGame(ctx context.Context) error {
-	var errs []error
-	if s, ok := e.inner.(engine.Stateful); ok {
-		errs = append(errs, s.NewGame(ctx))
-	}
+	errs := []error{engine.NewGameOf(ctx, e.inner)}
 	for _, b := range e.sources {
 		if s, ok := b.Source.(interface{ NewGame(context.Context) error }); ok {
 			errs = append(errs, s.NewGame(ctx))
