@@ -1,12 +1,7 @@
 package sfbuild
 
 import (
-	"archive/tar"
-	"bytes"
-	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"os"
 	"os/exec"
@@ -16,6 +11,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/wasmnet"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // fakeMakefile's build target writes a "stockfish" script that prints a
@@ -27,34 +23,6 @@ func fakeMakefile(nodes, net string) string {
 		"\tprintf '#!/bin/sh\\necho \"Nodes searched  : " + nodes + "\"\\necho \"Nodes/second    : 1000\"\\n' > stockfish\n" +
 		"\tchmod +x stockfish\n" +
 		"\techo built $(ARCH) >&2\n"
-}
-
-// tarGz builds a .tar.gz of files (name → contents).
-func tarGz(t *testing.T, files map[string]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	for name, body := range files {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write([]byte(body)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-func hexSum(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }
 
 // fakeBuild prepares a source directory, an engines directory with the
@@ -69,8 +37,8 @@ func fakeBuild(t *testing.T, nodes string) (Builder, Recipe) {
 	}
 	root := t.TempDir()
 	net := []byte("fake network")
-	n := wasmnet.Net{Name: "nn-" + hexSum(net)[:12] + ".nnue", Size: len(net), SHA256: hexSum(net)}
-	archive := tarGz(t, map[string]string{
+	n := wasmnet.Net{Name: "nn-" + testkit.SHA256(net)[:12] + ".nnue", Size: len(net), SHA256: testkit.SHA256(net)}
+	archive := testkit.TarGz(t, map[string]string{
 		"fake-1/Copying.txt":  "GPL",
 		"fake-1/src/Makefile": fakeMakefile(nodes, n.Name),
 	})
@@ -84,7 +52,7 @@ func fakeBuild(t *testing.T, nodes string) (Builder, Recipe) {
 	must(t, os.WriteFile(filepath.Join(src, "fake-1.tar.gz"), archive, 0o644))
 	must(t, os.WriteFile(filepath.Join(engines, NetsDir, n.Name), net, 0o644))
 	r := Recipe{Engine: enginepath.Stockfish15, Version: "15.1", Archive: "fake-1.tar.gz", Prefix: "fake-1/",
-		ArchiveSHA256: hexSum(archive), Nets: []wasmnet.Net{n}, BenchArgs: []string{"16", "1", "13"}, BenchNodes: 3_467_381}
+		ArchiveSHA256: testkit.SHA256(archive), Nets: []wasmnet.Net{n}, BenchArgs: []string{"16", "1", "13"}, BenchNodes: 3_467_381}
 	b := Builder{
 		Locator:   enginepath.Locator{Getenv: func(k string) string { return map[string]string{enginepath.EnvEnginesDir: engines}[k] }},
 		SourceDir: src, Arch: "x86-64-avx2", Jobs: 1,
@@ -170,7 +138,7 @@ func TestBuildErrors(t *testing.T) {
 func TestExtractRefusesEscapes(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "evil.tar.gz")
-	must(t, os.WriteFile(p, tarGz(t, map[string]string{"../escape": "x"}), 0o644))
+	must(t, os.WriteFile(p, testkit.TarGz(t, map[string]string{"../escape": "x"}), 0o644))
 	if err := extract(p, filepath.Join(dir, "out")); err == nil || !strings.Contains(err.Error(), "leaves the directory") {
 		t.Fatalf("err = %v", err)
 	}

@@ -1,46 +1,21 @@
 package fetch
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// tgz builds a gzip'd tar with the given files.
-func tgz(t testing.TB, files map[string]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	for name, body := range files {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write([]byte(body)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+	"github.com/outpostchess/outpost/internal/testkit"
+)
 
 func TestExtractLibrary(t *testing.T) {
 	dst := filepath.Join(t.TempDir(), "lib", LibraryName)
-	pkg := tgz(t, map[string]string{
+	pkg := testkit.TarGz(t, map[string]string{
 		"package/package.json":                           "{}",
 		"package/bin/napi-v6/linux/arm64/" + LibraryName: "wrong arch",
 		LibraryPath: "ELF library bytes",
@@ -55,7 +30,7 @@ func TestExtractLibrary(t *testing.T) {
 	if st, _ := os.Stat(dst); st.Mode().Perm() != 0o755 {
 		t.Errorf("mode %v, want 0755", st.Mode())
 	}
-	err = ExtractLibrary(bytes.NewReader(tgz(t, map[string]string{"package/README": "x"})), dst)
+	err = ExtractLibrary(bytes.NewReader(testkit.TarGz(t, map[string]string{"package/README": "x"})), dst)
 	if err == nil || !strings.Contains(err.Error(), LibraryPath) {
 		t.Errorf("missing library: %v", err)
 	}
@@ -65,17 +40,12 @@ func TestExtractLibrary(t *testing.T) {
 }
 
 func FuzzExtractLibrary(f *testing.F) {
-	f.Add(tgz(f, map[string]string{LibraryPath: "lib"}))
+	f.Add(testkit.TarGz(f, map[string]string{LibraryPath: "lib"}))
 	f.Add([]byte{0x1f, 0x8b, 0x08, 0x00})
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_ = ExtractLibrary(bytes.NewReader(b), filepath.Join(dir, "lib.so"))
 	})
-}
-
-func sha(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }
 
 func TestInstallWeights(t *testing.T) {
@@ -96,7 +66,7 @@ func TestInstallWeights(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "maia-1900.pb.gz"))
-	if err != nil || sha(b) != Weights[1900] {
+	if err != nil || testkit.SHA256(b) != Weights[1900] {
 		t.Fatalf("maia-1900 not installed correctly: %v", err)
 	}
 	// Download path: serve the real file for 1500, garbage for 1600.
