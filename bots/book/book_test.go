@@ -365,3 +365,19 @@ func FuzzPolyglotParse(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkPolyglotSourceMove: one book move from performance.bin after
+// 1.e4 e5 2.Nf3 (board set-up from the moves, key, binary search, legality
+// checks, selection).
+func BenchmarkPolyglotSourceMove(b *testing.B) {
+	bk := openBook(b, performanceBin)
+	src, err := NewSource([]*Book{bk}, Options{Selection: Weighted, Rand: rand.New(rand.NewPCG(1, 1))})
+	require.NoError(b, err)
+	pos := engine.Position{Moves: []string{"e2e4", "e7e5", "g1f3"}}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := src.Move(ctx, pos, engine.Limits{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
