@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // testToken is distinctive so that tests can scan output for it.
@@ -80,30 +82,12 @@ func (f *fakeServer) count() int {
 	return len(f.reqs)
 }
 
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // newTestClient returns a client for base with fast retries, logging at
 // trace level into the returned buffer. The test fails if the token shows
 // up in the log.
-func newTestClient(t *testing.T, base string, mod ...func(*Options)) (*Client, *syncBuffer) {
+func newTestClient(t *testing.T, base string, mod ...func(*Options)) (*Client, *testkit.SyncBuffer) {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	o := Options{
 		BaseURL:        base,
 		Token:          testToken,

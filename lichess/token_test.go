@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -95,7 +97,7 @@ func TestTokenNeverPrinted(t *testing.T) {
 	}
 	b, _ := json.Marshal(c)
 	outs = append(outs, string(b))
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	zl := zerolog.New(&logs)
 	zl.Info().Interface("cfg", c).Stringer("tok", tok).Msg("x")
 	outs = append(outs, logs.String())

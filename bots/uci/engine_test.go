@@ -1,7 +1,6 @@
 package uci
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/bots/uci/ucitest"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 func TestMain(m *testing.M) {
@@ -169,7 +169,7 @@ func TestAnalyseMultiPV(t *testing.T) {
 }
 
 func TestAnalyseGarbageTolerated(t *testing.T) {
-	logs := &syncWriter{}
+	logs := &testkit.SyncBuffer{}
 	cfg := fakeConfig(ucitest.Garbage)
 	cfg.Logger = zerolog.New(logs).Level(zerolog.DebugLevel)
 	e := startFake(t, cfg)
@@ -233,7 +233,7 @@ func TestAnalyseHangKillsAndRestart(t *testing.T) {
 
 func TestCrashDetectionAndRestart(t *testing.T) {
 	checkNoLeak(t)
-	logs := &syncWriter{}
+	logs := &testkit.SyncBuffer{}
 	marker := filepath.Join(t.TempDir(), "crashed")
 	cfg := fakeConfig(ucitest.CrashOnce, ucitest.EnvMarker+"="+marker)
 	cfg.Options = map[string]string{"Hash": "64"}
@@ -368,28 +368,4 @@ func TestCommands(t *testing.T) {
 	if _, err := GoCommand(Limits{Depth: -1}); err == nil {
 		t.Error("negative depth accepted")
 	}
-}
-
-// syncWriter is a log sink safe for the logger's concurrent writes.
-type syncWriter struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncWriter) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func (s *syncWriter) Reset() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.b.Reset()
 }

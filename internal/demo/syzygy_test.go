@@ -14,6 +14,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // TestSyzygyDaemonFinishesFromTables: the daemon plays a fromPosition game
@@ -30,7 +31,7 @@ func TestSyzygyDaemonFinishesFromTables(t *testing.T) {
 	cfg.Engines.Defs["tb"] = config.EngineConfig{Type: "medium", Syzygy: &config.SyzygyConfig{Enabled: true, Path: []string{tables}}}
 	cfg.Engines.Default = "tb"
 	const fen = "8/8/8/4k3/8/8/8/K6R w - - 0 1"
-	var logs lockedBuffer
+	var logs testkit.SyncBuffer
 	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "1+1", Dir: t.TempDir(), Summariser: &countingSummariser{},
 		Logger: zerolog.New(&logs).Level(zerolog.DebugLevel), SparringFEN: fen, SparringVariant: "fromPosition"})
 	require.NoError(t, err)

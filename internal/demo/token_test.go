@@ -1,12 +1,10 @@
 package demo
 
 import (
-	"bytes"
 	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/internal/logging"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // TestTokenNeverWritten runs a whole session (start-up checks, a game,
@@ -23,7 +22,7 @@ func TestTokenNeverWritten(t *testing.T) {
 	const token = "lip_SECRETtoken4242outpostDistinctive"
 	// zerolog and the session's printer write from several goroutines:
 	// the buffers take a lock (regression, issue 18: ~30 race reports)
-	var logs, out lockedBuffer
+	var logs, out testkit.SyncBuffer
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -61,28 +60,4 @@ func TestTokenNeverWritten(t *testing.T) {
 		assert.NotContains(t, string(data), "SECRETtoken4242", "file %s", path)
 		return nil
 	}))
-}
-
-// lockedBuffer is a bytes.Buffer safe for concurrent writers.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *lockedBuffer) Len() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Len()
 }

@@ -34,3 +34,26 @@ func TestTarGz(t *testing.T) {
 		t.Errorf("SHA256(abc) = %s", s)
 	}
 }
+
+func TestSyncBuffer(t *testing.T) {
+	var b SyncBuffer
+	done := make(chan struct{})
+	for range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for range 100 {
+				_, _ = b.Write([]byte("ab"))
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	if b.Len() != 800 || len(b.String()) != 800 {
+		t.Errorf("%d bytes, want 800", b.Len())
+	}
+	b.Reset()
+	if b.String() != "" {
+		t.Errorf("after Reset: %q", b.String())
+	}
+}
