@@ -52,61 +52,79 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readStream reads PGN or JSON games from r one at a time. Bad games come
-// back in errs; fatal is a read error or a limit past which nothing more
-// was read (not prefixed with source: the caller names the input).
-func readStream(ctx context.Context, r io.Reader, source string) (games []*analysis.Game, errs []error, fatal error) {
+// Emit receives the games of a stream in input order, one at a time: a
+// game read, or (g nil) bad, the error of a game that could not be read.
+// An error it returns stops the stream and is returned as is.
+type Emit func(g *analysis.Game, bad error) error
+
+// collect is an Emit that keeps every game and error.
+func collect(games *[]*analysis.Game, errs *[]error) Emit {
+	return func(g *analysis.Game, bad error) error {
+		if bad != nil {
+			*errs = append(*errs, bad)
+		} else {
+			*games = append(*games, g)
+		}
+		return nil
+	}
+}
+
+// readStream reads PGN or JSON games from r one at a time, handing each to
+// emit before the next is read. The error is a read error, a limit past
+// which nothing more was read (not prefixed with source: the caller names
+// the input), ctx's, or emit's.
+func readStream(ctx context.Context, r io.Reader, source string, emit Emit) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(sniffBytes)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, nil, fmt.Errorf("read: %w", err)
+		return fmt.Errorf("read: %w", err)
 	}
 	if looksJSON(head) {
-		return readJSONStream(ctx, br, source)
+		return readJSONStream(ctx, br, source, emit)
 	}
-	return readPGNStream(ctx, br, source)
+	return readPGNStream(ctx, br, source, emit)
 }
 
 // readJSONStream decodes one object, an array of objects or NDJSON.
-func readJSONStream(ctx context.Context, r io.Reader, source string) (games []*analysis.Game, errs []error, fatal error) {
+func readJSONStream(ctx context.Context, r io.Reader, source string, emit Emit) error {
 	index := 0
 	bounded := &boundedReader{r: r, maxTotal: MaxJSONInput, maxGame: MaxJSONGame,
 		what: func() string { return fmt.Sprintf("JSON game %d", index+1) }}
 	dec := json.NewDecoder(bounded)
 	array := false
 	if tok, err := peekDelim(dec, bounded); err != nil {
-		return nil, nil, err
+		return err
 	} else if tok == '[' {
 		array = true
 	}
 	for {
 		if err := ctx.Err(); err != nil {
-			return games, errs, err
+			return err
 		}
 		if array && !dec.More() {
-			break
+			return nil
 		}
 		bounded.game = 0
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			if errors.Is(err, io.EOF) && !array {
-				break
+				return nil
 			}
 			var le *pgn.LimitError
 			if errors.As(err, &le) {
-				return games, errs, le
+				return le
 			}
-			return games, append(errs, fmt.Errorf("%s: JSON game %d: %w", source, index+1, err)), nil
+			return emit(nil, fmt.Errorf("%s: JSON game %d: %w", source, index+1, err))
 		}
 		index++
 		g, err := DecodeJSONGame(raw, source, index)
 		if err != nil {
-			errs = append(errs, err)
-			continue
+			g = nil
 		}
-		games = append(games, g)
+		if err := emit(g, err); err != nil {
+			return err
+		}
 	}
-	return games, errs, nil
 }
 
 // peekDelim consumes a leading '[' (an array of games) and reports it; for
@@ -142,29 +160,31 @@ func peekDelim(dec *json.Decoder, b *boundedReader) (byte, error) {
 }
 
 // readPGNStream parses PGN game by game through pgn.Stream.
-func readPGNStream(ctx context.Context, r io.Reader, source string) (games []*analysis.Game, errs []error, fatal error) {
+func readPGNStream(ctx context.Context, r io.Reader, source string, emit Emit) error {
 	st := pgn.NewStream(r, pgn.Limits{})
 	for {
 		if err := ctx.Err(); err != nil {
-			return games, errs, err
+			return err
 		}
 		pg, err := st.Next()
 		if errors.Is(err, io.EOF) {
-			return games, errs, nil
+			return nil
 		}
 		var se *pgn.SyntaxError
 		switch {
 		case errors.As(err, &se):
-			errs = append(errs, &GameError{Source: source, Index: se.Index, Game: se.Game, Line: se.Line, Err: errors.New(se.Msg)})
-			continue
+			err = emit(nil, &GameError{Source: source, Index: se.Index, Game: se.Game, Line: se.Line, Err: errors.New(se.Msg)})
 		case err != nil:
-			return games, errs, err
+			return err
+		default:
+			g, ferr := FromPGN(pg, source)
+			if ferr != nil {
+				g = nil
+			}
+			err = emit(g, ferr)
 		}
-		g, err := FromPGN(pg, source)
 		if err != nil {
-			errs = append(errs, err)
-			continue
+			return err
 		}
-		games = append(games, g)
 	}
 }

@@ -70,8 +70,7 @@ type jsonInfo struct {
 // cannot be used comes back in errs; the others are returned. An input past
 // a limit ends with a *pgn.LimitError as the last element of errs.
 func ReadJSON(r io.Reader, source string) (games []*analysis.Game, errs []error) {
-	games, errs, fatal := readJSONStream(context.Background(), bufio.NewReader(r), source)
-	if fatal != nil {
+	if fatal := readJSONStream(context.Background(), bufio.NewReader(r), source, collect(&games, &errs)); fatal != nil {
 		errs = append(errs, fmt.Errorf("%s: %w", source, fatal))
 	}
 	return games, errs

@@ -44,8 +44,7 @@ var siteIDRe = regexp.MustCompile(`^https?://(?:[a-z]+\.)?lichess\.(?:org|dev)/(
 // unsupported variants come back in errs (each a *GameError naming the game
 // and line); the others are returned in order.
 func ReadPGN(r io.Reader, source string) (games []*analysis.Game, errs []error) {
-	games, errs, fatal := readPGNStream(context.Background(), r, source)
-	if fatal != nil {
+	if fatal := readPGNStream(context.Background(), r, source, collect(&games, &errs)); fatal != nil {
 		errs = append(errs, fmt.Errorf("%s: %w", source, fatal))
 	}
 	return games, errs

@@ -27,6 +27,39 @@ type GameSource interface {
 	Games(ctx context.Context) (games []*analysis.Game, errs []error, err error)
 }
 
+// Streamer is a GameSource that can also hand its games over one at a
+// time, each before the next is read, so that a large input is never held
+// whole (File and Bytes are Streamers).
+type Streamer interface {
+	GameSource
+	// Stream calls emit with each game (or each game's error) in input
+	// order; its error is the source's (as Games' err) or emit's.
+	Stream(ctx context.Context, emit Emit) error
+}
+
+// Each hands src's games to emit one at a time: through Stream when src
+// is a Streamer, else from Games.
+func Each(ctx context.Context, src GameSource, emit Emit) error {
+	if s, ok := src.(Streamer); ok {
+		return s.Stream(ctx, emit)
+	}
+	games, errs, err := src.Games(ctx)
+	if err != nil {
+		return err
+	}
+	for _, e := range errs {
+		if err := emit(nil, e); err != nil {
+			return err
+		}
+	}
+	for _, g := range games {
+		if err := emit(g, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Fetcher fetches Lichess games by id or URL; the Lichess client plugs in
 // here (e.g. exporting with evals=true&literate=true so Lichess's own
 // analysis comes along).
@@ -52,17 +85,24 @@ func (f File) Name() string {
 // Games reads the file (or standard input) game by game, within the
 // limits of pgn.Stream and MaxJSONInput/MaxJSONGame; an input past a limit
 // is an error naming it.
-func (f File) Games(ctx context.Context) ([]*analysis.Game, []error, error) {
+func (f File) Games(ctx context.Context) (games []*analysis.Game, errs []error, err error) {
+	err = f.Stream(ctx, collect(&games, &errs))
+	return games, errs, err
+}
+
+// Stream reads the file (or standard input) game by game as Games does,
+// handing each game to emit before the next is read.
+func (f File) Stream(ctx context.Context, emit Emit) error {
 	var r io.Reader = f.Stdin
 	if f.Path != "-" || f.Stdin == nil {
 		file, err := os.Open(f.Path)
 		if err != nil {
-			return nil, nil, fmt.Errorf("input: %w", err)
+			return fmt.Errorf("input: %w", err)
 		}
 		defer file.Close()
 		r = file
 	}
-	return readStream(ctx, r, f.Name())
+	return readStream(ctx, r, f.Name(), emit)
 }
 
 // Bytes is in-memory PGN or JSON text.
@@ -76,11 +116,18 @@ func (b Bytes) Name() string { return b.Label }
 
 // Games parses the bytes: JSON when they start with '{' or '[' followed by
 // a quote or brace (a PGN starts with a '[Tag'), else PGN.
-func (b Bytes) Games(ctx context.Context) ([]*analysis.Game, []error, error) {
+func (b Bytes) Games(ctx context.Context) (games []*analysis.Game, errs []error, err error) {
+	err = b.Stream(ctx, collect(&games, &errs))
+	return games, errs, err
+}
+
+// Stream parses the bytes as Games does, handing each game to emit before
+// the next is parsed.
+func (b Bytes) Stream(ctx context.Context, emit Emit) error {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return err
 	}
-	return readStream(ctx, bytes.NewReader(b.Data), b.Label)
+	return readStream(ctx, bytes.NewReader(b.Data), b.Label, emit)
 }
 
 var jsonStartRe = regexp.MustCompile(`^\s*(\{|\[\s*(\{|\]))`)

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/analysis/input"
 	"github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/config"
@@ -89,7 +90,130 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	games, skipped, err := readAnalyseInputs(ctx, env, fs.Args(), fetcher)
+	run := &analyseRun{env: env, args: fs.Args(), fetcher: fetcher, format: *format, out: *out,
+		opt: analysis.BatchOptions{LichessEvals: *lichessEvals,
+			Engine: analysis.EngineOptions{Budget: budget, BorderlineBand: *band}},
+		finish: func() {}, workers: *workers, hash: *hash, server: *server, offline: *offline}
+	if !*lichessEvals {
+		if run.opt.Pool, err = analysePool(*engine, *workers, *threads, *hash, log); err != nil {
+			return err
+		}
+		cfg, err := analyseConfig()
+		if err != nil {
+			return err
+		}
+		run.opt.Pool.Dispatcher = asDispatcher(clusterconn.New(cfg.Cluster, *clusterURL, "outpost-analyse", log))
+		run.opt.Engine.Progress, run.finish = analysis.TerminalProgress(env.Stderr, "analysing")
+	}
+	if *ewrFlags.on || *format == "html" {
+		return run.all(ctx, ewrFlags, ewrParams)
+	}
+	return run.stream(ctx)
+}
+
+// analyseRun is one `outpost analyse` run once its flags are checked.
+type analyseRun struct {
+	env     *Env
+	args    []string
+	fetcher input.Fetcher
+	opt     analysis.BatchOptions
+	finish  func() // ends the progress bar
+	format  string
+	out     string
+	workers int
+	hash    int
+	server  string
+	offline bool
+}
+
+// stream analyses the inputs game by game, writing each game's report as
+// soon as it is analysed (in input order) and keeping only its Lichess
+// comparison for the aggregate: memory stays that of one game however
+// large the input (docs/operations.md, "Limits").
+func (r *analyseRun) stream(ctx context.Context) (err error) {
+	srcs, err := openAnalyseInputs(ctx, r.env, r.args, r.fetcher)
+	if err != nil {
+		return err
+	}
+	out, closeOut := analyseOutput(r.env, r.out)
+	defer func() {
+		if cerr := closeOut(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
+	sw, err := report.NewStreamWriter(out, r.format)
+	if err != nil {
+		return err
+	}
+	an := analysis.NewAnalyser(r.opt)
+	defer func() {
+		if cerr := an.Close(); cerr != nil {
+			log := r.env.logger()
+			log.Warn().Err(cerr).Msg("closing engines")
+		}
+	}()
+	var skipped []string
+	analysed := 0
+	emit := func(g *analysis.Game, bad error) error {
+		if bad == nil {
+			a, err := an.Analyse(ctx, g)
+			if err != nil && !analysis.IsSkipped(err) {
+				return runError{err}
+			}
+			bad = err
+			if a != nil {
+				r.finish()
+				analysed++
+				if err := sw.Game(a); err != nil {
+					return runError{fmt.Errorf("--out: %w", err)}
+				}
+			}
+		}
+		if bad != nil {
+			skipped = append(skipped, bad.Error())
+			fmt.Fprintf(r.env.Stderr, "outpost analyse: skipped %s\n", bad)
+		}
+		return nil
+	}
+	var runErr error
+	for _, src := range srcs {
+		if runErr = input.Each(ctx, src, emit); runErr != nil {
+			var re runError
+			if errors.As(runErr, &re) {
+				runErr = re.err
+			} else if ctx.Err() == nil {
+				runErr = fmt.Errorf("%s: %w", src.Name(), runErr)
+			}
+			break
+		}
+	}
+	r.finish()
+	if err := sw.Close(skipped); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	switch {
+	case runErr != nil && ctx.Err() != nil:
+		return fmt.Errorf("interrupted after %d games: %w", analysed, runErr)
+	case runErr != nil:
+		return runErr
+	case analysed == 0:
+		return fmt.Errorf("no game analysed (%d skipped)", len(skipped))
+	}
+	return nil
+}
+
+// runError is an error of the analysis or the output, not of the input
+// (not prefixed with the input's name).
+type runError struct{ err error }
+
+func (e runError) Error() string { return e.err.Error() }
+
+// all reads every input, analyses every game, then writes the report: what
+// --format html and --ewr need (the page and the expected-winrate moments
+// are computed over all the games).
+func (r *analyseRun) all(ctx context.Context, ewrFlags *analyseEWRFlags, ewrParams ewr.Params) error {
+	env := r.env
+	games, skipped, err := readAnalyseInputs(ctx, env, r.args, r.fetcher)
 	if err != nil {
 		return err
 	}
@@ -100,22 +224,8 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		}
 		defer ewrCalc.close(env)
 	}
-	opt := analysis.BatchOptions{LichessEvals: *lichessEvals,
-		Engine: analysis.EngineOptions{Budget: budget, BorderlineBand: *band}}
-	finish := func() {}
-	if !*lichessEvals && len(games) > 0 {
-		if opt.Pool, err = analysePool(*engine, *workers, *threads, *hash, log); err != nil {
-			return err
-		}
-		cfg, err := analyseConfig()
-		if err != nil {
-			return err
-		}
-		opt.Pool.Dispatcher = asDispatcher(clusterconn.New(cfg.Cluster, *clusterURL, "outpost-analyse", log))
-		opt.Engine.Progress, finish = analysis.TerminalProgress(env.Stderr, "analysing")
-	}
-	batch, err := analysis.AnalyseBatch(ctx, games, opt)
-	finish()
+	batch, err := analysis.AnalyseBatch(ctx, games, r.opt)
+	r.finish()
 	if err != nil {
 		return err
 	}
@@ -127,16 +237,16 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	var moments report.EWRSet // nil: no --ewr
 	var ewrErr error          // --ewr could not run: the analyses are still written
 	if ewrCalc != nil && interrupted == nil && len(analyses) > 0 {
-		n := *workers
+		n := r.workers
 		if n <= 0 {
 			n = runtime.NumCPU()
 		}
-		moments, ewrErr = ewrCalc.run(ctx, env, analyses, ewrCalc.botName(ctx, env, *server, *offline), n, *hash)
+		moments, ewrErr = ewrCalc.run(ctx, env, analyses, ewrCalc.botName(ctx, env, r.server, r.offline), n, r.hash)
 		if ewrErr != nil && ctx.Err() != nil {
 			interrupted, ewrErr = ewrErr, nil
 		}
 	}
-	if err := writeAnalyseOutput(env, *out, *format, analyses, moments, skipped); err != nil {
+	if err := writeAnalyseOutput(env, r.out, r.format, analyses, moments, skipped); err != nil {
 		return err
 	}
 	if ewrErr != nil {
@@ -199,6 +309,58 @@ func readAnalyseInputs(ctx context.Context, env *Env, args []string, fetcher inp
 		games = append(games, gs...)
 	}
 	return games, skipped, nil
+}
+
+// openAnalyseInputs resolves every input before any is read, so that a
+// missing file or an unknown game id fails the run before anything runs.
+func openAnalyseInputs(ctx context.Context, env *Env, args []string, fetcher input.Fetcher) ([]input.GameSource, error) {
+	srcs := make([]input.GameSource, 0, len(args))
+	for _, arg := range args {
+		src, err := input.Open(ctx, arg, env.Stdin, fetcher)
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, src)
+	}
+	return srcs, nil
+}
+
+// analyseOutput is --out (created when first written to) or stdout, and
+// the function that closes it.
+func analyseOutput(env *Env, path string) (io.Writer, func() error) {
+	if path == "" {
+		return env.Stdout, func() error { return nil }
+	}
+	lf := &lazyFile{path: path}
+	return lf, lf.close
+}
+
+// lazyFile creates its file at the first Write: a run that fails before
+// writing anything leaves no empty report behind.
+type lazyFile struct {
+	path string
+	f    *os.File
+}
+
+func (l *lazyFile) Write(p []byte) (int, error) {
+	if l.f == nil {
+		f, err := os.Create(l.path)
+		if err != nil {
+			return 0, fmt.Errorf("--out: %w", err)
+		}
+		l.f = f
+	}
+	return l.f.Write(p)
+}
+
+func (l *lazyFile) close() error {
+	if l.f == nil {
+		return nil
+	}
+	if err := l.f.Close(); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return nil
 }
 
 // writeAnalyseOutput writes the analyses (with their expected-winrate

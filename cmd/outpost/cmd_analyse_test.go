@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,5 +148,57 @@ func TestAnalyseEngineNotFound(t *testing.T) {
 	code, _, stderr := runAnalyseCLI(t, analyseTestPGN, "--engine", "/nonexistent/engine", "-")
 	if code != 1 || !strings.Contains(stderr, "engine") {
 		t.Errorf("exit %d: %q", code, stderr)
+	}
+}
+
+// gameByGameReader serves one game per Read call and, before serving game
+// k, records how many game reports the output already holds: a run that
+// streams has written every game but the last two by then (the parser
+// reads one game ahead to find where a game ends), a run that collects
+// first has written none.
+type gameByGameReader struct {
+	t       *testing.T
+	games   []string
+	next    int
+	out     *bytes.Buffer
+	written []int // per game served: game reports in out at that moment
+}
+
+func (r *gameByGameReader) Read(p []byte) (int, error) {
+	if r.next == len(r.games) {
+		return 0, io.EOF
+	}
+	g := r.games[r.next]
+	if len(p) < len(g) {
+		r.t.Fatalf("read buffer of %d bytes, a game is %d", len(p), len(g))
+	}
+	r.written = append(r.written, strings.Count(r.out.String(), "Game stdin#"))
+	r.next++
+	return copy(p, g), nil
+}
+
+// TestAnalyseStreamsGameByGame is the regression test for "analysing a
+// 10 MB PGN stays under 200 MB": each game's report is written before the
+// games after the next one are read, so no run holds more than a game or
+// two. Synchronised on the reads themselves, no timing involved.
+func TestAnalyseStreamsGameByGame(t *testing.T) {
+	game := analyseTestPGN[:strings.Index(analyseTestPGN, `[Event "bad"]`)]
+	const n = 6
+	var out, errOut bytes.Buffer
+	r := &gameByGameReader{t: t, out: &out}
+	for range n {
+		r.games = append(r.games, game)
+	}
+	code := run(context.Background(), []string{"analyse", "--offline", "--lichess-evals", "-"}, &Env{Stdin: r, Stdout: &out, Stderr: &errOut})
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if got := strings.Count(out.String(), "Game stdin#"); got != n {
+		t.Fatalf("%d game reports, want %d:\n%s", got, n, out.String())
+	}
+	for k, w := range r.written {
+		if want := max(0, k-1); w < want {
+			t.Errorf("when game %d was read, %d game reports were written, want at least %d (games collected before writing)", k+1, w, want)
+		}
 	}
 }
