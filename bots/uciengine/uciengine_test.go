@@ -125,8 +125,10 @@ func TestHungEngineHonoursDeadline(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 	// The next move restarts the (still hanging) engine rather than failing
-	// on the dead process.
-	ctx2, cancel2 := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	// on the dead process. Its deadline covers the restart (a process start
+	// and the UCI handshake, slow under the race detector on a loaded
+	// machine) before the hang itself times out.
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel2()
 	if _, err := e.SelectMove(ctx2, engine.Position{}, engine.Limits{Depth: 1}); !errors.Is(err, uci.ErrTimeout) {
 		t.Errorf("second move on hung engine: %v, want ErrTimeout after a restart", err)
