@@ -63,6 +63,8 @@ func New(opts Options) (*Client, error) {
 		log:   o.Logger.With().Str("component", "lichess").Logger(),
 		clock: o.Clock,
 		red:   redactor{token: string(o.Token)},
+
+		lockedUntil: o.LockedUntil,
 	}
 	hc := &http.Client{Transport: &turnTransport{c: c, base: rt}, CheckRedirect: user.CheckRedirect, Jar: user.Jar}
 	c.hc = hc

@@ -42,6 +42,16 @@ type Options struct {
 	// RateLimit is the shortest lockout after a 429 (default 60 s); a longer
 	// ratelimit.seconds in the body or Retry-After header wins.
 	RateLimit time.Duration
+	// LockedUntil seeds the 429 lockout: no request is sent before it (a
+	// lockout an earlier process met and persisted through OnLockout, so
+	// that a restart does not send its start-up requests inside it). A
+	// zero or past time means none.
+	LockedUntil time.Time
+	// OnLockout, when set, is called with the lockout's new end each time
+	// a 429 starts or extends it (to persist it for LockedUntil). It runs
+	// on the request's goroutine before the 429 is returned; it must not
+	// call the client.
+	OnLockout func(until time.Time)
 	// StreamTimeout is how long a stream may stay silent (not even a
 	// keep-alive blank line) before it is dropped and reconnected
 	// (default 20 s).

@@ -154,3 +154,58 @@ func TestRateLimitOptionAndCancel(t *testing.T) {
 		t.Fatalf("%d requests", f.count())
 	}
 }
+
+// TestRateLimitLockoutSurvivesRestart: a 429 reports its lockout through
+// OnLockout; a new client seeded with it (LockedUntil, as a restarted
+// daemon reads it back from its store) sends nothing before it ends.
+func TestRateLimitLockoutSurvivesRestart(t *testing.T) {
+	checkGoroutines(t)
+	var limited atomic.Bool
+	limited.Store(true)
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+		if limited.Swap(false) {
+			writeJSON(w, 429, `{"error":"Too many requests. Try again later."}`)
+			return
+		}
+		fakeAnswers(w, r)
+	})
+	clk := NewManualClock(t0)
+	var persisted []time.Time
+	first, _ := newTestClient(t, f.URL, func(o *Options) {
+		o.Clock = clk
+		o.OnLockout = func(until time.Time) { persisted = append(persisted, until) }
+	})
+	ctx := ctxT(t)
+	if _, err := first.Account(ctx); !errors.Is(err, ErrRateLimited) {
+		t.Fatalf("want a 429, got %v", err)
+	}
+	if len(persisted) != 1 || !persisted[0].Equal(t0.Add(60*time.Second)) {
+		t.Fatalf("OnLockout calls %v, want one with %v", persisted, t0.Add(60*time.Second))
+	}
+	first.Close()
+
+	clk.Advance(10 * time.Second) // the restart
+	second, _ := newTestClient(t, f.URL, func(o *Options) { o.Clock = clk; o.LockedUntil = persisted[0] })
+	if got := second.LockedUntil(); !got.Equal(persisted[0]) {
+		t.Fatalf("seeded client locked until %v, want %v", got, persisted[0])
+	}
+	done := make(chan error, 1)
+	go func() { _, err := second.Account(ctx); done <- err }()
+	waitPending(t, clk, 1) // the request waits on the clock for the lockout's end
+	if n := f.count(); n != 1 {
+		t.Fatalf("%d requests: the restarted client sent one inside the lockout", n)
+	}
+	clk.Advance(50 * time.Second)
+	if err := <-done; err != nil {
+		t.Fatalf("after the lockout: %v", err)
+	}
+	if n := f.count(); n != 2 {
+		t.Fatalf("%d requests, want 2", n)
+	}
+
+	// A lockout already over when the client starts holds nothing.
+	third, _ := newTestClient(t, f.URL, func(o *Options) { o.Clock = clk; o.LockedUntil = t0 })
+	if _, err := third.Account(ctx); err != nil {
+		t.Fatalf("past lockout: %v", err)
+	}
+}

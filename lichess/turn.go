@@ -110,6 +110,9 @@ func (c *Client) noteRateLimit(path, retryAfter string, body []byte) {
 		wait = d
 	}
 	until := c.lockout(wait)
+	if c.opts.OnLockout != nil {
+		c.opts.OnLockout(until)
+	}
 	c.log.Warn().Str("path", path).Dur("lockout", until.Sub(c.clock.Now())).
 		Msg("rate limited by the server: no request until the lockout ends")
 }

@@ -82,19 +82,23 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 // store, summaries, verification, console and scheduled comparisons.
 func runLive(ctx context.Context, env *Env, cfg *config.Config, cfgPath string, token lichess.Token) error {
 	log := env.logger()
-	client, err := lichess.New(lichess.Options{
-		BaseURL: cfg.Lichess.URL, Token: token, Logger: log,
-		RateLimit:     time.Duration(cfg.RateLimit.Seconds) * time.Second,
-		StreamTimeout: cfg.Lichess.StreamTimeout, RequestTimeout: cfg.Lichess.RequestTimeout,
-	})
-	if err != nil {
-		return err
-	}
 	st, err := store.Open(ctx, cfg.Store.Path)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	copt := lichess.Options{
+		BaseURL: cfg.Lichess.URL, Token: token, Logger: log,
+		RateLimit:     time.Duration(cfg.RateLimit.Seconds) * time.Second,
+		StreamTimeout: cfg.Lichess.StreamTimeout, RequestTimeout: cfg.Lichess.RequestTimeout,
+	}
+	if err := daemon.PersistLockouts(ctx, st, &copt, log); err != nil {
+		return err
+	}
+	client, err := lichess.New(copt)
+	if err != nil {
+		return err
+	}
 	sum := newSummariser(cfg, "", log)
 	defer sum.Close()
 	maia, pred, closeMaia := maiaOption(cfg, log)

@@ -198,7 +198,11 @@ func (opt *Options) accounts(botToken string) (sbCfg sandbox.Config, sparTokens,
 func runDaemons(runCtx context.Context, opt Options, copt lichess.Options, cfg *config.Config, st *store.Store,
 	engines daemon.EngineFactory, hooks daemon.Hooks, vf *verifyFlow, report func(string, []string)) (runErr, err error) {
 	for {
-		client, err := lichess.New(copt)
+		dcopt := copt // each (re)started daemon reads the lockout back from the store
+		if err := daemon.PersistLockouts(runCtx, st, &dcopt, copt.Logger); err != nil {
+			return runErr, err
+		}
+		client, err := lichess.New(dcopt)
 		if err != nil {
 			return runErr, err
 		}

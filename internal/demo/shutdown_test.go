@@ -123,15 +123,42 @@ func shutdownConfig(mode string, timeout time.Duration) *config.Config {
 	return cfg
 }
 
+// moveSignal turns the sandbox's OnMove hook into a wake-up: a test waits
+// for a condition on the games by checking it again after each accepted
+// move, not by polling.
+type moveSignal struct{ ch chan struct{} }
+
+func newMoveSignal() *moveSignal { return &moveSignal{ch: make(chan struct{}, 1)} }
+
+// onMove is the sandbox's Config.OnMove. The send never blocks: a pending
+// wake-up already covers this move (wait checks after taking it).
+func (m *moveSignal) onMove(string, int) {
+	select {
+	case m.ch <- struct{}{}:
+	default:
+	}
+}
+
+// wait blocks until cond holds for the sandbox's games (checked now and
+// after each move) or ctx ends; it reports whether cond held.
+func (m *moveSignal) wait(ctx context.Context, s *sandbox.Server, cond func([]sandbox.GameSnapshot) bool) bool {
+	for {
+		if cond(s.Games()) {
+			return true
+		}
+		select {
+		case <-m.ch:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
 // stopWhen closes stop as soon as cond holds for the sandbox's games.
-func stopWhen(ctx context.Context, s *sandbox.Server, stop chan struct{}, cond func([]sandbox.GameSnapshot) bool) {
+func stopWhen(ctx context.Context, s *sandbox.Server, m *moveSignal, stop chan struct{}, cond func([]sandbox.GameSnapshot) bool) {
 	go func() {
-		for ctx.Err() == nil {
-			if cond(s.Games()) {
-				close(stop)
-				return
-			}
-			time.Sleep(5 * time.Millisecond)
+		if m.wait(ctx, s, cond) {
+			close(stop)
 		}
 	}()
 }
@@ -169,6 +196,7 @@ func TestShutdownFinish(t *testing.T) {
 	defer hs.close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	moves := newMoveSignal()
 	cfg := shutdownConfig("finish", 20*time.Second)
 	cfg.Challenge.MaxGames = 1 // a second challenge waits in the queue
 	stop := make(chan struct{})
@@ -184,15 +212,13 @@ func TestShutdownFinish(t *testing.T) {
 			defer wg.Done()
 			// Sent while the bot plays its one game: it is queued, and
 			// declined when the shutdown starts.
-			for ctx.Err() == nil && !movesPlayed(2)(s.Games()) {
-				time.Sleep(5 * time.Millisecond)
-			}
+			moves.wait(ctx, s, movesPlayed(2))
 			var err error
 			queuedAnswer, _, err = early.challenge(ctx, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}},
 				func() { earlySent.Store(time.Now()) })
 			assert.NoError(t, err)
 		}()
-		stopWhen(ctx, s, stop, func(games []sandbox.GameSnapshot) bool {
+		stopWhen(ctx, s, moves, stop, func(games []sandbox.GameSnapshot) bool {
 			// Once Early's challenge has had time to reach the queue.
 			at, ok := earlySent.Load().(time.Time)
 			return ok && time.Since(at) > 100*time.Millisecond && movesPlayed(6)(games)
@@ -213,7 +239,8 @@ func TestShutdownFinish(t *testing.T) {
 	}
 	sum := &countingSummariser{}
 	res, err := Run(ctx, Options{Config: cfg, TC: "1+0", SparringResignAfter: 20, SparringMoveDelay: 60 * time.Millisecond,
-		Summariser: sum, Dir: t.TempDir(), Logger: testLogger(t), Ready: ready, Stop: stop, Hooks: hooks})
+		Summariser: sum, Dir: t.TempDir(), Logger: testLogger(t), Ready: ready, Stop: stop, Hooks: hooks,
+		Sandbox: sandbox.Config{OnMove: moves.onMove}})
 	require.NoError(t, err)
 	wg.Wait()
 	assert.Equal(t, "later", queuedAnswer, "the queued challenge is declined at shutdown")
@@ -251,13 +278,14 @@ func TestShutdownFinishTimeout(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	moves := newMoveSignal()
 	timeout := 600 * time.Millisecond
 	stop := make(chan struct{})
 	var clock stopClock
 	hooks := daemon.Hooks{ShutdownStarted: clock.hook}
 	res, err := Run(ctx, Options{Config: shutdownConfig("finish", timeout), TC: "3+0", SparringMoveDelay: 100 * time.Millisecond,
 		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Stop: stop, Hooks: hooks,
-		Ready: func(s *sandbox.Server) { stopWhen(ctx, s, stop, movesPlayed(4)) }})
+		Ready: func(s *sandbox.Server) { stopWhen(ctx, s, moves, stop, movesPlayed(4)) }, Sandbox: sandbox.Config{OnMove: moves.onMove}})
 	require.NoError(t, err)
 	took := clock.since(t)
 	assert.GreaterOrEqual(t, took, timeout, "waited for the game")
@@ -274,6 +302,7 @@ func TestShutdownAbort(t *testing.T) {
 	defer hs.close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	moves := newMoveSignal()
 	stop := make(chan struct{})
 	var clock stopClock
 	hooks := daemon.Hooks{ShutdownStarted: clock.hook}
@@ -289,12 +318,13 @@ func TestShutdownAbort(t *testing.T) {
 			}
 			close(idleGame)
 		}()
-		stopWhen(ctx, s, stop, func(games []sandbox.GameSnapshot) bool {
+		stopWhen(ctx, s, moves, stop, func(games []sandbox.GameSnapshot) bool {
 			return len(games) == 2 && movesPlayed(4)(games)
 		})
 	}
 	res, err := Run(ctx, Options{Config: shutdownConfig("abort", time.Minute), TC: "3+0", SparringMoveDelay: 50 * time.Millisecond,
-		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Stop: stop, Hooks: hooks, Ready: ready})
+		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Stop: stop, Hooks: hooks, Ready: ready,
+		Sandbox: sandbox.Config{OnMove: moves.onMove}})
 	require.NoError(t, err)
 	assert.Less(t, clock.since(t), 5*time.Second, "abort does not wait for the games")
 	idleID, ok := <-idleGame
@@ -324,12 +354,13 @@ func TestShutdownLeave(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	moves := newMoveSignal()
 	stop := make(chan struct{})
 	var clock stopClock
 	hooks := daemon.Hooks{ShutdownStarted: clock.hook}
 	res, err := Run(ctx, Options{Config: shutdownConfig("leave", time.Minute), TC: "3+0", SparringMoveDelay: 50 * time.Millisecond,
 		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Stop: stop, Hooks: hooks,
-		Ready: func(s *sandbox.Server) { stopWhen(ctx, s, stop, movesPlayed(4)) }})
+		Ready: func(s *sandbox.Server) { stopWhen(ctx, s, moves, stop, movesPlayed(4)) }, Sandbox: sandbox.Config{OnMove: moves.onMove}})
 	require.NoError(t, err)
 	assert.Less(t, clock.since(t), 3*time.Second, "leave stops at once")
 	assertLeft(t, res)
@@ -366,15 +397,14 @@ func TestEventStreamLostForGood(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	moves := newMoveSignal()
 	cfg := shutdownConfig("leave", time.Minute)
 	cfg.Matchmaking = config.MatchmakingConfig{Enabled: true, Interval: 100 * time.Millisecond, TimeControls: []string{"1+0"},
 		Variant: "standard", DeclineMemory: time.Hour}
 	var revokedAt atomic.Value
 	ready := func(s *sandbox.Server) {
 		go func() {
-			for ctx.Err() == nil && !movesPlayed(4)(s.Games()) {
-				time.Sleep(5 * time.Millisecond)
-			}
+			moves.wait(ctx, s, movesPlayed(4))
 			// A new token for the bot's account, then the stream drops.
 			s.AddAccount(sandbox.Account{Name: BotName, Token: "lip_" + randomHex(12), Bot: true, Rating: 1500})
 			_, err := s.Faults().AddSpec("drop:path=/api/stream/event,times=1")
@@ -385,7 +415,7 @@ func TestEventStreamLostForGood(t *testing.T) {
 	// Keep-alive lines every 200 ms: the drop fault acts on the next line.
 	_, err := Run(ctx, Options{Config: cfg, TC: "3+0", SparringMoveDelay: 50 * time.Millisecond,
 		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Ready: ready,
-		Sandbox: sandbox.Config{KeepAlive: 200 * time.Millisecond}})
+		Sandbox: sandbox.Config{KeepAlive: 200 * time.Millisecond, OnMove: moves.onMove}})
 	require.Error(t, err)
 	assert.ErrorContains(t, err, "event stream ended")
 	assert.ErrorIs(t, err, lichess.ErrUnauthorized)

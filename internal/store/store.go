@@ -115,6 +115,10 @@ var schema = []string{
 		at INTEGER NOT NULL
 	)`,
 	verificationsSchema,
+	`CREATE TABLE rate_limits (
+		server TEXT PRIMARY KEY,
+		until INTEGER NOT NULL
+	)`,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

@@ -70,10 +70,16 @@ func (s *Server) handleMove(w http.ResponseWriter, r *http.Request, acc *account
 	offer := boolParam(r, "offeringDraw", false)
 	s.mu.Lock()
 	g, _, err := s.playerGame(r, acc)
+	var id string
+	var plies int
 	if err == nil {
 		err = s.move(g, acc, r.PathValue("move"), offer)
+		id, plies = g.id, g.plies()
 	}
 	s.mu.Unlock()
+	if h := s.cfg.OnMove; h != nil && err == nil {
+		h(id, plies)
+	}
 	writeResult(w, err)
 }
 

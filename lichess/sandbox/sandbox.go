@@ -95,6 +95,12 @@ type Config struct {
 	// tablebase endpoint (GET /standard); without it only ended
 	// positions are resolved and every other is "unknown".
 	Tablebase TablebaseProber
+	// OnMove, when set, is called after each move the server accepts, with
+	// the game's id and its number of plies then (tests synchronise on it
+	// instead of polling). It runs on the move request's goroutine before
+	// the answer is written, without the server's lock: it may call the
+	// server's inspection methods.
+	OnMove func(gameID string, plies int)
 }
 
 // Server is the sandbox. It is an http.Handler; Listen serves it on a
