@@ -45,6 +45,14 @@ type Hooks struct {
 	// ChatWait waits before retry attempt n of a chat line (nil: a short
 	// wall-clock backoff); tests inject it to control time.
 	ChatWait func(ctx context.Context, attempt int) error
+	// PostRequeued is called when a summary could not be posted for now
+	// (its lines failed with transient errors) and went back to the queue,
+	// not marked posted.
+	PostRequeued func(gameID string)
+	// PostRetryWait, when set, replaces the wait before such a summary is
+	// tried again (nil: until the next game's end, at most a minute); tests
+	// inject it to control time. Its error ends the summary worker.
+	PostRetryWait func(ctx context.Context) error
 }
 
 // Options configure a Daemon.

@@ -29,18 +29,27 @@ func (d *Daemon) analysisWorker(ctx context.Context) {
 		return
 	}
 	d.settleInterruptedPosts(ctx)
+	retry := false // a summary went back to the queue
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-d.analyseReq:
-		case <-time.After(time.Minute):
+		if h := d.hooks.PostRetryWait; retry && h != nil {
+			if err := h(ctx); err != nil {
+				return
+			}
+		} else {
+			select {
+			case <-ctx.Done():
+				return
+			case <-d.analyseReq:
+			case <-time.After(time.Minute):
+			}
 		}
-		d.workAnalyses(ctx)
+		retry = d.workAnalyses(ctx)
 	}
 }
 
-func (d *Daemon) workAnalyses(ctx context.Context) {
+// workAnalyses analyses and posts what is due; it reports whether a
+// summary post failed for now and went back to the queue.
+func (d *Daemon) workAnalyses(ctx context.Context) (requeued bool) {
 	todo, err := d.store.AnalysesIn(ctx, store.AnalysisPending, store.AnalysisDone)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -55,10 +64,11 @@ func (d *Daemon) workAnalyses(ctx context.Context) {
 		if a.State == store.AnalysisPending {
 			a = d.analyse(ctx, a.GameID)
 		}
-		if a.State == store.AnalysisDone {
-			d.post(ctx, a)
+		if a.State == store.AnalysisDone && d.post(ctx, a) {
+			requeued = true
 		}
 	}
+	return requeued
 }
 
 // analyse runs the summariser on one game and stores its result.
@@ -94,16 +104,17 @@ func (d *Daemon) analyse(ctx context.Context, id string) store.Analysis {
 // every line is in the chat; a line the server refuses for good marks it
 // post-failed with the reason; anything else leaves it to be retried (lines
 // already posted are not posted again).
-func (d *Daemon) post(ctx context.Context, a store.Analysis) {
+// It reports whether the summary went back to the queue (to be retried).
+func (d *Daemon) post(ctx context.Context, a store.Analysis) (requeued bool) {
 	ok, err := d.store.BeginPost(ctx, a.GameID)
 	if err != nil {
 		if ctx.Err() == nil {
 			d.log.Error().Err(err).Str("game", a.GameID).Msg("begin summary post; will retry")
 		}
-		return
+		return false
 	}
 	if !ok {
-		return
+		return false
 	}
 	log := d.log.With().Str("game", a.GameID).Logger()
 	lines := summaryLines(a.Summary)
@@ -129,18 +140,23 @@ func (d *Daemon) post(ctx context.Context, a store.Analysis) {
 				if aerr := d.store.AbandonPost(ctx, a.GameID); aerr != nil {
 					log.Error().Err(aerr).Msg("return summary to the queue")
 				}
+				if h := d.hooks.PostRequeued; h != nil {
+					h(a.GameID)
+				}
+				return true
 			}
-			return
+			return false
 		}
 	}
 	if err := d.store.FinishPost(ctx, a.GameID); err != nil {
 		log.Error().Err(err).Msg("mark summary posted")
-		return
+		return false
 	}
 	log.Info().Msg("summary posted")
 	if h := d.hooks.SummaryPosted; h != nil {
 		h(a.GameID, lines)
 	}
+	return false
 }
 
 // summaryLines returns the non-blank lines of a summary.

@@ -2,6 +2,9 @@ package demo
 
 import (
 	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,7 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 // TestGoneGameClosedOnceAcrossRestarts: a game the store holds as running
@@ -34,7 +39,7 @@ func TestGoneGameClosedOnceAcrossRestarts(t *testing.T) {
 	require.NoError(t, st.Close())
 
 	for run, want := range []int{1, 0} {
-		res, err := Run(ctx, Options{Config: fastConfig(), Games: 1, TC: "1+0", Summariser: &countingSummariser{},
+		res, err := Run(ctx, Options{Config: fastConfig(), Games: 1, TC: "0.5+0", Summariser: &countingSummariser{},
 			Dir: dir, Logger: testLogger(t)})
 		require.NoError(t, err, "run %d", run+1)
 		exports, notFound := 0, 0
@@ -58,4 +63,82 @@ func TestGoneGameClosedOnceAcrossRestarts(t *testing.T) {
 	active, err := st.ActiveGames(ctx)
 	require.NoError(t, err)
 	assert.Empty(t, active, "nothing left running")
+}
+
+// TestSummaryNotPostedWhileEveryChatPostFails: when every chat POST of a
+// summary fails (502s, more than one posting attempt makes), the summary
+// is not marked posted but goes back to the queue; once the server
+// answers again it is posted, each line exactly once, and only then marked
+// posted. Time is injected (ChatWait, PostRetryWait): no wall-clock wait.
+func TestSummaryNotPostedWhileEveryChatPostFails(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a game: skipped in -short mode")
+	}
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// more 502s on the chat POSTs than one posting attempt makes (chatonce
+	// tries a line 6 times per call)
+	const fails = 9
+	cfg := fastConfig()
+	cfg.Game.Greeting, cfg.Game.Goodbye = "", "" // the summary is the only chat
+	var srvRef atomic.Pointer[sandbox.Server]
+	var armOnce sync.Once
+	onMove := func(id string, _ int) {
+		armOnce.Do(func() {
+			_, err := srvRef.Load().Faults().AddSpec(fmt.Sprintf("5xx:path=/api/bot/game/%s/chat,method=POST,status=502,times=%d", id, fails))
+			assert.NoError(t, err)
+		})
+	}
+	var mu sync.Mutex
+	requeued := 0
+	var atPosted []sandbox.ChatLine
+	firedAtPosted := 0
+	hooks := daemon.Hooks{
+		ChatWait:      func(ctx context.Context, _ int) error { return ctx.Err() },
+		PostRetryWait: func(ctx context.Context) error { return ctx.Err() },
+		PostRequeued: func(id string) {
+			mu.Lock()
+			requeued++
+			mu.Unlock()
+		},
+		SummaryPosted: func(id string, _ []string) {
+			s := srvRef.Load()
+			mu.Lock()
+			atPosted, firedAtPosted = s.Chat(id), s.Faults().Fired(sandbox.FaultServerError)
+			mu.Unlock()
+		},
+	}
+	sum := &countingSummariser{}
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "1+0", Summariser: sum, Dir: t.TempDir(),
+		Logger: testLogger(t), Hooks: hooks, Ready: func(s *sandbox.Server) { srvRef.Store(s) },
+		Sandbox: sandbox.Config{OnMove: onMove}})
+	require.NoError(t, err)
+	checkGames(t, res, sum)
+	require.Len(t, res.Summary, 1)
+	var id string
+	var lines []string
+	for id, lines = range res.Summary {
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.GreaterOrEqual(t, requeued, 1, "the summary went back to the queue while every post failed")
+	assert.Equal(t, fails, firedAtPosted, "marked posted only after the server answered again")
+	for _, chat := range [][]sandbox.ChatLine{atPosted, res.Sandbox.Chat(id)} {
+		for _, l := range lines {
+			n := 0
+			for _, c := range chat {
+				if c.Text == l {
+					n++
+				}
+			}
+			assert.Equal(t, 1, n, "summary line %q in the chat", l)
+		}
+	}
+	st, err := store.Open(ctx, filepath.Join(res.StoreDir, "outpost.db"))
+	require.NoError(t, err)
+	defer st.Close()
+	an, err := st.AnalysisOf(ctx, id)
+	require.NoError(t, err)
+	assert.Equal(t, store.AnalysisPosted, an.State)
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,6 +43,10 @@ type Fault struct {
 	Kind FaultKind
 	// Path is a URL path prefix; "" matches every path.
 	Path string
+	// Method limits a request fault to one HTTP method (for example POST:
+	// a game's chat lines, not the chat history read on the same path);
+	// "" matches every method. Stream faults ignore it.
+	Method string
 	// Times is how often the rule fires before it disarms; 0 = forever.
 	Times int
 	// Prob makes the rule random: it fires with this probability (0..1).
@@ -117,6 +122,8 @@ func (f *Fault) set(k, v string) error {
 	switch k {
 	case "path":
 		f.Path = v
+	case "method":
+		f.Method = strings.ToUpper(v)
 	case "times":
 		f.Times = atoi()
 	case "prob":
@@ -153,6 +160,8 @@ func (f *Fault) validate() error {
 		return fmt.Errorf("prob %v: must be in 0..1", f.Prob)
 	case f.After < 0:
 		return fmt.Errorf("after %d: must be >= 0", f.After)
+	case f.Method != "" && !slices.Contains([]string{"GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH"}, f.Method):
+		return fmt.Errorf("method %q: want GET, POST, PUT, DELETE, HEAD, OPTIONS or PATCH", f.Method)
 	case f.Kind == FaultServerError && f.Status != 0 && (f.Status < 500 || f.Status > 599):
 		return fmt.Errorf("status %d: must be in 500..599", f.Status)
 	case f.RateLimitSeconds < 0:
@@ -171,6 +180,9 @@ func (f Fault) String() string {
 	add := func(k, v string) { parts = append(parts, k+"="+v) }
 	if f.Path != "" {
 		add("path", f.Path)
+	}
+	if f.Method != "" {
+		add("method", f.Method)
 	}
 	if f.Times != 0 {
 		add("times", strconv.Itoa(f.Times))
@@ -373,13 +385,13 @@ type requestFault struct {
 	fail  *Fault // a 429 or 5xx to answer instead of handling, or nil
 }
 
-// forRequest evaluates the request faults for path.
-func (fs *Faults) forRequest(path string) requestFault {
+// forRequest evaluates the request faults for a request of method on path.
+func (fs *Faults) forRequest(method, path string) requestFault {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	var out requestFault
 	for _, r := range append([]*faultRule(nil), fs.rules...) {
-		if !strings.HasPrefix(path, r.f.Path) {
+		if !strings.HasPrefix(path, r.f.Path) || r.f.Method != "" && r.f.Method != method {
 			continue
 		}
 		switch r.f.Kind {

@@ -23,6 +23,8 @@ func TestParseFault(t *testing.T) {
 		{"429:times=2,body=true,seconds=90,key=bot.vsBot.day,retry-after=30s", Fault{Kind: FaultRateLimit, Times: 2,
 			RateLimitBody: true, RateLimitSeconds: 90, RateLimitKey: "bot.vsBot.day", RetryAfter: 30 * time.Second}, ""},
 		{"5xx:status=503", Fault{Kind: FaultServerError, Status: 503}, ""},
+		{"5xx:path=/api/bot/game/x/chat,method=post,status=502", Fault{Kind: FaultServerError, Path: "/api/bot/game/x/chat", Method: "POST", Status: 502}, ""},
+		{"5xx:method=FETCH", Fault{}, "method"},
 		{"latency:delay=250ms", Fault{Kind: FaultLatency, Delay: 250 * time.Millisecond}, ""},
 		{"MALFORMED:after=1", Fault{Kind: FaultMalformed, After: 1}, ""},
 		{"boom", Fault{}, "unknown kind"},

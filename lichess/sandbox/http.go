@@ -219,7 +219,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if acc := s.lookupToken(r); acc != nil {
 		sw.user = acc.id
 	}
-	rf := s.faults.forRequest(r.URL.Path)
+	rf := s.faults.forRequest(r.Method, r.URL.Path)
 	if rf.delay > 0 {
 		t := time.NewTimer(rf.delay)
 		select {
