@@ -3,10 +3,10 @@ package demo
 import (
 	"context"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
