@@ -62,7 +62,9 @@ func TestGoneGameClosedOnceAcrossRestarts(t *testing.T) {
 	assert.Equal(t, store.StatusGone, g.Status)
 	active, err := st.ActiveGames(ctx)
 	require.NoError(t, err)
-	assert.Empty(t, active, "nothing left running")
+	for _, a := range active { // a next game may have started before the demo stopped
+		assert.NotEqual(t, id, a.ID, "the gone game is no longer running")
+	}
 }
 
 // TestSummaryNotPostedWhileEveryChatPostFails: when every chat POST of a
