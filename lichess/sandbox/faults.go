@@ -72,6 +72,7 @@ type Fault struct {
 const FaultSpecHelp = `fault spec: KIND[:key=value,...]
   kinds: drop, stall, malformed (stream faults), 429, 5xx, latency (request faults)
   keys:  path=PREFIX   only paths starting with PREFIX (default: all)
+         method=M      request faults: only HTTP method M, e.g. POST (default: all)
          times=N       fire N times then disarm (default 0 = forever)
          prob=P        fire at random with probability P (0..1)
          after=N       stream faults: after N lines (default 0)
