@@ -17,6 +17,7 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/book"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // comboFEN is a five-piece position (White K+R+N against K+R) that the
@@ -92,13 +93,14 @@ func checkComboPosition(t *testing.T) {
 	}
 }
 
-// moveSourceEvents returns the daemon's "move source" log lines in order.
+// moveSourceEvents returns the "move source" log lines of the daemon's
+// engine combo, in order.
 func moveSourceEvents(t *testing.T, logs string) []struct{ Source, Move string } {
 	t.Helper()
 	var out []struct{ Source, Move string }
 	for _, line := range strings.Split(logs, "\n") {
-		var ev struct{ Message, Source, Move string }
-		if json.Unmarshal([]byte(line), &ev) == nil && ev.Message == "move source" {
+		var ev struct{ Message, Engine, Source, Move string }
+		if json.Unmarshal([]byte(line), &ev) == nil && ev.Message == "move source" && ev.Engine == "combo" {
 			out = append(out, struct{ Source, Move string }{ev.Source, ev.Move})
 		}
 	}
@@ -117,9 +119,16 @@ func botMoveSources(t *testing.T, events []struct{ Source, Move string }, botMov
 		}
 		groups[len(groups)-1] = append(groups[len(groups)-1], ev)
 	}
-	require.Len(t, groups, len(botMoves), "one round of move sources per bot move: %v", events)
-	out := make([]string, len(groups))
-	for i, g := range groups {
+	require.GreaterOrEqual(t, len(groups), len(botMoves), "one round of move sources per bot move: %v", events)
+	// A round after the last move (the engine asked about the final
+	// position as the game ends) gives no move.
+	for _, g := range groups[len(botMoves):] {
+		for _, ev := range g {
+			require.Empty(t, ev.Move, "a source gave a move after the game's last: %v", events)
+		}
+	}
+	out := make([]string, len(botMoves))
+	for i, g := range groups[:len(botMoves)] {
 		for _, ev := range g {
 			if ev.Move != "" {
 				require.Equal(t, botMoves[i], ev.Move, "bot move %d is the one source %s gave", i+1, ev.Source)
@@ -151,7 +160,7 @@ func TestBookThenTablebaseDaemonGame(t *testing.T) {
 		Limits: config.SpeedLimits{Bullet: caps, Blitz: caps}}
 	cfg.Engines.Default = "combo"
 	require.NoError(t, cfg.Validate())
-	var logs lockedBuffer
+	var logs testkit.SyncBuffer
 	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "2+2", Dir: t.TempDir(), Summariser: &countingSummariser{},
 		Logger: zerolog.New(&logs).Level(zerolog.DebugLevel), SparringFEN: comboFEN, SparringVariant: "fromPosition"})
 	require.NoError(t, err)
