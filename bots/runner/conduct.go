@@ -170,9 +170,9 @@ func (r *Runner) considerAbort(ply int) {
 	waiting := r.cfg.Game.AbortAfter > 0 && r.full.Clock != nil && r.opponentOwesFirstMove(ply)
 	switch {
 	case waiting && r.abortTimer == nil:
-		r.abortTimer = time.NewTimer(r.cfg.Game.AbortAfter)
+		r.abortTimer = r.newAlarm(r.cfg.Game.AbortAfter)
 	case !waiting && r.abortTimer != nil:
-		r.abortTimer.Stop()
+		r.abortTimer.cancel()
 		r.abortTimer = nil
 	}
 }
@@ -199,10 +199,8 @@ func (r *Runner) onAbortTimer(ctx context.Context) {
 
 // onOpponentGone claims victory once Lichess allows it.
 func (r *Runner) onOpponentGone(ctx context.Context, e *lichess.OpponentGone) {
-	if r.claimTimer != nil {
-		r.claimTimer.Stop()
-		r.claimTimer = nil
-	}
+	r.claimTimer.cancel()
+	r.claimTimer = nil
 	if !e.Gone || !r.cfg.Game.ClaimVictory || e.ClaimWinInSeconds == nil {
 		return
 	}
@@ -212,7 +210,7 @@ func (r *Runner) onOpponentGone(ctx context.Context, e *lichess.OpponentGone) {
 		return
 	}
 	// A little after the moment, so that the server agrees it has come.
-	r.claimTimer = time.NewTimer(wait + 250*time.Millisecond)
+	r.claimTimer = r.newAlarm(wait + 250*time.Millisecond)
 }
 
 func (r *Runner) claim(ctx context.Context) {

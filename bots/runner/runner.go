@@ -36,7 +36,13 @@ type Config struct {
 	// Ponder lets an engine that can ponder (engine.Ponderer) think on the
 	// opponent's time in real-time games; never in correspondence.
 	Ponder bool
-	Logger zerolog.Logger
+	// NewAlarm starts the waits of the game's conduct: the abort of a game
+	// whose opponent never moves (abort_after) and the claim of victory
+	// once the opponent left. It returns a channel that receives once the
+	// duration has passed and a function that cancels the wait. Nil uses
+	// wall-clock timers; tests inject alarms they fire on their own events.
+	NewAlarm func(d time.Duration) (fired <-chan time.Time, stop func())
+	Logger   zerolog.Logger
 }
 
 // Outcome is how a game ended, as the runner saw it.
@@ -98,8 +104,8 @@ type Runner struct {
 	movesToJournal string
 	movesPending   bool
 
-	abortTimer *time.Timer
-	claimTimer *time.Timer
+	abortTimer *alarm
+	claimTimer *alarm
 	retryTimer *time.Timer
 
 	pond *pondering // the search on the opponent's time, nil when none
@@ -152,10 +158,10 @@ func (r *Runner) Run(ctx context.Context) (Outcome, error) {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 		r.flushMoves(fctx)
 		cancel()
-		for _, t := range []*time.Timer{r.abortTimer, r.claimTimer, r.retryTimer} {
-			if t != nil {
-				t.Stop()
-			}
+		r.abortTimer.cancel()
+		r.claimTimer.cancel()
+		if r.retryTimer != nil {
+			r.retryTimer.Stop()
 		}
 	}()
 	for {
@@ -177,16 +183,48 @@ func (r *Runner) Run(ctx context.Context) (Outcome, error) {
 			}
 		case t := <-r.moveCh:
 			r.onThought(ctx, t)
-		case <-timerC(r.abortTimer):
+		case <-r.abortTimer.fired():
 			r.abortTimer = nil
 			r.onAbortTimer(ctx)
-		case <-timerC(r.claimTimer):
+		case <-r.claimTimer.fired():
 			r.claimTimer = nil
 			r.claim(ctx)
 		case <-timerC(r.retryTimer):
 			r.retryTimer = nil
 			r.onRetry(ctx)
 		}
+	}
+}
+
+// alarm is one wait of the game's conduct (see Config.NewAlarm).
+type alarm struct {
+	c    <-chan time.Time
+	stop func()
+}
+
+// newAlarm starts a wait of d with the configured alarms, or a wall-clock
+// timer.
+func (r *Runner) newAlarm(d time.Duration) *alarm {
+	if r.cfg.NewAlarm != nil {
+		c, stop := r.cfg.NewAlarm(d)
+		return &alarm{c: c, stop: stop}
+	}
+	t := time.NewTimer(d)
+	return &alarm{c: t.C, stop: func() { t.Stop() }}
+}
+
+// fired returns the alarm's channel, or nil (blocks forever) for none.
+func (a *alarm) fired() <-chan time.Time {
+	if a == nil {
+		return nil
+	}
+	return a.c
+}
+
+// cancel stops the alarm, if any.
+func (a *alarm) cancel() {
+	if a != nil && a.stop != nil {
+		a.stop()
 	}
 }
 

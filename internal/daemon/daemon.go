@@ -53,6 +53,10 @@ type Hooks struct {
 	// tried again (nil: until the next game's end, at most a minute); tests
 	// inject it to control time. Its error ends the summary worker.
 	PostRetryWait func(ctx context.Context) error
+	// NewAlarm starts the game runners' conduct waits (abort_after, the
+	// claim of victory); nil uses wall-clock timers. See
+	// runner.Config.NewAlarm.
+	NewAlarm func(d time.Duration) (fired <-chan time.Time, stop func())
 }
 
 // Options configure a Daemon.
@@ -473,5 +477,5 @@ func (d *Daemon) Playing() []string {
 // newRunnerConfig returns the runner configuration for a game.
 func (d *Daemon) newRunnerConfig(id, engineName string) runner.Config {
 	return runner.Config{GameID: id, Me: d.me, EngineName: engineName, Game: Conduct(d.cfg.Game),
-		Ponder: d.ponders(engineName), Logger: d.log.With().Str("engine", engineName).Logger()}
+		Ponder: d.ponders(engineName), NewAlarm: d.hooks.NewAlarm, Logger: d.log.With().Str("engine", engineName).Logger()}
 }

@@ -251,6 +251,12 @@ func (d *Daemon) finishGame(ctx context.Context, out runner.Outcome) {
 	if err != nil {
 		log.Warn().Err(err).Msg("export PGN")
 	}
+	// A game resumed after a restart was recorded without its start
+	// position (gameStart then carries the current one); the runner took
+	// it from gameFull, the export from the server.
+	if err := d.store.SetInitialFEN(ctx, out.GameID, out.InitialFEN); err != nil {
+		log.Warn().Err(err).Msg("record the start position")
+	}
 	first, err := d.store.FinishGame(ctx, out.GameID, string(out.Status), string(out.Winner),
 		strings.Join(out.Moves, " "), pgn)
 	if err != nil {

@@ -229,6 +229,10 @@ func GameOf(g store.Game, me string) (*analysis.Game, error) {
 	if chess960 {
 		out.Tags = append(out.Tags, analysis.Tag{Name: "Variant", Value: "Chess960"})
 	}
+	if g.InitialFEN != "" {
+		// PGN's standard: a game from another position names it.
+		out.Tags = append(out.Tags, analysis.Tag{Name: "SetUp", Value: "1"}, analysis.Tag{Name: "FEN", Value: g.InitialFEN})
+	}
 	out.StartPly = startPly(g.InitialFEN)
 	for i, u := range strings.Fields(g.Moves) {
 		m, err := b.ParseUCI(u)

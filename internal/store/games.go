@@ -41,7 +41,9 @@ const gameColumns = `id, opponent, opponent_rating, opponent_bot, color, engine,
 
 // StartGame records a game that started, or refreshes its descriptive fields
 // if it is already known (a restart replays gameStart). It never clears moves,
-// results or the start time of a known game.
+// results, the start time, nor the speed, variant and start position of a
+// known game (a restart's gameStart carries the current position, not the
+// initial one, so the daemon records none then).
 func (s *Store) StartGame(ctx context.Context, g Game) error {
 	if err := s.archiveFinished(ctx, g.ID); err != nil {
 		return err
@@ -56,12 +58,29 @@ func (s *Store) StartGame(ctx context.Context, g Game) error {
 		ON CONFLICT(id) DO UPDATE SET opponent = excluded.opponent, opponent_rating = excluded.opponent_rating,
 			opponent_bot = excluded.opponent_bot, color = excluded.color,
 			engine = CASE WHEN games.engine = '' THEN excluded.engine ELSE games.engine END,
-			speed = excluded.speed, variant = excluded.variant, rated = excluded.rated,
-			initial_fen = excluded.initial_fen, updated_at = excluded.updated_at`,
+			speed = CASE WHEN excluded.speed = '' THEN games.speed ELSE excluded.speed END,
+			variant = CASE WHEN excluded.variant = '' THEN games.variant ELSE excluded.variant END,
+			rated = excluded.rated,
+			initial_fen = CASE WHEN excluded.initial_fen = '' THEN games.initial_fen ELSE excluded.initial_fen END,
+			updated_at = excluded.updated_at`,
 		g.ID, g.Opponent, g.OpponentRating, g.OpponentBot, g.Color, g.Engine, g.Speed, g.Variant, g.Rated,
 		g.InitialFEN, g.Moves, unixMs(g.StartedAt), unixMs(now))
 	if err != nil {
 		return fmt.Errorf("store: start game %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+// SetInitialFEN records a game's start position when the record has none
+// yet (a game resumed after a restart, whose start was not recorded): the
+// position a record already holds is never replaced.
+func (s *Store) SetInitialFEN(ctx context.Context, id, fen string) error {
+	if fen == "" {
+		return nil
+	}
+	_, err := s.db.ExecContext(ctx, `UPDATE games SET initial_fen = ? WHERE id = ? AND initial_fen = ''`, fen, id)
+	if err != nil {
+		return fmt.Errorf("store: set the initial position of %s: %w", id, err)
 	}
 	return nil
 }

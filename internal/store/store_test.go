@@ -268,3 +268,31 @@ func TestReusedIDDoesNotOverwriteFinishedGame(t *testing.T) {
 	recent, _ = s.RecentGames(ctx, 10)
 	assert.Len(t, recent, 2)
 }
+
+// TestRestartKeepsStartPosition: a restart replays gameStart without the
+// start position (its fen is the current position, so the daemon records
+// none) and possibly without speed or variant; the record keeps what the
+// first start stored, and SetInitialFEN fills a position only where none
+// was recorded.
+func TestRestartKeepsStartPosition(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	const fen960 = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1"
+	require.NoError(t, s.StartGame(ctx, Game{ID: "c960game", Opponent: "alice", Color: "white", Speed: "blitz",
+		Variant: "chess960", InitialFEN: fen960}))
+	require.NoError(t, s.StartGame(ctx, Game{ID: "c960game", Opponent: "alice", Color: "white"}))
+	require.NoError(t, s.SetInitialFEN(ctx, "c960game", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"))
+	g, err := s.Game(ctx, "c960game")
+	require.NoError(t, err)
+	assert.Equal(t, fen960, g.InitialFEN)
+	assert.Equal(t, "chess960", g.Variant)
+	assert.Equal(t, "blitz", g.Speed)
+
+	// A game whose start was never recorded gets it from the runner.
+	require.NoError(t, s.StartGame(ctx, Game{ID: "resumed1", Opponent: "bob", Variant: "chess960"}))
+	require.NoError(t, s.SetInitialFEN(ctx, "resumed1", fen960))
+	require.NoError(t, s.SetInitialFEN(ctx, "resumed1", ""))
+	g, err = s.Game(ctx, "resumed1")
+	require.NoError(t, err)
+	assert.Equal(t, fen960, g.InitialFEN)
+}
