@@ -50,6 +50,7 @@ type referee struct {
 	moveTime  time.Duration
 	tolerance time.Duration
 	maxPlies  int
+	clock     func() time.Time // nil: the wall clock (see Config.Clock)
 }
 
 // play plays one game between white and black from start, refereed by
@@ -95,10 +96,14 @@ func (r referee) play(ctx context.Context, white, black engine.Engine, start eng
 			return gm, nil
 		}
 		limit := r.moveTime + r.tolerance
-		mctx, cancel := context.WithTimeout(ctx, limit)
-		begin := time.Now()
+		now, mctx, cancel := r.clock, ctx, context.CancelFunc(func() {})
+		if now == nil {
+			now = time.Now
+			mctx, cancel = context.WithTimeout(ctx, limit)
+		}
+		begin := now()
 		m, err := side.SelectMove(mctx, pos, engine.Limits{MoveTime: r.moveTime})
-		took := time.Since(begin)
+		took := now().Sub(begin)
 		cancel()
 		switch {
 		case ctx.Err() != nil:

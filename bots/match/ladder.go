@@ -35,6 +35,8 @@ type LadderConfig struct {
 	Logger      zerolog.Logger
 	// OnRung is called after each rung.
 	OnRung func(Rung)
+	// Clock is the referee's clock (nil: the wall clock; see Config.Clock).
+	Clock func() time.Time
 }
 
 // LadderResult is a finished ladder.
@@ -76,7 +78,7 @@ func Ladder(ctx context.Context, cfg LadderConfig) (LadderResult, error) {
 			A:     cfg.Engine,
 			B:     func(ctx context.Context) (engine.Engine, error) { return cfg.Opponent(ctx, elo) },
 			Games: cfg.GamesPerRung, MoveTime: cfg.MoveTime, Tolerance: cfg.Tolerance,
-			Concurrency: cfg.Concurrency, Openings: cfg.Openings, Logger: cfg.Logger,
+			Concurrency: cfg.Concurrency, Openings: cfg.Openings, Logger: cfg.Logger, Clock: cfg.Clock,
 		})
 		if err != nil {
 			return res, fmt.Errorf("match: ladder rung %d: %w", elo, err)

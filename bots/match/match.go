@@ -50,6 +50,12 @@ type Config struct {
 	// OnGame, when set, is called after each game (from the game's
 	// goroutine; calls are serialised).
 	OnGame func(Game)
+	// Clock, when set, is the clock the referee charges each move's time
+	// to, instead of the wall clock; the engine's context then carries no
+	// wall-clock deadline either, so that forfeits on time depend on this
+	// clock alone (tests inject one: a busy machine's pauses are no
+	// engine's thinking).
+	Clock func() time.Time
 }
 
 // Summary is a finished match.
@@ -68,7 +74,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.check(); err != nil {
 		return Summary{}, err
 	}
-	ref := referee{moveTime: cfg.MoveTime, tolerance: cfg.Tolerance, maxPlies: cfg.MaxPlies}
+	ref := referee{moveTime: cfg.MoveTime, tolerance: cfg.Tolerance, maxPlies: cfg.MaxPlies, clock: cfg.Clock}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

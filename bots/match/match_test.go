@@ -53,12 +53,33 @@ func script(moves ...string) func(context.Context, engine.Position) (string, err
 	}
 }
 
+// testClock is a referee clock that moves only when a test engine says so:
+// a move takes no time unless its engine advances the clock, however busy
+// the machine.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
 func eng(name string, fn func(context.Context, engine.Position) (string, error)) engine.Engine {
 	return &scripted{name: name, fn: fn}
 }
 
 func TestReferee(t *testing.T) {
-	ref := referee{moveTime: 20 * time.Millisecond, tolerance: 100 * time.Millisecond, maxPlies: 200}
+	clock := &testClock{}
+	ref := referee{moveTime: 20 * time.Millisecond, tolerance: 100 * time.Millisecond, maxPlies: 200, clock: clock.now}
 	knights := func(white bool) func(context.Context, engine.Position) (string, error) {
 		seq := []string{"g1f3", "f3g1"}
 		if !white {
@@ -83,7 +104,7 @@ func TestReferee(t *testing.T) {
 		{"error forfeits", eng("w", func(context.Context, engine.Position) (string, error) { return "", errors.New("kaput") }),
 			eng("b", firstLegal), engine.Position{}, BlackWins, "engine error: w: kaput", 0},
 		{"overrun forfeits", eng("w", firstLegal), eng("b", func(context.Context, engine.Position) (string, error) {
-			time.Sleep(300 * time.Millisecond)
+			clock.advance(300 * time.Millisecond)
 			return "e7e5", nil
 		}), engine.Position{}, WhiteWins, "time forfeit: b took", 1},
 		{"stalemate", eng("w", script("e7f7")), eng("b", firstLegal), engine.Position{StartFEN: "7k/4Q3/6K1/8/8/8/8/8 w - - 0 1"},
@@ -122,7 +143,7 @@ func TestRunEasyVsEasy(t *testing.T) {
 	var mu sync.Mutex
 	var seen []Game
 	sum, err := Run(context.Background(), Config{A: newEasy(1), B: newEasy(100), Games: 6, MoveTime: 20 * time.Millisecond,
-		Concurrency: 2, Openings: testOpenings()[:2],
+		Concurrency: 2, Openings: testOpenings()[:2], Clock: (&testClock{}).now,
 		OnGame: func(g Game) { mu.Lock(); seen = append(seen, g); mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +243,8 @@ func TestLadderBrackets(t *testing.T) {
 	}
 	var visited []int
 	res, err := Ladder(context.Background(), LadderConfig{Engine: me, Opponent: opp, GamesPerRung: 4, MoveTime: 10 * time.Millisecond,
-		Concurrency: 1, Openings: testOpenings()[:2], OnRung: func(r Rung) { visited = append(visited, r.Elo) }})
+		Concurrency: 1, Openings: testOpenings()[:2], OnRung: func(r Rung) { visited = append(visited, r.Elo) },
+		Clock: (&testClock{}).now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,5 +287,23 @@ func TestRunStockfishVsEasy(t *testing.T) {
 			t.Logf("%s vs %s: %s %s", g.White, g.Black, g.Result, g.Reason)
 		}
 		t.Errorf("Stockfish vs easy: %+v", sum.Stats)
+	}
+}
+
+// TestRefereeWallClock: without a clock of its own the referee times moves
+// on the wall clock. An engine that overruns forfeits (a busy machine can
+// only make its move later, never earlier: the test cannot pass by chance).
+func TestRefereeWallClock(t *testing.T) {
+	ref := referee{moveTime: 10 * time.Millisecond, tolerance: 100 * time.Millisecond, maxPlies: 200}
+	slow := eng("slow", func(ctx context.Context, pos engine.Position) (string, error) {
+		time.Sleep(300 * time.Millisecond) // the engine's thinking, not a wait for the test
+		return firstLegal(ctx, pos)
+	})
+	g, err := ref.play(context.Background(), slow, eng("b", firstLegal), engine.Position{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Result != BlackWins || !strings.HasPrefix(g.Reason, "time forfeit: slow") {
+		t.Errorf("got %s %q, want a time forfeit of slow", g.Result, g.Reason)
 	}
 }

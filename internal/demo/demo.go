@@ -357,6 +357,12 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		if _, seen := res.Summary[id]; seen {
 			return
 		}
+		if opt.Games > 0 && finished >= opt.Games {
+			// The run is over: a game of the sparring partner that ends
+			// while the daemon stops is not one of its games (the result
+			// holds exactly opt.Games of them).
+			return
+		}
 		res.Summary[id] = lines
 		finished++
 		printGame(opt.Out, srv, st, id, finished, opt.Games)

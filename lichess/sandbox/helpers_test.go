@@ -167,7 +167,8 @@ type stream struct {
 	lines      chan string
 	done       chan struct{}
 	keepAlives atomic.Int64
-	raw        atomic.Int64 // every line, keep-alives included
+	alive      chan struct{} // a keep-alive line came (holds one)
+	raw        atomic.Int64  // every line, keep-alives included
 	status     int
 	cancel     context.CancelFunc
 }
@@ -192,7 +193,8 @@ func (e *testEnv) readStream(req *http.Request, cancel context.CancelFunc) *stre
 		cancel()
 		e.t.Fatalf("open %s: %v", path, err)
 	}
-	s := &stream{t: e.t, lines: make(chan string, 1024), done: make(chan struct{}), status: resp.StatusCode, cancel: cancel}
+	s := &stream{t: e.t, lines: make(chan string, 1024), done: make(chan struct{}), alive: make(chan struct{}, 1),
+		status: resp.StatusCode, cancel: cancel}
 	go func() {
 		defer close(s.done)
 		defer resp.Body.Close()
@@ -201,6 +203,10 @@ func (e *testEnv) readStream(req *http.Request, cancel context.CancelFunc) *stre
 			s.raw.Add(1)
 			if strings.TrimSpace(sc.Text()) == "" {
 				s.keepAlives.Add(1)
+				select {
+				case s.alive <- struct{}{}:
+				default:
+				}
 				continue
 			}
 			s.lines <- sc.Text()
@@ -272,6 +278,24 @@ func (s *stream) waitEnd() []string {
 		default:
 			return rest
 		}
+	}
+}
+
+// nextKeepAlive waits for a keep-alive line received after the call: the
+// server still serves the stream. It fails the test if the stream ends
+// first.
+func (s *stream) nextKeepAlive() {
+	s.t.Helper()
+	select {
+	case <-s.alive: // one from before the call
+	default:
+	}
+	select {
+	case <-s.alive:
+	case <-s.done:
+		s.t.Fatal("stream ended while waiting for a keep-alive")
+	case <-time.After(waitTimeout):
+		s.t.Fatalf("no keep-alive within %v", waitTimeout)
 	}
 }
 
