@@ -62,8 +62,16 @@ type CloudAPI interface {
 // from the cloud's evals with Lichess's rules (analysis.Judge and the
 // best-move gate). A position not in the cloud (404) makes its ply
 // missing; any other error (a 429 among them) stops the check.
-func CheckCloud(ctx context.Context, api CloudAPI, ours *analysis.Analysis) (CloudReport, error) {
-	boards, err := boardsOf(ours)
+//
+// variant is the game's Lichess variant key: a Chess960 game is replayed
+// with its castling rules and looked up in the Chess960 cloud.
+func CheckCloud(ctx context.Context, api CloudAPI, ours *analysis.Analysis, variant string) (CloudReport, error) {
+	chess960 := variant == "chess960"
+	cloudVariant := ""
+	if chess960 {
+		cloudVariant = variant
+	}
+	boards, err := boardsOf(ours, chess960)
 	if err != nil {
 		return CloudReport{}, err
 	}
@@ -72,7 +80,7 @@ func CheckCloud(ctx context.Context, api CloudAPI, ours *analysis.Analysis) (Clo
 		if ev, ok := evals[fen]; ok {
 			return ev, nil
 		}
-		ev, err := api.CloudEval(ctx, fen, 1, "")
+		ev, err := api.CloudEval(ctx, fen, 1, cloudVariant)
 		if errors.Is(err, lichess.ErrNotFound) {
 			ev, err = nil, nil
 		}
@@ -174,10 +182,10 @@ func criticalPlies(a *analysis.Analysis) []int {
 	return out
 }
 
-// boardsOf replays our analysis's moves: the position before each ply and
-// the final one.
-func boardsOf(a *analysis.Analysis) ([]*replay.Board, error) {
-	b, err := replay.New(a.FEN)
+// boardsOf replays our analysis's moves (with Chess960's castling rules
+// when chess960): the position before each ply and the final one.
+func boardsOf(a *analysis.Analysis, chess960 bool) ([]*replay.Board, error) {
+	b, err := replay.NewVariant(a.FEN, chess960)
 	if err != nil {
 		return nil, fmt.Errorf("verify: game %s: %w", a.ID, err)
 	}

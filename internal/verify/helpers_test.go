@@ -67,6 +67,7 @@ type fakeAPI struct {
 	clock     func() time.Time
 	exports   int
 	cloudHits int
+	variants  []string // the variant of each cloud lookup
 }
 
 func (f *fakeAPI) rateLimited(op string) error {
@@ -78,10 +79,11 @@ func (f *fakeAPI) rateLimited(op string) error {
 	return nil
 }
 
-func (f *fakeAPI) CloudEval(_ context.Context, fen string, _ int, _ string) (*lichess.CloudEval, error) {
+func (f *fakeAPI) CloudEval(_ context.Context, fen string, _ int, variant string) (*lichess.CloudEval, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.cloudHits++
+	f.variants = append(f.variants, variant)
 	if err := f.rateLimited("/api/cloud-eval"); err != nil {
 		return nil, err
 	}
@@ -119,7 +121,7 @@ func (f *fakeAPI) LockedUntil() time.Time {
 // from the cloud reproduces Lichess's judgements.
 func cloudFromLichess(t *testing.T, a *analysis.Analysis, lg *lichess.Game) map[string]*lichess.CloudEval {
 	t.Helper()
-	boards, err := boardsOf(a)
+	boards, err := boardsOf(a, false)
 	require.NoError(t, err)
 	out := map[string]*lichess.CloudEval{}
 	for i, ma := range lg.Analysis {

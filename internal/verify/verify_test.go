@@ -71,12 +71,12 @@ func TestCheckCloud(t *testing.T) {
 		}
 	}
 	require.Equal(t, 14, flagged)
-	boards, err := boardsOf(ours)
+	boards, err := boardsOf(ours, false)
 	require.NoError(t, err)
 
 	t.Run("cloud evals like Lichess's agree on every critical ply", func(t *testing.T) {
 		api := &fakeAPI{cloud: cloudFromLichess(t, ours, lg), clock: time.Now}
-		rep, err := CheckCloud(ctx, api, ours)
+		rep, err := CheckCloud(ctx, api, ours, "")
 		require.NoError(t, err)
 		assert.Equal(t, MaxCloudPlies, len(rep.Positions), "bounded")
 		assert.Equal(t, MaxCloudPlies, rep.Checked)
@@ -101,7 +101,7 @@ func TestCheckCloud(t *testing.T) {
 		c.PVs = []lichess.PV{{Moves: ours.Plies[13].UCI, CP: c.PVs[0].CP, Mate: c.PVs[0].Mate}}
 		cloud[boards[13].FEN()] = &c
 		api := &fakeAPI{cloud: cloud, clock: time.Now}
-		rep, err := CheckCloud(ctx, api, ours)
+		rep, err := CheckCloud(ctx, api, ours, "")
 		require.NoError(t, err)
 		byPly := map[int]CloudPosition{}
 		for _, p := range rep.Positions {
@@ -117,7 +117,7 @@ func TestCheckCloud(t *testing.T) {
 	})
 	t.Run("a 429 stops the check", func(t *testing.T) {
 		api := &fakeAPI{cloud: cloudFromLichess(t, ours, lg), clock: time.Now, limit429: 1, lockFor: time.Minute}
-		_, err := CheckCloud(ctx, api, ours)
+		_, err := CheckCloud(ctx, api, ours, "")
 		require.Error(t, err)
 		assert.True(t, errors.Is(err, lichess.ErrRateLimited))
 		assert.Equal(t, 1, api.cloudHits, "nothing more after the 429")
@@ -175,4 +175,31 @@ func TestCheckServer(t *testing.T) {
 		_, _, err := CheckServer(ctx, &fakeAPI{export: lg}, ours)
 		require.ErrorContains(t, err, "our analysis has 10 plies, Lichess's export 43")
 	})
+}
+
+// TestCheckCloudChess960: a Chess960 game (castling rights of rooks that
+// are not on a and h, the king not on e1) is replayed with its own rules
+// and looked up in the Chess960 cloud; read as standard chess its start
+// position is illegal.
+func TestCheckCloudChess960(t *testing.T) {
+	const start = "rnkrbbnq/pppppppp/8/8/8/8/PPPPPPPP/RNKRBBNQ w KQkq - 0 1"
+	ours := &analysis.Analysis{ID: "c960", FEN: start, Plies: []analysis.Ply{
+		{Ply: 1, UCI: "a2a3", SAN: "a3", Judgement: analysis.Blunder},
+		{Ply: 2, UCI: "h7h6", SAN: "h6"},
+	}}
+	boards, err := boardsOf(ours, true)
+	require.NoError(t, err)
+	cp := 0
+	api := &fakeAPI{clock: time.Now, cloud: map[string]*lichess.CloudEval{
+		boards[0].FEN(): {Depth: 30, PVs: []lichess.PV{{Moves: "b2b3", CP: &cp}}},
+		boards[1].FEN(): {Depth: 30, PVs: []lichess.PV{{Moves: "h7h6", CP: &cp}}},
+	}}
+	rep, err := CheckCloud(context.Background(), api, ours, "chess960")
+	require.NoError(t, err)
+	assert.Equal(t, 1, rep.Checked)
+	assert.Equal(t, []string{"chess960", "chess960"}, api.variants)
+
+	_, err = CheckCloud(context.Background(), api, ours, "standard")
+	require.Error(t, err, "as standard chess the start is illegal")
+	assert.Contains(t, err.Error(), "c960")
 }

@@ -40,6 +40,7 @@ type API interface {
 // Store is the part of the store the worker uses (*store.Store).
 type Store interface {
 	AnalysisOf(ctx context.Context, gameID string) (store.Analysis, error)
+	Game(ctx context.Context, id string) (store.Game, error)
 	Unverified(ctx context.Context, limit int) ([]store.Game, error)
 	EnqueueVerification(ctx context.Context, gameID string, finishedAt, next time.Time) error
 	Verification(ctx context.Context, gameID string) (store.Verification, error)
@@ -207,7 +208,11 @@ func (w *Worker) verify(ctx context.Context, v store.Verification) {
 		return
 	}
 	if w.o.Cloud && !v.CloudDone {
-		rep, err := CheckCloud(ctx, w.o.API, ours)
+		variant := ""
+		if g, err := w.o.Store.Game(ctx, v.GameID); err == nil {
+			variant = g.Variant
+		}
+		rep, err := CheckCloud(ctx, w.o.API, ours, variant)
 		if err != nil {
 			w.retry(ctx, v, v.Attempts+1, err) // a failed round counts: the back-off grows
 			return
