@@ -13,6 +13,9 @@ type AnalysisRequest struct {
 	GameID string
 	// InitialFEN is the start position ("" for the standard one).
 	InitialFEN string
+	// Variant is the game's Lichess variant key (standard, fromPosition or
+	// chess960: replay a Chess960 game with its castling rules).
+	Variant string
 	// Moves are the game's moves in UCI.
 	Moves []string
 	// FENs are the positions before each move and the final one
@@ -67,8 +70,8 @@ func (s *Server) scheduleAnalysis(g *game) {
 
 // analysisRequest lists a game's moves and positions (mu held).
 func (s *Server) analysisRequest(g *game) (AnalysisRequest, error) {
-	req := AnalysisRequest{GameID: g.id, InitialFEN: g.initialFEN, Moves: append([]string(nil), g.uci...)}
-	p, err := newPosition(g.initialFEN)
+	req := AnalysisRequest{GameID: g.id, InitialFEN: g.initialFEN, Variant: g.variant, Moves: append([]string(nil), g.uci...)}
+	p, err := newVariantPosition(g.initialFEN, g.variant == "chess960")
 	if err != nil {
 		return req, fmt.Errorf("sandbox: analyse %s: %w", g.id, err)
 	}

@@ -148,11 +148,16 @@ func (a *Analyser) cloud(ctx context.Context, req sandbox.AnalysisRequest) ([]*s
 
 // GameOf turns an analysis request into an analysis game (moves with SAN).
 func GameOf(req sandbox.AnalysisRequest) (*analysis.Game, error) {
-	b, err := replay.New(req.InitialFEN)
+	chess960 := req.Variant == "chess960"
+	b, err := replay.NewVariant(req.InitialFEN, chess960)
 	if err != nil {
 		return nil, fmt.Errorf("fishnet: game %s: %w", req.GameID, err)
 	}
 	g := &analysis.Game{ID: req.GameID, Source: "sandbox", Index: 1, StartFEN: req.InitialFEN, StartPly: b.Ply()}
+	if chess960 {
+		// The analysis engine plays Chess960 castling by this tag.
+		g.Tags = append(g.Tags, analysis.Tag{Name: "Variant", Value: "Chess960"})
+	}
 	for i, u := range req.Moves {
 		m, err := b.ParseUCI(u)
 		if err != nil {

@@ -69,3 +69,22 @@ func TestGameOfRejectsIllegalMoves(t *testing.T) {
 		t.Fatal("illegal move accepted")
 	}
 }
+
+// TestGameOfChess960: a Chess960 game is replayed with its castling rules
+// (its start position is illegal as standard chess) and tagged for the
+// engine; the same request without the variant is refused.
+func TestGameOfChess960(t *testing.T) {
+	req := sandbox.AnalysisRequest{GameID: "c960", Variant: "chess960",
+		InitialFEN: "bnrbnkqr/pppppppp/8/8/8/8/PPPPPPPP/BNRBNKQR w KQkq - 0 1", Moves: []string{"g2g3", "g7g6"}}
+	g, err := GameOf(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Chess960() || len(g.Moves) != 2 || g.Moves[0].SAN != "g3" {
+		t.Fatalf("game %+v", g)
+	}
+	req.Variant = "standard"
+	if _, err := GameOf(req); err == nil {
+		t.Fatal("a Chess960 start read as standard chess was accepted")
+	}
+}
