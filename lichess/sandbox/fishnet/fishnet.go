@@ -100,7 +100,11 @@ func (a *Analyser) Analyse(ctx context.Context, req sandbox.AnalysisRequest) (sa
 		return sandbox.AnalysisResult{}, fmt.Errorf("fishnet: analyse %s: %w", req.GameID, err)
 	}
 	res := sandbox.AnalysisResult{Analysis: Convert(as[0])}
-	if a.cfg.CloudDepth > 0 {
+	// The cloud's searches run without UCI_Chess960 (analysis.Job has no
+	// variant): a Chess960 game gets its server analysis but no cloud evals
+	// (its positions are then missing from the cloud, as many are on
+	// Lichess).
+	if a.cfg.CloudDepth > 0 && req.Variant != "chess960" {
 		if res.Cloud, err = a.cloud(ctx, req); err != nil {
 			return sandbox.AnalysisResult{}, err
 		}

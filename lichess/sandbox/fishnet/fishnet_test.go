@@ -88,3 +88,24 @@ func TestGameOfChess960(t *testing.T) {
 		t.Fatal("a Chess960 start read as standard chess was accepted")
 	}
 }
+
+// TestAnalyseChess960: a Chess960 game gets its server analysis (replayed
+// with Chess960 castling) and no cloud evals.
+func TestAnalyseChess960(t *testing.T) {
+	if _, err := os.Stat(stockfish); err != nil {
+		t.Skip("Stockfish not installed (make setup)")
+	}
+	a := New(Config{Pool: analysis.PoolConfig{Command: []string{stockfish}}, Nodes: 5000, CloudDepth: 6})
+	defer a.Close()
+	start := "bnrbnkqr/pppppppp/8/8/8/8/PPPPPPPP/BNRBNKQR w KQkq - 0 1"
+	req := sandbox.AnalysisRequest{GameID: "c960", Variant: "chess960", InitialFEN: start, Moves: []string{"g2g3", "g7g6"},
+		FENs: []string{start, "bnrbnkqr/pppppppp/8/8/8/6P1/PPPPPP1P/BNRBNKQR b KQkq - 0 1",
+			"bnrbnkqr/pppppp1p/6p1/8/8/6P1/PPPPPP1P/BNRBNKQR w KQkq - 0 2"}}
+	res, err := a.Analyse(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Analysis.Moves) != 2 || res.Cloud != nil {
+		t.Fatalf("analysis %d entries, cloud %v", len(res.Analysis.Moves), res.Cloud)
+	}
+}
