@@ -351,6 +351,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	res := &Result{URL: url, Summary: map[string][]string{}, Sandbox: srv, StoreDir: opt.Dir}
 	var mu sync.Mutex
 	finished := 0
+	gt := newGate(opt.Games)
 	report := func(id string, lines []string) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -365,12 +366,20 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		}
 		res.Summary[id] = lines
 		finished++
+		gt.gameReported()
 		printGame(opt.Out, srv, st, id, finished, opt.Games)
 		if opt.Games > 0 && finished >= opt.Games {
 			stop()
 		}
 	}
 	hooks := demoHooks(opt, vf, report)
+	endedHook := hooks.GameFinished
+	hooks.GameFinished = func(g store.Game) {
+		gt.gameEnded(g.ID)
+		if endedHook != nil {
+			endedHook(g)
+		}
+	}
 	engines := opt.Engines
 	if engines == nil {
 		engines = daemon.NewEngineFactory(&cfg, opt.Logger, opt.EngineOptions...)
@@ -389,6 +398,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		if err != nil {
 			return fail(err)
 		}
+		sp.gate = gt
 		wg.Add(1)
 		go func() { defer wg.Done(); sp.run(runCtx) }()
 	}

@@ -26,6 +26,7 @@ type sparring struct {
 	tc     config.TimeControl
 	cfg    *config.Config
 	log    zerolog.Logger
+	gate   *gate // holds challenges back once the run's games are over
 }
 
 func newSparring(url, token, name string, opt Options, tc config.TimeControl, cfg *config.Config) (*sparring, error) {
@@ -61,6 +62,10 @@ func (s *sparring) run(ctx context.Context) {
 	// (it is still busy with the last game, say) is sent again as it was.
 	colors := []lichess.Color{lichess.Black, lichess.White}
 	for n := 0; ctx.Err() == nil; {
+		s.gate.wait(ctx)
+		if ctx.Err() != nil {
+			return
+		}
 		p := lichess.ChallengeParams{Color: colors[n%2], FEN: s.opt.SparringFEN, Variant: s.opt.SparringVariant}
 		if s.opt.Days > 0 {
 			p.Days = s.opt.Days
