@@ -138,18 +138,24 @@ func parseExplorerFilter(r *http.Request) (explorerFilter, error) {
 		case "ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence":
 			f.speeds[sp] = true
 		default:
-			return f, fmt.Errorf("Invalid speed: %s", sp)
+			return f, wireError("Invalid speed: " + sp)
 		}
 	}
 	for _, rs := range splitList(r.URL.Query().Get("ratings")) {
 		v, err := strconv.Atoi(rs)
 		if err != nil || ratingGroup(v) != v || v < 0 {
-			return f, fmt.Errorf("Invalid rating group: %s", rs)
+			return f, wireError("Invalid rating group: " + rs)
 		}
 		f.ratings[v] = true
 	}
 	return f, nil
 }
+
+// wireError is an error whose text is Lichess's own answer, written to
+// the client as is (hence its capital letter).
+type wireError string
+
+func (e wireError) Error() string { return string(e) }
 
 // splitList splits a comma-separated parameter, dropping empty items.
 func splitList(v string) []string {
@@ -167,12 +173,12 @@ func explorerPosition(r *http.Request) (*position, error) {
 	fen := strings.ReplaceAll(r.URL.Query().Get("fen"), "_", " ")
 	p, err := newPosition(fen)
 	if err != nil {
-		return nil, fmt.Errorf("Invalid fen: %s", fen)
+		return nil, wireError("Invalid fen: " + fen)
 	}
 	for _, uci := range splitList(r.URL.Query().Get("play")) {
 		m, ok := p.find(uci)
 		if !ok {
-			return nil, fmt.Errorf("Illegal move: %s", uci)
+			return nil, wireError("Illegal move: " + uci)
 		}
 		p.play(m)
 	}
