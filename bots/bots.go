@@ -169,8 +169,18 @@ func buildKnobs(_ context.Context, s Spec, c *config) (engine.Engine, error) {
 	if c.name != "" {
 		opts = append(opts, knobs.WithName(c.name))
 	}
+	tb, err := c.openSyzygy()
+	if err != nil {
+		return nil, fmt.Errorf("bots: knobs: %w", err)
+	}
+	if tb != nil {
+		opts = append(opts, knobs.WithTablebase(tb, c.syzygy.probeDepth))
+	}
 	e, err := knobs.New(cfg, opts...)
 	if err != nil {
+		if tb != nil {
+			_ = tb.Close() // the engine never owned it; its open error is the one to report
+		}
 		return nil, fmt.Errorf("bots: knobs: %w", err)
 	}
 	return configure(e, c.options(s))

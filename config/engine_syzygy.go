@@ -9,8 +9,8 @@ import (
 
 // SyzygyConfig is an engine's [engines.NAME.syzygy] table: local Syzygy
 // endgame tablebases. Our engines (easy, medium, hard, knobs, maia) play
-// covered positions from the tables (move source "syzygy") and medium and
-// hard also probe WDL inside their search; a uci engine gets
+// covered positions from the tables (move source "syzygy") and medium,
+// hard and knobs also probe WDL inside their search; a uci engine gets
 // SyzygyPath (and SyzygyProbeLimit, SyzygyProbeDepth when set) instead.
 type SyzygyConfig struct {
 	Enabled    bool     `toml:"enabled"`     // use the tables

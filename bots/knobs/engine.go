@@ -27,6 +27,9 @@ type Engine struct {
 	name   string
 	debug  io.Writer
 	closed bool
+
+	tb      Tablebase // see WithTablebase; closed with the engine
+	tbDepth int
 }
 
 // Option customises an Engine.
@@ -65,11 +68,19 @@ func (e *Engine) Config() Config {
 // Name returns the engine's name.
 func (e *Engine) Name() string { return e.name }
 
-// Close marks the engine closed; it holds no other resources.
+// Close marks the engine closed and closes its tablebase, if any (once).
 func (e *Engine) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.closed {
+		return nil
+	}
 	e.closed = true
+	if e.tb != nil {
+		if err := e.tb.Close(); err != nil {
+			return fmt.Errorf("knobs: close tablebase: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -218,6 +229,8 @@ func (e *Engine) run(ctx context.Context, cfg Config, pos engine.Position, lim e
 		maxNodes: lim.Nodes,
 		maxExt:   cfg.MaxExtensionPlies,
 		hist:     g.hist,
+		tb:       e.tb,
+		tbDepth:  e.tbDepth,
 	}
 	o := &outcome{game: g, moves: moves, target: cfg.SearchDepth, engine: s.lc.engine}
 	if lim.Depth > 0 {

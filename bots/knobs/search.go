@@ -26,6 +26,8 @@ type searcher struct {
 	path     []plyRecord
 	keys     []repKey
 	killers  [maxKillerPly][2]killer // quiet moves that caused cut-offs, by ply
+	tb       Tablebase               // probed below the root; nil = none
+	tbDepth  int                     // least nominal depth left to probe at
 }
 
 // maxKillerPly bounds the plies that keep killer moves.
@@ -211,6 +213,9 @@ func (s *searcher) search(n *node, depth, ext int, swingPending, checkSeq bool, 
 	inCheck := n.feat[stm].inCheck
 	if drawn(n) {
 		return s.leaf(n, termDraw)
+	}
+	if r, ok := s.probeTB(n, depth); ok {
+		return r
 	}
 	var moves []board.Move
 	if inCheck || !hasMoveQuick(&n.mb, &n.feat, stm) {

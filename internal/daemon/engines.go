@@ -65,7 +65,7 @@ func engineSpec(cfg *config.Config, name string) (string, []bots.Option, error) 
 				return "", nil, fmt.Errorf("engine %s: knob set %s: %w", name, def.Knobs, err)
 			}
 		}
-		return "knobs", append(opts, bots.WithKnobs(k)), nil
+		return "knobs", append(append(opts, bots.WithKnobs(k)), syzygySearchOptions(def)...), nil
 	case "uci":
 		uopts := map[string]string{}
 		keys := make([]string, 0, len(def.Options))

@@ -1,0 +1,78 @@
+package knobs
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/syzygy"
+)
+
+// countingTB counts the probes of real Syzygy tables.
+type countingTB struct {
+	*syzygy.Tables
+	probes int
+}
+
+func (c *countingTB) ProbeWDL(b *board.Board) (syzygy.WDL, error) {
+	c.probes++
+	return c.Tables.ProbeWDL(b)
+}
+
+func openTB(t *testing.T) *countingTB {
+	t.Helper()
+	tb, err := syzygy.Open([]string{filepath.Join("..", "..", "..", "shared", "tablebases", "syzygy")})
+	require.NoError(t, err, "run `make setup` for libfathom1")
+	return &countingTB{Tables: tb}
+}
+
+// TestSyzygyKnobsSearch: in KNN v KB the king can take the bishop, which
+// leaves KNN v K, a dead draw that the knobs' material count scores as two
+// knights up. Without tables the knobs engine takes it; probing after the
+// capture it sees the draw and keeps the material on the board. A capture into a won KRvK is
+// scored as a mate of the losing side and chosen. Closing the engine
+// closes its tables.
+func TestSyzygyKnobsSearch(t *testing.T) {
+	const fen = "8/8/N7/6k1/8/5b2/5KN1/8 w - - 0 1"
+	const grab = "f2f3"
+	pos := engine.Position{StartFEN: fen}
+	lim := engine.Limits{Depth: 3}
+
+	plain, err := New(Defaults())
+	require.NoError(t, err)
+	defer plain.Close()
+	mv, err := plain.SelectMove(context.Background(), pos, lim)
+	require.NoError(t, err)
+	require.Equal(t, grab, mv.UCI, "without tables the bishop looks free")
+
+	tb := openTB(t)
+	withTB, err := New(Defaults(), WithTablebase(tb, 0))
+	require.NoError(t, err)
+	mv, err = withTB.SelectMove(context.Background(), pos, lim)
+	require.NoError(t, err)
+	assert.NotEqual(t, grab, mv.UCI, "with tables the capture is a known draw")
+	assert.Positive(t, tb.probes)
+
+	// Taking the black rook leaves KRvK, a tablebase win: the line scores
+	// as a mate of Black, far above the material count without tables.
+	krk := engine.Position{StartFEN: "8/8/8/3k4/8/8/2K5/3r3R w - - 0 1"}
+	won, err := withTB.SelectMove(context.Background(), krk, lim)
+	require.NoError(t, err)
+	assert.Contains(t, []string{"h1d1", "c2d1"}, won.UCI)
+	counted, err := plain.SelectMove(context.Background(), krk, lim)
+	require.NoError(t, err)
+	require.True(t, won.HasScore && counted.HasScore)
+	assert.Greater(t, won.Score.CP, counted.Score.CP+500, "a table win counts as a mate, not as a rook")
+
+	require.NoError(t, withTB.Close())
+	require.NoError(t, withTB.Close(), "Close is idempotent")
+	b, err := board.FromFEN(fen)
+	require.NoError(t, err)
+	_, err = tb.Tables.ProbeWDL(b)
+	assert.Error(t, err, "closing the engine closed its tables")
+}
