@@ -43,6 +43,15 @@ func TestCorrespondenceSurvivesRestarts(t *testing.T) {
 	restart := make(chan struct{}, 1)
 	var mu sync.Mutex
 	var restartedAt []int
+	// Every answered request wakes the watcher: it looks again at what the
+	// daemon did, without polling.
+	wake := make(chan struct{}, 1)
+	onRequest := func(sandbox.RequestRecord) {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
 	ready := func(s *sandbox.Server) {
 		go func() {
 			for n := 0; ctx.Err() == nil && n < restarts; {
@@ -57,13 +66,17 @@ func TestCorrespondenceSurvivesRestarts(t *testing.T) {
 						break
 					}
 				}
-				time.Sleep(2 * time.Millisecond)
+				select {
+				case <-ctx.Done():
+				case <-wake:
+				}
 			}
 		}()
 	}
 	sum := &countingSummariser{}
 	res, err := Run(ctx, Options{Config: cfg, Games: 1, Days: 1, SparringFEN: corrFEN, SparringResignAfter: 12, SparringMoveDelay: 30 * time.Millisecond,
-		Summariser: sum, Dir: t.TempDir(), Logger: testLogger(t), Ready: ready, Restart: restart})
+		Summariser: sum, Dir: t.TempDir(), Logger: testLogger(t), Ready: ready, Restart: restart,
+		Sandbox: sandbox.Config{OnRequest: onRequest}})
 	require.NoError(t, err)
 	checkGames(t, res, sum)
 	require.Len(t, res.Summary, 1)

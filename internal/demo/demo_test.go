@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -122,13 +123,17 @@ func TestDemoDeclinesByPolicy(t *testing.T) {
 	cfg.Challenge.Speeds = []string{"blitz"} // the sparring partner offers bullet
 	var seen *sandbox.Server
 	runCtx, stop := context.WithCancel(ctx)
-	go func() {
-		// Give the daemon time to see and decline a few challenges.
-		time.Sleep(3 * time.Second)
-		stop()
-	}()
+	defer stop()
+	// The run ends once the daemon has declined three challenges.
+	var declined atomic.Int32
+	onRequest := func(r sandbox.RequestRecord) {
+		if strings.HasSuffix(r.Path, "/decline") && r.Status == 200 && declined.Add(1) == 3 {
+			stop()
+		}
+	}
 	res, err := Run(runCtx, Options{Config: cfg, Games: 1, TC: "1+0", Summariser: &countingSummariser{},
-		Dir: t.TempDir(), Logger: zerolog.Nop(), Ready: func(s *sandbox.Server) { seen = s }})
+		Dir: t.TempDir(), Logger: zerolog.Nop(), Ready: func(s *sandbox.Server) { seen = s },
+		Sandbox: sandbox.Config{OnRequest: onRequest}})
 	require.Error(t, err, "no game can be played")
 	require.NotNil(t, seen)
 	assert.Empty(t, res.Summary)
@@ -138,7 +143,7 @@ func TestDemoDeclinesByPolicy(t *testing.T) {
 			declines++
 		}
 	}
-	assert.Positive(t, declines, "challenges were declined")
+	assert.GreaterOrEqual(t, declines, 3, "challenges were declined")
 	assert.Empty(t, seen.Games(), "no game started")
 }
 

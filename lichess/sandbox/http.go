@@ -213,6 +213,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.requests = append(s.requests, rec)
 		s.mu.Unlock()
+		if s.cfg.OnRequest != nil {
+			s.cfg.OnRequest(rec)
+		}
 		s.log.Debug().Str("method", r.Method).Str("path", r.URL.Path).Int("status", sw.status).
 			Str("user", sw.user).Msg("request")
 	}()

@@ -101,6 +101,11 @@ type Config struct {
 	// the answer is written, without the server's lock: it may call the
 	// server's inspection methods.
 	OnMove func(gameID string, plies int)
+	// OnRequest, when set, is called with each request's record once it is
+	// answered and recorded (tests synchronise on it instead of polling
+	// Requests). It runs on the request's goroutine, without the server's
+	// lock.
+	OnRequest func(RequestRecord)
 }
 
 // Server is the sandbox. It is an http.Handler; Listen serves it on a
