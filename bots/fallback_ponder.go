@@ -12,11 +12,7 @@ import (
 // it, and when it fails or is illegal the move is chosen by an ordinary
 // SelectMove (primary, then secondary, then the first legal move).
 func (f *Fallback) Ponder(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Pondering, error) {
-	p, ok := f.primary.(engine.Ponderer)
-	if !ok {
-		return nil, fmt.Errorf("bots: engine %s cannot ponder", f.primary.Name())
-	}
-	in, err := p.Ponder(ctx, pos, lim)
+	in, err := engine.PonderOf(ctx, f.primary, pos, lim)
 	if err != nil {
 		return nil, fmt.Errorf("bots: %s: %w", f.primary.Name(), err)
 	}

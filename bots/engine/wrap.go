@@ -31,3 +31,14 @@ func NewGameOf(ctx context.Context, e Engine) error {
 	}
 	return nil
 }
+
+// PonderOf starts e pondering when e is a Ponderer; an engine that cannot
+// ponder is an error naming it. Wrappers (fallback, move sources, limits)
+// ponder through it and wrap the Pondering it returns.
+func PonderOf(ctx context.Context, e Engine, pos Position, lim Limits) (Pondering, error) {
+	p, ok := e.(Ponderer)
+	if !ok {
+		return nil, fmt.Errorf("engine %s cannot ponder", e.Name())
+	}
+	return p.Ponder(ctx, pos, lim)
+}

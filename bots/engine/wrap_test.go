@@ -54,3 +54,28 @@ func TestWrapHelpers(t *testing.T) {
 		t.Errorf("NewGameOf(rich): %v, %d games", err, r.games)
 	}
 }
+
+type pondering struct{ pos Position }
+
+func (p *pondering) Hit(context.Context, Limits) (Move, error) { return Move{UCI: "e2e4"}, nil }
+func (p *pondering) Stop()                                     {}
+
+type ponderer struct{ plain }
+
+func (ponderer) Ponder(_ context.Context, pos Position, _ Limits) (Pondering, error) {
+	return &pondering{pos: pos}, nil
+}
+
+func TestPonderOf(t *testing.T) {
+	if _, err := PonderOf(context.Background(), plain{}, Position{}, Limits{}); err == nil || !strings.Contains(err.Error(), "plain cannot ponder") {
+		t.Errorf("PonderOf(plain) = %v, want an error naming it", err)
+	}
+	pos := Position{Moves: []string{"e2e4", "e7e5"}}
+	p, err := PonderOf(context.Background(), ponderer{}, pos, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.(*pondering).pos; len(got.Moves) != 2 {
+		t.Errorf("pondering got %v, want the position given", got)
+	}
+}

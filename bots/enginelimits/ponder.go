@@ -12,13 +12,9 @@ import (
 // the search, so they hold for a ponder search too), and a hit is capped
 // and given its think time as SelectMove is.
 func (e *Engine) Ponder(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Pondering, error) {
-	p, ok := e.inner.(engine.Ponderer)
-	if !ok {
-		return nil, fmt.Errorf("enginelimits: engine %s cannot ponder", e.inner.Name())
-	}
-	in, err := p.Ponder(ctx, pos, e.opt.Caps.Apply(lim))
+	in, err := engine.PonderOf(ctx, e.inner, pos, e.opt.Caps.Apply(lim))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("enginelimits: %w", err)
 	}
 	return &pondering{e: e, inner: in, pos: pos}, nil
 }

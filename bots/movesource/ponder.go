@@ -14,13 +14,9 @@ import (
 // stopped when one answers. An engine that cannot ponder gives an error
 // naming it.
 func (e *Engine) Ponder(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Pondering, error) {
-	p, ok := e.inner.(engine.Ponderer)
-	if !ok {
-		return nil, fmt.Errorf("movesource: engine %s cannot ponder", e.inner.Name())
-	}
-	in, err := p.Ponder(ctx, pos, lim)
+	in, err := engine.PonderOf(ctx, e.inner, pos, lim)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("movesource: %w", err)
 	}
 	return &pondering{e: e, inner: in, pos: pos}, nil
 }
