@@ -375,7 +375,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	hooks := demoHooks(opt, vf, report)
 	endedHook := hooks.GameFinished
 	hooks.GameFinished = func(g store.Game) {
-		gt.gameEnded(g.ID)
+		if opt.Summariser != nil && (!cfg.Summary.Enabled || g.Status == string(lichess.StatusAborted) || g.Status == string(lichess.StatusNoStart)) {
+			gt.gameVoided(g.ID) // no summary will come (as the daemon decides it)
+		}
 		if endedHook != nil {
 			endedHook(g)
 		}

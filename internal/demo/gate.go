@@ -6,17 +6,20 @@ import (
 	"time"
 )
 
-// gate holds the sparring partners back once the run's games are over but
-// not yet summarised: a demo of N games plays N games, not N plus however
-// many fit in while the summaries (and their expected winrate, which yields
-// the CPU to games on the clock) are written. A game that ends without a
-// summary (aborted before any move, say) must not hang the run, so the gate
-// opens again after stallBound without progress.
+// gate holds the sparring partners back once they have started the run's
+// games, until those games are summarised: a demo of N games plays N games,
+// not N plus however many fit in while the summaries (and their expected
+// winrate, which yields the CPU to games on the clock) are written — an
+// extra game could also end before one of the N and take its place. A game
+// that ends without a summary (aborted, say) frees its place; anything
+// else that never reports (a summary that fails) cannot hang the run: the
+// gate opens again after stallBound without progress.
 type gate struct {
 	games int // opt.Games; 0 = the gate never closes
 
 	mu       sync.Mutex
-	ended    map[string]bool // games the daemon finished, by id (a restarted daemon may finish one again)
+	started  map[string]bool // games the sparring partners started, by id
+	voided   map[string]bool // started games that ended without a summary to come
 	reported int             // games summarised (the run's count)
 	changed  chan struct{}   // closed and replaced on every change
 }
@@ -27,10 +30,13 @@ type gate struct {
 const stallBound = 3 * time.Minute
 
 func newGate(games int) *gate {
-	return &gate{games: games, ended: map[string]bool{}, changed: make(chan struct{})}
+	return &gate{games: games, started: map[string]bool{}, voided: map[string]bool{}, changed: make(chan struct{})}
 }
 
 func (g *gate) bump(f func()) {
+	if g == nil {
+		return
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	f()
@@ -38,8 +44,12 @@ func (g *gate) bump(f func()) {
 	g.changed = make(chan struct{})
 }
 
-// gameEnded counts a game the daemon finished.
-func (g *gate) gameEnded(id string) { g.bump(func() { g.ended[id] = true }) }
+// gameStarted counts a game a sparring partner started.
+func (g *gate) gameStarted(id string) { g.bump(func() { g.started[id] = true }) }
+
+// gameVoided frees the place of a game that ended without a summary to
+// come (aborted or never started).
+func (g *gate) gameVoided(id string) { g.bump(func() { g.voided[id] = true }) }
 
 // gameReported counts a game summarised.
 func (g *gate) gameReported() { g.bump(func() { g.reported++ }) }
@@ -51,11 +61,20 @@ func (g *gate) open() bool {
 	return g.openLocked()
 }
 
-func (g *gate) openLocked() bool { return len(g.ended) < g.games || g.reported >= g.games }
+func (g *gate) openLocked() bool {
+	live := 0
+	for id := range g.started {
+		if !g.voided[id] {
+			live++
+		}
+	}
+	return live < g.games || g.reported >= g.games
+}
 
-// wait returns when a new challenge may be sent: while fewer than games are
-// over, at once; otherwise when a summary arrives, after stallBound without
-// one, or when ctx ends.
+// wait returns when a new challenge may be sent: at once while fewer than
+// games are started (and not voided); otherwise when a summary arrives or a
+// game is voided and that opens the gate, after stallBound without a
+// summary, or when ctx ends.
 func (g *gate) wait(ctx context.Context) {
 	if g == nil || g.games <= 0 {
 		return

@@ -7,16 +7,22 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestGateHoldsChallengesUntilSummaries: once the run's games are over the
-// sparring partners wait for the summaries instead of starting more games.
+// TestGateHoldsChallengesUntilSummaries: once the run's games are started
+// the sparring partners wait for their summaries instead of starting more
+// games (an extra game could end first and take a place); a game that ends
+// without a summary to come frees its place.
 func TestGateHoldsChallengesUntilSummaries(t *testing.T) {
 	g := newGate(2)
-	require.True(t, g.open(), "nothing over yet")
-	g.gameEnded("a")
-	g.gameEnded("a") // a restarted daemon finishing it again counts once
-	require.True(t, g.open(), "one of two games over")
-	g.gameEnded("b")
-	require.False(t, g.open(), "both games over, none summarised")
+	require.True(t, g.open(), "nothing started yet")
+	g.gameStarted("a")
+	g.gameStarted("a") // counted once
+	require.True(t, g.open(), "one of two games started")
+	g.gameStarted("b")
+	require.False(t, g.open(), "both games started, none summarised")
+	g.gameVoided("b")
+	require.True(t, g.open(), "b was aborted: its place is free")
+	g.gameStarted("c")
+	require.False(t, g.open())
 
 	released := make(chan struct{})
 	go func() { g.wait(context.Background()); close(released) }()
@@ -29,11 +35,12 @@ func TestGateHoldsChallengesUntilSummaries(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	g2 := newGate(1)
-	g2.gameEnded("x")
+	g2.gameStarted("x")
 	require.False(t, g2.open())
 	g2.wait(ctx) // a cancelled run never waits
 
 	var none *gate
 	none.wait(context.Background())
+	none.gameStarted("y") // a sparring partner without a gate
 	newGate(0).wait(context.Background())
 }

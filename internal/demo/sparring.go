@@ -99,6 +99,7 @@ func (s *sparring) run(ctx context.Context) {
 			return
 		}
 		n++
+		s.gate.gameStarted(id)
 		s.play(ctx, id, journal, p.Color == lichess.Black && s.opt.SparringResignEarly)
 	}
 }
