@@ -74,6 +74,10 @@ type Options struct {
 	// Sparrers is how many sparring partners play the bot at once
 	// (default 1); set [challenge] max_games to match.
 	Sparrers int
+	// Ungated lets the sparring partners challenge as often as they like,
+	// also once the run's games are started (see gate): for tests of a run
+	// that sees more games end than it counts.
+	Ungated bool
 	// NoSparring runs no human sparring partner (the matchmaking tests
 	// have the bot challenge Bots instead).
 	NoSparring bool
@@ -400,7 +404,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		if err != nil {
 			return fail(err)
 		}
-		sp.gate = gt
+		if !opt.Ungated {
+			sp.gate = gt
+		}
 		wg.Add(1)
 		go func() { defer wg.Done(); sp.run(runCtx) }()
 	}

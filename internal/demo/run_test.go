@@ -49,7 +49,7 @@ func TestRunHoldsExactlyItsGames(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	res, err := Run(ctx, Options{Config: cfg, Games: 1, Sparrers: 2, SparringResignAfter: 2, TC: "1+0",
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, Sparrers: 2, Ungated: true, SparringResignAfter: 2, TC: "1+0",
 		Out: &out, Dir: t.TempDir(), Logger: testLogger(t), Hooks: daemon.Hooks{GameFinished: hold}})
 	require.NoError(t, err)
 	mu.Lock()
