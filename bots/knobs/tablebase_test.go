@@ -2,7 +2,6 @@ package knobs
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,26 +9,8 @@ import (
 
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/bots/syzygy"
+	"github.com/outpostchess/outpost/bots/syzygy/syzygytest"
 )
-
-// countingTB counts the probes of real Syzygy tables.
-type countingTB struct {
-	*syzygy.Tables
-	probes int
-}
-
-func (c *countingTB) ProbeWDL(b *board.Board) (syzygy.WDL, error) {
-	c.probes++
-	return c.Tables.ProbeWDL(b)
-}
-
-func openTB(t *testing.T) *countingTB {
-	t.Helper()
-	tb, err := syzygy.Open([]string{filepath.Join("..", "..", "..", "shared", "tablebases", "syzygy")})
-	require.NoError(t, err, "run `make setup` for libfathom1")
-	return &countingTB{Tables: tb}
-}
 
 // TestSyzygyKnobsSearch: in KNN v KB the king can take the bishop, which
 // leaves KNN v K, a dead draw that the knobs' material count scores as two
@@ -50,13 +31,13 @@ func TestSyzygyKnobsSearch(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, grab, mv.UCI, "without tables the bishop looks free")
 
-	tb := openTB(t)
+	tb := syzygytest.Open(t)
 	withTB, err := New(Defaults(), WithTablebase(tb, 0))
 	require.NoError(t, err)
 	mv, err = withTB.SelectMove(context.Background(), pos, lim)
 	require.NoError(t, err)
 	assert.NotEqual(t, grab, mv.UCI, "with tables the capture is a known draw")
-	assert.Positive(t, tb.probes)
+	assert.Positive(t, tb.Probes)
 
 	// Taking the black rook leaves KRvK, a tablebase win: the line scores
 	// as a mate of Black, far above the material count without tables.

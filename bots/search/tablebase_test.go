@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,25 +11,8 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/syzygy"
+	"github.com/outpostchess/outpost/bots/syzygy/syzygytest"
 )
-
-// countingTB counts the probes that reach the tables.
-type countingTB struct {
-	*syzygy.Tables
-	probes int
-}
-
-func (c *countingTB) ProbeWDL(b *board.Board) (syzygy.WDL, error) {
-	c.probes++
-	return c.Tables.ProbeWDL(b)
-}
-
-func openTB(t *testing.T) *countingTB {
-	t.Helper()
-	tb, err := syzygy.Open([]string{filepath.Join("..", "..", "..", "shared", "tablebases", "syzygy")})
-	require.NoError(t, err, "run `make setup` for libfathom1")
-	return &countingTB{Tables: tb}
-}
 
 // TestSyzygySearchAvoidsDrawingCapture: in KNN v KP (a win for White,
 // mate in 115 by endgame-dm-5.epd) taking the pawn leaves KNN v K, a dead
@@ -54,13 +36,13 @@ func TestSyzygySearchAvoidsDrawingCapture(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, grab, mv.UCI, "without tables the pawn looks free")
 
-			tb := openTB(t)
+			tb := syzygytest.Open(t)
 			withTB, err := tc.new(WithTablebase(tb, 0))
 			require.NoError(t, err)
 			mv, err = withTB.SelectMove(context.Background(), pos, lim)
 			require.NoError(t, err)
 			assert.NotEqual(t, grab, mv.UCI, "with tables the capture is a known draw")
-			assert.Positive(t, tb.probes)
+			assert.Positive(t, tb.Probes)
 			assert.Positive(t, mv.Score.CP, "still better for White")
 			require.NoError(t, withTB.Close())
 			b, err := board.FromFEN(fen)
@@ -76,7 +58,7 @@ func TestSyzygySearchAvoidsDrawingCapture(t *testing.T) {
 // chosen; a non-capturing root (the halfmove clock above 0 everywhere
 // below) is never probed.
 func TestSyzygySearchScoresTableWin(t *testing.T) {
-	tb := openTB(t)
+	tb := syzygytest.Open(t)
 	e, err := NewHard(WithTablebase(tb, 0))
 	require.NoError(t, err)
 	defer e.Close()
@@ -87,16 +69,16 @@ func TestSyzygySearchScoresTableWin(t *testing.T) {
 	assert.Greater(t, mv.Score.CP, mateBound-2*maxPly, "scored as a table win: %+v", mv.Score)
 	assert.Zero(t, mv.Score.Mate)
 
-	before := tb.probes
+	before := tb.Probes
 	_, err = e.SelectMove(context.Background(), engine.Position{StartFEN: "8/8/8/3k4/8/8/2K5/7R w - - 5 1"}, engine.Limits{Depth: 4})
 	require.NoError(t, err)
-	assert.Equal(t, before, tb.probes, "no zeroing move in KRK: no probe")
+	assert.Equal(t, before, tb.Probes, "no zeroing move in KRK: no probe")
 }
 
 func TestSyzygySearchOptionErrors(t *testing.T) {
 	_, err := NewMedium(WithTablebase(nil, 0))
 	assert.Error(t, err)
-	tb := openTB(t)
+	tb := syzygytest.Open(t)
 	defer tb.Close()
 	_, err = NewMedium(WithTablebase(tb, -1))
 	assert.Error(t, err)
@@ -107,7 +89,7 @@ func TestSyzygySearchOptionErrors(t *testing.T) {
 // the syzygy move source, and compares the plies to mate: the tables mate
 // every time within the 50-move rule and never later than the search.
 func TestSyzygyConvertsWins(t *testing.T) {
-	tb := openTB(t)
+	tb := syzygytest.Open(t)
 	defer tb.Close()
 	src := syzygy.NewSource(tb.Tables)
 	fens := []string{
