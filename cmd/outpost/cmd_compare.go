@@ -152,10 +152,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 // printLastCompare prints the newest finished run stored for the user or
 // file.
 func printLastCompare(ctx context.Context, env *Env, path string, req comparerun.Request, trend int, asJSON bool) error {
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("--store: %w", err)
-	}
-	st, err := store.Open(ctx, path)
+	st, err := openExistingStore(ctx, path)
 	if err != nil {
 		return err
 	}

@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"text/tabwriter"
-	"time"
 
 	"github.com/rs/zerolog"
 
@@ -74,24 +70,6 @@ func sandboxFishnet(cfg *config.Config, nodes int64, depth int) *fishnet.Analyse
 		Nodes: nodes, CloudDepth: depth})
 }
 
-// botVerification is one line of `outpost compare --bot --json`.
-type botVerification struct {
-	ID           string          `json:"id"`
-	Opponent     string          `json:"opponent"`
-	Color        string          `json:"color"`
-	Finished     time.Time       `json:"finished"`
-	State        string          `json:"state"`
-	Judgements   int             `json:"judgements"`
-	Agree        int             `json:"agree"`
-	CloudChecked int             `json:"cloud_checked"`
-	CloudAgree   int             `json:"cloud_agree"`
-	CloudMissing int             `json:"cloud_missing"`
-	Polls        int             `json:"polls"`
-	Note         string          `json:"note,omitempty"`
-	Comparison   json.RawMessage `json:"lichess,omitempty"`
-	Cloud        json.RawMessage `json:"cloud,omitempty"`
-}
-
 // printBotVerifications implements `outpost compare --bot`: the bot's games
 // with their checks against Lichess, newest first, and the totals.
 func printBotVerifications(ctx context.Context, env *Env, cfgPath, storePath string, maxGames int, asJSON bool) error {
@@ -112,80 +90,28 @@ func printBotVerifications(ctx context.Context, env *Env, cfgPath, storePath str
 	if maxGames == 0 {
 		maxGames = cfg.Compare.MaxGames
 	}
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("--store: %w", err)
-	}
-	st, err := store.Open(ctx, path)
+	st, err := openExistingStore(ctx, path)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	vs, err := st.RecentVerifications(ctx, maxGames)
+	rows, err := verify.BotGames(ctx, st, maxGames)
 	if err != nil {
 		return err
 	}
-	rows := make([]botVerification, 0, len(vs))
-	for _, v := range vs {
-		r := botVerification{ID: v.GameID, Finished: v.FinishedAt.UTC(), State: string(v.State), Judgements: v.Judgements,
-			Agree: v.Agree, CloudChecked: v.CloudChecked, CloudAgree: v.CloudAgree, CloudMissing: v.CloudMissing,
-			Polls: v.Attempts, Note: v.Error}
-		if g, err := st.Game(ctx, v.GameID); err == nil {
-			r.Opponent, r.Color = g.Opponent, g.Color
-		}
-		if v.LichessResult != "" {
-			r.Comparison = json.RawMessage(v.LichessResult)
-		}
-		if v.CloudResult != "" {
-			r.Cloud = json.RawMessage(v.CloudResult)
-		}
-		rows = append(rows, r)
-	}
 	if asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"games": rows})
+		return verify.WriteBotGamesJSON(env.Stdout, rows)
 	}
-	writeBotVerifications(env.Stdout, rows, vs)
+	verify.WriteBotGames(env.Stdout, rows)
 	return nil
 }
 
-// writeBotVerifications prints the table and the totals.
-func writeBotVerifications(w io.Writer, rows []botVerification, vs []store.Verification) {
-	if len(rows) == 0 {
-		fmt.Fprintln(w, "No game of the bot verified against Lichess yet ([verify] enabled = true in the daemon's configuration).")
-		return
+// openExistingStore opens the store at path, which must exist: the
+// commands that only read it (`compare --bot`, `compare --last`) name
+// --store when it does not.
+func openExistingStore(ctx context.Context, path string) (*store.Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("--store: %w", err)
 	}
-	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "GAME\tFINISHED (UTC)\tOPPONENT\tLICHESS ANALYSIS\tCLOUD EVAL\tSTATE")
-	var j, a, cc, ca, done int
-	for i, r := range rows {
-		lichessCol := "-"
-		if r.State == string(store.VerifyDone) {
-			lichessCol = fmt.Sprintf("%d/%d agree", r.Agree, r.Judgements)
-			j, a, done = j+r.Judgements, a+r.Agree, done+1
-		}
-		cloudCol := "-"
-		if vs[i].CloudDone {
-			cloudCol = fmt.Sprintf("%d/%d agree", r.CloudAgree, r.CloudChecked)
-			if r.CloudMissing > 0 {
-				cloudCol += fmt.Sprintf(" (%d not in the cloud)", r.CloudMissing)
-			}
-			cc, ca = cc+r.CloudChecked, ca+r.CloudAgree
-		}
-		state := r.State
-		if r.State == string(store.VerifyWaiting) {
-			state = fmt.Sprintf("waiting (%d polls)", r.Polls)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Finished.Format("2006-01-02 15:04"), r.Opponent, lichessCol, cloudCol, state)
-	}
-	tw.Flush()
-	fmt.Fprintf(w, "\n%d games; %d compared with Lichess's analysis: %d/%d judgements agree%s; cloud eval: %d/%d critical moves agree%s\n",
-		len(rows), done, a, j, pctText(a, j), ca, cc, pctText(ca, cc))
-}
-
-func pctText(n, d int) string {
-	if d == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (%.1f%%)", 100*float64(n)/float64(d))
+	return store.Open(ctx, path)
 }
