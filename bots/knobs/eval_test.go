@@ -128,13 +128,7 @@ func TestEndgamishness(t *testing.T) {
 
 func TestCenterPlacement(t *testing.T) {
 	const start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-	tests := []struct {
-		name  string
-		fen   string
-		moves []string
-		set   func(*Config)
-		want  float64
-	}{
+	checkLines(t, "center", func(b Breakdown) float64 { return b.Center }, []lineCase{
 		{"pawn to e4", start, []string{"e2e4"}, nil, 50},
 		{"two pawns", start, []string{"e2e4", "a7a6", "d2d4"}, nil, 100},
 		{"pawn weight 0", start, []string{"e2e4"}, func(c *Config) { c.CenterPieceWeightPawn = 0 }, 0},
@@ -150,27 +144,11 @@ func TestCenterPlacement(t *testing.T) {
 		{"king in the endgame", "7k/8/8/8/8/4K3/8/8 w - - 0 1", []string{"e3e4"}, nil, 50},
 		{"king in the middlegame", "rnbqkbnr/pppppppp/8/8/8/4K3/8/8 w kq - 0 1", []string{"e3e4"}, nil, 0},
 		{"engine is black", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", []string{"d7d5"}, nil, 50},
-	}
-	for _, tt := range tests {
-		c := Defaults()
-		if tt.set != nil {
-			tt.set(&c)
-		}
-		b, _ := line(t, c, tt.fen, tt.moves...)
-		if !near(b.Center, tt.want) {
-			t.Errorf("%s: center = %g, want %g", tt.name, b.Center, tt.want)
-		}
-	}
+	})
 }
 
 func TestKingCentering(t *testing.T) {
-	tests := []struct {
-		name  string
-		fen   string
-		moves []string
-		set   func(*Config)
-		want  float64
-	}{
+	checkLines(t, "king centre", func(b Breakdown) float64 { return b.KingCenter }, []lineCase{
 		// a1 is 6 from d4; b2 is 4: improvement 2, endgamishness 1.
 		{"bare kings", "7k/8/8/8/8/8/8/K7 w - - 0 1", []string{"a1b2"}, nil, 30},
 		{"moving away", "7k/8/8/8/8/8/1K6/8 w - - 0 1", []string{"b2a1"}, nil, 0},
@@ -181,17 +159,7 @@ func TestKingCentering(t *testing.T) {
 		{"endgamishness pow", "3qr2k/8/8/8/8/8/8/K7 w - - 0 1", []string{"a1b2"}, func(c *Config) { c.EndgamishnessPow = 2 }, 15 * 0.68 * 0.68 * 2},
 		{"offset and cap", "7k/8/8/8/8/8/8/K7 w - - 0 1", []string{"a1b2"}, func(c *Config) { c.KingCenterOffset, c.KingCenterCap = 10, 35 }, 35},
 		{"weight", "7k/8/8/8/8/8/8/K7 w - - 0 1", []string{"a1b2"}, func(c *Config) { c.WeightKingCenter = 2 }, 60},
-	}
-	for _, tt := range tests {
-		c := Defaults()
-		if tt.set != nil {
-			tt.set(&c)
-		}
-		b, _ := line(t, c, tt.fen, tt.moves...)
-		if !near(b.KingCenter, tt.want) {
-			t.Errorf("%s: king centre = %g, want %g", tt.name, b.KingCenter, tt.want)
-		}
-	}
+	})
 }
 
 func TestDevelopmentMeasure(t *testing.T) {
@@ -282,28 +250,12 @@ func TestDevelopmentLine(t *testing.T) {
 
 func TestUndevelopment(t *testing.T) {
 	const lost = 2 * 30 * 1.1 // Nf3 controls e5 and g5
-	tests := []struct {
-		name  string
-		fen   string
-		moves []string
-		set   func(*Config)
-		want  float64
-	}{
+	checkLines(t, "undevelopment", func(b Breakdown) float64 { return b.Undevelopment }, []lineCase{
 		{"own retreat penalised", "4k3/8/8/8/8/5N2/8/4K3 w - - 0 1", []string{"f3g1"}, nil, -lost},
 		{"opponent retreat rewarded", "4k3/8/5n2/8/8/8/8/4K3 w - - 0 1", []string{"e1d1", "f6g8"}, nil, lost},
 		{"advance is not undevelopment", "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1", []string{"g1f3"}, nil, 0},
 		{"weight", "4k3/8/8/8/8/5N2/8/4K3 w - - 0 1", []string{"f3g1"}, func(c *Config) { c.UndevelopmentWeight = 0.5 }, -lost / 2},
-	}
-	for _, tt := range tests {
-		c := Defaults()
-		if tt.set != nil {
-			tt.set(&c)
-		}
-		b, _ := line(t, c, tt.fen, tt.moves...)
-		if !near(b.Undevelopment, tt.want) {
-			t.Errorf("%s: undevelopment = %g, want %g", tt.name, b.Undevelopment, tt.want)
-		}
-	}
+	})
 }
 
 func TestDefenseDelta(t *testing.T) {
@@ -334,13 +286,7 @@ func TestDefenseDelta(t *testing.T) {
 func TestCastling(t *testing.T) {
 	const w = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 	const b = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"
-	tests := []struct {
-		name  string
-		fen   string
-		moves []string
-		set   func(*Config)
-		want  float64
-	}{
+	checkLines(t, "castling", func(b Breakdown) float64 { return b.Castling }, []lineCase{
 		{"castle king-side", w, []string{"e1g1"}, nil, 60},
 		{"castle queen-side", w, []string{"e1c1"}, nil, 50},
 		{"king-side rook loses the right", w, []string{"h1h2"}, nil, -60},
@@ -358,17 +304,7 @@ func TestCastling(t *testing.T) {
 			func(c *Config) { c.KingMovePenaltyNeedsCastlingRight = false }, -110},
 		{"weight", w, []string{"e1g1"}, func(c *Config) { c.WeightCastling = 0.5 }, 30},
 		{"custom rewards", w, []string{"e1c1", "e8g8"}, func(c *Config) { c.CastleQueenSideReward, c.CastleKingSideReward = 80, 10 }, 70},
-	}
-	for _, tt := range tests {
-		c := Defaults()
-		if tt.set != nil {
-			tt.set(&c)
-		}
-		bd, _ := line(t, c, tt.fen, tt.moves...)
-		if !near(bd.Castling, tt.want) {
-			t.Errorf("%s: castling = %g, want %g", tt.name, bd.Castling, tt.want)
-		}
-	}
+	})
 }
 
 func TestTradeRecognition(t *testing.T) {

@@ -60,3 +60,30 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
 func approx(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 func engineFEN(fen string) engine.Position { return engine.Position{StartFEN: fen} }
+
+// lineCase is one row of a table that plays moves from fen, with the
+// defaults changed by set when it is not nil, and expects want of one
+// component of the line's breakdown.
+type lineCase struct {
+	name  string
+	fen   string
+	moves []string
+	set   func(*Config)
+	want  float64
+}
+
+// checkLines plays every case and compares the component that get picks
+// from the breakdown, naming it component in a failure.
+func checkLines(t *testing.T, component string, get func(Breakdown) float64, cases []lineCase) {
+	t.Helper()
+	for _, tt := range cases {
+		c := Defaults()
+		if tt.set != nil {
+			tt.set(&c)
+		}
+		b, _ := line(t, c, tt.fen, tt.moves...)
+		if got := get(b); !near(got, tt.want) {
+			t.Errorf("%s: %s = %g, want %g", tt.name, component, got, tt.want)
+		}
+	}
+}
