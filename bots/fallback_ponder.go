@@ -12,35 +12,25 @@ import (
 // it, and when it fails or is illegal the move is chosen by an ordinary
 // SelectMove (primary, then secondary, then the first legal move).
 func (f *Fallback) Ponder(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Pondering, error) {
-	in, err := engine.PonderOf(ctx, f.primary, pos, lim)
+	p, err := engine.PonderWrapped(ctx, f.primary, pos, lim, f.ponderHit)
 	if err != nil {
 		return nil, fmt.Errorf("bots: %s: %w", f.primary.Name(), err)
 	}
-	return &fallbackPondering{f: f, inner: in, pos: pos}, nil
+	return p, nil
 }
 
 // CanPonder reports whether the primary can ponder.
 func (f *Fallback) CanPonder() bool { return engine.CanPonder(f.primary) }
 
-// fallbackPondering checks the primary's answer on a hit.
-type fallbackPondering struct {
-	f     *Fallback
-	inner engine.Pondering
-	pos   engine.Position
-}
-
-// Hit implements engine.Pondering.
-func (p *fallbackPondering) Hit(ctx context.Context, lim engine.Limits) (engine.Move, error) {
-	m, err := p.inner.Hit(ctx, lim)
+// ponderHit checks the primary's answer on a hit.
+func (f *Fallback) ponderHit(ctx context.Context, in engine.Pondering, pos engine.Position, lim engine.Limits) (engine.Move, error) {
+	m, err := in.Hit(ctx, lim)
 	if err == nil {
-		if g, berr := p.f.positions.board(p.pos); berr == nil && isLegal(g, m.UCI) {
+		if g, berr := f.positions.board(pos); berr == nil && isLegal(g, m.UCI) {
 			return m, nil
 		}
 	}
-	p.f.log.Warn().Err(err).Str("engine", p.f.primary.Name()).Str("move", m.UCI).
+	f.log.Warn().Err(err).Str("engine", f.primary.Name()).Str("move", m.UCI).
 		Msg("pondering gave no legal move; searching again")
-	return p.f.SelectMove(ctx, p.pos, lim)
+	return f.SelectMove(ctx, pos, lim)
 }
-
-// Stop implements engine.Pondering.
-func (p *fallbackPondering) Stop() { p.inner.Stop() }

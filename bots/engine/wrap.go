@@ -34,7 +34,7 @@ func NewGameOf(ctx context.Context, e Engine) error {
 
 // PonderOf starts e pondering when e is a Ponderer; an engine that cannot
 // ponder is an error naming it. Wrappers (fallback, move sources, limits)
-// ponder through it and wrap the Pondering it returns.
+// ponder through PonderWrapped, which calls it.
 func PonderOf(ctx context.Context, e Engine, pos Position, lim Limits) (Pondering, error) {
 	p, ok := e.(Ponderer)
 	if !ok {
@@ -42,3 +42,34 @@ func PonderOf(ctx context.Context, e Engine, pos Position, lim Limits) (Ponderin
 	}
 	return p.Ponder(ctx, pos, lim)
 }
+
+// HitFunc answers a ponder hit for a wrapper engine: inner is the wrapped
+// engine's Pondering, pos the position it ponders, lim the hit's limits.
+type HitFunc func(ctx context.Context, inner Pondering, pos Position, lim Limits) (Move, error)
+
+// PonderWrapped starts e pondering pos under lim, as PonderOf does, and
+// returns a Pondering whose Hit is hit applied to e's Pondering and whose
+// Stop stops e's. Wrappers (fallback, move sources, limits) ponder through
+// it, each adding its own rule to a hit.
+func PonderWrapped(ctx context.Context, e Engine, pos Position, lim Limits, hit HitFunc) (Pondering, error) {
+	in, err := PonderOf(ctx, e, pos, lim)
+	if err != nil {
+		return nil, err
+	}
+	return &wrappedPondering{inner: in, pos: pos, hit: hit}, nil
+}
+
+// wrappedPondering is the Pondering PonderWrapped returns.
+type wrappedPondering struct {
+	inner Pondering
+	pos   Position
+	hit   HitFunc
+}
+
+// Hit implements Pondering.
+func (p *wrappedPondering) Hit(ctx context.Context, lim Limits) (Move, error) {
+	return p.hit(ctx, p.inner, p.pos, lim)
+}
+
+// Stop implements Pondering.
+func (p *wrappedPondering) Stop() { p.inner.Stop() }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 type plain struct{}
@@ -77,5 +78,48 @@ func TestPonderOf(t *testing.T) {
 	}
 	if got := p.(*pondering).pos; len(got.Moves) != 2 {
 		t.Errorf("pondering got %v, want the position given", got)
+	}
+}
+
+// stopCounter is a Pondering that counts its Stop calls.
+type stopCounter struct {
+	pondering
+	stops int
+}
+
+func (p *stopCounter) Stop() { p.stops++ }
+
+type stopPonderer struct {
+	plain
+	last *stopCounter
+}
+
+func (s *stopPonderer) Ponder(_ context.Context, pos Position, _ Limits) (Pondering, error) {
+	s.last = &stopCounter{pondering: pondering{pos: pos}}
+	return s.last, nil
+}
+
+func TestPonderWrapped(t *testing.T) {
+	ctx := context.Background()
+	hit := func(ctx context.Context, in Pondering, pos Position, lim Limits) (Move, error) {
+		m, err := in.Hit(ctx, lim)
+		m.UCI += "/" + pos.Moves[0] + "/" + lim.MoveTime.String()
+		return m, err
+	}
+	if _, err := PonderWrapped(ctx, plain{}, Position{}, Limits{}, hit); err == nil || !strings.Contains(err.Error(), "plain cannot ponder") {
+		t.Errorf("PonderWrapped(plain) = %v, want an error naming it", err)
+	}
+	inner := &stopPonderer{}
+	p, err := PonderWrapped(ctx, inner, Position{Moves: []string{"d2d4"}}, Limits{}, hit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.Hit(ctx, Limits{MoveTime: time.Second})
+	if err != nil || m.UCI != "e2e4/d2d4/1s" {
+		t.Errorf("Hit = %q, %v; want the inner move through hit with the position and the limits", m.UCI, err)
+	}
+	p.Stop()
+	if inner.last.stops != 1 {
+		t.Errorf("Stop reached the inner pondering %d times, want 1", inner.last.stops)
 	}
 }
