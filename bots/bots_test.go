@@ -3,7 +3,6 @@ package bots
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -15,10 +14,7 @@ import (
 	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
 
-func TestMain(m *testing.M) {
-	ucitest.Main()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { ucitest.Run(m) }
 
 // fakeSpec returns a "uci:" spec for the fake engine in mode and the option
 // that passes its environment.

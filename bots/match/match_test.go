@@ -3,7 +3,6 @@ package match
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,10 +15,7 @@ import (
 	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
 
-func TestMain(m *testing.M) {
-	ucitest.Main()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { ucitest.Run(m) }
 
 // scripted plays moves from a function of the position.
 type scripted struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -23,29 +22,7 @@ import (
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
-func TestMain(m *testing.M) {
-	ucitest.Main()
-	os.Exit(m.Run())
-}
-
-// goroutinesSettle fails the test when goroutines started during it are
-// still running once it ends (the runner's Run waits for all of its own,
-// so only exiting ones may linger briefly).
-func goroutinesSettle(t *testing.T) {
-	t.Helper()
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(5 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			runtime.Gosched()
-			time.Sleep(10 * time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<16)
-			t.Errorf("goroutine leak: %d before, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
-		}
-	})
-}
+func TestMain(m *testing.M) { ucitest.Run(m) }
 
 // searchCommands returns the fake engine's search commands (position, go,
 // ponderhit, stop) in the order it read them.
@@ -81,7 +58,7 @@ func countPrefix(cmds []string, prefix string) int {
 // the move without a new "go"), the second is not (a miss: "stop", then an
 // ordinary "position" and "go").
 func TestPonderRunnerUCIHitAndMiss(t *testing.T) {
-	goroutinesSettle(t)
+	ucitest.NoLeak(t)
 	log := filepath.Join(t.TempDir(), "commands.log")
 	path, args, env := ucitest.Config(ucitest.Normal, ucitest.EnvLog+"="+log)
 	eng, err := uciengine.New(context.Background(), uciengine.Config{Path: path, Args: args, Env: env,
@@ -167,7 +144,7 @@ func TestPonderRunnerUCIHitAndMiss(t *testing.T) {
 // TestPonderRunnerSearchHit plays against the hard engine with pondering
 // on, the opponent replying with the engine's expected move each time.
 func TestPonderRunnerSearchHit(t *testing.T) {
-	goroutinesSettle(t)
+	ucitest.NoLeak(t)
 	eng, err := search.NewHard(search.WithHashMB(16))
 	require.NoError(t, err)
 	defer eng.Close()
@@ -250,7 +227,7 @@ func (p *spyPondering) Hit(ctx context.Context, lim engine.Limits) (engine.Move,
 // TestPonderNeverInCorrespondence: with pondering on, a correspondence
 // game (no clock) is played without pondering.
 func TestPonderNeverInCorrespondence(t *testing.T) {
-	goroutinesSettle(t)
+	ucitest.NoLeak(t)
 	eng, err := search.NewMedium()
 	require.NoError(t, err)
 	defer eng.Close()

@@ -3,9 +3,7 @@ package uci
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -17,10 +15,7 @@ import (
 	"github.com/outpostchess/outpost/internal/testkit"
 )
 
-func TestMain(m *testing.M) {
-	ucitest.Main()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { ucitest.Run(m) }
 
 // fakeConfig returns a Config that starts the fake engine in mode with
 // short timeouts.
@@ -41,25 +36,8 @@ func startFake(t *testing.T, cfg Config) *Engine {
 	return e
 }
 
-// checkNoLeak fails the test if goroutines started during it are still
-// running shortly after it ends.
-func checkNoLeak(t *testing.T) {
-	t.Helper()
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(3 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<16)
-			t.Errorf("goroutine leak: %d before, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
-		}
-	})
-}
-
 func TestHandshakeAndOptions(t *testing.T) {
-	checkNoLeak(t)
+	ucitest.NoLeak(t)
 	cfg := fakeConfig(ucitest.Normal)
 	cfg.Options = map[string]string{"hash": "32", "Style": "risky"}
 	e := startFake(t, cfg)
@@ -112,7 +90,7 @@ func TestStartBadOption(t *testing.T) {
 }
 
 func TestStartFailures(t *testing.T) {
-	checkNoLeak(t)
+	ucitest.NoLeak(t)
 	tests := []struct {
 		name string
 		cfg  Config
@@ -143,7 +121,7 @@ func withTimeouts(c Config, d time.Duration) Config {
 }
 
 func TestAnalyseMultiPV(t *testing.T) {
-	checkNoLeak(t)
+	ucitest.NoLeak(t)
 	e := startFake(t, fakeConfig(ucitest.Normal))
 	ctx := context.Background()
 	res, err := e.Analyse(ctx, Position{Moves: []string{"e2e4", "e7e5"}}, Limits{Depth: 3, MultiPV: 3})
@@ -186,7 +164,7 @@ func TestAnalyseGarbageTolerated(t *testing.T) {
 }
 
 func TestAnalyseCancelStops(t *testing.T) {
-	checkNoLeak(t)
+	ucitest.NoLeak(t)
 	e := startFake(t, fakeConfig(ucitest.Normal))
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -208,7 +186,7 @@ func TestAnalyseCancelStops(t *testing.T) {
 }
 
 func TestAnalyseHangKillsAndRestart(t *testing.T) {
-	checkNoLeak(t)
+	ucitest.NoLeak(t)
 	e := startFake(t, fakeConfig(ucitest.Hang))
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
@@ -232,7 +210,7 @@ func TestAnalyseHangKillsAndRestart(t *testing.T) {
 }
 
 func TestCrashDetectionAndRestart(t *testing.T) {
-	checkNoLeak(t)
+	ucitest.NoLeak(t)
 	logs := &testkit.SyncBuffer{}
 	marker := filepath.Join(t.TempDir(), "crashed")
 	cfg := fakeConfig(ucitest.CrashOnce, ucitest.EnvMarker+"="+marker)
@@ -280,7 +258,7 @@ func TestNoMoveAndIllegalInput(t *testing.T) {
 }
 
 func TestCloseInterruptsSearchAndKillsDeafEngine(t *testing.T) {
-	checkNoLeak(t)
+	ucitest.NoLeak(t)
 	e, err := Start(context.Background(), fakeConfig(ucitest.Deaf))
 	if err != nil {
 		t.Fatal(err)

@@ -38,7 +38,7 @@ func after(cmds []string, prefix string) []string {
 }
 
 func TestPonderUCICommands(t *testing.T) {
-	checkNoLeak(t)
+	ucitest.NoLeak(t)
 	pos := Position{FEN: "startpos", Moves: []string{"e2e4", "e7e5"}}
 	clock := Limits{WTime: time.Minute, BTime: time.Minute, WInc: time.Second, BInc: time.Second, Depth: 9, MoveTime: time.Second}
 	tests := []struct {
@@ -87,7 +87,7 @@ func TestPonderUCICommands(t *testing.T) {
 }
 
 func TestPonderUCIHitStopsAtContext(t *testing.T) {
-	checkNoLeak(t)
+	ucitest.NoLeak(t)
 	e, cmds := commandLog(t)
 	// No clock: after ponderhit the fake searches on until stopped.
 	s, err := e.Ponder(context.Background(), Position{FEN: "startpos"}, Limits{})
@@ -106,7 +106,7 @@ func TestPonderUCIHitStopsAtContext(t *testing.T) {
 }
 
 func TestPonderUCIContextEndStops(t *testing.T) {
-	checkNoLeak(t)
+	ucitest.NoLeak(t)
 	e, cmds := commandLog(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	s, err := e.Ponder(ctx, Position{FEN: "startpos"}, Limits{WTime: time.Minute, BTime: time.Minute})

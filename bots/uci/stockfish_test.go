@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
 
 // stockfishPath returns the Stockfish binary or skips the test.
@@ -24,7 +25,7 @@ func stockfishPath(t *testing.T) string {
 }
 
 func TestStockfishIntegration(t *testing.T) {
-	checkNoLeak(t)
+	ucitest.NoLeak(t)
 	path := stockfishPath(t)
 	ctx := context.Background()
 	e, err := Start(ctx, Config{Path: path, Options: map[string]string{"Hash": "16", "Threads": "1", "UCI_ShowWDL": "true"}})

@@ -17,10 +17,7 @@ import (
 	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
 
-func TestMain(m *testing.M) {
-	ucitest.Main()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { ucitest.Run(m) }
 
 func fake(t *testing.T, mode ucitest.Mode, env ...string) *Engine {
 	t.Helper()
