@@ -1,17 +1,12 @@
 package knobs
 
 import (
-	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/syzygy"
 )
 
 // Tablebase is an endgame tablebase the line search probes for WDL values
 // (a *syzygy.Tables). The engine given one closes it when it is closed.
-type Tablebase interface {
-	MaxPieces() int
-	ProbeWDL(b *board.Board) (syzygy.WDL, error)
-	Close() error
-}
+type Tablebase = syzygy.Prober
 
 // WithTablebase makes the line search probe tb: at a position below the
 // root whose last move was a capture or a pawn move (halfmove clock 0,
@@ -30,8 +25,7 @@ func WithTablebase(tb Tablebase, probeDepth int) Option {
 // probeTB ends the line at n when the tables know its result.
 func (s *searcher) probeTB(n *node, depth int) (result, bool) {
 	b := n.pos
-	if s.tb == nil || len(s.path) == 0 || depth < s.tbDepth || b.HalfmoveClock() != 0 ||
-		b.CastlingRights() != 0 || board.Count(b.All()) > s.tb.MaxPieces() {
+	if s.tb == nil || len(s.path) == 0 || depth < s.tbDepth || !syzygy.InSearch(s.tb, b) {
 		return result{}, false
 	}
 	w, err := s.tb.ProbeWDL(b)

@@ -3,17 +3,12 @@ package search
 import (
 	"fmt"
 
-	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/syzygy"
 )
 
 // Tablebase is an endgame tablebase the search probes for WDL values (a
 // *syzygy.Tables). The engine given one closes it when it is closed.
-type Tablebase interface {
-	MaxPieces() int
-	ProbeWDL(b *board.Board) (syzygy.WDL, error)
-	Close() error
-}
+type Tablebase = syzygy.Prober
 
 // tbWinScore is the score of a tablebase win at the root: above every
 // evaluation and below every mate score (mateBound), minus the ply so that
@@ -45,8 +40,7 @@ func WithTablebase(tb Tablebase, probeDepth int) Option {
 // move) and true when the tables answer for it.
 func (s *searcher) probeTB(depth, ply int) (int, bool) {
 	b := s.b
-	if s.tb == nil || ply == 0 || depth < s.tbDepth || b.HalfmoveClock() != 0 ||
-		b.CastlingRights() != 0 || board.Count(b.All()) > s.tb.MaxPieces() {
+	if s.tb == nil || ply == 0 || depth < s.tbDepth || !syzygy.InSearch(s.tb, b) {
 		return 0, false
 	}
 	w, err := s.tb.ProbeWDL(b)
