@@ -242,6 +242,16 @@ func (d *decoder) typeError(key string, v any, want string) {
 	d.fail(key, v, "wrong type: "+tomlType(v), want)
 }
 
+// typed returns v as a T; when v is not one it records a type error at key
+// saying what is allowed (want).
+func typed[T any](d *decoder, key string, v any, want string) (T, bool) {
+	x, ok := v.(T)
+	if !ok {
+		d.typeError(key, v, want)
+	}
+	return x, ok
+}
+
 // orderedKeys returns m's keys sorted, so that decoding is deterministic
 // (Parse puts the problems in file order afterwards).
 func (d *decoder) orderedKeys(m map[string]any) []string {
@@ -320,9 +330,8 @@ func (d *decoder) decodeValue(key string, v any, dst reflect.Value) {
 	t := dst.Type()
 	switch {
 	case t == durationType:
-		s, ok := v.(string)
+		s, ok := typed[string](d, key, v, `a duration string such as "20s", "1m30s", "24h" or "30d"`)
 		if !ok {
-			d.typeError(key, v, `a duration string such as "20s", "1m30s", "24h" or "30d"`)
 			return
 		}
 		dur, err := duration.Parse(s)
@@ -336,9 +345,8 @@ func (d *decoder) decodeValue(key string, v any, dst reflect.Value) {
 		}
 		dst.SetInt(int64(dur))
 	case t == anyMapType || t == knobSetType:
-		m, ok := v.(map[string]any)
+		m, ok := typed[map[string]any](d, key, v, "a table")
 		if !ok {
-			d.typeError(key, v, "a table")
 			return
 		}
 		out := reflect.MakeMapWithSize(t, len(m))
@@ -360,23 +368,16 @@ func (d *decoder) decodeKind(key string, v any, dst reflect.Value) {
 	t := dst.Type()
 	switch t.Kind() {
 	case reflect.String:
-		s, ok := v.(string)
-		if !ok {
-			d.typeError(key, v, "a string")
-			return
+		if s, ok := typed[string](d, key, v, "a string"); ok {
+			dst.SetString(s)
 		}
-		dst.SetString(s)
 	case reflect.Bool:
-		b, ok := v.(bool)
-		if !ok {
-			d.typeError(key, v, "true or false")
-			return
+		if b, ok := typed[bool](d, key, v, "true or false"); ok {
+			dst.SetBool(b)
 		}
-		dst.SetBool(b)
 	case reflect.Int:
-		n, ok := v.(int64)
+		n, ok := typed[int64](d, key, v, "an integer")
 		if !ok {
-			d.typeError(key, v, "an integer")
 			return
 		}
 		if n < math.MinInt32 || n > math.MaxInt32 {
@@ -403,9 +404,8 @@ func (d *decoder) decodeKind(key string, v any, dst reflect.Value) {
 	case reflect.Slice:
 		d.decodeSlice(key, v, dst)
 	case reflect.Map:
-		m, ok := v.(map[string]any)
+		m, ok := typed[map[string]any](d, key, v, "a table")
 		if !ok {
-			d.typeError(key, v, "a table")
 			return
 		}
 		if dst.IsNil() {
@@ -415,12 +415,9 @@ func (d *decoder) decodeKind(key string, v any, dst reflect.Value) {
 			d.decodeRest(joinKey(key, k), k, m[k], dst)
 		}
 	case reflect.Struct:
-		m, ok := v.(map[string]any)
-		if !ok {
-			d.typeError(key, v, "a table")
-			return
+		if m, ok := typed[map[string]any](d, key, v, "a table"); ok {
+			d.decodeTable(key, m, dst)
 		}
-		d.decodeTable(key, m, dst)
 	default: // a Config field of a kind this decoder does not know: a bug
 		d.fail(key, nil, "internal error: unsupported field type "+t.String(), "")
 	}
@@ -448,9 +445,8 @@ func (d *decoder) decodeSlice(key string, v any, dst reflect.Value) {
 		d.decodeIntSlice(key, v, dst)
 		return
 	}
-	list, ok := v.([]any)
+	list, ok := typed[[]any](d, key, v, "an array of strings, e.g. [\"a\", \"b\"]")
 	if !ok {
-		d.typeError(key, v, "an array of strings, e.g. [\"a\", \"b\"]")
 		return
 	}
 	out := make([]string, 0, len(list))
@@ -467,9 +463,8 @@ func (d *decoder) decodeSlice(key string, v any, dst reflect.Value) {
 
 // decodeIntSlice decodes an array of integers into dst ([]int).
 func (d *decoder) decodeIntSlice(key string, v any, dst reflect.Value) {
-	list, ok := v.([]any)
+	list, ok := typed[[]any](d, key, v, "an array of integers, e.g. [1600, 1800]")
 	if !ok {
-		d.typeError(key, v, "an array of integers, e.g. [1600, 1800]")
 		return
 	}
 	out := make([]int, 0, len(list))
