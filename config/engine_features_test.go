@@ -21,9 +21,7 @@ func TestPolyglotConfigErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(unsorted, append([]byte{0xff, 0, 0, 0, 0, 0, 0, 0}, make([]byte, 24)...), 0o600))
 	eng := "[engines.e]\ntype = \"medium\"\n"
 	uci := "[engines.u]\ntype = \"uci\"\npath = \"/usr/games/stockfish\"\n"
-	cases := []struct {
-		name, src, key, want string
-	}{
+	cases := []refusal{
 		{"missing book", eng + "[engines.e.book]\nfiles = [\"" + filepath.Join(dir, "nope.bin") + "\"]", "engines.e.book.files[0]", "no such file"},
 		{"book size", eng + "[engines.e.book]\nfiles = [\"" + odd + "\"]", "engines.e.book.files[0]", "not a multiple of 16"},
 		{"book unsorted", eng + "[engines.e.book]\nfiles = [\"" + testBook + "\", \"" + unsorted + "\"]", "engines.e.book.files[1]", "not sorted"},
@@ -41,15 +39,7 @@ func TestPolyglotConfigErrors(t *testing.T) {
 		{"think max", eng + "[engines.e.think_time]\nmax = \"2m\"", "engines.e.think_time.max", "0s..1m"},
 		{"think order", eng + "[engines.e.think_time]\nmin = \"3s\"\nmax = \"1s\"", "engines.e.think_time.min", "above think_time.max"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			v := problems(t, c.src)
-			e, ok := find(v, c.key)
-			require.Truef(t, ok, "no problem at %s; got %v", c.key, v)
-			require.Contains(t, e.Problem+" "+e.Allowed, c.want, e.Error())
-			require.NotEmpty(t, e.Allowed, e.Error())
-		})
-	}
+	checkRefusals(t, cases, saysAllowed)
 }
 
 func TestPolyglotConfigValid(t *testing.T) {

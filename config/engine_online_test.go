@@ -1,7 +1,6 @@
 package config
 
 import (
-	"strings"
 	"testing"
 	"time"
 )
@@ -10,9 +9,7 @@ import (
 // reported at its key, saying what is allowed.
 func TestOnlineConfigValidation(t *testing.T) {
 	eng := func(body string) string { return "[engines.e]\ntype = \"medium\"\n" + body }
-	cases := []struct {
-		name, src, key, want string
-	}{
+	cases := []refusal{
 		{"multipv", eng("[engines.e.online.cloud_eval]\nmultipv = 6"), "engines.e.online.cloud_eval.multipv", "1..5"},
 		{"min depth", eng("[engines.e.online.cloud_eval]\nmin_depth = -1"), "engines.e.online.cloud_eval.min_depth", "0..99"},
 		{"cloud timeout", eng("[engines.e.online.cloud_eval]\ntimeout = \"2m\""), "engines.e.online.cloud_eval.timeout", "1m"},
@@ -29,18 +26,7 @@ func TestOnlineConfigValidation(t *testing.T) {
 		{"explorer url", "[lichess]\nexplorer_url = \"ftp://x\"", "lichess.explorer_url", "http(s)"},
 		{"tablebase url", "[lichess]\ntablebase_url = \"https://t/?q=1\"", "lichess.tablebase_url", "without query"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			v := problems(t, c.src)
-			e, ok := find(v, c.key)
-			if !ok {
-				t.Fatalf("no problem at %s; got %v", c.key, v)
-			}
-			if text := e.Problem + " " + e.Allowed; !strings.Contains(text, c.want) {
-				t.Fatalf("problem at %s does not mention %q: %s", c.key, c.want, e.Error())
-			}
-		})
-	}
+	checkRefusals(t, cases, nil)
 }
 
 // TestOnlineConfigDecodes: a full table decodes into the engine's

@@ -3,7 +3,6 @@ package config
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -22,9 +21,7 @@ func TestSyzygyConfigValidation(t *testing.T) {
 	eng := func(typ, body string) string {
 		return "[engines.e]\ntype = \"" + typ + "\"\n" + body
 	}
-	cases := []struct {
-		name, src, key, want string
-	}{
+	cases := []refusal{
 		{"no path", eng("medium", "[engines.e.syzygy]\nenabled = true"), "engines.e.syzygy.path", "at least one directory"},
 		{"missing dir", eng("medium", "[engines.e.syzygy]\nenabled = true\npath = [\""+filepath.Join(empty, "nope")+"\"]"), "engines.e.syzygy.path[0]", "cannot be read"},
 		{"no tables", eng("hard", "[engines.e.syzygy]\nenabled = true\npath = [\""+tables+"\", \""+empty+"\"]"), "engines.e.syzygy.path[1]", "no Syzygy WDL table"},
@@ -37,21 +34,7 @@ func TestSyzygyConfigValidation(t *testing.T) {
 			"engines.b.syzygy.path", "one set per process"},
 		{"uci conflict", eng("uci", "path = \"/usr/games/stockfish\"\n[engines.e.options]\nSyzygyPath = \"/x\"\n[engines.e.syzygy]\nenabled = true\npath = [\""+tables+"\"]"), "engines.e.options.SyzygyPath", "not both"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			v := problems(t, c.src)
-			e, ok := find(v, c.key)
-			if !ok {
-				t.Fatalf("no problem at %s; got %v", c.key, v)
-			}
-			if text := e.Problem + " " + e.Allowed; !strings.Contains(text, c.want) {
-				t.Fatalf("problem at %s does not mention %q: %s", c.key, c.want, e.Error())
-			}
-			if e.Allowed == "" {
-				t.Errorf("does not say what is allowed: %s", e.Error())
-			}
-		})
-	}
+	checkRefusals(t, cases, saysAllowed)
 }
 
 // TestSyzygyConfigValid: a correct table decodes, and a disabled one is

@@ -268,3 +268,37 @@ options = {Threads = 2, "Skill Level" = 3, Ponder = false, Name = "x", Contempt 
 		t.Fatalf("non-scalar option: %v", v)
 	}
 }
+
+// refusal is one row of a table of refused snippets: src must be refused
+// with a problem at key whose text (problem and allowed) contains want.
+type refusal struct{ name, src, key, want string }
+
+// checkRefusals runs each refusal as a subtest and hands the problem found
+// to more, the table's own further checks (nil: none).
+func checkRefusals(t *testing.T, cases []refusal, more func(t *testing.T, c refusal, e FieldError)) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := problems(t, c.src)
+			e, ok := find(v, c.key)
+			if !ok {
+				t.Fatalf("no problem at %s; got %v", c.key, v)
+			}
+			if text := e.Problem + " " + e.Allowed; !strings.Contains(text, c.want) {
+				t.Fatalf("problem at %s does not mention %q: %s", c.key, c.want, e.Error())
+			}
+			if more != nil {
+				more(t, c, e)
+			}
+		})
+	}
+}
+
+// saysAllowed is a further check for checkRefusals: the problem says what
+// is allowed.
+func saysAllowed(t *testing.T, _ refusal, e FieldError) {
+	t.Helper()
+	if e.Allowed == "" {
+		t.Errorf("does not say what is allowed: %s", e.Error())
+	}
+}

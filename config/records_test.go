@@ -1,16 +1,13 @@
 package config
 
 import (
-	"strings"
 	"testing"
 )
 
 // TestPonderRecordsLogValidation: the ponder, [records] and [log] file keys
 // are refused with the key, the value and what is allowed.
 func TestPonderRecordsLogValidation(t *testing.T) {
-	cases := []struct {
-		name, src, key, want string
-	}{
+	cases := []refusal{
 		{"ponder maia", "[engines.m]\ntype = \"maia\"\nrating = 1500\nponder = true", "engines.m.ponder", "uci, medium, hard"},
 		{"ponder easy", "[engines.e]\ntype = \"easy\"\nponder = true", "engines.e.ponder", "does not search"},
 		{"ponder knobs", "[engines.k]\ntype = \"knobs\"\nponder = true", "engines.k.ponder", "type knobs"},
@@ -20,17 +17,7 @@ func TestPonderRecordsLogValidation(t *testing.T) {
 		{"log size", "[log]\nmax_size_mb = 0", "log.max_size_mb", "1..10240"},
 		{"log files", "[log]\nmax_files = 1001", "log.max_files", "1..1000"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			e, ok := find(problems(t, c.src), c.key)
-			if !ok {
-				t.Fatalf("no problem at %s", c.key)
-			}
-			if text := e.Problem + " " + e.Allowed; !strings.Contains(text, c.want) {
-				t.Fatalf("problem at %s does not mention %q: %s", c.key, c.want, e.Error())
-			}
-		})
-	}
+	checkRefusals(t, cases, nil)
 	for _, src := range []string{
 		"[engines.sf]\ntype = \"uci\"\npath = \"/usr/games/stockfish\"\nponder = true",
 		"[engines.h]\ntype = \"hard\"\nponder = true\n[engines.m]\ntype = \"medium\"\nponder = true",

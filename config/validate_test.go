@@ -9,9 +9,7 @@ import (
 // refused with a problem at key whose text (problem + allowed) contains want,
 // and the problem must show the bad value where one was written.
 func TestValidationRules(t *testing.T) {
-	cases := []struct {
-		name, src, key, want string
-	}{
+	cases := []refusal{
 		{"url scheme", "[lichess]\nurl = \"ftp://lichess.org\"", "lichess.url", "http(s) URL"},
 		{"url host", "[lichess]\nurl = \"https://\"", "lichess.url", "http(s) URL"},
 		{"url query", "[lichess]\nurl = \"https://x.org/?a=1\"", "lichess.url", "without query"},
@@ -191,25 +189,17 @@ func TestValidationRules(t *testing.T) {
 		{"log level", "[log]\nlevel = \"loud\"", "log.level", "trace, debug"},
 		{"log format", "[log]\nformat = \"xml\"", "log.format", "auto, console, json"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			v := problems(t, c.src)
-			e, ok := find(v, c.key)
-			if !ok {
-				t.Fatalf("no problem at %s; got %v", c.key, v)
-			}
-			text := e.Problem + " " + e.Allowed
-			if !strings.Contains(text, c.want) {
-				t.Fatalf("problem at %s does not mention %q: %s", c.key, c.want, e.Error())
-			}
-			if e.Line == 0 && !strings.HasPrefix(c.key, "web.access_token_file") {
-				t.Errorf("no line: %s", e.Error())
-			}
-			if e.Allowed == "" {
-				t.Errorf("does not say what is allowed: %s", e.Error())
-			}
-		})
+	checkRefusals(t, cases, validationRuleChecks)
+}
+
+// validationRuleChecks: the problem names its line (but for the web token,
+// which has none) and says what is allowed.
+func validationRuleChecks(t *testing.T, c refusal, e FieldError) {
+	t.Helper()
+	if e.Line == 0 && !strings.HasPrefix(c.key, "web.access_token_file") {
+		t.Errorf("no line: %s", e.Error())
 	}
+	saysAllowed(t, c, e)
 }
 
 // TestValidValues: boundary and alternative values that must be accepted.
