@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -96,7 +95,7 @@ func runAccountUpgrade(ctx context.Context, env *Env, args []string) error {
 
 // accountCommonFlags declares the flags both forms share.
 func accountCommonFlags(fs *flag.FlagSet) (cfgPath, url *string) {
-	cfgPath = fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML) naming the server and token_file")
+	cfgPath = configFlag(fs, "configuration file (TOML) naming the server and token_file")
 	url = fs.String("url", "", "Lichess base URL (default: the config's lichess.url, else https://lichess.org)")
 	return cfgPath, url
 }
@@ -104,12 +103,9 @@ func accountCommonFlags(fs *flag.FlagSet) (cfgPath, url *string) {
 // accountClient builds a client from the config file (if any), --url and the
 // token (LICHESS_TOKEN or lichess.token_file).
 func accountClient(env *Env, cfgPath, url string) (*lichess.Client, error) {
-	cfg := config.Default()
-	if cfgPath != "" {
-		var err error
-		if cfg, err = config.Load(cfgPath); err != nil {
-			return nil, err
-		}
+	cfg, err := loadConfig(cfgPath)
+	if err != nil {
+		return nil, err
 	}
 	if url == "" {
 		url = cfg.Lichess.URL

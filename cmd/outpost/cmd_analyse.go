@@ -16,7 +16,6 @@ import (
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/analysis/input"
 	"github.com/outpostchess/outpost/analysis/report"
-	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/clusterconn"
 	webreport "github.com/outpostchess/outpost/internal/web/report"
 )
@@ -32,13 +31,9 @@ func analyseFetcher(env *Env, server string, offline bool) (input.Fetcher, error
 	if offline {
 		return nil, nil
 	}
-	cfg := config.Default()
-	if path := os.Getenv("OUTPOST_CONFIG"); path != "" {
-		c, err := config.Load(path)
-		if err != nil {
-			return nil, fmt.Errorf("OUTPOST_CONFIG: %w", err)
-		}
-		cfg = c
+	cfg, err := loadConfig(os.Getenv("OUTPOST_CONFIG"))
+	if err != nil {
+		return nil, fmt.Errorf("OUTPOST_CONFIG: %w", err)
 	}
 	f, err := lichessFetcher(env, cfg, server)
 	if err != nil {

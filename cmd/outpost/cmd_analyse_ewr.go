@@ -170,11 +170,7 @@ func maiaLevels(games []*analysis.Game, override int) []int {
 
 // analyseConfig is $OUTPOST_CONFIG's configuration, else the defaults.
 func analyseConfig() (*config.Config, error) {
-	path := os.Getenv("OUTPOST_CONFIG")
-	if path == "" {
-		return config.Default(), nil
-	}
-	return config.Load(path)
+	return loadConfig(os.Getenv("OUTPOST_CONFIG"))
 }
 
 func (e *analyseEWR) close(env *Env) {

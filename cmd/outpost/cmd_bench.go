@@ -38,10 +38,7 @@ func runBench(ctx context.Context, env *Env, args []string) error {
 	movetime := fs.Duration("movetime", 2*time.Second, "search time per position for each engine")
 	sfPath := fs.String("stockfish", enginepath.Stockfish15, "Stockfish to compare with: an engine name (sf15, sf18) or a path (empty to skip)")
 	hash := fs.Int("hash", 64, "hash size in MiB for both engines")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noExtraArgs(fs); err != nil {
+	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
 	if err := checkMin(fs, 1, "hash"); err != nil {
@@ -118,10 +115,7 @@ func runBenchPerft(ctx context.Context, env *Env, args []string) error {
 	fen := fs.String("fen", benchFENs[1], "position (default Kiwipete)")
 	depth := fs.Int("depth", 3, "perft depth (1-6)")
 	minTime := fs.Duration("min-time", 2*time.Second, "minimum measuring time per library")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noExtraArgs(fs); err != nil {
+	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
 	if *depth < 1 || *depth > 6 {

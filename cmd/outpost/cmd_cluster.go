@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/cluster"
-	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/clusterconn"
 )
 
@@ -38,10 +36,7 @@ func runClusterServe(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "cluster serve", "--addr HOST:PORT --store DIR")
 	addr := fs.String("addr", "127.0.0.1:4222", "address to listen on (NATS clients and workers connect here)")
 	dir := fs.String("store", "", "directory where JetStream keeps the streams (required; survives restarts)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noExtraArgs(fs); err != nil {
+	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
 	if *dir == "" {
@@ -64,12 +59,9 @@ func runClusterServe(ctx context.Context, env *Env, args []string) error {
 func runClusterStatus(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "cluster status", "[--cluster URL] [--config FILE] [--json]")
 	url := fs.String("cluster", "", "NATS URL (default: the config's cluster.url)")
-	cfgPath := fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML) with a [cluster] section")
+	cfgPath := configFlag(fs, "configuration file (TOML) with a [cluster] section")
 	asJSON := fs.Bool("json", false, "print the status as JSON")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noExtraArgs(fs); err != nil {
+	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
 	conn, err := connectCluster(ctx, *cfgPath, *url, "outpost-status")
@@ -92,12 +84,9 @@ func runClusterStatus(ctx context.Context, env *Env, args []string) error {
 
 // connectCluster connects to --cluster URL, else the config's [cluster].
 func connectCluster(ctx context.Context, cfgPath, url, name string) (*cluster.Conn, error) {
-	cfg := config.Default()
-	if cfgPath != "" {
-		var err error
-		if cfg, err = config.Load(cfgPath); err != nil {
-			return nil, err
-		}
+	cfg, err := loadConfig(cfgPath)
+	if err != nil {
+		return nil, err
 	}
 	opts := clusterconn.Options(cfg.Cluster, url, name)
 	if opts.URL == "" {
@@ -113,14 +102,4 @@ func asDispatcher(d *clusterconn.Dispatcher) analysis.Dispatcher {
 		return nil
 	}
 	return d
-}
-
-// noExtraArgs refuses positional arguments to a command that takes none.
-func noExtraArgs(fs *flag.FlagSet) error {
-	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "outpost %s: unexpected arguments %q (this command takes only flags)\n", fs.Name(), fs.Args())
-		fs.Usage()
-		return fmt.Errorf("unexpected arguments %q: %w", fs.Args(), errUsage)
-	}
-	return nil
 }

@@ -26,7 +26,7 @@ const compareSynopsis = "(--user NAME [--since 30d] [--max 50] [--server URL] | 
 // Long: eighteen flag definitions and three modes (--bot, --last, a run).
 func runCompare(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "compare", compareSynopsis)
-	cfgPath := fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML): [lichess] url, [store] path, [analysis] hash, [compare] defaults and engine")
+	cfgPath := configFlag(fs, "configuration file (TOML): [lichess] url, [store] path, [analysis] hash, [compare] defaults and engine")
 	user := fs.String("user", "", "Lichess user whose analysed games are compared")
 	pgnFile := fs.String("pgn", "", "compare offline: a PGN or JSON file carrying Lichess's analysis")
 	sinceS := fs.String("since", "", `how far back games are fetched, e.g. "30d" (default: the config's compare.since, 30d)`)
@@ -68,12 +68,9 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	cfg := config.Default()
-	if *cfgPath != "" {
-		var err error
-		if cfg, err = config.Load(*cfgPath); err != nil {
-			return err
-		}
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		return err
 	}
 	budget, err := compareBudget(fs, cfg.Compare, *nodes, *preset)
 	if err != nil {

@@ -54,10 +54,7 @@ func runModelsFetch(ctx context.Context, env *Env, args []string) error {
 	source := fs.String("source", "", "folder with maia-*.pb.gz to copy ($"+envMaiaSource+", default "+defaultMaiaSource+" when present; else download)")
 	skipLib := fs.Bool("skip-library", false, "do not install the ONNX Runtime library")
 	skipW := fs.Bool("skip-weights", false, "do not install the Maia-1 weights")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noExtraArgs(fs); err != nil {
+	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
 	if *dir == "" {

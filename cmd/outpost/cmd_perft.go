@@ -20,10 +20,7 @@ func runPerft(ctx context.Context, env *Env, args []string) error {
 	depth := fs.Int("depth", 0, "depth in plies (1-12)")
 	divide := fs.Bool("divide", false, "print the count below each root move first")
 	chess960 := fs.Bool("chess960", false, "Chess960 castling rules (implied by a Shredder-FEN castling field such as HAha)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noExtraArgs(fs); err != nil {
+	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
 	if *depth < 1 || *depth > 12 {

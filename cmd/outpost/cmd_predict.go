@@ -19,10 +19,7 @@ func runPredict(ctx context.Context, env *Env, args []string) error {
 	moves := fs.String("moves", "", "moves played from the start position, in UCI, space-separated")
 	asJSON := fs.Bool("json", false, "print JSON: {\"model\",\"wdl\",\"moves\":[{\"uci\",\"p\"}…]}")
 	top := fs.Int("top", 0, "print only the N most likely moves (text output; 0 = all)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noExtraArgs(fs); err != nil {
+	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
 	cfg, err := models.LoadConfig()

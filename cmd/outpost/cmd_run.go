@@ -29,28 +29,22 @@ import (
 
 func runRun(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "run", "[--config FILE] [--sandbox [--games N] [--tc BASE+INC] [--sparring ENGINE] [--variant standard|chess960|fromPosition] [--fen FEN]]")
-	cfgPath := fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML); default: built-in defaults")
+	cfgPath := configFlag(fs, "configuration file (TOML); default: built-in defaults")
 	sb := fs.Bool("sandbox", false, "run against an embedded Lichess sandbox with a sparring partner (offline demo)")
 	games := fs.Int("games", 0, "with --sandbox: exit 0 once this many games are over and summarised (0 = run until killed)")
 	tc := fs.String("tc", "1+0", "with --sandbox: the sparring partner's time control, MINUTES+SECONDS")
 	sparring := fs.String("sparring", "easy", "with --sandbox: the sparring partner's engine")
 	variant := fs.String("variant", "standard", "with --sandbox: the sparring partner's variant: standard, chess960 (a random start position, or --fen) or fromPosition (with --fen)")
 	fen := fs.String("fen", "", "with --sandbox: the start position of the sparring partner's challenges")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
 	if err := checkMin(fs, 0, "games"); err != nil {
 		return err
 	}
-	if err := noExtraArgs(fs); err != nil {
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
 		return err
-	}
-	cfg := config.Default()
-	if *cfgPath != "" {
-		var err error
-		if cfg, err = config.Load(*cfgPath); err != nil {
-			return err
-		}
 	}
 	var secrets []string
 	var token lichess.Token

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/analysis/ewr"
-	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/clusterconn"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/web"
@@ -21,7 +20,7 @@ const serveSynopsis = "[--addr 127.0.0.1:8090] [--store FILE] [--config FILE] [-
 // runServe implements `outpost serve`: the local web console.
 func runServe(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "serve", serveSynopsis)
-	cfgPath := fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML): [web], [store] path, [analysis] engine; the knobs editor saves knob sets into it")
+	cfgPath := configFlag(fs, "configuration file (TOML): [web], [store] path, [analysis] engine; the knobs editor saves knob sets into it")
 	addr := fs.String("addr", "", "listen address (default: the config's web.addr, 127.0.0.1:8090)")
 	storePath := fs.String("store", "", "SQLite store of the games and runs (default: the config's store.path)")
 	tokenFile := fs.String("token-file", "", "file holding the console's access token; required for a non-loopback --addr (default: the config's web.access_token_file)")
@@ -38,13 +37,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		fs.Usage()
 		return fmt.Errorf("unexpected argument %q: %w", fs.Arg(0), errUsage)
 	}
-	cfg := config.Default()
-	if *cfgPath != "" {
-		c, err := config.Load(*cfgPath)
-		if err != nil {
-			return err
-		}
-		cfg = c
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		return err
 	}
 	if *addr == "" {
 		*addr = cfg.Web.Addr

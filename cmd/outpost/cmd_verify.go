@@ -73,12 +73,9 @@ func sandboxFishnet(cfg *config.Config, nodes int64, depth int) *fishnet.Analyse
 // printBotVerifications implements `outpost compare --bot`: the bot's games
 // with their checks against Lichess, newest first, and the totals.
 func printBotVerifications(ctx context.Context, env *Env, cfgPath, storePath string, maxGames int, asJSON bool) error {
-	cfg := config.Default()
-	if cfgPath != "" {
-		var err error
-		if cfg, err = config.Load(cfgPath); err != nil {
-			return err
-		}
+	cfg, err := loadConfig(cfgPath)
+	if err != nil {
+		return err
 	}
 	path := cfg.Store.Path
 	if storePath != "" {

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/outpostchess/outpost/analysis/cluster"
-	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/clusterconn"
 )
 
@@ -17,22 +15,16 @@ func runWorker(ctx context.Context, env *Env, args []string) error {
 	url := fs.String("cluster", "", "NATS URL of the cluster (default: the config's cluster.url)")
 	engines := fs.Int("engines", 1, "engines run at once (one chunk each); at most the CPU cores for full speed")
 	name := fs.String("name", "", "worker id in the status (default: HOST-PID)")
-	cfgPath := fs.String("config", os.Getenv("OUTPOST_CONFIG"), "configuration file (TOML) with a [cluster] section")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := noExtraArgs(fs); err != nil {
+	cfgPath := configFlag(fs, "configuration file (TOML) with a [cluster] section")
+	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
 	if *engines < 1 || *engines > 256 {
 		return fmt.Errorf("--engines %d: want 1..256", *engines)
 	}
-	cfg := config.Default()
-	if *cfgPath != "" {
-		var err error
-		if cfg, err = config.Load(*cfgPath); err != nil {
-			return err
-		}
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		return err
 	}
 	conn, err := connectCluster(ctx, *cfgPath, *url, "outpost-worker")
 	if err != nil {

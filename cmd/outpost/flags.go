@@ -4,7 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"time"
+
+	"github.com/outpostchess/outpost/config"
 )
 
 // parseFlags parses args into fs with flags anywhere on the line: `outpost
@@ -27,6 +30,40 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	return checkDurations(fs)
+}
+
+// parseOnlyFlags is parseFlags for a command that takes no positional
+// argument: one is a usage error (noExtraArgs).
+func parseOnlyFlags(fs *flag.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	return noExtraArgs(fs)
+}
+
+// noExtraArgs refuses positional arguments to a command that takes none.
+func noExtraArgs(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "outpost %s: unexpected arguments %q (this command takes only flags)\n", fs.Name(), fs.Args())
+		fs.Usage()
+		return fmt.Errorf("unexpected arguments %q: %w", fs.Args(), errUsage)
+	}
+	return nil
+}
+
+// configFlag defines the --config flag (the TOML configuration file),
+// defaulting to $OUTPOST_CONFIG; usage says what the command reads from it.
+func configFlag(fs *flag.FlagSet, usage string) *string {
+	return fs.String("config", os.Getenv("OUTPOST_CONFIG"), usage)
+}
+
+// loadConfig loads the configuration file at path, or returns the built-in
+// defaults when path is empty.
+func loadConfig(path string) (*config.Config, error) {
+	if path == "" {
+		return config.Default(), nil
+	}
+	return config.Load(path)
 }
 
 // interleaved parses the flags among args and returns the other arguments.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -57,5 +58,48 @@ func TestParseFlagsInterleaved(t *testing.T) {
 				t.Errorf("args %q, want %q", got, tc.pos)
 			}
 		})
+	}
+}
+
+// TestParseOnlyFlags: a command without positional arguments refuses one
+// as a usage error, naming it, wherever it stands on the line.
+func TestParseOnlyFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		err  error
+	}{
+		{"flags only", []string{"--json"}, nil},
+		{"nothing", nil, nil},
+		{"argument after flags", []string{"--json", "extra"}, errUsage},
+		{"argument before flags", []string{"extra", "--json"}, errUsage},
+		{"help", []string{"-h"}, flag.ErrHelp},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			fs := flag.NewFlagSet("test", flag.ContinueOnError)
+			fs.SetOutput(&out)
+			fs.Bool("json", false, "")
+			err := parseOnlyFlags(fs, tc.args)
+			if !errors.Is(err, tc.err) || (tc.err == nil && err != nil) {
+				t.Fatalf("err %v, want %v", err, tc.err)
+			}
+			if tc.err == errUsage && !bytes.Contains(out.Bytes(), []byte(`unexpected arguments ["extra"]`)) {
+				t.Errorf("output %q does not name the argument", out.String())
+			}
+		})
+	}
+}
+
+// TestLoadConfig: no path is the built-in defaults; a missing file is an
+// error naming it.
+func TestLoadConfig(t *testing.T) {
+	cfg, err := loadConfig("")
+	if err != nil || cfg == nil {
+		t.Fatalf("loadConfig(\"\") = %v, %v; want the defaults", cfg, err)
+	}
+	missing := t.TempDir() + "/missing.toml"
+	if _, err := loadConfig(missing); err == nil || !strings.Contains(err.Error(), "missing.toml") {
+		t.Fatalf("loadConfig(missing) err %v, want one naming the file", err)
 	}
 }
