@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -48,12 +46,11 @@ func fakeAccountServer(t *testing.T, scopes string, title string, games int) (*h
 
 func runAccountCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, LogLevel: "debug"})
-	if strings.Contains(out.String()+errOut.String(), accountTestToken) {
+	code, out, errOut := runCLI(t, "", append([]string{"--log-level", "debug"}, args...)...)
+	if strings.Contains(out+errOut, accountTestToken) {
 		t.Fatalf("the token was printed")
 	}
-	return code, out.String(), errOut.String()
+	return code, out, errOut
 }
 
 func TestAccountShow(t *testing.T) {

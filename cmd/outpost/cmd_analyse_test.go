@@ -13,9 +13,7 @@ import (
 
 func runAnalyseCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), append([]string{"analyse"}, args...), &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
-	return code, out.String(), errOut.String()
+	return runCLI(t, stdin, append([]string{"analyse"}, args...)...)
 }
 
 const analyseTestPGN = `[Event "t"]

@@ -1,23 +1,20 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/outpostchess/outpost/bots/enginepath"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 func runCompareCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), append([]string{"compare"}, args...), &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
-	return code, out.String(), errOut.String()
+	return runCLI(t, "", append([]string{"compare"}, args...)...)
 }
 
 func TestCompareFlags(t *testing.T) {

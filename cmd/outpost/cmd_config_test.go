@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,16 +9,8 @@ import (
 	"github.com/outpostchess/outpost/config"
 )
 
-// runConfigCLI runs the CLI in-process and returns its exit code and output.
-func runConfigCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
-	return code, out.String(), errOut.String()
-}
-
 func TestConfigExample(t *testing.T) {
-	code, out, _ := runConfigCLI(t, "config", "example")
+	code, out, _ := runCLI(t, "", "config", "example")
 	if code != 0 || out != string(config.Example()) {
 		t.Fatalf("exit %d; output is the example: %v", code, out == string(config.Example()))
 	}
@@ -39,12 +29,12 @@ func TestConfigCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	code, out, _ := runConfigCLI(t, "config", "check", good)
+	code, out, _ := runCLI(t, "", "config", "check", good)
 	if code != 0 || !strings.HasSuffix(out, "ok\n") {
 		t.Fatalf("good file: exit %d, output %q", code, out)
 	}
 
-	code, out, errOut := runConfigCLI(t, "config", "check", bad)
+	code, out, errOut := runCLI(t, "", "config", "check", bad)
 	if code != 1 {
 		t.Fatalf("bad file: exit %d", code)
 	}
@@ -64,21 +54,21 @@ func TestConfigCheck(t *testing.T) {
 		t.Errorf("bad file reported ok: %s", out)
 	}
 
-	code, out, _ = runConfigCLI(t, "config", "check", good, bad)
+	code, out, _ = runCLI(t, "", "config", "check", good, bad)
 	if code != 1 || !strings.Contains(out, good+": ok") {
 		t.Fatalf("two files: exit %d, output %q", code, out)
 	}
 
-	if code, _, errOut := runConfigCLI(t, "config", "check", filepath.Join(dir, "none.toml")); code != 1 || !strings.Contains(errOut, "none.toml") {
+	if code, _, errOut := runCLI(t, "", "config", "check", filepath.Join(dir, "none.toml")); code != 1 || !strings.Contains(errOut, "none.toml") {
 		t.Fatalf("missing file: exit %d, stderr %q", code, errOut)
 	}
-	if code, _, _ := runConfigCLI(t, "config", "check"); code != 2 {
+	if code, _, _ := runCLI(t, "", "config", "check"); code != 2 {
 		t.Fatalf("no file: exit %d", code)
 	}
-	if code, _, _ := runConfigCLI(t, "config", "frobnicate"); code != 2 {
+	if code, _, _ := runCLI(t, "", "config", "frobnicate"); code != 2 {
 		t.Fatalf("unknown subcommand: exit %d", code)
 	}
-	if code, _, _ := runConfigCLI(t, "config", "--help"); code != 0 {
+	if code, _, _ := runCLI(t, "", "config", "--help"); code != 0 {
 		t.Fatalf("help: exit %d", code)
 	}
 }
@@ -91,7 +81,7 @@ func TestConfigCheckRefusesUnplayableVariants(t *testing.T) {
 	if err := os.WriteFile(f, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, _ := runConfigCLI(t, "config", "check", f)
+	code, out, _ := runCLI(t, "", "config", "check", f)
 	if code != 1 {
 		t.Fatalf("exit %d, output %q", code, out)
 	}

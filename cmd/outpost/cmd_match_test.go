@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,21 +9,12 @@ import (
 	"testing"
 )
 
-// runWithInput runs the CLI with stdin and returns stdout, stderr and the
-// exit code.
-func runWithInput(t *testing.T, stdin string, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
-	return out.String(), errOut.String(), code
-}
-
 func TestMatchCommandJSON(t *testing.T) {
 	ops := filepath.Join(t.TempDir(), "openings.txt")
 	if err := os.WriteFile(ops, []byte("1. e4 e5 2. Nf3 Nc6\nrnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := runWithInput(t, "", "--log-level", "warn", "match", "--engine-a", "easy", "--engine-b", "easy",
+	code, out, errOut := runCLI(t, "", "--log-level", "warn", "match", "--engine-a", "easy", "--engine-b", "easy",
 		"--games", "2", "--tc", "0.02", "--openings", ops, "--json", "--pgn", filepath.Join(filepath.Dir(ops), "games.pgn"))
 	if code != 0 {
 		t.Fatalf("code %d, stderr %s", code, errOut)
@@ -70,7 +59,7 @@ func TestMatchCommandErrors(t *testing.T) {
 		{[]string{"ladder", "--engine", "easy", "--rungs", "1500,1400"}, 1, "does not increase"},
 		{[]string{"uci", "--engine", "nope"}, 1, "unknown engine"},
 	} {
-		_, errOut, code := runWithInput(t, "", append([]string{"--log-level", "off"}, tc.args...)...)
+		code, _, errOut := runCLI(t, "", append([]string{"--log-level", "off"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(errOut, tc.msg) {
 			t.Errorf("%v: code %d, stderr %q; want %d and %q", tc.args, code, errOut, tc.code, tc.msg)
 		}
@@ -91,7 +80,7 @@ func TestParseRungs(t *testing.T) {
 }
 
 func TestUCICommand(t *testing.T) {
-	out, errOut, code := runWithInput(t, "uci\nisready\nposition startpos moves e2e4\ngo depth 1\n", "--log-level", "off", "uci", "--engine", "easy")
+	code, out, errOut := runCLI(t, "uci\nisready\nposition startpos moves e2e4\ngo depth 1\n", "--log-level", "off", "uci", "--engine", "easy")
 	if code != 0 {
 		t.Fatalf("code %d, stderr %s", code, errOut)
 	}

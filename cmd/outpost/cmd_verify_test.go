@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -31,12 +30,7 @@ func TestCompareBotListsVerifiedGames(t *testing.T) {
 	require.NoError(t, st.SaveLichessCheck(ctx, "game0001", 20, 19, `{}`))
 	require.NoError(t, st.Close())
 
-	run1 := func(args ...string) (int, string, string) {
-		var out, errOut bytes.Buffer
-		code := run(ctx, append([]string{"compare"}, args...), &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
-		return code, out.String(), errOut.String()
-	}
-	code, out, errOut := run1("--bot", "--store", path)
+	code, out, errOut := runCompareCLI(t, "--bot", "--store", path)
 	require.Equal(t, 0, code, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 5, out)
@@ -44,7 +38,7 @@ func TestCompareBotListsVerifiedGames(t *testing.T) {
 	assert.Regexp(t, `^game0001 +2026-11-25 12:00 +bob +19/20 agree +- +done$`, lines[2])
 	assert.Equal(t, "2 games; 1 compared with Lichess's analysis: 19/20 judgements agree (95.0%); cloud eval: 0/0 critical moves agree", lines[4])
 
-	code, out, errOut = run1("--bot", "--store", path, "--json", "--max", "1")
+	code, out, errOut = runCompareCLI(t, "--bot", "--store", path, "--json", "--max", "1")
 	require.Equal(t, 0, code, errOut)
 	var doc struct {
 		Games []verify.BotGame `json:"games"`
@@ -53,10 +47,10 @@ func TestCompareBotListsVerifiedGames(t *testing.T) {
 	require.Len(t, doc.Games, 1)
 	assert.Equal(t, "game0002", doc.Games[0].ID)
 
-	code, _, errOut = run1("--bot", "--user", "alice")
+	code, _, errOut = runCompareCLI(t, "--bot", "--user", "alice")
 	assert.NotEqual(t, 0, code)
 	assert.Contains(t, errOut, "--bot takes no --user")
-	code, _, errOut = run1("--bot", "--store", filepath.Join(t.TempDir(), "missing.db"))
+	code, _, errOut = runCompareCLI(t, "--bot", "--store", filepath.Join(t.TempDir(), "missing.db"))
 	assert.NotEqual(t, 0, code)
 	assert.Contains(t, errOut, "--store")
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,10 +45,9 @@ func TestBadFlagsNamed(t *testing.T) {
 		{"uci negative hash", []string{"uci", "--hash", "-1"}, "--hash -1: want at least 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var out, errOut bytes.Buffer
-			code := run(context.Background(), tc.args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
-			if code == 0 || !strings.Contains(errOut.String(), tc.msg) {
-				t.Errorf("exit %d, stderr %q; want an error containing %q", code, errOut.String(), tc.msg)
+			code, _, errOut := runCLI(t, "", tc.args...)
+			if code == 0 || !strings.Contains(errOut, tc.msg) {
+				t.Errorf("exit %d, stderr %q; want an error containing %q", code, errOut, tc.msg)
 			}
 		})
 	}
