@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 // runCLI runs the CLI in-process, as `outpost ARGS…` with stdin, and
@@ -14,4 +16,17 @@ func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 	var out, errOut bytes.Buffer
 	code = run(context.Background(), args, &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
 	return code, out.String(), errOut.String()
+}
+
+// startSandbox serves a Lichess sandbox with accounts on loopback for the
+// test's duration and returns it and its base URL.
+func startSandbox(t *testing.T, accounts ...sandbox.Account) (*sandbox.Server, string) {
+	t.Helper()
+	srv := sandbox.New(sandbox.Config{Accounts: accounts})
+	url, err := srv.Listen(t.Context(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return srv, url
 }

@@ -268,14 +268,8 @@ func TestAnalyseEWREndToEnd(t *testing.T) {
 // --offline or without a token.
 func TestAnalyseEWRBotName(t *testing.T) {
 	t.Setenv("OUTPOST_CONFIG", "")
-	srv := sandbox.New(sandbox.Config{Accounts: []sandbox.Account{{Name: "OutpostBot", Token: "bot-token-1", Bot: true}}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	url, err := srv.Listen(ctx, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	_, url := startSandbox(t, sandbox.Account{Name: "OutpostBot", Token: "bot-token-1", Bot: true})
+	ctx := t.Context()
 	newEWR := func(args ...string) *analyseEWR {
 		fs := flag.NewFlagSet("analyse", flag.ContinueOnError)
 		f := addAnalyseEWRFlags(fs)

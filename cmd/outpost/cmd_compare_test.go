@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -48,14 +47,8 @@ func TestCompareUserAgainstSandbox(t *testing.T) {
 	}
 	t.Setenv("OUTPOST_CONFIG", "")
 	t.Setenv(lichess.TokenEnv, "")
-	srv := sandbox.New(sandbox.Config{Accounts: []sandbox.Account{{Name: "Alice", Token: "alice-token-1"}, {Name: "bot1", Token: "bot-token-1", Bot: true}}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	url, err := srv.Listen(ctx, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv, url := startSandbox(t, sandbox.Account{Name: "Alice", Token: "alice-token-1"}, sandbox.Account{Name: "bot1", Token: "bot-token-1", Bot: true})
+	ctx := t.Context()
 	alice, _ := lichess.New(lichess.Options{BaseURL: url, Token: "alice-token-1"})
 	bot, _ := lichess.New(lichess.Options{BaseURL: url, Token: "bot-token-1"})
 	ch, err := alice.CreateChallenge(ctx, "bot1", lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 600}, Color: lichess.White})
