@@ -147,20 +147,36 @@ func TestDemoDeclinesByPolicy(t *testing.T) {
 	assert.Empty(t, seen.Games(), "no game started")
 }
 
-// TestDemoRealSummary runs one game with the real post-game analysis
-// (Stockfish at a small node budget) and checks the summary in the chat.
-func TestDemoRealSummary(t *testing.T) {
+// summaryPool is the analysis pool of the tests with the real post-game
+// analysis: one Stockfish 15.1 (the native build, else Debian's), one
+// thread. It skips the test when Stockfish is not installed.
+func summaryPool(t *testing.T) analysis.PoolConfig {
+	t.Helper()
 	if _, err := enginepath.Stockfish15Command(); err != nil {
 		t.Skip("Stockfish not installed (make setup installs it)")
 	}
+	return analysis.PoolConfig{Command: []string{enginepath.Stockfish15}, Workers: 1, Threads: 1, HashMB: 16}
+}
+
+// realSummariser sets cfg's summary to a small node budget and returns the
+// real post-game summariser on summaryPool, closed when the test ends.
+func realSummariser(t *testing.T, cfg *config.Config) *postgame.Summariser {
+	t.Helper()
+	cfg.Summary.Nodes = 20000
+	sum := postgame.New(summaryPool(t), int64(cfg.Summary.Nodes), BotName)
+	t.Cleanup(func() { _ = sum.Close() })
+	return sum
+}
+
+// TestDemoRealSummary runs one game with the real post-game analysis
+// (Stockfish at a small node budget) and checks the summary in the chat.
+func TestDemoRealSummary(t *testing.T) {
+	t.Parallel() // waits on its games' clocks; no goroutine check (see docs/testing.md)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cfg := fastConfig()
 	cfg.Engines.Default = "easy"
-	cfg.Summary.Nodes = 20000
-	sum := postgame.New(analysis.PoolConfig{Command: []string{enginepath.Stockfish15}, Workers: 1, Threads: 1, HashMB: 16},
-		int64(cfg.Summary.Nodes), BotName)
-	defer sum.Close()
+	sum := realSummariser(t, cfg)
 	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Summariser: sum, Dir: t.TempDir(), Logger: zerolog.Nop()})
 	require.NoError(t, err)
 	require.Len(t, res.Summary, 1)
@@ -186,16 +202,11 @@ func TestDemoRealSummary(t *testing.T) {
 // the real post-game analysis, which must replay the game's castling and run
 // Stockfish with UCI_Chess960.
 func TestDemoChess960(t *testing.T) {
-	if _, err := enginepath.Stockfish15Command(); err != nil {
-		t.Skip("Stockfish not installed (make setup installs it)")
-	}
+	t.Parallel() // waits on its games' clocks; no goroutine check (see docs/testing.md)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cfg := fastConfig()
-	cfg.Summary.Nodes = 20000
-	sum := postgame.New(analysis.PoolConfig{Command: []string{enginepath.Stockfish15}, Workers: 1, Threads: 1, HashMB: 16},
-		int64(cfg.Summary.Nodes), BotName)
-	defer sum.Close()
+	sum := realSummariser(t, cfg)
 	var out bytes.Buffer
 	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+1", Summariser: sum, Dir: t.TempDir(),
 		Logger: zerolog.Nop(), Out: &out, SparringVariant: "chess960"})

@@ -2,7 +2,6 @@ package demo
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/analysis/ewr/ewrtest"
 	"github.com/outpostchess/outpost/bots/score"
@@ -39,11 +37,9 @@ func (f fakeStockfish) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, onR
 // when the calculation outlasts its bound, says it was not ready — and is
 // still posted exactly once.
 func TestDemoSummaryEWR(t *testing.T) {
+	t.Parallel() // waits on its games' clocks; no goroutine check (see docs/testing.md)
 	if testing.Short() {
 		t.Skip("plays a game")
-	}
-	if _, err := os.Stat("/usr/games/stockfish"); err != nil {
-		t.Skip("Stockfish not installed (make setup installs it)")
 	}
 	for _, tc := range []struct {
 		name  string
@@ -62,10 +58,7 @@ func TestDemoSummaryEWR(t *testing.T) {
 			defer cancel()
 			cfg := fastConfig()
 			cfg.Engines.Default = "easy" // a weak bot: the game has a judged move
-			cfg.Summary.Nodes = 20000
-			sum := postgame.New(analysis.PoolConfig{Command: []string{"/usr/games/stockfish"}, Workers: 1, Threads: 1, HashMB: 16},
-				int64(cfg.Summary.Nodes), BotName)
-			defer sum.Close()
+			sum := realSummariser(t, cfg)
 			sum.WithEWR(postgame.EWROptions{Prober: ewrtest.UniformProber{}, Evaluator: fakeStockfish{slow: tc.slow}, Timeout: tc.bound, Fast: true})
 			res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Summariser: sum, Dir: t.TempDir(), Logger: zerolog.Nop()})
 			require.NoError(t, err)

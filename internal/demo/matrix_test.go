@@ -65,6 +65,9 @@ func TestTimeMatrix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the time matrix is skipped in -short mode")
 	}
+	// beside the other parallel tests; its own games one at a time (one
+	// Maia predictor at a time)
+	t.Parallel() // waits on its games' clocks; no goroutine check (see docs/testing.md)
 	engines := []string{"easy", "medium", "hard", "knobs", "maia-1500", "stockfish"}
 	for _, sp := range matrixSpeeds {
 		for _, eng := range engines {

@@ -24,6 +24,7 @@ import (
 // runner pondering after its moves, and the game's record is written with
 // our evaluations and clocks.
 func TestPonderDaemonPlaysFullGames(t *testing.T) {
+	t.Parallel() // waits on its games' clocks; no goroutine check (see docs/testing.md)
 	const sf = "/usr/games/stockfish"
 	tests := []struct {
 		name string

@@ -39,8 +39,9 @@ func TestGoneGameClosedOnceAcrossRestarts(t *testing.T) {
 	require.NoError(t, st.Close())
 
 	for run, want := range []int{1, 0} {
+		// the game only has to end: the sparring partner resigns early
 		res, err := Run(ctx, Options{Config: fastConfig(), Games: 1, TC: "0.5+0", Summariser: &countingSummariser{},
-			Dir: dir, Logger: testLogger(t)})
+			SparringResignAfter: 2, Dir: dir, Logger: testLogger(t)})
 		require.NoError(t, err, "run %d", run+1)
 		exports, notFound := 0, 0
 		for _, r := range res.Sandbox.Requests() {
@@ -112,8 +113,10 @@ func TestSummaryNotPostedWhileEveryChatPostFails(t *testing.T) {
 		},
 	}
 	sum := &countingSummariser{}
+	// the faults are armed at the first move; the game then only has to
+	// end (the sparring partner resigns early)
 	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "1+0", Summariser: sum, Dir: t.TempDir(),
-		Logger: testLogger(t), Hooks: hooks, Ready: func(s *sandbox.Server) { srvRef.Store(s) },
+		SparringResignAfter: 3, Logger: testLogger(t), Hooks: hooks, Ready: func(s *sandbox.Server) { srvRef.Store(s) },
 		Sandbox: sandbox.Config{OnMove: onMove}})
 	require.NoError(t, err)
 	checkGames(t, res, sum)

@@ -156,6 +156,7 @@ func checkLockouts(t *testing.T, reqs []sandbox.RequestRecord, user string, lock
 // TestFourSimultaneousGames plays four 1+0 games at once: none may be lost
 // on time by the bot.
 func TestFourSimultaneousGames(t *testing.T) {
+	t.Parallel() // waits on its games' clocks; no goroutine check (see docs/testing.md)
 	if testing.Short() {
 		t.Skip("skipped in -short mode")
 	}
@@ -207,6 +208,7 @@ func TestFourSimultaneousGames(t *testing.T) {
 // game: the engine is restarted (or the fallback answers) and the game goes
 // on to its end with legal moves.
 func TestEngineProcessKilledMidGame(t *testing.T) {
+	t.Parallel() // waits on its games' clocks; no goroutine check (see docs/testing.md)
 	if testing.Short() {
 		t.Skip("skipped in -short mode")
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/verify"
 	"github.com/outpostchess/outpost/internal/web"
@@ -29,22 +28,22 @@ import (
 // verification worker stores the checks against the cloud evals and the
 // server analysis, which the web console shows.
 func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
+	t.Parallel() // waits on its games' clocks; no goroutine check (see docs/testing.md)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cfg := fastConfig()
 	cfg.Engines.Default = "easy"
-	cfg.Summary.Nodes = 20000
 	cfg.Verify.ChatLine = true
-	pool := analysis.PoolConfig{Command: []string{"/usr/games/stockfish"}, Workers: 1, Threads: 1, HashMB: 16}
-	sum := postgame.New(pool, int64(cfg.Summary.Nodes), BotName)
-	defer sum.Close()
-	fish := fishnet.New(fishnet.Config{Pool: pool, Nodes: 30000, CloudDepth: 8})
+	sum := realSummariser(t, cfg)
+	fish := fishnet.New(fishnet.Config{Pool: summaryPool(t), Nodes: 30000, CloudDepth: 8})
 	defer fish.Close()
 	verified := map[string]store.Verification{}
 	var mu sync.Mutex
 	dir := t.TempDir()
 	var out bytes.Buffer
-	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Dir: dir, Logger: zerolog.Nop(), Out: &out,
+	// at most 30 plies (the sparring partner resigns in place of its 16th
+	// move): every one is analysed twice by Stockfish, ours and fishnet's
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", SparringResignAfter: 15, Dir: dir, Logger: zerolog.Nop(), Out: &out,
 		Summariser: sum, Sandbox: sandbox.Config{Analyser: fish},
 		Verify: verify.Options{Hooks: verify.Hooks{Updated: func(v store.Verification) {
 			mu.Lock()
