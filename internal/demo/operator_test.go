@@ -146,6 +146,19 @@ func watchGame(t *testing.T, ctx context.Context, h *human, id string) (*gameWat
 	return &gameWatch{t: t, stream: s}, nil
 }
 
+// acceptedGame sends h's challenge p and, once the bot has accepted it,
+// opens h's stream of the game (the caller closes it); ok is false, the
+// failure asserted, otherwise.
+func acceptedGame(t *testing.T, ctx context.Context, h *human, p lichess.ChallengeParams) (id string, w *gameWatch, ok bool) {
+	t.Helper()
+	answer, id, err := h.challenge(ctx, p, nil)
+	if !assert.NoError(t, err) || !assert.Equal(t, "accepted", answer) {
+		return id, nil, false
+	}
+	w, err = watchGame(t, ctx, h, id)
+	return id, w, assert.NoError(t, err)
+}
+
 // until reads the stream until cond holds for a game state or a chat line
 // of the bot; it reports false when the stream ended first.
 func (w *gameWatch) until(cond func(st *lichess.GameState, chat *lichess.ChatLine) bool) bool {
@@ -214,18 +227,14 @@ func TestOperatorInGameRules(t *testing.T) {
 	)
 	scenario(t, cfg, func(ctx context.Context, s *sandbox.Server, hs *humans) {
 		h := hs.addPlayer(t, s, "Hugo", 1500, false)
-		answer, id, err := h.challenge(ctx, lichess.ChallengeParams{Days: 1, Color: lichess.White}, nil)
-		if !assert.NoError(t, err) || !assert.Equal(t, "accepted", answer) {
-			return
-		}
-		w, err := watchGame(t, ctx, h, id)
-		if !assert.NoError(t, err) {
+		id, w, ok := acceptedGame(t, ctx, h, lichess.ChallengeParams{Days: 1, Color: lichess.White})
+		if !ok {
 			return
 		}
 		defer w.stream.Close()
 		api := h.client.Board()
 		step := func(err error) bool { return assert.NoError(t, err) }
-		_, err = w.plies(0)
+		_, err := w.plies(0)
 		if !step(err) || !step(api.Move(ctx, id, "e2e4", false)) {
 			return
 		}
@@ -260,13 +269,9 @@ func TestOperatorInGameRules(t *testing.T) {
 		// move. (Another opponent: Hugo's game may still hold its slot.)
 		h = hs.addPlayer(t, s, "Hazel", 1500, false)
 		api = h.client.Board()
-		answer, id, err = h.challenge(ctx, lichess.ChallengeParams{Days: 1, Color: lichess.White,
-			FEN: "8/8/4k3/8/2n5/8/4K3/5B2 w - - 0 1"}, nil)
-		if !step(err) || !assert.Equal(t, "accepted", answer) {
-			return
-		}
-		w2, err := watchGame(t, ctx, h, id)
-		if !step(err) {
+		id, w2, ok := acceptedGame(t, ctx, h, lichess.ChallengeParams{Days: 1, Color: lichess.White,
+			FEN: "8/8/4k3/8/2n5/8/4K3/5B2 w - - 0 1"})
+		if !ok {
 			return
 		}
 		defer w2.stream.Close()

@@ -167,12 +167,8 @@ func TestOperatorAbortsSilentOpponent(t *testing.T) {
 		// The silent opponent owes the first move: the alarm fires, the
 		// bot aborts.
 		h := hs.addPlayer(t, s, "Silent", 1500, false)
-		answer, id, err := h.challenge(ctx, blitz, nil)
-		if !assert.NoError(t, err) || !assert.Equal(t, "accepted", answer) {
-			return
-		}
-		w, err := watchGame(t, ctx, h, id)
-		if !assert.NoError(t, err) {
+		id, w, ok := acceptedGame(t, ctx, h, blitz)
+		if !ok {
 			return
 		}
 		defer w.stream.Close()
@@ -187,18 +183,15 @@ func TestOperatorAbortsSilentOpponent(t *testing.T) {
 		// This one moves: the alarm is cancelled, and firing it changes
 		// nothing; the game goes on until the opponent resigns.
 		h = hs.addPlayer(t, s, "Mover", 1500, false)
-		if answer, id, err = h.challenge(ctx, blitz, nil); !assert.NoError(t, err) || !assert.Equal(t, "accepted", answer) {
-			return
-		}
-		w2, err := watchGame(t, ctx, h, id)
-		if !assert.NoError(t, err) {
+		id, w2, ok := acceptedGame(t, ctx, h, blitz)
+		if !ok {
 			return
 		}
 		defer w2.stream.Close()
 		if a, ok = next(); !ok {
 			return
 		}
-		if _, err = w2.plies(0); !assert.NoError(t, err) || !assert.NoError(t, h.client.Board().Move(ctx, id, "e2e4", false)) {
+		if _, err := w2.plies(0); !assert.NoError(t, err) || !assert.NoError(t, h.client.Board().Move(ctx, id, "e2e4", false)) {
 			return
 		}
 		select {
@@ -208,7 +201,7 @@ func TestOperatorAbortsSilentOpponent(t *testing.T) {
 			return
 		}
 		a.fire <- time.Now()
-		if _, err = w2.plies(2); !assert.NoError(t, err) || !assert.NoError(t, h.client.Board().Resign(ctx, id)) {
+		if _, err := w2.plies(2); !assert.NoError(t, err) || !assert.NoError(t, h.client.Board().Resign(ctx, id)) {
 			return
 		}
 		w2.until(func(st *lichess.GameState, _ *lichess.ChatLine) bool { return st != nil && !st.Status.Ongoing() })
@@ -246,18 +239,14 @@ func TestOperatorDrawOffersByEval(t *testing.T) {
 	res := runScript(t, Options{Config: cfg}, func(ctx context.Context, s *sandbox.Server, hs *humans) {
 		for _, pos := range []struct{ name, fen string }{{"level", level}, {"ahead", ahead}} {
 			h := hs.addPlayer(t, s, "Drawish"+pos.name, 1500, false)
-			answer, id, err := h.challenge(ctx, lichess.ChallengeParams{Days: 1, Color: lichess.White, FEN: pos.fen}, nil)
-			if !assert.NoError(t, err) || !assert.Equal(t, "accepted", answer) {
-				return
-			}
+			id, w, ok := acceptedGame(t, ctx, h, lichess.ChallengeParams{Days: 1, Color: lichess.White, FEN: pos.fen})
 			ids[pos.name] = id
-			w, err := watchGame(t, ctx, h, id)
-			if !assert.NoError(t, err) {
+			if !ok {
 				return
 			}
 			// Offers with the second move (ply 3, before draw_min_ply) and
 			// the third (ply 5).
-			err = playPawns(ctx, w, h, id, 0, 3, func(i int) bool { return i > 0 })
+			err := playPawns(ctx, w, h, id, 0, 3, func(i int) bool { return i > 0 })
 			if assert.NoError(t, err) {
 				w.until(func(st *lichess.GameState, _ *lichess.ChatLine) bool {
 					return st != nil && (!st.Status.Ongoing() || len(st.MoveList()) == 6)
@@ -384,20 +373,16 @@ func TestChess960RestartKeepsStartPosition(t *testing.T) {
 		}}}
 	res := runScript(t, opt, func(ctx context.Context, s *sandbox.Server, hs *humans) {
 		h := hs.addPlayer(t, s, "Nina", 1500, false)
-		answer, id, err := h.challenge(ctx, lichess.ChallengeParams{Days: 1, Color: lichess.White, Variant: "chess960"}, nil)
-		if !assert.NoError(t, err) || !assert.Equal(t, "accepted", answer) {
-			return
-		}
+		id, w, ok := acceptedGame(t, ctx, h, lichess.ChallengeParams{Days: 1, Color: lichess.White, Variant: "chess960"})
 		gameID = id
-		w, err := watchGame(t, ctx, h, id)
-		if !assert.NoError(t, err) {
+		if !ok {
 			return
 		}
 		defer w.stream.Close()
 		if !assert.NoError(t, playPawns(ctx, w, h, id, 0, 1, nil)) {
 			return
 		}
-		if _, err = w.plies(2); !assert.NoError(t, err) {
+		if _, err := w.plies(2); !assert.NoError(t, err) {
 			return
 		}
 		// Restart; the old runner is gone before the next move, so the
@@ -415,7 +400,7 @@ func TestChess960RestartKeepsStartPosition(t *testing.T) {
 		if !assert.NoError(t, h.client.Board().Move(ctx, id, "b2b3", false)) {
 			return
 		}
-		if _, err = w.plies(4); !assert.NoError(t, err) {
+		if _, err := w.plies(4); !assert.NoError(t, err) {
 			return
 		}
 		assert.NoError(t, h.client.Board().Resign(ctx, id))
