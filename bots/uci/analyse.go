@@ -194,17 +194,27 @@ func PositionCommand(pos Position) (string, error) {
 		b.WriteString("position fen ")
 		b.WriteString(strings.Join(strings.Fields(fen), " "))
 	}
-	if len(pos.Moves) > 0 {
-		b.WriteString(" moves")
-		for _, m := range pos.Moves {
-			if !IsMove(m) {
-				return "", fmt.Errorf("uci: position: move %q is not in UCI notation", clip(m))
-			}
-			b.WriteString(" ")
-			b.WriteString(m)
-		}
+	if err := writeMoves(&b, "moves", pos.Moves, "uci: position: move"); err != nil {
+		return "", err
 	}
 	return b.String(), nil
+}
+
+// writeMoves appends " keyword" and the moves to b, nothing when there are
+// none; a move not in UCI notation is an error, what naming it.
+func writeMoves(b *strings.Builder, keyword string, moves []string, what string) error {
+	if len(moves) == 0 {
+		return nil
+	}
+	b.WriteString(" " + keyword)
+	for _, m := range moves {
+		if !IsMove(m) {
+			return fmt.Errorf("%s %q is not in UCI notation", what, clip(m))
+		}
+		b.WriteString(" ")
+		b.WriteString(m)
+	}
+	return nil
 }
 
 // GoCommand renders the "go" command for lim; with no limit set it is
@@ -242,15 +252,8 @@ func GoCommand(lim Limits) (string, error) {
 		b.WriteString(" infinite")
 	}
 	// Stockfish reads searchmoves to the end of the line, so it goes last.
-	if len(lim.SearchMoves) > 0 {
-		b.WriteString(" searchmoves")
-		for _, m := range lim.SearchMoves {
-			if !IsMove(m) {
-				return "", fmt.Errorf("uci: go: searchmove %q is not in UCI notation", clip(m))
-			}
-			b.WriteString(" ")
-			b.WriteString(m)
-		}
+	if err := writeMoves(&b, "searchmoves", lim.SearchMoves, "uci: go: searchmove"); err != nil {
+		return "", err
 	}
 	return b.String(), nil
 }
