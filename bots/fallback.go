@@ -155,25 +155,16 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 	}
 	defer cancel()
 
-	type answer struct {
-		m   engine.Move
-		err error
-	}
-	ch := make(chan answer, 1)
+	ch := make(chan primaryAnswer, 1)
 	go func() {
 		m, err := f.primary.SelectMove(pctx, pos, lim)
-		ch <- answer{m, err}
+		ch <- primaryAnswer{m, err}
 	}()
 
 	ev := FallbackEvent{Primary: f.primary.Name()}
 	select {
 	case a := <-ch:
-		switch {
-		case a.err != nil:
-			ev.Reason, ev.Err = ReasonError, a.err
-		case !isLegal(g, a.m.UCI):
-			ev.Reason, ev.Illegal = ReasonIllegal, a.m.UCI
-		default:
+		if a.stands(g, &ev) {
 			return a.m, nil
 		}
 	case <-wait:
@@ -184,12 +175,7 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 		select {
 		case a := <-ch:
 			t.Stop()
-			switch {
-			case a.err != nil:
-				ev.Reason, ev.Err = ReasonError, a.err
-			case !isLegal(g, a.m.UCI):
-				ev.Reason, ev.Illegal = ReasonIllegal, a.m.UCI
-			default:
+			if a.stands(g, &ev) {
 				return a.m, nil
 			}
 		case <-t.C:
@@ -234,6 +220,26 @@ func (f *Fallback) fallBack(ctx context.Context, g *board.Board, pos engine.Posi
 		f.onEvent(ev)
 	}
 	return m
+}
+
+// primaryAnswer is the primary's answer to SelectMove.
+type primaryAnswer struct {
+	m   engine.Move
+	err error
+}
+
+// stands reports whether the answer is a legal move in g; when it is not,
+// it records why in ev (an error, or the illegal move).
+func (a primaryAnswer) stands(g *board.Board, ev *FallbackEvent) bool {
+	switch {
+	case a.err != nil:
+		ev.Reason, ev.Err = ReasonError, a.err
+	case !isLegal(g, a.m.UCI):
+		ev.Reason, ev.Illegal = ReasonIllegal, a.m.UCI
+	default:
+		return true
+	}
+	return false
 }
 
 // isLegal reports whether move is a legal move on g, written exactly as
