@@ -127,12 +127,4 @@ const mateKey = 1 << 30
 // scoreKey orders scores for the side to move: shorter own mates above
 // longer ones above any centipawns, above longer mates against, above
 // shorter ones.
-func scoreKey(s score.Score) int {
-	switch {
-	case s.Mate > 0:
-		return mateKey - s.Mate
-	case s.Mate < 0:
-		return -mateKey - s.Mate
-	}
-	return s.CP
-}
+func scoreKey(s score.Score) int { return s.Rank(mateKey) }

@@ -53,15 +53,7 @@ type Conduct struct {
 const mateCP = 100000
 
 // scoreCP turns an engine score (our point of view) into centipawns.
-func scoreCP(s score.Score) int {
-	switch {
-	case s.Mate > 0:
-		return mateCP - s.Mate
-	case s.Mate < 0:
-		return -mateCP - s.Mate
-	}
-	return s.CP
-}
+func scoreCP(s score.Score) int { return s.Rank(mateCP) }
 
 // considerDraw answers the opponent's draw offer, once per ply.
 func (r *Runner) considerDraw(ctx context.Context, s *lichess.GameState, ply int) {

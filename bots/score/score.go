@@ -66,6 +66,21 @@ func (s Score) ForMover(white bool) Score {
 	return s.Negate()
 }
 
+// Rank returns s as one integer that orders scores from the point of view
+// s has: shorter own mates above longer ones above any centipawns, above
+// longer mates against, above shorter ones. A mate in n ranks as
+// mateValue-n (against: -mateValue-n, n being negative); mateValue must
+// exceed every centipawn score and every mate distance.
+func (s Score) Rank(mateValue int) int {
+	switch {
+	case s.Mate > 0:
+		return mateValue - s.Mate
+	case s.Mate < 0:
+		return -mateValue - s.Mate
+	}
+	return s.CP
+}
+
 // CappedCP returns the centipawns capped at ±CPCeiling, a mate counting as
 // ±CPCeiling.
 func (s Score) CappedCP() int {

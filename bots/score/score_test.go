@@ -147,3 +147,22 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestRank(t *testing.T) {
+	// Best to worst for the side whose point of view the scores have.
+	order := []Score{Mate(1), Mate(2), Mate(30), CP(900), CP(0), CP(-900), Mate(-30), Mate(-2), Mate(-1)}
+	for i := 1; i < len(order); i++ {
+		if hi, lo := order[i-1].Rank(100000), order[i].Rank(100000); hi <= lo {
+			t.Errorf("%v ranks %d, not above %v at %d", order[i-1], hi, order[i], lo)
+		}
+	}
+	if got := Mate(3).Rank(1000); got != 997 {
+		t.Errorf("Mate(3).Rank(1000) = %d, want 997", got)
+	}
+	if got := Mate(-3).Rank(1000); got != -997 {
+		t.Errorf("Mate(-3).Rank(1000) = %d, want -997", got)
+	}
+	if got := CP(42).Rank(1000); got != 42 {
+		t.Errorf("CP(42).Rank = %d, want 42", got)
+	}
+}
