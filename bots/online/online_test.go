@@ -136,14 +136,8 @@ func TestCloudEvalPickRules(t *testing.T) {
 // the cloud deep enough gives its move, a shallow one or one not in the
 // cloud gives ErrNoMove, Chess960 is never asked.
 func TestCloudEvalAgainstSandbox(t *testing.T) {
-	srv := sandbox.New(sandbox.Config{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	u, err := srv.Listen(ctx, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv, u := listen(t, sandbox.Config{})
+	ctx := t.Context()
 	cp := 30
 	if err := srv.AttachCloudEval(board.StartFEN, sandbox.CloudEval{Depth: 25, PVs: []sandbox.CloudPV{{CP: &cp, Moves: "g1f3 d7d5"}}}); err != nil {
 		t.Fatal(err)
@@ -184,14 +178,8 @@ func TestCloudEvalAgainstSandbox(t *testing.T) {
 // sources ask a sandbox over loopback and play its moves; max ply and
 // max pieces keep them from asking.
 func TestExplorerAndTablebaseAgainstSandbox(t *testing.T) {
-	srv := sandbox.New(sandbox.Config{Tablebase: sandbox.MateSearchProber{MaxPlies: 3}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	u, err := srv.Listen(ctx, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv, u := listen(t, sandbox.Config{Tablebase: sandbox.MateSearchProber{MaxPlies: 3}})
+	ctx := t.Context()
 	if err := srv.AttachExplorer("lichess", board.StartFEN, []sandbox.ExplorerMove{
 		{UCI: "e2e4", White: 10, Black: 10, Speed: "blitz"}, {UCI: "d2d4", White: 3, Speed: "bullet"}}); err != nil {
 		t.Fatal(err)
@@ -235,4 +223,22 @@ func TestExplorerAndTablebaseAgainstSandbox(t *testing.T) {
 	if _, err := NewTablebase(svc, TablebaseOptions{MaxPieces: 8}); err == nil {
 		t.Error("max pieces 8 accepted")
 	}
+}
+
+// listen starts a sandbox with cfg on loopback for the test and returns it
+// with its URL; the end of the test stops it.
+func listen(t *testing.T, cfg sandbox.Config) (*sandbox.Server, string) {
+	t.Helper()
+	srv := sandbox.New(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	u, err := srv.Listen(ctx, "127.0.0.1:0")
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Close()
+		cancel()
+	})
+	return srv, u
 }

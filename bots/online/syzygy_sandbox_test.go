@@ -40,14 +40,8 @@ func TestTablebaseSyzygySandboxPlaysOut(t *testing.T) {
 		t.Fatalf("opening the shared tables (run `make setup` for libfathom1): %v", err)
 	}
 	defer tables.Close()
-	srv := sandbox.New(sandbox.Config{Tablebase: syzygyProber{tables}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	u, err := srv.Listen(ctx, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	_, u := listen(t, sandbox.Config{Tablebase: syzygyProber{tables}})
+	ctx := t.Context()
 	svc, err := lichess.NewService(lichess.ServiceOptions{BaseURL: u})
 	if err != nil {
 		t.Fatal(err)
