@@ -67,12 +67,7 @@ func TestPonderRunnerUCIHitAndMiss(t *testing.T) {
 	defer eng.Close()
 
 	w := newWorld(t, sandbox.Config{})
-	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 30, Increment: 2}, Color: lichess.Black})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	r := w.runner(id, eng, gameCfg())
-	r.cfg.Ponder = true
-	done := runAsync(ctx, r)
+	id, ctx, done := w.ponderGame(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 30, Increment: 2}, Color: lichess.Black}, eng, gameCfg())
 
 	// expected returns the reply the engine ponders on in its n-th ponder.
 	expected := func(n int) string {
@@ -151,12 +146,7 @@ func TestPonderRunnerSearchHit(t *testing.T) {
 	rec := &ponderSpy{Ponderer: eng}
 
 	w := newWorld(t, sandbox.Config{})
-	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 30, Increment: 1}, Color: lichess.Black})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	r := w.runner(id, rec, gameCfg())
-	r.cfg.Ponder = true
-	done := runAsync(ctx, r)
+	id, ctx, done := w.ponderGame(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 30, Increment: 1}, Color: lichess.Black}, rec, gameCfg())
 	for n := 1; n <= 3; n++ {
 		waitFor(t, "bot's move", func() bool { return w.movesIn(id) == 2*n-1 })
 		var reply string
@@ -233,14 +223,9 @@ func TestPonderNeverInCorrespondence(t *testing.T) {
 	defer eng.Close()
 	rec := &ponderSpy{Ponderer: eng}
 	w := newWorld(t, sandbox.Config{})
-	id := w.challenge(t, lichess.ChallengeParams{Days: 1, Color: lichess.Black})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	g := gameCfg()
 	g.CorrespondenceMoveTime = 50 * time.Millisecond
-	r := w.runner(id, rec, g)
-	r.cfg.Ponder = true
-	done := runAsync(ctx, r)
+	id, ctx, done := w.ponderGame(t, lichess.ChallengeParams{Days: 1, Color: lichess.Black}, rec, g)
 	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
 	w.reply(t, ctx, id, false)
 	// The second move is made after the first one's bookkeeping (where
@@ -252,4 +237,20 @@ func TestPonderNeverInCorrespondence(t *testing.T) {
 	assert.Equal(t, "", rec.expected(1), "no pondering in correspondence")
 	assert.Zero(t, res.out.PonderHits+res.out.PonderMisses)
 	assert.Len(t, res.out.Notes, 2, "one note per move played")
+}
+
+// ponderGame has Alice challenge the bot with p and plays the game in the
+// background with eng, g and pondering on, for 30 seconds at most: it
+// returns the game, the run's context and the channel of its result.
+func (w *world) ponderGame(t *testing.T, p lichess.ChallengeParams, eng engine.Engine, g Conduct) (string, context.Context, chan struct {
+	out Outcome
+	err error
+}) {
+	t.Helper()
+	id := w.challenge(t, p)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	r := w.runner(id, eng, g)
+	r.cfg.Ponder = true
+	return id, ctx, runAsync(ctx, r)
 }
