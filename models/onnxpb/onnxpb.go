@@ -210,11 +210,7 @@ func marshalAttr(a Attr) []byte {
 	case AttrTensor:
 		b = appendMessage(b, 5, marshalTensor(*a.Tensor))
 	case AttrInts:
-		var p []byte
-		for _, v := range a.Ints {
-			p = protowire.AppendVarint(p, uint64(v))
-		}
-		b = appendMessage(b, 8, p)
+		b = appendPacked(b, 8, a.Ints)
 	}
 	b = protowire.AppendTag(b, 20, protowire.VarintType)
 	b = protowire.AppendVarint(b, uint64(a.Kind))
@@ -224,11 +220,7 @@ func marshalAttr(a Attr) []byte {
 func marshalTensor(t Tensor) []byte {
 	var b []byte
 	if len(t.Dims) > 0 {
-		var p []byte
-		for _, d := range t.Dims {
-			p = protowire.AppendVarint(p, uint64(d))
-		}
-		b = appendMessage(b, 1, p)
+		b = appendPacked(b, 1, t.Dims)
 	}
 	b = protowire.AppendTag(b, 2, protowire.VarintType)
 	b = protowire.AppendVarint(b, uint64(t.Type))
@@ -281,6 +273,15 @@ func appendString(b []byte, num protowire.Number, s string) []byte {
 	}
 	b = protowire.AppendTag(b, num, protowire.BytesType)
 	return protowire.AppendString(b, s)
+}
+
+// appendPacked appends vals as field num, a packed repeated int64.
+func appendPacked(b []byte, num protowire.Number, vals []int64) []byte {
+	var p []byte
+	for _, v := range vals {
+		p = protowire.AppendVarint(p, uint64(v))
+	}
+	return appendMessage(b, num, p)
 }
 
 func appendMessage(b []byte, num protowire.Number, msg []byte) []byte {
