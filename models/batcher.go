@@ -203,17 +203,25 @@ func (b *batcher) loop() {
 		}
 		batch := []*job{first}
 		count := first.n
+		// add puts j in the batch, or keeps it for the next batch when it
+		// would overflow this one (false: the batch is full).
+		add := func(j *job) bool {
+			if count+j.n > b.maxBatch {
+				pending = j
+				return false
+			}
+			batch, count = append(batch, j), count+j.n
+			return true
+		}
 		var timer *time.Timer
 	collect:
 		for count < b.maxBatch {
 			// Take whatever is already waiting; then wait up to maxWait.
 			select {
 			case j := <-b.jobs:
-				if count+j.n > b.maxBatch {
-					pending = j
+				if !add(j) {
 					break collect
 				}
-				batch, count = append(batch, j), count+j.n
 				continue
 			default:
 			}
@@ -225,11 +233,9 @@ func (b *batcher) loop() {
 			}
 			select {
 			case j := <-b.jobs:
-				if count+j.n > b.maxBatch {
-					pending = j
+				if !add(j) {
 					break collect
 				}
-				batch, count = append(batch, j), count+j.n
 			case <-timer.C:
 				break collect
 			case <-b.quit:
