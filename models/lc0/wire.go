@@ -28,40 +28,33 @@ func walk(b []byte, fn func(f field) error) error {
 		}
 		b = b[n:]
 		f := field{Num: num, Type: typ}
+		var m int
+		var what string
 		switch typ {
 		case protowire.VarintType:
-			v, m := protowire.ConsumeVarint(b)
-			if m < 0 {
-				return fmt.Errorf("field %d: bad varint: %w", num, protowire.ParseError(m))
-			}
-			f.Varint, b = v, b[m:]
+			f.Varint, m = protowire.ConsumeVarint(b)
+			what = "varint"
 		case protowire.Fixed32Type:
-			v, m := protowire.ConsumeFixed32(b)
-			if m < 0 {
-				return fmt.Errorf("field %d: bad fixed32: %w", num, protowire.ParseError(m))
-			}
-			f.Fixed, b = v, b[m:]
+			f.Fixed, m = protowire.ConsumeFixed32(b)
+			what = "fixed32"
 		case protowire.Fixed64Type:
-			_, m := protowire.ConsumeFixed64(b)
-			if m < 0 {
-				return fmt.Errorf("field %d: bad fixed64: %w", num, protowire.ParseError(m))
-			}
-			b = b[m:]
+			_, m = protowire.ConsumeFixed64(b)
+			what = "fixed64"
 		case protowire.BytesType:
-			v, m := protowire.ConsumeBytes(b)
-			if m < 0 {
-				return fmt.Errorf("field %d: bad length-delimited value: %w", num, protowire.ParseError(m))
-			}
-			f.Bytes, b = v, b[m:]
+			f.Bytes, m = protowire.ConsumeBytes(b)
+			what = "length-delimited value"
 		case protowire.StartGroupType:
-			_, m := protowire.ConsumeGroup(num, b)
-			if m < 0 {
-				return fmt.Errorf("field %d: bad group: %w", num, protowire.ParseError(m))
-			}
-			b = b[m:]
-			continue
+			_, m = protowire.ConsumeGroup(num, b)
+			what = "group"
 		default:
 			return fmt.Errorf("field %d: unsupported wire type %d", num, typ)
+		}
+		if m < 0 {
+			return fmt.Errorf("field %d: bad %s: %w", num, what, protowire.ParseError(m))
+		}
+		b = b[m:]
+		if typ == protowire.StartGroupType {
+			continue
 		}
 		if err := fn(f); err != nil {
 			return err
