@@ -12,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/outpostchess/outpost/analysis/duration"
+	"github.com/outpostchess/outpost/bots/knobs"
 )
 
 // MaxFileSize bounds the size of a configuration file (a complete one,
@@ -239,7 +240,7 @@ func (d *decoder) fail(key string, value any, problem, allowed string) {
 
 // typeError records that key holds a value of the wrong TOML type.
 func (d *decoder) typeError(key string, v any, want string) {
-	d.fail(key, v, "wrong type: "+tomlType(v), want)
+	d.fail(key, v, "wrong type: "+knobs.TOMLType(v), want)
 }
 
 // typed returns v as a T; when v is not one it records a type error at key
@@ -453,7 +454,7 @@ func (d *decoder) decodeSlice(key string, v any, dst reflect.Value) {
 	for _, item := range list {
 		s, ok := item.(string)
 		if !ok {
-			d.fail(key, v, "wrong type: an element is "+tomlType(item), "an array of strings, e.g. [\"a\", \"b\"]")
+			d.fail(key, v, "wrong type: an element is "+knobs.TOMLType(item), "an array of strings, e.g. [\"a\", \"b\"]")
 			return
 		}
 		out = append(out, s)
@@ -471,7 +472,7 @@ func (d *decoder) decodeIntSlice(key string, v any, dst reflect.Value) {
 	for _, item := range list {
 		n, ok := item.(int64)
 		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
-			d.fail(key, v, "wrong type: an element is "+tomlType(item), "an array of integers, e.g. [1600, 1800]")
+			d.fail(key, v, "wrong type: an element is "+knobs.TOMLType(item), "an array of integers, e.g. [1600, 1800]")
 			return
 		}
 		out = append(out, int(n))
@@ -506,27 +507,4 @@ func isScalar(v any) bool {
 		return true
 	}
 	return false
-}
-
-// tomlType names the TOML type of a decoded value.
-func tomlType(v any) string {
-	switch v.(type) {
-	case string:
-		return "string"
-	case int64:
-		return "integer"
-	case float64:
-		return "float"
-	case bool:
-		return "boolean"
-	case []any:
-		return "array"
-	case []map[string]any:
-		return "array of tables"
-	case map[string]any:
-		return "table"
-	case time.Time:
-		return "date/time"
-	}
-	return fmt.Sprintf("%T", v)
 }

@@ -1,7 +1,6 @@
 package knobs
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -29,14 +28,14 @@ func (k KnobInfo) CheckValue(v any) (problem, allowed string, ok bool) {
 			}
 			x = n
 		default:
-			return "wrong type: " + valueType(v), "a number", false
+			return "wrong type: " + TOMLType(v), "a number", false
 		}
 		if math.IsNaN(x) || x < k.Min || x > k.Max {
 			return "out of range", fmtNum(k.Min) + ".." + fmtNum(k.Max), false
 		}
 	case TypeBool:
 		if _, isBool := v.(bool); !isBool {
-			return "wrong type: " + valueType(v), "true or false", false
+			return "wrong type: " + TOMLType(v), "true or false", false
 		}
 	case TypeEnum:
 		s, isString := v.(string)
@@ -45,25 +44,6 @@ func (k KnobInfo) CheckValue(v any) (problem, allowed string, ok bool) {
 		}
 	}
 	return "", "", true
-}
-
-// valueType names the TOML type of a decoded value.
-func valueType(v any) string {
-	switch v.(type) {
-	case string:
-		return "string"
-	case int64, int:
-		return "integer"
-	case float64:
-		return "float"
-	case bool:
-		return "boolean"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "table"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

@@ -3,6 +3,7 @@ package knobs
 import (
 	"math"
 	"testing"
+	"time"
 )
 
 // TestCheckValue: a knob value's type and range, as the config reports
@@ -35,6 +36,21 @@ func TestCheckValue(t *testing.T) {
 		problem, allowed, ok := tc.k.CheckValue(tc.v)
 		if ok != (tc.problem == "") || problem != tc.problem || (tc.allowed != "" && allowed != tc.allowed) {
 			t.Errorf("%s: %q %q %v, want %q %q", tc.name, problem, allowed, ok, tc.problem, tc.allowed)
+		}
+	}
+}
+
+func TestTOMLType(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{"x", "string"}, {int64(1), "integer"}, {1, "integer"}, {1.5, "float"}, {true, "boolean"},
+		{[]any{1}, "array"}, {[]map[string]any{{}}, "array of tables"}, {map[string]any{}, "table"},
+		{time.Time{}, "date/time"}, {uint8(1), "uint8"},
+	} {
+		if got := TOMLType(tc.v); got != tc.want {
+			t.Errorf("TOMLType(%#v) = %q, want %q", tc.v, got, tc.want)
 		}
 	}
 }

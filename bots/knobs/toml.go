@@ -4,7 +4,33 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
+
+// TOMLType names the TOML type of a value as BurntSushi/toml decodes it
+// (an int counting as an integer too), for the "wrong type" errors of the
+// knobs and of the config decoder.
+func TOMLType(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case int64, int:
+		return "integer"
+	case float64:
+		return "float"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case []map[string]any:
+		return "array of tables"
+	case map[string]any:
+		return "table"
+	case time.Time:
+		return "date/time"
+	}
+	return fmt.Sprintf("%T", v)
+}
 
 // RenderTOML renders c as commented TOML key/value lines, grouped and in the
 // order of Knobs, each preceded by its help text, default and range. It is
