@@ -1,90 +1,54 @@
 package board
 
 import (
-	"bufio"
-	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/uci/pipetest"
 )
 
 const stockfishPath = "/usr/games/stockfish"
 
 // stockfishPerft drives one Stockfish process in UCI_Chess960 mode as the
 // perft oracle.
-type stockfishPerft struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
+type stockfishPerft struct{ *pipetest.Engine }
 
-func startStockfish(t *testing.T) *stockfishPerft {
+func startStockfish(t *testing.T) stockfishPerft {
 	t.Helper()
 	if _, err := os.Stat(stockfishPath); err != nil {
 		t.Skipf("Stockfish not installed at %s (apt-get install stockfish): %v", stockfishPath, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.CommandContext(ctx, stockfishPath)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", stockfishPath, err)
-	}
-	sf := &stockfishPerft{cmd: cmd, in: in, out: bufio.NewScanner(out)}
-	t.Cleanup(func() {
-		_, _ = io.WriteString(in, "quit\n")
-		_ = in.Close()
-		_ = cmd.Wait()
-		cancel()
-	})
-	sf.send(t, "uci\nsetoption name UCI_Chess960 value true\nisready")
-	for sf.out.Scan() && sf.out.Text() != "readyok" {
-	}
+	sf := stockfishPerft{pipetest.Start(t, stockfishPath, 2*time.Minute)}
+	sf.Send(t, "uci\nsetoption name UCI_Chess960 value true\nisready")
+	sf.Until(t, "readyok")
 	return sf
 }
 
-func (sf *stockfishPerft) send(t *testing.T, s string) {
-	t.Helper()
-	if _, err := io.WriteString(sf.in, s+"\n"); err != nil {
-		t.Fatalf("stockfish: %v", err)
-	}
-}
-
 // divide returns Stockfish's perft count per root move and the total.
-func (sf *stockfishPerft) divide(t *testing.T, fen string, depth int) (map[string]int64, int64) {
+func (sf stockfishPerft) divide(t *testing.T, fen string, depth int) (map[string]int64, int64) {
 	t.Helper()
-	sf.send(t, fmt.Sprintf("position fen %s\ngo perft %d", fen, depth))
+	sf.Send(t, fmt.Sprintf("position fen %s\ngo perft %d", fen, depth))
+	lines := sf.Until(t, "Nodes searched: ")
 	moves := map[string]int64{}
-	for sf.out.Scan() {
-		line := sf.out.Text()
-		if n, ok := strings.CutPrefix(line, "Nodes searched: "); ok {
-			total, err := strconv.ParseInt(n, 10, 64)
-			if err != nil {
-				t.Fatalf("stockfish: %q: %v", line, err)
-			}
-			return moves, total
-		}
+	for _, line := range lines[:len(lines)-1] {
 		if mv, n, ok := strings.Cut(line, ": "); ok {
 			if v, err := strconv.ParseInt(n, 10, 64); err == nil {
 				moves[mv] = v
 			}
 		}
 	}
-	t.Fatalf("stockfish stopped before answering perft of %s: %v", fen, sf.out.Err())
-	return nil, 0
+	last := lines[len(lines)-1]
+	total, err := strconv.ParseInt(strings.TrimPrefix(last, "Nodes searched: "), 10, 64)
+	if err != nil {
+		t.Fatalf("stockfish: %q: %v", last, err)
+	}
+	return moves, total
 }
 
 // chess960Oracle lists the positions compared with Stockfish: the start

@@ -1,21 +1,19 @@
 package syzygy
 
 import (
-	"bufio"
-	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/uci/pipetest"
 )
 
 // stockfishPath is Debian's Stockfish 15.1 (installed by `make setup`).
@@ -27,69 +25,31 @@ const stockfishPath = "/usr/games/stockfish"
 const sfTBWinCP = 5000
 
 // stockfish is a Stockfish process driven over UCI for the oracle test.
-type stockfish struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
+type stockfish struct{ *pipetest.Engine }
 
-func startStockfish(t *testing.T, tables string) *stockfish {
+func startStockfish(t *testing.T, tables string) stockfish {
 	t.Helper()
 	if _, err := os.Stat(stockfishPath); err != nil {
 		t.Fatalf("Stockfish (run `make setup`): %v", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, stockfishPath)
-	in, err := cmd.StdinPipe()
-	require.NoError(t, err)
-	out, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	sf := &stockfish{cmd: cmd, in: in, out: bufio.NewScanner(out)}
-	t.Cleanup(func() {
-		_, _ = io.WriteString(in, "quit\n")
-		_ = in.Close()
-		_ = cmd.Wait()
-		cancel()
-	})
+	sf := stockfish{pipetest.Start(t, stockfishPath, time.Hour)}
 	abs, err := filepath.Abs(tables)
 	require.NoError(t, err)
-	sf.send(t, "uci")
-	sf.until(t, "uciok")
-	sf.send(t, "setoption name SyzygyPath value "+abs)
-	sf.send(t, "isready")
-	sf.until(t, "readyok")
+	sf.Send(t, "uci")
+	sf.Until(t, "uciok")
+	sf.Send(t, "setoption name SyzygyPath value "+abs)
+	sf.Send(t, "isready")
+	sf.Until(t, "readyok")
 	return sf
-}
-
-func (sf *stockfish) send(t *testing.T, line string) {
-	t.Helper()
-	_, err := io.WriteString(sf.in, line+"\n")
-	require.NoError(t, err, line)
-}
-
-// until reads lines up to one starting with prefix and returns the lines read.
-func (sf *stockfish) until(t *testing.T, prefix string) []string {
-	t.Helper()
-	var lines []string
-	for sf.out.Scan() {
-		l := sf.out.Text()
-		lines = append(lines, l)
-		if strings.HasPrefix(l, prefix) {
-			return lines
-		}
-	}
-	t.Fatalf("Stockfish ended before %q: %v", prefix, sf.out.Err())
-	return nil
 }
 
 // rootWDL asks Stockfish for a depth-1 search of fen and returns the result
 // its score means (win, draw or loss for the side to move) and its move.
-func (sf *stockfish) rootWDL(t *testing.T, fen string) (WDL, string) {
+func (sf stockfish) rootWDL(t *testing.T, fen string) (WDL, string) {
 	t.Helper()
-	sf.send(t, "position fen "+fen)
-	sf.send(t, "go depth 1")
-	lines := sf.until(t, "bestmove")
+	sf.Send(t, "position fen "+fen)
+	sf.Send(t, "go depth 1")
+	lines := sf.Until(t, "bestmove")
 	best := strings.Fields(lines[len(lines)-1])[1]
 	var score string
 	for _, l := range lines {
