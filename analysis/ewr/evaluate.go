@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/outpostchess/outpost/bots/score"
@@ -32,9 +33,27 @@ func (r *run) evaluateTrees(ctx context.Context) error {
 			return err
 		}
 		for _, n := range need {
-			r.prune(n, threshold)
+			if !r.recheck(n, threshold) {
+				r.prune(n, threshold)
+			}
 		}
 	}
+}
+
+// recheck marks n for a second search at Params.Depth, clearing its
+// winrate, when n is an analysing player's move evaluated below Depth
+// whose winrate lies within Params.DecisionMargin of threshold (see
+// Params.DecisionMargin), and reports whether it did.
+func (r *run) recheck(n *Node, threshold float64) bool {
+	if !n.ours || n.full || n.Pruned || n.Winrate == nil || r.p.DecisionMargin <= 0 || r.depthOf(n) >= r.p.Depth {
+		return false
+	}
+	if math.Abs(*n.Winrate-threshold) >= r.p.DecisionMargin {
+		return false
+	}
+	n.full, n.Winrate = true, nil
+	r.stats.Rechecks++
+	return true
 }
 
 // collect appends the nodes under n that need an evaluation now: leaves,
@@ -193,6 +212,9 @@ func evalCacheKey(k string, d int) string { return fmt.Sprintf("%s d%d", k, d) }
 // depth, or in phase B of the fast mode Depth itself when n's cumulative
 // probability reaches FullDepthMass (see Params.FullDepthMass).
 func (r *run) depthOf(n *Node) int {
+	if n.full {
+		return r.p.Depth
+	}
 	if r.depth != r.p.Depth && r.p.FullDepthMass > 0 && n.CumulativeProbability >= r.p.FullDepthMass-eps {
 		return r.p.Depth
 	}

@@ -152,6 +152,7 @@ func TestFullDepthMass(t *testing.T) {
 	p.Threshold = 0.01
 	p = p.Fast()
 	p.FullDepthMass = 0.05
+	p.DecisionMargin = 0 // see TestDecisionMargin
 	scoreAt := func(key string, depth int) score.Score { return score.Score{CP: int(hashed(key)*500) - 200 + 10*depth} }
 	calc := func(ev Evaluator) *Result {
 		res, err := (&Calculator{Prober: &skewedProber{}, Evaluator: ev}).Calculate(context.Background(), Position{}, p, Options{})
@@ -220,4 +221,66 @@ func TestProgressPerSearch(t *testing.T) {
 	assert.Equal(t, 2, searchesAtFirst, "first ranking after the position's and one move's search")
 	assert.GreaterOrEqual(t, advances, res.Stats.EngineEvals, "an event for every search")
 	assert.Greater(t, res.Stats.EngineEvals, 100, "the setup searches trees")
+}
+
+// TestDecisionMargin: in the fast mode an analysing player's move whose
+// tree-depth winrate lies within the decision margin of the threshold is
+// searched again at the full depth, and that search decides whether its
+// path goes on; the others keep their tree-depth winrate. Rounds and
+// dispatch agree.
+func TestDecisionMargin(t *testing.T) {
+	p := DefaultParams()
+	p.Threshold = 0.01
+	p = p.Fast()
+	require.Equal(t, FastDecisionMargin, p.DecisionMargin, "the fast mode has a margin")
+	// Wide, so that the fake scores (a spread of 500 cp) give both kinds.
+	p.DecisionMargin, p.LossThreshold = 0.1, -0.5
+	// The depth moves a score by 60 cp: enough to cross the threshold.
+	scoreAt := func(key string, depth int) score.Score { return score.Score{CP: int(hashed(key)*500) - 200 + 20*depth} }
+	calc := func(ev Evaluator) *Result {
+		res, err := (&Calculator{Prober: &skewedProber{}, Evaluator: ev}).Calculate(context.Background(), Position{}, p, Options{})
+		require.NoError(t, err)
+		return res
+	}
+	rounds := calc(&fakeEvaluator{byDepth: scoreAt})
+	threshold := rounds.BaseWinrate + p.LossThreshold
+	count := map[string]int{}
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		if n.ours && n.Winrate != nil && (!n.Pruned || n.PruningReason == ReasonBlunder) {
+			tree := winrateFor(scoreAt(n.key, FastTreeDepth), !n.ours)
+			want, kind := tree, "kept"
+			if math.Abs(tree-threshold) < p.DecisionMargin {
+				want, kind = winrateFor(scoreAt(n.key, p.Depth), !n.ours), "rechecked"
+				if (tree < threshold) != (want < threshold) {
+					kind = "decision changed"
+				}
+			}
+			assert.InDelta(t, want, *n.Winrate, 1e-12, "%v (%s)", n.path, kind)
+			assert.Equal(t, want < threshold, n.Pruned, "%v pruned by its final winrate", n.path)
+			count[kind]++
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	for _, tr := range rounds.Trees {
+		for _, c := range tr.Children {
+			walk(c)
+		}
+	}
+	t.Logf("%v %d trees", count, len(rounds.Trees))
+	assert.Positive(t, count["kept"], "moves far from the threshold keep the tree depth")
+	assert.Positive(t, count["rechecked"]+count["decision changed"], "moves near it are searched again")
+	assert.Positive(t, count["decision changed"], "a second search that changes the decision")
+	assert.Equal(t, count["rechecked"]+count["decision changed"], rounds.Stats.Rechecks)
+	dispatched := calc(newFakeDispatcher(&fakeEvaluator{byDepth: scoreAt}, 2, 1))
+	assert.Equal(t, resultJSON(t, rounds), resultJSON(t, dispatched))
+
+	p.DecisionMargin = -0.1
+	assert.ErrorContains(t, p.Validate(), "decision margin -0.1")
+	p.DecisionMargin = math.NaN()
+	assert.Error(t, p.Validate())
+	p.DecisionMargin, p.TreeDepth = 0.05, 0
+	assert.Zero(t, p.normalized().DecisionMargin, "without a lower tree depth there is nothing to search again")
 }

@@ -60,6 +60,12 @@ type Params struct {
 	// move's expected winrate by its probability, so this bounds the
 	// error where it counts (0..1; 0: every tree position at TreeDepth).
 	FullDepthMass float64 `json:"full_depth_mass,omitempty"`
+	// DecisionMargin, when above 0 and TreeDepth is below Depth, keeps the
+	// trees' shape exact where it is in doubt: an analysing player's move
+	// whose winrate at TreeDepth lies within DecisionMargin of base winrate
+	// + LossThreshold (where its path ends or goes on) is searched again at
+	// Depth, and that search decides (0..1; 0: no second search).
+	DecisionMargin float64 `json:"decision_margin,omitempty"`
 }
 
 // FastTreeDepth is the trees' Stockfish depth of the fast mode: about
@@ -71,11 +77,20 @@ type Params struct {
 // for every tree position.
 const FastTreeDepth = 12
 
+// FastDecisionMargin is the fast mode's DecisionMargin: 3 percentage
+// points of winrate, about the largest difference between depth 12 and
+// depth 15 seen on a move near the threshold in the ten benchmark
+// positions (docs/expected-winrate.md). Without it two of the four moves
+// off by more than a percentage point were off because a path went on at
+// depth 12 that depth 15 ended (or the reverse).
+const FastDecisionMargin = 0.03
+
 // Fast returns p in the fast mode: the trees evaluated at FastTreeDepth
 // (when that is below p.Depth).
 func (p Params) Fast() Params {
 	if FastTreeDepth < p.Depth {
 		p.TreeDepth = FastTreeDepth
+		p.DecisionMargin = FastDecisionMargin
 	}
 	return p
 }
@@ -132,6 +147,9 @@ func (p Params) Validate() error {
 	if math.IsNaN(p.FullDepthMass) || p.FullDepthMass < 0 || p.FullDepthMass > 1 {
 		return fmt.Errorf("ewr: full-depth probability mass %g out of range: use a value from 0 to 1 (0: none)", p.FullDepthMass)
 	}
+	if math.IsNaN(p.DecisionMargin) || p.DecisionMargin < 0 || p.DecisionMargin > 1 {
+		return fmt.Errorf("ewr: decision margin %g out of range: use a value from 0 to 1 (0: none)", p.DecisionMargin)
+	}
 	if p.MaxNodes < 0 || p.MaxNodes > MaxMaxNodes {
 		return fmt.Errorf("ewr: node limit %d out of range 1..%d", p.MaxNodes, MaxMaxNodes)
 	}
@@ -154,6 +172,7 @@ func (p Params) normalized() Params {
 	}
 	if !p.IsFast() {
 		p.FullDepthMass = 0 // every position is at Depth anyway
+		p.DecisionMargin = 0
 	}
 	return p
 }

@@ -45,6 +45,9 @@ type Node struct {
 	key   string       // evaluation key: FEN without move counters
 	b     *board.Board // the position, kept only while the node awaits expansion
 	seq   int          // depth-first order over all trees, for phase B's scheduling
+	// full is set when the node's position is searched again at Params.Depth
+	// (a fast mode's decision too close to call at the trees' depth).
+	full bool
 }
 
 // MoveResult is the outcome for one candidate move.
@@ -108,6 +111,10 @@ type Stats struct {
 	EngineEvals, EvalCacheHits, EvalReuse int
 	// EngineCalls counts calls to the evaluator.
 	EngineCalls int
+	// Rechecks counts the analysing player's moves searched again at the
+	// full depth because their tree-depth winrate was within
+	// Params.DecisionMargin of the threshold.
+	Rechecks int
 	// ResultCacheHit is true when the whole result came from the cache.
 	ResultCacheHit bool
 }

@@ -175,6 +175,10 @@ func (s *scheduler) settle(nodes []*Node, sc score.Score, home int) {
 		if !n.ours {
 			continue
 		}
+		if s.r.recheck(n, s.threshold) {
+			s.add(n, home)
+			continue
+		}
 		s.r.prune(n, s.threshold)
 		if !n.Pruned {
 			s.release(n, home)

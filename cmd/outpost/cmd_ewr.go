@@ -52,6 +52,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	fast := fs.Bool("fast", false, fmt.Sprintf("fast mode: the trees' positions at depth %d instead of --depth (the legal moves stay at --depth)", ewr.FastTreeDepth))
 	treeDepth := fs.Int("tree-depth", 0, "Stockfish depth of the trees' positions (0: --depth; --fast sets it)")
 	fullMass := fs.Float64("full-depth-mass", -1, "with --tree-depth or --fast: tree positions at least this likely (cumulative probability 0..1) stay at --depth (default 0: none)")
+	margin := fs.Float64("decision-margin", -1, fmt.Sprintf("with --tree-depth or --fast: the analysing player's moves whose tree-depth winrate is within this of the loss threshold are searched again at --depth (0..1; --fast: %g)", ewr.FastDecisionMargin))
 	compare := fs.Bool("compare", false, "with --bench: the exact calculation and the fast mode side by side, with the per-move difference")
 	save := fs.String("compare-save", "", "with --compare: write every side's result and counts to this file (JSON lines)")
 	only := fs.String("compare-only", "", "with --compare: only these benchmark positions (names, comma-separated)")
@@ -81,6 +82,10 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	}
 	if flagSet(fs, "full-depth-mass") {
 		p.FullDepthMass = *fullMass
+	}
+	var marginSet *float64
+	if flagSet(fs, "decision-margin") {
+		p.DecisionMargin, marginSet = *margin, margin
 	}
 	if *compare && !*bench {
 		return errors.New("--compare needs --bench")
@@ -115,7 +120,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeAll()
 	if *bench && *compare {
-		return runEWRCompare(ctx, env, calc, p, compareFiles{save: *save, ref: *ref, only: onlyNames})
+		return runEWRCompare(ctx, env, calc, p, compareFiles{save: *save, ref: *ref, only: onlyNames, margin: marginSet})
 	}
 	if *bench {
 		return runEWRBench(ctx, env, calc, p)
@@ -264,6 +269,9 @@ func runEWRBench(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Para
 type compareFiles struct {
 	save, ref string
 	only      []string
+	// margin is --decision-margin when given (it overrides the fast
+	// mode's).
+	margin *float64
 }
 
 func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params, cf compareFiles) error {
@@ -274,6 +282,9 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 	fast := p // --tree-depth as given (equal to --depth: exact against exact)
 	if p.TreeDepth == 0 {
 		fast = p.Fast()
+		if cf.margin != nil {
+			fast.DecisionMargin = *cf.margin
+		}
 	}
 	fmt.Fprintf(out, "ewr benchmark, side by side: %d positions, threshold %g, loss %+.2f, Maia %d vs %d, %d engines\n",
 		len(ewr.BenchPositions), p.Threshold, p.LossThreshold, p.Rating, p.OpponentRating, runtime.NumCPU())
@@ -284,6 +295,9 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 	mass := ""
 	if fast.IsFast() && fast.FullDepthMass > 0 {
 		mass = fmt.Sprintf(" (positions of cumulative probability ≥ %g at depth %d)", fast.FullDepthMass, fast.Depth)
+	}
+	if fast.IsFast() && fast.DecisionMargin > 0 {
+		mass += fmt.Sprintf(" (the analysing player's moves within %g of the threshold again at depth %d)", fast.DecisionMargin, fast.Depth)
 	}
 	fmt.Fprintf(out, "A: exact (depth %d everywhere) · B: legal moves at depth %d, trees at depth %d%s\n", exact.Depth, fast.Depth, treeDepth, mass)
 	load := func() string {
