@@ -83,33 +83,37 @@ func TestRealEngines(t *testing.T) {
 	}
 }
 
-// TestRealEnginesReproducible: the fast mode (the summary's) run twice on
-// the same two engines, without any cache, gives identical figures (the
-// target allows 0.5 percentage points per move; determinism gives none):
-// each run clears the engines' hash and sends each engine the same
-// positions in the same order. The minor-piece endgame's trees use both
-// engines and both depths.
+// TestRealEnginesReproducible: the exact calculation and the fast mode
+// (the summary's), each run twice on the same two engines without any
+// cache, give identical figures (the target allows 0.5 percentage points
+// per move; determinism gives none): each run clears the engines' hash and
+// sends each engine the same positions in the same order. The minor-piece
+// endgame's trees use both engines, and the fast mode's both depths.
 func TestRealEnginesReproducible(t *testing.T) {
 	calc, _ := realCalculator(t, 2)
 	calc.Cache = nil
 	ctx := context.Background()
 	pos := ewr.Position{StartFEN: "8/2b5/3k4/3p4/3P4/4KB2/8/8 w - - 0 45"}
-	p := ewr.DefaultParams().Fast()
-	var runs [2]*ewr.Result
-	for i := range runs {
-		res, err := calc.Calculate(ctx, pos, p, ewr.Options{TimeLimit: 5 * time.Minute})
-		if err != nil {
-			t.Fatal(err)
+	for _, mode := range []struct {
+		name string
+		p    ewr.Params
+	}{{"exact", ewr.DefaultParams()}, {"fast", ewr.DefaultParams().Fast()}} {
+		var runs [2]*ewr.Result
+		for i := range runs {
+			res, err := calc.Calculate(ctx, pos, mode.p, ewr.Options{TimeLimit: 5 * time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Partial || len(res.Moves) < 2 {
+				t.Fatalf("%s run %d: partial=%v, %d moves", mode.name, i+1, res.Partial, len(res.Moves))
+			}
+			runs[i] = res
 		}
-		if res.Partial || len(res.Moves) < 2 {
-			t.Fatalf("run %d: partial=%v, %d moves", i+1, res.Partial, len(res.Moves))
-		}
-		runs[i] = res
-	}
-	for i, m := range runs[0].Moves {
-		o := runs[1].Moves[i]
-		if m.UCI != o.UCI || m.ExpectedWinrate != o.ExpectedWinrate || m.Coverage != o.Coverage {
-			t.Errorf("move %d: first run %s %.4f (coverage %.4f), second %s %.4f (coverage %.4f)", i+1, m.SAN, m.ExpectedWinrate, m.Coverage, o.SAN, o.ExpectedWinrate, o.Coverage)
+		for i, m := range runs[0].Moves {
+			o := runs[1].Moves[i]
+			if m.UCI != o.UCI || m.ExpectedWinrate != o.ExpectedWinrate || m.Coverage != o.Coverage {
+				t.Errorf("%s move %d: first run %s %.4f (coverage %.4f), second %s %.4f (coverage %.4f)", mode.name, i+1, m.SAN, m.ExpectedWinrate, m.Coverage, o.SAN, o.ExpectedWinrate, o.Coverage)
+			}
 		}
 	}
 }

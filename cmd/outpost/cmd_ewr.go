@@ -55,6 +55,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	margin := fs.Float64("decision-margin", -1, fmt.Sprintf("with --tree-depth or --fast: the analysing player's moves whose tree-depth winrate is within this of the loss threshold are searched again at --depth (0..1; --fast: %g)", ewr.FastDecisionMargin))
 	compare := fs.Bool("compare", false, "with --bench: the exact calculation and the fast mode side by side, with the per-move difference")
 	save := fs.String("compare-save", "", "with --compare: write every side's result and counts to this file (JSON lines)")
+	repeat := fs.Bool("repeat", false, "with --compare: B is A calculated again (the exact calculation; with --fast or --tree-depth that mode on both sides), so max |Δ| is the run-to-run difference; with --compare-ref, A is the earlier run")
 	only := fs.String("compare-only", "", "with --compare: only these benchmark positions (names, comma-separated)")
 	ref := fs.String("compare-ref", "", "with --compare: take the exact side (A) from a --compare-save file of the same parameters instead of calculating it")
 	bench := fs.Bool("bench", false, "benchmark ten typical positions at these parameters: fresh, repeated (result cache), repeated (evaluation cache only), another Maia rating")
@@ -90,8 +91,8 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	if *compare && !*bench {
 		return errors.New("--compare needs --bench")
 	}
-	if (*save != "" || *ref != "" || *only != "") && !*compare {
-		return errors.New("--compare-save, --compare-ref and --compare-only need --bench --compare")
+	if (*save != "" || *ref != "" || *only != "" || *repeat) && !*compare {
+		return errors.New("--compare-save, --compare-ref, --compare-only and --repeat need --bench --compare")
 	}
 	var onlyNames []string
 	for _, n := range strings.Split(*only, ",") {
@@ -120,7 +121,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeAll()
 	if *bench && *compare {
-		return runEWRCompare(ctx, env, calc, p, compareFiles{save: *save, ref: *ref, only: onlyNames, margin: marginSet})
+		return runEWRCompare(ctx, env, calc, p, compareFiles{save: *save, ref: *ref, only: onlyNames, margin: marginSet, repeat: *repeat})
 	}
 	if *bench {
 		return runEWRBench(ctx, env, calc, p)
@@ -272,6 +273,8 @@ type compareFiles struct {
 	// margin is --decision-margin when given (it overrides the fast
 	// mode's).
 	margin *float64
+	// repeat is --repeat: the same parameters on both sides.
+	repeat bool
 }
 
 func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params, cf compareFiles) error {
@@ -299,7 +302,18 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 	if fast.IsFast() && fast.DecisionMargin > 0 {
 		mass += fmt.Sprintf(" (the analysing player's moves within %g of the threshold again at depth %d)", fast.DecisionMargin, fast.Depth)
 	}
-	fmt.Fprintf(out, "A: exact (depth %d everywhere) · B: legal moves at depth %d, trees at depth %d%s\n", exact.Depth, fast.Depth, treeDepth, mass)
+	if cf.repeat {
+		exact, fast = p, p
+		mode := "exact (depth %d everywhere)"
+		if p.IsFast() {
+			mode = "the fast mode (trees at depth %d" + mass + ")"
+			fmt.Fprintf(out, "A and B: "+mode+", calculated twice (run-to-run difference)\n", p.TreeDepth)
+		} else {
+			fmt.Fprintf(out, "A and B: "+mode+", calculated twice (run-to-run difference)\n", p.Depth)
+		}
+	} else {
+		fmt.Fprintf(out, "A: exact (depth %d everywhere) · B: legal moves at depth %d, trees at depth %d%s\n", exact.Depth, fast.Depth, treeDepth, mass)
+	}
 	load := func() string {
 		la, err := os.ReadFile("/proc/loadavg")
 		if err != nil {
@@ -336,7 +350,7 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 	fmt.Fprintf(out, "B fast:  first ranking at most %.1fs, longest silence %.1fs (targets: 3 s, 2 s)\n",
 		slices.Max(append([]time.Duration{0}, r.B.FirstRanking...)).Seconds(), slices.Max(append([]time.Duration{0}, r.B.MaxGap...)).Seconds())
 	fmt.Fprintf(out, "B against A: %d moves, max |Δ| %.2f pp, mean %.2f pp, %d over 1 pp; same best move in %d of %d positions\n",
-		r.Moves, 100*r.MaxDiff, 100*r.MeanDiff, r.Over1pp, r.SameBest, len(ewr.BenchPositions))
+		r.Moves, 100*r.MaxDiff, 100*r.MeanDiff, r.Over1pp, r.SameBest, len(r.A.Times))
 	fmt.Fprintf(out, "load average after: %s\n", load())
 	return nil
 }

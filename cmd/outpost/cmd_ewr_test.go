@@ -7,6 +7,7 @@ import (
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -34,6 +35,8 @@ func TestEWRFlagErrors(t *testing.T) {
 		{[]string{"--compare-save", "x.jsonl"}, "need --bench --compare"},
 		{[]string{"--bench", "--compare-ref", "x.jsonl"}, "need --bench --compare"},
 		{[]string{"--bench", "--compare", "--compare-only", "start,nope"}, `no benchmark position "nope"`},
+		{[]string{"--bench", "--repeat"}, "need --bench --compare"},
+		{[]string{"--fast", "--decision-margin", "2"}, "decision margin 2"},
 	} {
 		var out, errb bytes.Buffer
 		env := &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
@@ -42,6 +45,38 @@ func TestEWRFlagErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want an error naming %q", c.args, code, errb.String(), c.want)
 		}
 	}
+}
+
+// TestEWRRepeatEndToEnd: --bench --compare --repeat calculates a
+// position twice with the real engines and prints the run-to-run
+// difference, which is none (identical digests): each engine searches the
+// same positions in the same order from a cleared hash.
+func TestEWRRepeatEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	if _, err := enginepath.Stockfish15Command(); err != nil {
+		t.Skip(err)
+	}
+	cfg, err := models.LoadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
+		t.Skipf("Maia-1 weights not installed; run `%s`", models.FetchCommand)
+	}
+	var out, errb bytes.Buffer
+	env := &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
+	args := []string{"ewr", "--bench", "--compare", "--repeat", "--compare-only", "pawn endgame", "--store", ""}
+	if code := run(context.Background(), args, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	text := out.String()
+	assert.Contains(t, text, "A and B: exact (depth 15 everywhere), calculated twice")
+	assert.Regexp(t, `B against A: [1-9][0-9]* moves, max \|Δ\| 0\.00 pp, mean 0\.00 pp, 0 over 1 pp; same best move in 1 of 1 positions`, text)
+	m := regexp.MustCompile(`digests ([0-9a-f]{8}) ([0-9a-f]{8})`).FindStringSubmatch(text)
+	require.Len(t, m, 3, text)
+	assert.Equal(t, m[1], m[2], "identical figures in both runs")
 }
 
 // TestEWRJSONEndToEnd runs the command on a small endgame with the real
