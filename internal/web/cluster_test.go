@@ -23,14 +23,10 @@ func TestClusterPage(t *testing.T) {
 	e := newTestEnv(t, func(o *Options) {
 		o.Cluster = func(context.Context) (*cluster.ClusterStatus, error) { return st, nil }
 	})
-	code, body := e.get(t, "/cluster")
-	if code != http.StatusOK {
-		t.Fatalf("status %d: %s", code, body)
-	}
-	parseHTML(t, body)
+	body := e.page(t, "/cluster")
 	mustContain(t, body, "<strong>1</strong> workers", "<strong>4</strong> chunks queued", "<strong>3.2</strong> positions/s",
 		"w1&lt;b&gt;", "<td>33</td>", "01:02:03", "<code>abc123</code>", "5 / 9", `href="/cluster" aria-current="page"`)
-	code, body = e.get(t, "/api/cluster")
+	code, body := e.get(t, "/api/cluster")
 	var got cluster.ClusterStatus
 	if code != http.StatusOK || json.Unmarshal([]byte(body), &got) != nil || got.Queued != 4 || got.Jobs[0].ChunksDone != 5 {
 		t.Fatalf("api: %d %s", code, body)

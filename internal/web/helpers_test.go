@@ -260,6 +260,18 @@ func (e *testEnv) get(t testing.TB, path string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
+// page gets path, which must answer 200 with a self-contained HTML page
+// (parseHTML), and returns the page.
+func (e *testEnv) page(t *testing.T, path string) string {
+	t.Helper()
+	code, body := e.get(t, path)
+	if code != http.StatusOK {
+		t.Fatalf("GET %s: status %d: %s", path, code, body)
+	}
+	parseHTML(t, body)
+	return body
+}
+
 // postForm posts a form with the CSRF token and same-origin headers unless
 // hdr overrides them.
 func (e *testEnv) postForm(t testing.TB, path string, form url.Values, hdr map[string]string) (*http.Response, string) {

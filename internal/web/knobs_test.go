@@ -30,11 +30,7 @@ func defaultForm(set string) url.Values {
 
 func TestKnobsPage(t *testing.T) {
 	e := newTestEnv(t, nil)
-	code, body := e.get(t, "/knobs")
-	if code != http.StatusOK {
-		t.Fatalf("status %d", code)
-	}
-	parseHTML(t, body)
+	body := e.page(t, "/knobs")
 	// Groups in the specification's order, then the others.
 	last := -1
 	for _, g := range groupOrder {

@@ -9,24 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outpostchess/outpost/analysis/comparerun"
 	"github.com/outpostchess/outpost/internal/store"
 )
 
 // runsLimit is how many runs the page reads.
 const runsLimit = 200
-
-// headline is the part of a run report the page shows (the
-// analysis/comparerun RunReport's "headline").
-type headline struct {
-	Games     int      `json:"games"`
-	Flagged   int      `json:"flagged"`
-	SameName  *float64 `json:"same_name"`
-	Precision *float64 `json:"precision"`
-	Recall    *float64 `json:"recall"`
-	F1        *float64 `json:"f1"`
-	Agree     *float64 `json:"agree"`
-	EvalMAECP float64  `json:"eval_mae_cp"`
-}
 
 type runRow struct {
 	ID                          int64
@@ -35,7 +23,7 @@ type runRow struct {
 	SameName, Precision, Recall string
 	F1, Agree, MAE              string
 	Error                       string
-	h                           headline
+	h                           comparerun.Headline
 	at                          time.Time
 }
 
@@ -73,7 +61,7 @@ func runRowOf(run store.CompareRun) runRow {
 	row := runRow{ID: run.ID, User: run.User, State: string(run.State), Started: run.StartedAt.UTC().Format("2006-01-02 15:04"), at: run.StartedAt}
 	if run.Report != "" {
 		var rep struct {
-			Headline headline `json:"headline"`
+			Headline comparerun.Headline `json:"headline"`
 		}
 		if err := json.Unmarshal([]byte(run.Report), &rep); err != nil {
 			row.Error = "report unreadable: " + err.Error()
@@ -98,12 +86,12 @@ func share(p *float64) string {
 // differ without colour too) and the value.
 var series = []struct {
 	name, colour, dash string
-	get                func(headline) *float64
+	get                func(comparerun.Headline) *float64
 }{
-	{"same name", "#1d4ed8", "", func(h headline) *float64 { return h.SameName }},
-	{"precision", "#b45309", "6 3", func(h headline) *float64 { return h.Precision }},
-	{"recall", "#047857", "2 3", func(h headline) *float64 { return h.Recall }},
-	{"F1", "#9d174d", "10 3 2 3", func(h headline) *float64 { return h.F1 }},
+	{"same name", "#1d4ed8", "", func(h comparerun.Headline) *float64 { return h.SameName }},
+	{"precision", "#b45309", "6 3", func(h comparerun.Headline) *float64 { return h.Precision }},
+	{"recall", "#047857", "2 3", func(h comparerun.Headline) *float64 { return h.Recall }},
+	{"F1", "#9d174d", "10 3 2 3", func(h comparerun.Headline) *float64 { return h.F1 }},
 }
 
 // runsLegend names the chart's lines with swatches drawn like them.

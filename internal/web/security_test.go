@@ -31,16 +31,23 @@ func TestSecurityHeaders(t *testing.T) {
 
 func TestHostCheckWithoutToken(t *testing.T) {
 	e := newTestEnv(t, nil)
-	for host, want := range map[string]int{"127.0.0.1:8090": 200, "localhost:8090": 200, "[::1]:8090": 200, "evil.example": http.StatusMisdirectedRequest, "192.168.1.4:8090": http.StatusMisdirectedRequest} {
-		req, _ := http.NewRequest(http.MethodGet, e.ts.URL+"/", nil)
+	checkHosts(t, e.ts.URL+"/", map[string]int{"127.0.0.1:8090": 200, "localhost:8090": 200, "[::1]:8090": 200, "evil.example": http.StatusMisdirectedRequest, "192.168.1.4:8090": http.StatusMisdirectedRequest})
+}
+
+// checkHosts requests url with each Host header and checks the status
+// the console answers.
+func checkHosts(t *testing.T, url string, want map[string]int) {
+	t.Helper()
+	for host, code := range want {
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
 		req.Host = host
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if resp.StatusCode != want {
-			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		if resp.StatusCode != code {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, code)
 		}
 	}
 }
@@ -189,18 +196,7 @@ func TestServeChecksItsPort(t *testing.T) {
 	go func() { done <- s.Serve(ctx, ln) }()
 	defer func() { cancel(); <-done }()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	for host, want := range map[string]int{"localhost:" + port: 200, "127.0.0.1:1": http.StatusMisdirectedRequest, "evil.example:" + port: http.StatusMisdirectedRequest} {
-		req, _ := http.NewRequest(http.MethodGet, "http://"+ln.Addr().String()+"/runs", nil)
-		req.Host = host
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != want {
-			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
-		}
-	}
+	checkHosts(t, "http://"+ln.Addr().String()+"/runs", map[string]int{"localhost:" + port: 200, "127.0.0.1:1": http.StatusMisdirectedRequest, "evil.example:" + port: http.StatusMisdirectedRequest})
 }
 
 // TestCrossOriginProtection: every state-changing route refuses a

@@ -42,11 +42,7 @@ func parseHTML(t *testing.T, body string) {
 
 func TestDashboard(t *testing.T) {
 	e := newTestEnv(t, func(o *Options) { o.Status = fakeStatus{ids: []string{"live0001", "x"}} })
-	code, body := e.get(t, "/")
-	if code != http.StatusOK {
-		t.Fatalf("status %d: %s", code, body)
-	}
-	parseHTML(t, body)
+	body := e.page(t, "/")
 	mustContain(t, body, "Running · playing <span id=\"playing\">2</span> games", `data-game="live0001"`, "vs maia1",
 		`href="/game/CCW6EEru">report</a>`, "Accuracy: veloce 72%, chabrot 60%", "chabrot (1810)", `class="outcome won"`,
 		`href="/game/plain001">game</a> · none`, `class="outcome won"`, "dashboard.js")
@@ -120,11 +116,7 @@ func TestLiveEvents(t *testing.T) {
 
 func TestGamePage(t *testing.T) {
 	e := newTestEnv(t, nil)
-	code, body := e.get(t, "/game/"+fixtureID)
-	if code != http.StatusOK {
-		t.Fatalf("status %d", code)
-	}
-	parseHTML(t, body)
+	body := e.page(t, "/game/"+fixtureID)
 	mustContain(t, body, `<section class="game" id="g1"`, `<template id="g1-p14">`, "Comparison with Lichess", "report.js",
 		"Expected winrate at the critical moments", `href="/explorer?game=CCW6EEru&amp;ply=13"`, "moments.js", `data-live="true"`)
 	// Each side's critical moment comes first (White's, then Black's), to
@@ -141,7 +133,7 @@ func TestGamePage(t *testing.T) {
 		t.Errorf("critical moments not listed first: %d %d %d", i0, i1, i2)
 	}
 	mustContain(t, body, `href="/explorer?game=CCW6EEru&amp;ply=`+itoa(keys[0]-1)+`">Open the position in the explorer`)
-	code, body = e.get(t, "/game/plain001")
+	code, body := e.get(t, "/game/plain001")
 	if code != http.StatusOK || !strings.Contains(body, "Analysis: not analysed.") || !strings.Contains(body, `data-fen="rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2"`) {
 		t.Errorf("unanalysed game: %d", code)
 	}
@@ -152,11 +144,7 @@ func TestGamePage(t *testing.T) {
 
 func TestExplorerPage(t *testing.T) {
 	e := newTestEnv(t, nil)
-	code, body := e.get(t, "/explorer?game="+fixtureID+"&ply=2")
-	if code != http.StatusOK {
-		t.Fatalf("status %d", code)
-	}
-	parseHTML(t, body)
+	body := e.page(t, "/explorer?game="+fixtureID+"&ply=2")
 	mustContain(t, body, `data-moves="e2e4 e7e5"`, `data-fen="rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"`,
 		`id="p-threshold"`, `<option value="0.001">0.1%</option>`, `id="p-depth"`, `id="p-loss"`, `id="p-rating"`, `role="tree"`, "explorer.js", "game CCW6EEru after 2 plies")
 	if strings.Contains(body, `id="unavailable"`) {
@@ -347,11 +335,7 @@ func TestBoardSVG(t *testing.T) {
 
 func TestRunsPage(t *testing.T) {
 	e := newTestEnv(t, nil)
-	code, body := e.get(t, "/runs")
-	if code != http.StatusOK {
-		t.Fatalf("status %d", code)
-	}
-	parseHTML(t, body)
+	body := e.page(t, "/runs")
 	for _, s := range []string{"same name", "precision", "recall", "F1"} {
 		if !strings.Contains(body, `data-series="`+s+`"`) {
 			t.Errorf("chart lacks series %s", s)
