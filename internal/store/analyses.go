@@ -114,15 +114,24 @@ func (s *Store) transition(ctx context.Context, gameID string, from, to Analysis
 
 // AnalysisOf returns a game's analysis record, or ErrNotFound.
 func (s *Store) AnalysisOf(ctx context.Context, gameID string) (Analysis, error) {
-	var a Analysis
-	var at int64
-	err := s.db.QueryRowContext(ctx, `SELECT game_id, state, result, summary, error, updated_at FROM analyses
-		WHERE game_id = ?`, gameID).Scan(&a.GameID, &a.State, &a.Result, &a.Summary, &a.Error, &at)
+	a, err := scanAnalysis(s.db.QueryRowContext(ctx, `SELECT `+analysisColumns+` FROM analyses WHERE game_id = ?`, gameID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Analysis{}, fmt.Errorf("store: analysis of %s: %w", gameID, ErrNotFound)
 	}
 	if err != nil {
 		return Analysis{}, fmt.Errorf("store: analysis of %s: %w", gameID, err)
+	}
+	return a, nil
+}
+
+// analysisColumns are the columns scanAnalysis reads, in its order.
+const analysisColumns = `game_id, state, result, summary, error, updated_at`
+
+func scanAnalysis(r scanner) (Analysis, error) {
+	var a Analysis
+	var at int64
+	if err := r.Scan(&a.GameID, &a.State, &a.Result, &a.Summary, &a.Error, &at); err != nil {
+		return Analysis{}, err
 	}
 	a.UpdatedAt = fromMs(at)
 	return a, nil
@@ -133,27 +142,12 @@ func (s *Store) AnalysesIn(ctx context.Context, states ...AnalysisState) ([]Anal
 	if len(states) == 0 {
 		return nil, nil
 	}
-	q := `SELECT game_id, state, result, summary, error, updated_at FROM analyses WHERE state IN (?`
+	q := `SELECT ` + analysisColumns + ` FROM analyses WHERE state IN (?`
 	args := []any{states[0]}
 	for _, st := range states[1:] {
 		q += `, ?`
 		args = append(args, st)
 	}
 	q += `) ORDER BY updated_at`
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: list analyses: %w", err)
-	}
-	defer rows.Close()
-	var out []Analysis
-	for rows.Next() {
-		var a Analysis
-		var at int64
-		if err := rows.Scan(&a.GameID, &a.State, &a.Result, &a.Summary, &a.Error, &at); err != nil {
-			return nil, fmt.Errorf("store: list analyses: %w", err)
-		}
-		a.UpdatedAt = fromMs(at)
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, "list analyses", scanAnalysis, q, args...)
 }

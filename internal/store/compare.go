@@ -83,20 +83,17 @@ func (s *Store) Runs(ctx context.Context, user string, limit int) ([]CompareRun,
 	}
 	q += ` ORDER BY id DESC LIMIT ?`
 	args = append(args, limit)
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: runs: %w", err)
+	return queryAll(ctx, s.db, "runs", scanRun, q, args...)
+}
+
+// scanRun reads the columns id, user, params, state, report, started_at,
+// finished_at.
+func scanRun(r scanner) (CompareRun, error) {
+	var c CompareRun
+	var st, fin int64
+	if err := r.Scan(&c.ID, &c.User, &c.Params, &c.State, &c.Report, &st, &fin); err != nil {
+		return CompareRun{}, err
 	}
-	defer rows.Close()
-	var out []CompareRun
-	for rows.Next() {
-		var r CompareRun
-		var st, fin int64
-		if err := rows.Scan(&r.ID, &r.User, &r.Params, &r.State, &r.Report, &st, &fin); err != nil {
-			return nil, fmt.Errorf("store: runs: %w", err)
-		}
-		r.StartedAt, r.FinishedAt = fromMs(st), fromMs(fin)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	c.StartedAt, c.FinishedAt = fromMs(st), fromMs(fin)
+	return c, nil
 }

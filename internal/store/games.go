@@ -176,26 +176,8 @@ func (s *Store) LastGameWith(ctx context.Context, opponent string) (time.Time, e
 }
 
 func (s *Store) queryGames(ctx context.Context, q string, args ...any) ([]Game, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: list games: %w", err)
-	}
-	defer rows.Close()
-	var out []Game
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: list games: %w", err)
-		}
-		out = append(out, g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: list games: %w", err)
-	}
-	return out, nil
+	return queryAll(ctx, s.db, "list games", scanGame, q, args...)
 }
-
-type scanner interface{ Scan(dest ...any) error }
 
 func scanGame(r scanner) (Game, error) {
 	var g Game

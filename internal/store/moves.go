@@ -52,37 +52,32 @@ func (s *Store) ReleaseMove(ctx context.Context, gameID string, ply int) error {
 
 // SentMoveAt returns the move reserved at ply, or ErrNotFound.
 func (s *Store) SentMoveAt(ctx context.Context, gameID string, ply int) (SentMove, error) {
-	var m SentMove
-	var w, b, at int64
-	err := s.db.QueryRowContext(ctx, `SELECT game_id, ply, uci, wtime_ms, btime_ms, sent_at FROM sent_moves
-		WHERE game_id = ? AND ply = ?`, gameID, ply).Scan(&m.GameID, &m.Ply, &m.UCI, &w, &b, &at)
+	m, err := scanSentMove(s.db.QueryRowContext(ctx, `SELECT `+sentMoveColumns+` FROM sent_moves
+		WHERE game_id = ? AND ply = ?`, gameID, ply))
 	if errors.Is(err, sql.ErrNoRows) {
 		return SentMove{}, fmt.Errorf("store: move %s ply %d: %w", gameID, ply, ErrNotFound)
 	}
 	if err != nil {
 		return SentMove{}, fmt.Errorf("store: move %s ply %d: %w", gameID, ply, err)
 	}
-	m.WTime, m.BTime, m.SentAt = time.Duration(w)*time.Millisecond, time.Duration(b)*time.Millisecond, fromMs(at)
 	return m, nil
 }
 
 // SentMoves returns every move reserved in a game, by ply.
 func (s *Store) SentMoves(ctx context.Context, gameID string) ([]SentMove, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT game_id, ply, uci, wtime_ms, btime_ms, sent_at FROM sent_moves
+	return queryAll(ctx, s.db, "moves of "+gameID, scanSentMove, `SELECT `+sentMoveColumns+` FROM sent_moves
 		WHERE game_id = ? ORDER BY ply`, gameID)
-	if err != nil {
-		return nil, fmt.Errorf("store: moves of %s: %w", gameID, err)
+}
+
+// sentMoveColumns are the columns scanSentMove reads, in its order.
+const sentMoveColumns = `game_id, ply, uci, wtime_ms, btime_ms, sent_at`
+
+func scanSentMove(r scanner) (SentMove, error) {
+	var m SentMove
+	var w, b, at int64
+	if err := r.Scan(&m.GameID, &m.Ply, &m.UCI, &w, &b, &at); err != nil {
+		return SentMove{}, err
 	}
-	defer rows.Close()
-	var out []SentMove
-	for rows.Next() {
-		var m SentMove
-		var w, b, at int64
-		if err := rows.Scan(&m.GameID, &m.Ply, &m.UCI, &w, &b, &at); err != nil {
-			return nil, fmt.Errorf("store: moves of %s: %w", gameID, err)
-		}
-		m.WTime, m.BTime, m.SentAt = time.Duration(w)*time.Millisecond, time.Duration(b)*time.Millisecond, fromMs(at)
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	m.WTime, m.BTime, m.SentAt = time.Duration(w)*time.Millisecond, time.Duration(b)*time.Millisecond, fromMs(at)
+	return m, nil
 }

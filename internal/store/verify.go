@@ -114,23 +114,7 @@ func (s *Store) RecentVerifications(ctx context.Context, limit int) ([]Verificat
 }
 
 func (s *Store) queryVerifications(ctx context.Context, q string, args ...any) ([]Verification, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: list verifications: %w", err)
-	}
-	defer rows.Close()
-	var out []Verification
-	for rows.Next() {
-		v, err := scanVerification(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: list verifications: %w", err)
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: list verifications: %w", err)
-	}
-	return out, nil
+	return queryAll(ctx, s.db, "list verifications", scanVerification, q, args...)
 }
 
 // NextVerificationAt returns when the earliest waiting verification is

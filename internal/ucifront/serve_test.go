@@ -14,6 +14,7 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // testEngine plays the first legal move. With Infinite limits it waits for
@@ -235,7 +236,7 @@ func TestServeContextCancel(t *testing.T) {
 	defer inW.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	var out syncBuilder
+	var out testkit.SyncBuffer
 	go func() { done <- Serve(ctx, inR, &out, &testEngine{options: map[string]string{}}, Config{}) }()
 	io.WriteString(inW, "go infinite\n")
 	time.Sleep(50 * time.Millisecond)
@@ -267,15 +268,4 @@ func TestServeRealEngine(t *testing.T) {
 	if f := strings.Fields(last); len(f) < 2 || f[0] != "bestmove" || !bots.IsLegal(g, f[1]) {
 		t.Errorf("medium over UCI: %q", out.String())
 	}
-}
-
-type syncBuilder struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuilder) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
 }
