@@ -30,10 +30,7 @@ func TestRunByIDAndReopen(t *testing.T) {
 
 	require.NoError(t, s.ReopenRun(ctx, id))
 	// survives a reopen of the database file
-	require.NoError(t, s.Close())
-	s2, err := Open(ctx, path)
-	require.NoError(t, err)
-	defer s2.Close()
+	s2 := reopen(t, s, path)
 	r, err = s2.Run(ctx, id)
 	require.NoError(t, err)
 	assert.Equal(t, RunRunning, r.State)

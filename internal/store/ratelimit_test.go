@@ -23,11 +23,8 @@ func TestRateLimitSurvivesReopen(t *testing.T) {
 	require.NoError(t, s.SetRateLimitedUntil(ctx, lichess, until))
 	require.NoError(t, s.SetRateLimitedUntil(ctx, lichess, until.Add(-30*time.Second)))
 	require.NoError(t, s.SetRateLimitedUntil(ctx, sandbox, until.Add(time.Hour)))
-	require.NoError(t, s.Close())
 
-	s2, err := Open(ctx, path)
-	require.NoError(t, err)
-	defer s2.Close()
+	s2 := reopen(t, s, path)
 	got, err = s2.RateLimitedUntil(ctx, lichess)
 	require.NoError(t, err)
 	assert.True(t, got.Equal(until), "got %v want %v", got, until)

@@ -22,6 +22,17 @@ func openTemp(t *testing.T) (*Store, string) {
 	return s, path
 }
 
+// reopen closes s and opens its file at path again, closed at the
+// test's end.
+func reopen(t *testing.T, s *Store, path string) *Store {
+	t.Helper()
+	require.NoError(t, s.Close())
+	s2, err := Open(context.Background(), path)
+	require.NoError(t, err)
+	t.Cleanup(func() { s2.Close() })
+	return s2
+}
+
 func TestGameLifecycleSurvivesReopen(t *testing.T) {
 	ctx := context.Background()
 	s, path := openTemp(t)
@@ -34,11 +45,8 @@ func TestGameLifecycleSurvivesReopen(t *testing.T) {
 	require.Len(t, active, 1)
 	assert.Equal(t, "hard", active[0].Engine)
 	assert.Equal(t, "e2e4 e7e5", active[0].Moves)
-	require.NoError(t, s.Close())
 
-	s2, err := Open(ctx, path)
-	require.NoError(t, err)
-	defer s2.Close()
+	s2 := reopen(t, s, path)
 	g, err := s2.Game(ctx, "abcd1234")
 	require.NoError(t, err)
 	assert.False(t, g.Finished())

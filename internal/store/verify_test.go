@@ -64,11 +64,8 @@ func TestVerificationLifecycleSurvivesReopen(t *testing.T) {
 
 	require.NoError(t, s.SaveCloudCheck(ctx, "done0001", 6, 5, 1, `{"checked":6}`))
 	require.NoError(t, s.RetryVerification(ctx, "done0001", 1, t0.Add(2*time.Minute), ""))
-	require.NoError(t, s.Close())
 
-	s2, err := Open(ctx, path)
-	require.NoError(t, err)
-	defer s2.Close()
+	s2 := reopen(t, s, path)
 	v, err := s2.Verification(ctx, "done0001")
 	require.NoError(t, err)
 	assert.True(t, v.CloudDone)
