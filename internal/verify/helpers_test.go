@@ -140,69 +140,13 @@ func cloudFromLichess(t *testing.T, a *analysis.Analysis, lg *lichess.Game) map[
 	return out
 }
 
-// fakeClock is a manual clock: After's channels fire when Advance passes
-// their deadline.
-type fakeClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	waiters []waiter
-}
-
-type waiter struct {
-	at time.Time
-	ch chan time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	if d <= 0 {
-		ch <- c.now
-		return ch
-	}
-	c.waiters = append(c.waiters, waiter{at: c.now.Add(d), ch: ch})
-	return ch
-}
-
-// Advance moves the clock by d and fires the timers due.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.waiters[:0]
-	for _, w := range c.waiters {
-		if !w.at.After(c.now) {
-			w.ch <- c.now
-			continue
-		}
-		kept = append(kept, w)
-	}
-	c.waiters = kept
-}
-
-// AdvanceToNext moves the clock to the earliest pending timer (and fires
+// advanceToNext moves the clock to its earliest pending timer (firing
 // it); it reports false when no timer is pending.
-func (c *fakeClock) AdvanceToNext() bool {
-	c.mu.Lock()
-	if len(c.waiters) == 0 {
-		c.mu.Unlock()
+func advanceToNext(c *lichess.ManualClock) bool {
+	at, ok := c.NextDeadline()
+	if !ok {
 		return false
 	}
-	next := c.waiters[0].at
-	for _, w := range c.waiters[1:] {
-		if w.at.Before(next) {
-			next = w.at
-		}
-	}
-	d := next.Sub(c.now)
-	c.mu.Unlock()
-	c.Advance(d)
+	c.Advance(at.Sub(c.Now()))
 	return true
 }

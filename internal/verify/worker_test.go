@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess"
 )
 
 // workerRig runs a worker on an in-memory store with the sample game
@@ -18,7 +19,7 @@ import (
 type workerRig struct {
 	st      *store.Store
 	api     *fakeAPI
-	clock   *fakeClock
+	clock   *lichess.ManualClock
 	updates chan store.Verification
 	idle    chan struct{}
 	stop    func()
@@ -48,7 +49,7 @@ func newWorkerRigWith(t *testing.T, cloud bool, limit429 int) *workerRig {
 	g, err := st.Game(ctx, sampleID)
 	require.NoError(t, err)
 
-	r := &workerRig{st: st, clock: &fakeClock{now: g.FinishedAt.Add(time.Second)},
+	r := &workerRig{st: st, clock: lichess.NewManualClock(g.FinishedAt.Add(time.Second)),
 		updates: make(chan store.Verification, 100), idle: make(chan struct{}, 100)}
 	r.api = &fakeAPI{cloud: cloudFromLichess(t, ours, lg), export: withoutAnalysis(lg), analysed: lg,
 		clock: r.clock.Now, lockFor: 30 * time.Minute, limit429: limit429}
@@ -76,7 +77,7 @@ func (r *workerRig) round(t *testing.T) store.Verification {
 		case v := <-r.updates:
 			return v
 		case <-r.idle:
-			r.clock.AdvanceToNext()
+			advanceToNext(r.clock)
 		case <-timeout:
 			t.Fatal("the worker made no progress")
 		}
