@@ -35,13 +35,42 @@ func Settings(c config.ClusterConfig) cluster.Settings {
 // connects on the first RunChunks and keeps the connection; a failed
 // connection is tried again by the next call.
 type Dispatcher struct {
-	opts     cluster.ConnOptions
+	lazyConn // its mu also guards last
 	settings cluster.Settings
 	log      zerolog.Logger
+	last     *cluster.Dispatcher
+}
+
+// lazyConn is a cluster connection made on first use and kept; a failed
+// connection is tried again by the next use.
+type lazyConn struct {
+	opts cluster.ConnOptions
 
 	mu   sync.Mutex
 	conn *cluster.Conn
-	last *cluster.Dispatcher
+}
+
+// connLocked returns the connection, connecting first if needed; l.mu
+// must be held.
+func (l *lazyConn) connLocked(ctx context.Context) (*cluster.Conn, error) {
+	if l.conn == nil {
+		c, err := cluster.Connect(ctx, l.opts)
+		if err != nil {
+			return nil, err
+		}
+		l.conn = c
+	}
+	return l.conn, nil
+}
+
+// Close closes the connection, if any.
+func (l *lazyConn) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.conn != nil {
+		l.conn.Close()
+		l.conn = nil
+	}
 }
 
 // EngineName is the workers' engine name from the last results ("" before
@@ -62,34 +91,21 @@ func New(c config.ClusterConfig, url, name string, log zerolog.Logger) *Dispatch
 	if o.URL == "" {
 		return nil
 	}
-	return &Dispatcher{opts: o, settings: Settings(c), log: log}
+	return &Dispatcher{lazyConn: lazyConn{opts: o}, settings: Settings(c), log: log}
 }
 
 // RunChunks implements analysis.Dispatcher.
 func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, chunks []analysis.Chunk, done func(int)) ([][]analysis.Outcome, error) {
 	d.mu.Lock()
-	if d.conn == nil {
-		c, err := cluster.Connect(ctx, d.opts)
-		if err != nil {
-			d.mu.Unlock()
-			return nil, err
-		}
-		d.conn = c
+	conn, err := d.connLocked(ctx)
+	if err != nil {
+		d.mu.Unlock()
+		return nil, err
 	}
-	cd := &cluster.Dispatcher{Conn: d.conn, Settings: d.settings, Logger: d.log}
+	cd := &cluster.Dispatcher{Conn: conn, Settings: d.settings, Logger: d.log}
 	d.last = cd
 	d.mu.Unlock()
 	return cd.RunChunks(ctx, spec, chunks, done)
-}
-
-// Close closes the connection, if any.
-func (d *Dispatcher) Close() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.conn != nil {
-		d.conn.Close()
-		d.conn = nil
-	}
 }
 
 // statusTimeout bounds one status read (a page must not hang on a cluster
@@ -99,10 +115,7 @@ const statusTimeout = 3 * time.Second
 // Monitor reads the cluster's status (the web console's Cluster page) over
 // a connection made on first use.
 type Monitor struct {
-	opts cluster.ConnOptions
-
-	mu   sync.Mutex
-	conn *cluster.Conn
+	lazyConn
 }
 
 // NewMonitor returns the monitor of c, or nil when no cluster is
@@ -112,7 +125,7 @@ func NewMonitor(c config.ClusterConfig, name string) *Monitor {
 	if o.URL == "" {
 		return nil
 	}
-	return &Monitor{opts: o}
+	return &Monitor{lazyConn{opts: o}}
 }
 
 // Status reads the status, connecting first if needed.
@@ -121,22 +134,9 @@ func (m *Monitor) Status(ctx context.Context) (*cluster.ClusterStatus, error) {
 	defer cancel()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.conn == nil {
-		c, err := cluster.Connect(ctx, m.opts)
-		if err != nil {
-			return nil, err
-		}
-		m.conn = c
+	conn, err := m.connLocked(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return m.conn.Status(ctx)
-}
-
-// Close closes the connection, if any.
-func (m *Monitor) Close() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.conn != nil {
-		m.conn.Close()
-		m.conn = nil
-	}
+	return conn.Status(ctx)
 }
