@@ -32,8 +32,12 @@ func newGameCache(max int) *gameCache {
 	return &gameCache{max: max, order: list.New(), byKey: map[string]*list.Element{}}
 }
 
-func cacheKey(fen string, moves []string) string {
-	return fen + "\x00" + strings.Join(moves, " ")
+func cacheKey(fen string, moves []string, chess960 bool) string {
+	mode := "std"
+	if chess960 {
+		mode = "960"
+	}
+	return mode + "\x00" + fen + "\x00" + strings.Join(moves, " ")
 }
 
 func (c *gameCache) get(key string) *game.Game {
@@ -61,16 +65,17 @@ func (c *gameCache) put(key string, g *game.Game) {
 	}
 }
 
-// replay returns the game of fen + moves, from the cache, by extending the
-// cached parent game by its last move, or by a full replay.
-func (c *gameCache) replay(fen string, moves []string) (*game.Game, error) {
-	key := cacheKey(fen, moves)
+// replay returns the game of fen + moves (a Chess960 game when chess960 is
+// set), from the cache, by extending the cached parent game by its last
+// move, or by a full replay.
+func (c *gameCache) replay(fen string, moves []string, chess960 bool) (*game.Game, error) {
+	key := cacheKey(fen, moves, chess960)
 	if g := c.get(key); g != nil {
 		return g, nil
 	}
 	var g *game.Game
 	if n := len(moves); n > 0 {
-		if parent := c.get(cacheKey(fen, moves[:n-1])); parent != nil {
+		if parent := c.get(cacheKey(fen, moves[:n-1], chess960)); parent != nil {
 			var err error
 			if g, err = parent.Play(moves[n-1]); err != nil {
 				return nil, err
@@ -79,7 +84,7 @@ func (c *gameCache) replay(fen string, moves []string) (*game.Game, error) {
 	}
 	if g == nil {
 		var err error
-		if g, err = game.Replay(fen, moves); err != nil {
+		if g, err = game.ReplayVariant(fen, moves, chess960); err != nil {
 			return nil, err
 		}
 	}

@@ -19,8 +19,13 @@ const DefaultRating = 1500
 type Request struct {
 	// StartFEN is the game's initial position; empty means the standard start.
 	StartFEN string
-	// Moves are the moves played from StartFEN, in UCI (e1g1 for castling).
+	// Moves are the moves played from StartFEN, in UCI (e1g1 for castling;
+	// in Chess960 king takes rook, e1h1, or the king's move).
 	Moves []string
+	// Chess960 is set for a Chess960 game: StartFEN's castling rights are
+	// X-FEN or Shredder-FEN, and the predicted moves write castling as king
+	// takes rook.
+	Chess960 bool
 	// Rating is the rating of the player to move: it picks the Maia-1 level
 	// (nearest) and Maia-2's elo_self. 0 means DefaultRating.
 	Rating int
@@ -217,7 +222,7 @@ func (p *Predictor) Predict(ctx context.Context, reqs []Request) ([]Prediction, 
 	groups := map[string][]int{}
 	var order []string
 	for i, r := range reqs {
-		g, err := p.games.replay(r.StartFEN, r.Moves)
+		g, err := p.games.replay(r.StartFEN, r.Moves, r.Chess960)
 		if err != nil {
 			return nil, fmt.Errorf("models: request %d: %w", i, err)
 		}

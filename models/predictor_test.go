@@ -275,7 +275,7 @@ func TestGameCache(t *testing.T) {
 	c := newGameCache(3)
 	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5"}
 	for i := range moves {
-		g, err := c.replay("", moves[:i+1])
+		g, err := c.replay("", moves[:i+1], false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -286,12 +286,12 @@ func TestGameCache(t *testing.T) {
 	if c.len() != 3 {
 		t.Errorf("cache holds %d games, want 3 (bounded)", c.len())
 	}
-	a, _ := c.replay("", moves)
-	b, _ := c.replay("", moves)
+	a, _ := c.replay("", moves, false)
+	b, _ := c.replay("", moves, false)
 	if a != b {
 		t.Error("cached game not reused")
 	}
-	if _, err := c.replay("", append(moves, "e1e3")); err == nil || !strings.Contains(err.Error(), "move 6") {
+	if _, err := c.replay("", append(moves, "e1e3"), false); err == nil || !strings.Contains(err.Error(), "move 6") {
 		t.Errorf("illegal extension: %v", err)
 	}
 }

@@ -116,7 +116,7 @@ func (e *Engine) Configure(options map[string]string) error {
 // sampled one). The score is the value head's expected score converted to
 // centipawns. Limits are ignored: one network evaluation is the whole search.
 func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, _ engine.Limits) (engine.Move, error) {
-	pr, err := e.pred.PredictOne(ctx, models.Request{StartFEN: pos.StartFEN, Moves: pos.Moves, Model: e.model})
+	pr, err := e.pred.PredictOne(ctx, models.Request{StartFEN: pos.StartFEN, Moves: pos.Moves, Chess960: pos.Chess960, Model: e.model})
 	if err != nil {
 		return engine.Move{}, fmt.Errorf("maia: %w", err)
 	}

@@ -81,7 +81,12 @@ type Game struct {
 	Snapshots []Snapshot
 	// Standard reports whether the game began from the standard start position.
 	Standard bool
-	// Moves are the moves played, in standard UCI.
+	// Chess960 reports whether the game is played with Chess960 castling:
+	// castling rights by rook, castling moves written king takes rook
+	// (e1h1) in Moves and LegalMoves.
+	Chess960 bool
+	// Moves are the moves played, in UCI (castling as the king's move in
+	// standard chess, king takes rook in Chess960).
 	Moves []string
 	final *board.Board // read only once the game is shared; Play clones it
 	legal []board.Move // legal moves of final, computed before the game is shared
@@ -92,18 +97,28 @@ func (g *Game) Current() *Snapshot { return &g.Snapshots[len(g.Snapshots)-1] }
 
 // Replay parses startFEN (empty = standard start) and plays moves (UCI,
 // e1g1 for castling). An illegal or malformed move gives an error naming it.
+// A castling field naming rook files (Shredder-FEN) makes it a Chess960
+// game; ReplayVariant says so explicitly (an X-FEN "KQkq" Chess960 start).
 func Replay(startFEN string, moves []string) (*Game, error) {
+	return ReplayVariant(startFEN, moves, false)
+}
+
+// ReplayVariant is Replay for a Chess960 game when chess960 is set: the
+// castling rights of startFEN are read as X-FEN or Shredder-FEN and castling
+// moves may be written either as king takes rook (e1h1) or as the king's
+// move (e1g1).
+func ReplayVariant(startFEN string, moves []string, chess960 bool) (*Game, error) {
 	if startFEN == "" {
 		startFEN = StartFEN
 	}
 	// the chess core's position check: a position no game reaches (the
 	// side not to move in check, castling without a rook) is refused, or
 	// the model would be asked for a move such as a king capture
-	pos, err := board.FromFENChecked(strings.TrimSpace(startFEN), false)
+	pos, err := board.FromFENChecked(strings.TrimSpace(startFEN), chess960)
 	if err != nil {
 		return nil, fmt.Errorf("game: %w", err)
 	}
-	g := &Game{Snapshots: make([]Snapshot, 0, len(moves)+1), Moves: make([]string, 0, len(moves))}
+	g := &Game{Snapshots: make([]Snapshot, 0, len(moves)+1), Moves: make([]string, 0, len(moves)), Chess960: pos.Chess960()}
 	first := snapshot(pos, fenEP(startFEN))
 	g.Standard = isStandard(&first)
 	g.Snapshots = append(g.Snapshots, first)
@@ -123,6 +138,7 @@ func (g *Game) Play(uci string) (*Game, error) {
 		Snapshots: make([]Snapshot, len(g.Snapshots), len(g.Snapshots)+1),
 		Moves:     make([]string, len(g.Moves), len(g.Moves)+1),
 		Standard:  g.Standard,
+		Chess960:  g.Chess960,
 		final:     g.final,
 		legal:     g.legal,
 	}
@@ -188,6 +204,24 @@ func (g *Game) LegalMoves() []string {
 	return out
 }
 
+// Castling reports whether uci, a legal move of the final position written
+// as LegalMoves writes it, is castling; if so it returns the castling rook's
+// square and the king's target square (g- or c-file), a1 = 0 … h8 = 63.
+func (g *Game) Castling(uci string) (rook, kingTo int, ok bool) {
+	for _, m := range g.legal {
+		if !m.IsCastle() || m.String() != uci {
+			continue
+		}
+		sq, _ := g.final.CastlingRook(g.final.SideToMove(), m.Flag() == board.FlagCastleK)
+		to, err := board.ParseSquare(g.final.StandardUCI(m)[2:4])
+		if err != nil {
+			return 0, 0, false // unreachable: the board writes squares
+		}
+		return int(sq), int(to), true
+	}
+	return 0, 0, false
+}
+
 // EPCaptureLegal reports whether an en-passant capture is legal in the final
 // position.
 func (g *Game) EPCaptureLegal() bool {
@@ -211,6 +245,11 @@ func findMove(pos *board.Board, legal []board.Move, uci string) (board.Move, err
 		if m.String() == s {
 			return m, nil
 		}
+	}
+	// castling in the other mode's notation (e1h1 on a standard board,
+	// e1g1 on a Chess960 one), as Lichess accepts both
+	if m, err := pos.ParseUCI(s); err == nil && m.IsCastle() {
+		return m, nil
 	}
 	if _, err := board.ParseSquare(s[0:2]); err != nil {
 		return board.NullMove, fmt.Errorf("not a UCI move")

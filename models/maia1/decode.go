@@ -15,8 +15,9 @@ func LegalIndex(cur *game.Snapshot, uci string) (int, error) {
 		return -1, err
 	}
 	p := cur.Board[from]
-	if p.Kind() == 5 && abs(to%8-from%8) == 2 && to/8 == from/8 {
-		// Castling: lc0 writes king takes own rook.
+	if p.Kind() == 5 && abs(to%8-from%8) == 2 && to/8 == from/8 && !ownRook(cur, p, to) {
+		// Castling written as the king's move: lc0 writes king takes own
+		// rook. (A Chess960 king two files from its rook already does.)
 		if to%8 == 6 {
 			to = from/8*8 + 7
 		} else {
@@ -40,8 +41,35 @@ func Decode(g *game.Game, logits []float32) ([]game.MoveProb, error) {
 	if len(logits) != PolicySize {
 		return nil, fmt.Errorf("maia1: %d policy logits, want %d", len(logits), PolicySize)
 	}
-	cur := g.Current()
-	return game.SoftmaxLegal(g.LegalMoves(), logits, func(m string) (int, error) { return LegalIndex(cur, m) })
+	return game.SoftmaxLegal(g.LegalMoves(), logits, func(m string) (int, error) { return MoveIndex(g, m) })
+}
+
+// MoveIndex maps a legal move of g's final position, written as
+// g.LegalMoves writes it, to its policy index. Castling becomes king takes
+// own rook from the game's own knowledge of the castling rook, so Chess960
+// castling (king and rook on any files) maps right.
+func MoveIndex(g *game.Game, uci string) (int, error) {
+	if rook, _, ok := g.Castling(uci); ok {
+		from, _, _, err := parseUCI(uci)
+		if err != nil {
+			return -1, err
+		}
+		to := rook
+		if !g.Current().WhiteToMove {
+			from, to = from^56, to^56
+		}
+		if i := PolicyIndex(from, to, PromoNone); i >= 0 {
+			return i, nil
+		}
+		return -1, fmt.Errorf("maia1: castling %q has no policy output", uci)
+	}
+	return LegalIndex(g.Current(), uci)
+}
+
+// ownRook reports whether square sq holds a rook of king's colour.
+func ownRook(cur *game.Snapshot, king game.Piece, sq int) bool {
+	p := cur.Board[sq]
+	return p.Kind() == 3 && p.White() == king.White()
 }
 
 func parseUCI(s string) (from, to, promo int, err error) {

@@ -169,10 +169,15 @@ func fill(dst []float32, ch int, v float32) {
 	}
 }
 
-// MoveIndex returns the vocabulary index of a legal move (standard UCI) of
-// g's final position, mirroring it when Black is to move.
+// MoveIndex returns the vocabulary index of a legal move of g's final
+// position (as g.LegalMoves writes it), mirroring it when Black is to move.
 func MoveIndex(g *game.Game, uci string) (int, error) {
 	m := uci
+	if _, kingTo, ok := g.Castling(uci); ok && len(m) == 4 {
+		// Maia-2 writes castling as the king's move (e1g1), also for a
+		// Chess960 game's king-takes-rook move.
+		m = m[:2] + string(rune('a'+kingTo%8)) + string(rune('1'+kingTo/8))
+	}
 	if !g.Current().WhiteToMove {
 		if len(m) < 4 {
 			return -1, fmt.Errorf("maia2: bad move %q", uci)
