@@ -238,3 +238,28 @@ func (b *Board) genCastling(ml *MoveList) {
 func (b *Board) castleRight(m Move) int {
 	return castleIndex(b.side, m.Flag() == FlagCastleK)
 }
+
+// StandardCastling reports whether every castling right held has its king
+// on the e-file and its rook in the a- or h-file corner, so that the
+// position reads the same in standard chess and in Chess960 (an engine can
+// search it without UCI_Chess960).
+func (b *Board) StandardCastling() bool {
+	for i := 0; i < 4; i++ {
+		if b.castle&(1<<i) == 0 {
+			continue
+		}
+		c := Color(i / 2)
+		rank := 0
+		if c == Black {
+			rank = 7
+		}
+		corner := MakeSquare(7, rank)
+		if i%2 == 1 {
+			corner = MakeSquare(0, rank)
+		}
+		if b.KingSquare(c) != MakeSquare(4, rank) || b.castleRook[i] != corner {
+			return false
+		}
+	}
+	return true
+}
