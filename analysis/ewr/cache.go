@@ -19,10 +19,13 @@ const resultVersion = "ewr-v1"
 // parameters and the included moves.
 func resultKey(root *board.Board, pos Position, p Params, include []string) string {
 	start := strings.TrimSpace(pos.StartFEN)
-	if b, err := board.FromFEN(start); err == nil && start != "" {
+	if b, err := board.FromFENVariant(start, pos.Chess960); err == nil && start != "" {
 		start = b.FEN()
 	} else {
 		start = board.StartFEN
+	}
+	if pos.Chess960 {
+		start = "chess960 " + start // a standard key stays as it was
 	}
 	pj, _ := json.Marshal(p)
 	h := sha256.New()

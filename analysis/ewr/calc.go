@@ -19,6 +19,9 @@ type Position struct {
 	StartFEN string
 	// Moves are the moves played from StartFEN, in UCI.
 	Moves []string
+	// Chess960 is set for a Chess960 game (X-FEN or Shredder-FEN castling
+	// rights, castling written king takes rook).
+	Chess960 bool `json:",omitempty"`
 }
 
 // Options shape one calculation without changing its result.
@@ -152,7 +155,7 @@ func replay(pos Position) (*board.Board, error) {
 	if fen == "" || fen == "startpos" {
 		fen = board.StartFEN
 	}
-	b, err := board.FromFENChecked(fen, false)
+	b, err := board.FromFENChecked(fen, pos.Chess960)
 	if err != nil {
 		return nil, fmt.Errorf("ewr: %w", err)
 	}

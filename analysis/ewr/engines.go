@@ -155,7 +155,7 @@ func (e *EngineEvaluator) search(ctx context.Context, eng Searcher, r EvalReques
 			}
 		}
 		var res *uci.Result
-		res, err = eng.Analyse(ctx, uci.Position{FEN: r.FEN}, uci.Limits{Depth: r.Depth})
+		res, err = eng.Analyse(ctx, uci.Position{FEN: r.FEN, Chess960: chess960FEN(r.FEN)}, uci.Limits{Depth: r.Depth})
 		if err == nil {
 			if res.Stopped || ctx.Err() != nil {
 				return score.Score{}, ctx.Err()

@@ -27,7 +27,7 @@ func (f *fakeProber) Probe(ctx context.Context, reqs []ProbeRequest) ([][]MovePr
 	out := make([][]MoveProb, len(reqs))
 	for i, r := range reqs {
 		f.reqs = append(f.reqs, r)
-		b, err := replay(Position{StartFEN: r.StartFEN, Moves: r.Moves})
+		b, err := replay(Position{StartFEN: r.StartFEN, Moves: r.Moves, Chess960: r.Chess960})
 		if err != nil {
 			return nil, err
 		}

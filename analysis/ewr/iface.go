@@ -13,6 +13,8 @@ type ProbeRequest struct {
 	StartFEN string
 	// Moves is the history from StartFEN in UCI; models see it.
 	Moves []string
+	// Chess960 is set for a Chess960 game.
+	Chess960 bool
 	// Rating is the Maia rating of the side to move; OppRating the other's.
 	Rating, OppRating int
 }

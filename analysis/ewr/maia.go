@@ -24,7 +24,7 @@ func NewMaiaProber(p *models.Predictor) *MaiaProber { return &MaiaProber{P: p} }
 func (m *MaiaProber) Probe(ctx context.Context, reqs []ProbeRequest) ([][]MoveProb, error) {
 	mr := make([]models.Request, len(reqs))
 	for i, r := range reqs {
-		mr[i] = models.Request{StartFEN: r.StartFEN, Moves: r.Moves, Rating: r.Rating, OppRating: r.OppRating, Model: m.Model}
+		mr[i] = models.Request{StartFEN: r.StartFEN, Moves: r.Moves, Chess960: r.Chess960, Rating: r.Rating, OppRating: r.OppRating, Model: m.Model}
 	}
 	preds, err := m.P.Predict(ctx, mr)
 	if err != nil {

@@ -14,6 +14,8 @@ type Game struct {
 	StartFEN string
 	// Moves are the moves played, in UCI.
 	Moves []string
+	// Chess960 is set for a Chess960 game.
+	Chess960 bool
 	// WhiteRating and BlackRating are the players' ratings (0: unknown);
 	// each maps to the nearest Maia level.
 	WhiteRating, BlackRating int
@@ -25,6 +27,7 @@ func GameOf(a *analysis.Analysis) Game {
 	g := Game{WhiteRating: a.Players.White.Rating, BlackRating: a.Players.Black.Rating}
 	if a.Game != nil {
 		g.StartFEN = a.Game.StartFEN
+		g.Chess960 = a.Game.Chess960()
 		for _, m := range a.Game.Moves {
 			g.Moves = append(g.Moves, m.UCI)
 		}
@@ -67,7 +70,7 @@ func AnalyseMoment(ctx context.Context, c *Calculator, g Game, ply int, p Params
 	if ply < 1 || ply > len(g.Moves) {
 		return Moment{}, fmt.Errorf("ewr: ply %d out of range 1..%d", ply, len(g.Moves))
 	}
-	pos := Position{StartFEN: g.StartFEN, Moves: g.Moves[:ply-1]}
+	pos := Position{StartFEN: g.StartFEN, Moves: g.Moves[:ply-1], Chess960: g.Chess960}
 	b, err := replay(pos)
 	if err != nil {
 		return Moment{}, err

@@ -88,7 +88,7 @@ func (r *run) grow(ctx context.Context) error {
 			}
 			moves := make([]string, 0, len(r.pos.Moves)+len(n.path))
 			moves = append(append(moves, r.pos.Moves...), n.path...)
-			reqs[i] = ProbeRequest{StartFEN: r.pos.StartFEN, Moves: moves, Rating: rating, OppRating: opp}
+			reqs[i] = ProbeRequest{StartFEN: r.pos.StartFEN, Moves: moves, Chess960: r.pos.Chess960, Rating: rating, OppRating: opp}
 		}
 		probs, err := r.c.Prober.Probe(ctx, reqs)
 		if err != nil {

@@ -10,13 +10,14 @@ import (
 )
 
 // Board returns the position a probe request asks about: its start FEN
-// (the standard start when empty) with its moves played.
+// (the standard start when empty) with its moves played, on a Chess960
+// board when the request is for a Chess960 game.
 func Board(r ewr.ProbeRequest) (*board.Board, error) {
 	fen := r.StartFEN
 	if fen == "" {
 		fen = board.StartFEN
 	}
-	b, err := board.FromFEN(fen)
+	b, err := board.FromFENVariant(fen, r.Chess960)
 	if err != nil {
 		return nil, err
 	}
