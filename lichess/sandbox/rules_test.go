@@ -211,9 +211,12 @@ func TestAbortAndResign(t *testing.T) {
 }
 
 // TestNoStart checks that a game whose first moves do not come ends as
-// noStart, won by the side that did move.
+// noStart, won by the side that did move. The sandbox runs on a fake clock:
+// the deadline passes when the test moves the clock, however slowly the
+// machine runs the test (its real-time timer only re-reads the clock).
 func TestNoStart(t *testing.T) {
-	e := newEnv(t, Config{NoStartTimeout: 150 * time.Millisecond})
+	clk := &fakeClock{t: time.Date(2026, 11, 26, 6, 0, 0, 0, time.UTC)}
+	e := newEnv(t, Config{Now: clk.now, NoStartTimeout: 150 * time.Millisecond})
 	id := e.startGame(nil)
 	gs := e.open(tokBot1, "/api/bot/game/stream/"+id)
 	full := gs.next()
@@ -221,15 +224,29 @@ func TestNoStart(t *testing.T) {
 	if exp["millisToMove"] != 150.0 {
 		t.Fatalf("expiration %v", exp)
 	}
+	clk.add(149 * time.Millisecond)
+	if g := e.snapshot(id); g.Over() {
+		t.Fatalf("over before the deadline: %+v", g)
+	}
+	clk.add(time.Millisecond)
+	if g := e.snapshot(id); g.Status != "noStart" || g.Winner != "black" {
+		t.Fatalf("white never moved: %+v", g)
+	}
 	rest := gs.waitEnd()
 	last := decode(t, []byte(rest[len(rest)-1]))
 	if last["status"] != "noStart" || last["winner"] != "black" {
-		t.Fatalf("white never moved: %v", last)
+		t.Fatalf("white never moved, the stream says: %v", last)
 	}
 
+	// Black's deadline runs from White's first move.
 	id = e.startGame(nil)
+	clk.add(100 * time.Millisecond)
 	e.play(id, "e2e4")
-	eventually(t, "noStart", func() bool { return e.snapshot(id).Over() })
+	clk.add(149 * time.Millisecond)
+	if g := e.snapshot(id); g.Over() {
+		t.Fatalf("over before black's deadline: %+v", g)
+	}
+	clk.add(time.Millisecond)
 	if g := e.snapshot(id); g.Status != "noStart" || g.Winner != "white" {
 		t.Fatalf("black never moved: %+v", g)
 	}
