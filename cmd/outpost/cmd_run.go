@@ -28,7 +28,7 @@ import (
 )
 
 func runRun(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "run", "[--config FILE] [--sandbox [--games N] [--tc BASE+INC] [--sparring ENGINE] [--variant standard|chess960|fromPosition] [--fen FEN]]")
+	fs := newFlags(env, "run", "[--config FILE] [--sandbox [--games N] [--tc BASE+INC] [--sparring ENGINE] [--variant standard|chess960|fromPosition] [--fen FEN] [--time-scale X]]")
 	cfgPath := configFlag(fs, "configuration file (TOML); default: built-in defaults")
 	sb := fs.Bool("sandbox", false, "run against an embedded Lichess sandbox with a sparring partner (offline demo)")
 	games := fs.Int("games", 0, "with --sandbox: exit 0 once this many games are over and summarised (0 = run until killed)")
@@ -36,6 +36,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	sparring := fs.String("sparring", "easy", "with --sandbox: the sparring partner's engine")
 	variant := fs.String("variant", "standard", "with --sandbox: the sparring partner's variant: standard, chess960 (a random start position, or --fen) or fromPosition (with --fen)")
 	fen := fs.String("fen", "", "with --sandbox: the start position of the sparring partner's challenges")
+	timeScale := fs.Float64("time-scale", 1, "with --sandbox: run real-time games on clocks scaled by this factor, 0.01 to 1: initial time, increment and first-move deadline (0.1 plays --tc 3+2 on 18 s + 0.2 s clocks; the speed stays the time control's)")
 	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
@@ -61,7 +62,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeLog()
 	if *sb {
-		o := demoOptions{games: *games, tc: *tc, sparring: *sparring, variant: *variant, fen: *fen}
+		o := demoOptions{games: *games, tc: *tc, sparring: *sparring, variant: *variant, fen: *fen, timeScale: *timeScale}
 		if err := o.check(); err != nil {
 			fmt.Fprintf(env.Stderr, "outpost run: %v\n", err)
 			fs.Usage()
@@ -239,10 +240,24 @@ type demoOptions struct {
 	sparring string
 	variant  string // standard, chess960 or fromPosition
 	fen      string
+	// timeScale multiplies the sandbox's real-time clocks and first-move
+	// deadlines (sandbox.Config.TimeScale); 1 is Lichess's real time.
+	timeScale float64
 }
 
-// check validates the variant and start position flags.
+// Bounds of --time-scale: below 0.01 a bullet game's clock is a fraction of
+// a second, less than the network-lag reserve the bot keeps; above 1 the
+// sandbox would run slower than Lichess, which no test or demo needs.
+const (
+	minTimeScale = 0.01
+	maxTimeScale = 1
+)
+
+// check validates the variant, start position and time-scale flags.
 func (o *demoOptions) check() error {
+	if !(o.timeScale >= minTimeScale && o.timeScale <= maxTimeScale) { // NaN too
+		return fmt.Errorf("--time-scale %v: want %v to %v (1 = Lichess's real clocks)", o.timeScale, minTimeScale, maxTimeScale)
+	}
 	switch o.variant {
 	case "standard", "":
 		if o.fen != "" {
@@ -291,6 +306,7 @@ func runSandboxDemo(ctx context.Context, env *Env, cfg *config.Config, o demoOpt
 	dopt := demo.Options{Config: cfg, Games: o.games, TC: o.tc, Sparring: o.sparring,
 		SparringVariant: variant, SparringFEN: o.fen,
 		Out: env.Stdout, Summariser: sum, Logger: log, EngineOptions: maia}
+	dopt.Sandbox.TimeScale = o.timeScale
 	if cfg.Verify.Enabled {
 		fish := sandboxFishnet(cfg, demoFishnetNodes, demoCloudDepth)
 		defer fish.Close()

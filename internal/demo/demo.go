@@ -326,8 +326,12 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("demo: start sandbox: %w", err)
 	}
 	defer srv.Close()
-	fmt.Fprintf(opt.Out, "Lichess sandbox on %s (bot %s, sparring partner %s playing %s at %s)\n",
-		url, BotName, SparringName, opt.Sparring, opt.TC)
+	scale := ""
+	if s := sbCfg.TimeScale; s > 0 && s != 1 {
+		scale = fmt.Sprintf(", clocks scaled ×%g", s)
+	}
+	fmt.Fprintf(opt.Out, "Lichess sandbox on %s (bot %s, sparring partner %s playing %s at %s%s)\n",
+		url, BotName, SparringName, opt.Sparring, opt.TC, scale)
 
 	cfg := *opt.Config
 	if v := opt.SparringVariant; v != "" && !slices.Contains(cfg.Challenge.Variants, v) {
