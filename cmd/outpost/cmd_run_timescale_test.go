@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +24,7 @@ func TestRunTimeScaleBadValues(t *testing.T) {
 		{"fast", `invalid value "fast" for flag -time-scale`},
 	} {
 		t.Run(tc.value, func(t *testing.T) {
-			_, errOut, code := runCmd(t, "run", "--sandbox", "--games", "1", "--time-scale", tc.value)
+			_, errOut, code := runTimeScaleCmd("run", "--sandbox", "--games", "1", "--time-scale", tc.value)
 			if code == 0 || !strings.Contains(errOut, tc.msg) {
 				t.Errorf("exit %d, stderr %q; want an error containing %q", code, errOut, tc.msg)
 			}
@@ -32,7 +34,7 @@ func TestRunTimeScaleBadValues(t *testing.T) {
 
 // TestRunTimeScaleHelp: the run help names the flag and its range.
 func TestRunTimeScaleHelp(t *testing.T) {
-	_, errOut, _ := runCmd(t, "run", "--help")
+	_, errOut, _ := runTimeScaleCmd("run", "--help")
 	for _, want := range []string{"--time-scale X", "-time-scale", "0.01 to 1"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("run --help lacks %q:\n%s", want, errOut)
@@ -56,7 +58,7 @@ func TestRunSandboxTimeScale(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := runCmd(t, "run", "--sandbox", "--config", cfg, "--games", "1", "--tc", "1+0", "--time-scale", "0.05")
+	out, errOut, code := runTimeScaleCmd("run", "--sandbox", "--config", cfg, "--games", "1", "--tc", "1+0", "--time-scale", "0.05")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -65,4 +67,12 @@ func TestRunSandboxTimeScale(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// runTimeScaleCmd runs the outpost command line and returns its output,
+// error output and exit code.
+func runTimeScaleCmd(args ...string) (string, string, int) {
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
+	return out.String(), errOut.String(), code
 }
