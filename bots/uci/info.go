@@ -24,7 +24,6 @@ var infoKeywords = map[string]bool{
 // keyword with a missing or malformed value is an error naming it. Lines
 // that only carry "string", "currmove" or similar progress data parse
 // without error but have neither a score nor a PV (see Info.Useful).
-// Long: one case per "info" keyword, a flat switch.
 func ParseInfo(line string) (Info, error) {
 	toks := strings.Fields(line)
 	if len(toks) == 0 || toks[0] != "info" {
@@ -35,38 +34,15 @@ func ParseInfo(line string) (Info, error) {
 		key := toks[i]
 		i++
 		switch key {
-		case "depth", "seldepth", "multipv", "hashfull", "currmovenumber", "cpuload":
+		case "depth", "seldepth", "multipv", "hashfull", "currmovenumber", "cpuload",
+			"nodes", "nps", "time", "tbhits", "sbhits":
 			n, err := intArg(toks, i, key)
 			if err != nil {
 				return Info{}, err
 			}
 			i++
-			switch key {
-			case "depth":
-				in.Depth = int(n)
-			case "seldepth":
-				in.SelDepth = int(n)
-			case "multipv":
-				if n < 1 {
-					return Info{}, fmt.Errorf("uci: info multipv %d: want at least 1", n)
-				}
-				in.MultiPV = int(n)
-			case "hashfull":
-				in.HashFull = int(n)
-			}
-		case "nodes", "nps", "time", "tbhits", "sbhits":
-			n, err := intArg(toks, i, key)
-			if err != nil {
+			if err := in.setInt(key, n); err != nil {
 				return Info{}, err
-			}
-			i++
-			switch key {
-			case "nodes":
-				in.Nodes = n
-			case "nps":
-				in.NPS = n
-			case "time":
-				in.Time = time.Duration(n) * time.Millisecond
 			}
 		case "score":
 			next, err := parseScore(&in, toks, i)
@@ -106,6 +82,32 @@ func ParseInfo(line string) (Info, error) {
 		}
 	}
 	return in, nil
+}
+
+// setInt stores the value n of an integer keyword; those Info does not
+// keep (currmovenumber, cpuload, tbhits, sbhits) are only checked, by
+// intArg.
+func (in *Info) setInt(key string, n int64) error {
+	switch key {
+	case "depth":
+		in.Depth = int(n)
+	case "seldepth":
+		in.SelDepth = int(n)
+	case "multipv":
+		if n < 1 {
+			return fmt.Errorf("uci: info multipv %d: want at least 1", n)
+		}
+		in.MultiPV = int(n)
+	case "hashfull":
+		in.HashFull = int(n)
+	case "nodes":
+		in.Nodes = n
+	case "nps":
+		in.NPS = n
+	case "time":
+		in.Time = time.Duration(n) * time.Millisecond
+	}
+	return nil
 }
 
 // Useful reports whether the info carries a score or a principal variation,
