@@ -83,14 +83,7 @@ func (l Locator) home(env string) (string, error) {
 // ~/.cache/outpost/engines (beside the models directory,
 // ~/.cache/outpost/models).
 func (l Locator) Dir() (string, error) {
-	if d := l.getenv(EnvEnginesDir); d != "" {
-		return d, nil
-	}
-	h, err := l.home(EnvEnginesDir)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(h, ".cache", "outpost", "engines"), nil
+	return l.cacheDir(EnvEnginesDir, "engines")
 }
 
 // NativeDir is the directory of the native build of name (sf15 or sf18).
@@ -139,14 +132,20 @@ func (l Locator) DebianStockfish() string {
 // Stockfish19Dir is where setup installs Stockfish 19:
 // $OUTPOST_STOCKFISH19_DIR, else ~/.cache/outpost/stockfish19.
 func (l Locator) Stockfish19Dir() (string, error) {
-	if d := l.getenv(EnvStockfish19Dir); d != "" {
+	return l.cacheDir(EnvStockfish19Dir, "stockfish19")
+}
+
+// cacheDir is the directory named by the environment variable env, else
+// ~/.cache/outpost/sub.
+func (l Locator) cacheDir(env, sub string) (string, error) {
+	if d := l.getenv(env); d != "" {
 		return d, nil
 	}
-	h, err := l.home(EnvStockfish19Dir)
+	h, err := l.home(env)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(h, ".cache", "outpost", "stockfish19"), nil
+	return filepath.Join(h, ".cache", "outpost", sub), nil
 }
 
 func isRegular(p string) bool {
