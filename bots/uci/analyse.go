@@ -37,19 +37,28 @@ func (e *Engine) Analyse(ctx context.Context, pos Position, lim Limits) (*Result
 	if err != nil {
 		return nil, err
 	}
-	if err := e.ensureMultiPV(ctx, lim.MultiPV); err != nil {
+	if err := e.start(ctx, p, lim.MultiPV, pos.Chess960, posCmd, goCmd, "search"); err != nil {
 		return nil, err
-	}
-	if err := e.ensureChess960(ctx, pos.Chess960); err != nil {
-		return nil, err
-	}
-	if err := p.send(posCmd); err != nil {
-		return nil, p.crash("search", err)
-	}
-	if err := p.send(goCmd); err != nil {
-		return nil, p.crash("search", err)
 	}
 	return e.collect(ctx, p)
+}
+
+// start sets the engine's MultiPV and Chess960 options as needed and sends
+// the position and go commands of a search (stage names it in a crash).
+func (e *Engine) start(ctx context.Context, p *process, multiPV int, chess960 bool, posCmd, goCmd, stage string) error {
+	if err := e.ensureMultiPV(ctx, multiPV); err != nil {
+		return err
+	}
+	if err := e.ensureChess960(ctx, chess960); err != nil {
+		return err
+	}
+	if err := p.send(posCmd); err != nil {
+		return p.crash(stage, err)
+	}
+	if err := p.send(goCmd); err != nil {
+		return p.crash(stage, err)
+	}
+	return nil
 }
 
 // collect reads the search output up to bestmove.

@@ -55,17 +55,8 @@ func (e *Engine) Ponder(ctx context.Context, pos Position, lim Limits) (*PonderS
 	if err != nil {
 		return nil, err
 	}
-	if err := e.ensureMultiPV(ctx, 1); err != nil {
+	if err := e.start(ctx, p, 1, pos.Chess960, posCmd, goCmd, "ponder"); err != nil {
 		return nil, err
-	}
-	if err := e.ensureChess960(ctx, pos.Chess960); err != nil {
-		return nil, err
-	}
-	if err := p.send(posCmd); err != nil {
-		return nil, p.crash("ponder", err)
-	}
-	if err := p.send(goCmd); err != nil {
-		return nil, p.crash("ponder", err)
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	s := &PonderSearch{cancel: cancel, done: make(chan struct{}), p: p}
