@@ -54,13 +54,14 @@ func addSeeds(f *testing.F) {
 	}
 }
 
-// FuzzDecodeEvent: never panics; a returned event's type is the line's type;
-// a nil event always comes with a *DecodeError.
-func FuzzDecodeEvent(f *testing.F) {
+// fuzzDecoder fuzzes a line decoder: it never panics; a returned event's
+// type is the line's type; a nil event always comes with a *DecodeError.
+// check, when not nil, runs on every decoded event.
+func fuzzDecoder[E interface{ EventType() string }](f *testing.F, decode func([]byte) (E, error), check func(E)) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, line []byte) {
-		ev, err := DecodeEvent(line)
-		if ev == nil {
+		ev, err := decode(line)
+		if any(ev) == nil {
 			if _, ok := err.(*DecodeError); !ok {
 				t.Fatalf("nil event with error %T %v", err, err)
 			}
@@ -69,25 +70,20 @@ func FuzzDecodeEvent(f *testing.F) {
 		typ, terr := lineType(line)
 		if terr != nil || typ != ev.EventType() {
 			t.Fatalf("event type %q, line type %q (%v)", ev.EventType(), typ, terr)
+		}
+		if check != nil {
+			check(ev)
 		}
 	})
 }
 
-// FuzzDecodeGameEvent: as FuzzDecodeEvent for game-stream lines.
+// FuzzDecodeEvent fuzzes the event-stream decoder (see fuzzDecoder).
+func FuzzDecodeEvent(f *testing.F) { fuzzDecoder(f, DecodeEvent, nil) }
+
+// FuzzDecodeGameEvent: as FuzzDecodeEvent for game-stream lines; telling
+// whether a game state ends the game never panics.
 func FuzzDecodeGameEvent(f *testing.F) {
-	addSeeds(f)
-	f.Fuzz(func(t *testing.T, line []byte) {
-		ev, err := DecodeGameEvent(line)
-		if ev == nil {
-			if _, ok := err.(*DecodeError); !ok {
-				t.Fatalf("nil event with error %T %v", err, err)
-			}
-			return
-		}
-		typ, terr := lineType(line)
-		if terr != nil || typ != ev.EventType() {
-			t.Fatalf("event type %q, line type %q (%v)", ev.EventType(), typ, terr)
-		}
+	fuzzDecoder(f, DecodeGameEvent, func(ev GameEvent) {
 		if _, over := ev.(*GameState); over {
 			_ = gameOver(ev) // must not panic
 		}
@@ -118,53 +114,41 @@ func FuzzChatLine(f *testing.F)               { fuzzType[ChatLine](f) }
 func FuzzOpponentGone(f *testing.F)           { fuzzType[OpponentGone](f) }
 func FuzzGame(f *testing.F)                   { fuzzType[Game](f) }
 
-// FuzzStatus, FuzzVariant and FuzzPerf: the lenient decoders accept any
-// JSON value without error.
-func FuzzStatus(f *testing.F) {
-	for _, s := range []string{`"mate"`, `{"id":20,"name":"started"}`, `{"id":31}`, `35`, `null`, `true`, `[1]`, `{"id":"x"}`, `1e400`} {
+// fuzzLenient fuzzes a lenient decoder: it accepts any JSON value without
+// error and, when stable, the decoded value re-encodes stably.
+func fuzzLenient[T any, PT interface {
+	*T
+	json.Unmarshaler
+}](f *testing.F, seeds []string, stable bool) {
+	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if !json.Valid(b) {
 			return
 		}
-		var s Status
-		if err := s.UnmarshalJSON(b); err != nil {
+		var v T
+		if err := PT(&v).UnmarshalJSON(b); err != nil {
 			t.Fatalf("%q: %v", b, err)
 		}
+		if stable {
+			checkEncodingStable(t, &v)
+		}
 	})
+}
+
+// FuzzStatus, FuzzVariant and FuzzPerf: the lenient decoders accept any
+// JSON value without error; Variant and Perf re-encode stably.
+func FuzzStatus(f *testing.F) {
+	fuzzLenient[Status](f, []string{`"mate"`, `{"id":20,"name":"started"}`, `{"id":31}`, `35`, `null`, `true`, `[1]`, `{"id":"x"}`, `1e400`}, false)
 }
 
 func FuzzVariant(f *testing.F) {
-	for _, s := range []string{`"chess960"`, `{"key":"standard","name":"Standard","short":"Std"}`, `null`, `7`, `{"key":7}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if !json.Valid(b) {
-			return
-		}
-		var v Variant
-		if err := v.UnmarshalJSON(b); err != nil {
-			t.Fatalf("%q: %v", b, err)
-		}
-		checkEncodingStable(t, &v)
-	})
+	fuzzLenient[Variant](f, []string{`"chess960"`, `{"key":"standard","name":"Standard","short":"Std"}`, `null`, `7`, `{"key":7}`}, true)
 }
 
 func FuzzPerf(f *testing.F) {
-	for _, s := range []string{`"blitz"`, `{"icon":"x","name":"Blitz"}`, `null`, `[]`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if !json.Valid(b) {
-			return
-		}
-		var p Perf
-		if err := p.UnmarshalJSON(b); err != nil {
-			t.Fatalf("%q: %v", b, err)
-		}
-		checkEncodingStable(t, &p)
-	})
+	fuzzLenient[Perf](f, []string{`"blitz"`, `{"icon":"x","name":"Blitz"}`, `null`, `[]`}, true)
 }
 
 // FuzzNDJSONEvents runs a whole ndjson body through the line reader and the

@@ -27,17 +27,23 @@ func waitPending(t *testing.T, clk *ManualClock, n int) {
 	}
 }
 
-func TestRateLimitLockout(t *testing.T) {
-	checkGoroutines(t)
+// newLimitedOnce is a fake Lichess whose first answer is a 429 with
+// Lichess's body and whose later answers are the usual ones.
+func newLimitedOnce(t *testing.T) *fakeServer {
 	var limited atomic.Bool
 	limited.Store(true)
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+	return newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		if limited.Swap(false) {
 			writeJSON(w, 429, `{"error":"Too many requests. Try again later."}`)
 			return
 		}
 		fakeAnswers(w, r)
 	})
+}
+
+func TestRateLimitLockout(t *testing.T) {
+	checkGoroutines(t)
+	f := newLimitedOnce(t)
 	clk := NewManualClock(t0)
 	c, logs := newTestClient(t, f.URL, func(o *Options) { o.Clock = clk })
 	ctx := ctxT(t)
@@ -160,15 +166,7 @@ func TestRateLimitOptionAndCancel(t *testing.T) {
 // daemon reads it back from its store) sends nothing before it ends.
 func TestRateLimitLockoutSurvivesRestart(t *testing.T) {
 	checkGoroutines(t)
-	var limited atomic.Bool
-	limited.Store(true)
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
-		if limited.Swap(false) {
-			writeJSON(w, 429, `{"error":"Too many requests. Try again later."}`)
-			return
-		}
-		fakeAnswers(w, r)
-	})
+	f := newLimitedOnce(t)
 	clk := NewManualClock(t0)
 	var persisted []time.Time
 	first, _ := newTestClient(t, f.URL, func(o *Options) {

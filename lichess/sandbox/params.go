@@ -8,9 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
-	"strings"
 )
 
 // readParams reads a request's parameters as Lichess (Play's form binding)
@@ -112,18 +110,4 @@ func (fe fieldErrors) write(w http.ResponseWriter) {
 	}
 	body["error"] = inner
 	writeJSON(w, http.StatusBadRequest, body)
-}
-
-// String lists the errors in key order ("clock.limit: Invalid value").
-func (fe fieldErrors) String() string {
-	keys := make([]string, 0, len(fe))
-	for k := range fe {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		parts = append(parts, k+": "+strings.Join(fe[k], ", "))
-	}
-	return strings.Join(parts, "; ")
 }

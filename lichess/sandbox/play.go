@@ -220,16 +220,27 @@ func (s *Server) abort(g *game, acc *account) *apiError {
 	return nil
 }
 
-// resign resigns for acc; a game that can still be aborted is aborted, as
-// Lichess does (mu held).
-func (s *Server) resign(g *game, acc *account) *apiError {
+// playing brings g's clock up to date and returns acc's color in it: a
+// 404 when acc does not play g, a 400 saying overMsg when g is over
+// (mu held).
+func (s *Server) playing(g *game, acc *account, overMsg string) (int, *apiError) {
 	s.tick(g, s.now())
 	col := g.colorOf(acc)
 	if col < 0 {
-		return notFound("No such game")
+		return col, notFound("No such game")
 	}
 	if g.over() {
-		return badRequest("This game cannot be resigned.")
+		return col, badRequest(overMsg)
+	}
+	return col, nil
+}
+
+// resign resigns for acc; a game that can still be aborted is aborted, as
+// Lichess does (mu held).
+func (s *Server) resign(g *game, acc *account) *apiError {
+	col, aerr := s.playing(g, acc, "This game cannot be resigned.")
+	if aerr != nil {
+		return aerr
 	}
 	if g.abortable() {
 		s.finish(g, "aborted", noWinner)
@@ -241,13 +252,9 @@ func (s *Server) resign(g *game, acc *account) *apiError {
 
 // draw handles /draw/yes|no for acc (mu held).
 func (s *Server) draw(g *game, acc *account, yes bool) *apiError {
-	s.tick(g, s.now())
-	col := g.colorOf(acc)
-	if col < 0 {
-		return notFound("No such game")
-	}
-	if g.over() {
-		return badRequest("This game is over.")
+	col, aerr := s.playing(g, acc, "This game is over.")
+	if aerr != nil {
+		return aerr
 	}
 	opp := 1 - col
 	switch {
@@ -269,13 +276,9 @@ func (s *Server) draw(g *game, acc *account, yes bool) *apiError {
 // the opponent's proposal, or proposes one once both sides have moved; no
 // declines the opponent's proposal or withdraws one's own.
 func (s *Server) takebackAnswer(g *game, acc *account, yes bool) *apiError {
-	s.tick(g, s.now())
-	col := g.colorOf(acc)
-	if col < 0 {
-		return notFound("No such game")
-	}
-	if g.over() {
-		return badRequest("This game is over.")
+	col, aerr := s.playing(g, acc, "This game is over.")
+	if aerr != nil {
+		return aerr
 	}
 	opp := 1 - col
 	switch {
