@@ -20,40 +20,12 @@ const (
 
 // Comparison compares our analysis of a game with Lichess's.
 type Comparison struct {
-	Judgments JudgmentCounts `json:"judgments"`
-	// EvalMAECP is the mean absolute eval difference in centipawns (both
-	// capped at ±1000, a mate counting as ±1000) over plies both evaluated.
-	EvalMAECP float64 `json:"eval_mae_cp"`
-	// EvalMAEWinPct is the same in Win% points.
-	EvalMAEWinPct float64 `json:"eval_mae_winpct"`
-	EvalPlies     int     `json:"eval_plies"`
-	// Confusion[lichess][ours] counts plies by judgement ("none",
-	// "Inaccuracy", "Mistake", "Blunder").
-	Confusion map[string]map[string]int `json:"confusion"`
-	// Flagged-vs-not agreement (a ply is flagged when it has any judgement).
-	Precision *float64 `json:"precision"`
-	Recall    *float64 `json:"recall"`
-	F1        *float64 `json:"f1"`
-	// SameNameRate is Judgments.Exact / Judgments.Lichess.
-	SameNameRate *float64 `json:"same_name_rate"`
-	// Plies counted, plies with the same judgement (incl. none) and plies
-	// whose grades differ by at most one step (none < ?! < ? < ??).
-	Plies          int            `json:"plies"`
-	Agree          int            `json:"agree"`
-	WithinOneGrade int            `json:"within_one_grade"`
-	White          PlayerDiff     `json:"white"`
-	Black          PlayerDiff     `json:"black"`
-	PlyDiffs       []PlyDiff      `json:"ply_diffs"`
-	Disagreements  []Disagree     `json:"disagreements"`
-	Causes         map[string]int `json:"causes"`
-}
-
-// JudgmentCounts is the minimum comparison: Lichess's judgements, ours, and
-// how many of Lichess's we reproduced with the same name.
-type JudgmentCounts struct {
-	Lichess int `json:"lichess"`
-	Ours    int `json:"ours"`
-	Exact   int `json:"exact"`
+	Agreement
+	White         PlayerDiff     `json:"white"`
+	Black         PlayerDiff     `json:"black"`
+	PlyDiffs      []PlyDiff      `json:"ply_diffs"`
+	Disagreements []Disagree     `json:"disagreements"`
+	Causes        map[string]int `json:"causes"`
 }
 
 // PlayerDiff compares one player's figures (ours minus Lichess's).
@@ -90,13 +62,12 @@ type Disagree struct {
 // is the analysis built from Lichess's own evals (see LichessEvals) and
 // stated what the input says (judgements, figures).
 func Compare(ours, lichess *Analysis, stated *LichessAnalysis) *Comparison {
-	c := &Comparison{Confusion: map[string]map[string]int{}, Causes: map[string]int{}}
+	c := &Comparison{Causes: map[string]int{}}
 	n := min(len(ours.Plies), len(lichess.Plies))
 	if stated != nil {
 		n = min(n, len(stated.Plies))
 	}
-	var sumCP, sumWin float64
-	var tp, fp, fn int
+	var sum AgreementSum
 	for i := 0; i < n; i++ {
 		o, l := &ours.Plies[i], &lichess.Plies[i]
 		lj := l.Judgement
@@ -104,42 +75,13 @@ func Compare(ours, lichess *Analysis, stated *LichessAnalysis) *Comparison {
 			lj = stated.Plies[i].Judgement
 		}
 		oj := o.Judgement
-		c.Plies++
-		if c.Confusion[lj.Label()] == nil {
-			c.Confusion[lj.Label()] = map[string]int{}
-		}
-		c.Confusion[lj.Label()][oj.Label()]++
-		if lj != NoJudgement {
-			c.Judgments.Lichess++
-			if oj == lj {
-				c.Judgments.Exact++
-			}
-		}
-		if oj != NoJudgement {
-			c.Judgments.Ours++
-		}
-		switch {
-		case lj != NoJudgement && oj != NoJudgement:
-			tp++
-		case oj != NoJudgement:
-			fp++
-		case lj != NoJudgement:
-			fn++
-		}
-		if oj == lj {
-			c.Agree++
-		}
-		if absInt(int(oj)-int(lj)) <= 1 {
-			c.WithinOneGrade++
-		}
+		sum.addPly(lj, oj)
 		if o.Eval != nil && l.Eval != nil {
 			d := PlyDiff{Ply: o.Ply, Ours: *o.Eval, Lichess: *l.Eval,
 				DiffCP:     o.Eval.CappedCP() - l.Eval.CappedCP(),
 				DiffWinPct: (*o.Eval).WinPercent() - (*l.Eval).WinPercent()}
 			c.PlyDiffs = append(c.PlyDiffs, d)
-			sumCP += math.Abs(float64(d.DiffCP))
-			sumWin += math.Abs(d.DiffWinPct)
-			c.EvalPlies++
+			sum.addEvalDiff(math.Abs(float64(d.DiffCP)), math.Abs(d.DiffWinPct))
 		}
 		if oj != lj {
 			dis := Disagree{Ply: o.Ply, SAN: o.SAN, Lichess: lj.Label(), Ours: oj.Label(),
@@ -149,36 +91,10 @@ func Compare(ours, lichess *Analysis, stated *LichessAnalysis) *Comparison {
 			c.Disagreements = append(c.Disagreements, dis)
 		}
 	}
-	if c.EvalPlies > 0 {
-		c.EvalMAECP = sumCP / float64(c.EvalPlies)
-		c.EvalMAEWinPct = sumWin / float64(c.EvalPlies)
-	}
-	c.Precision, c.Recall, c.F1 = PRF(tp, fp, fn)
-	if c.Judgments.Lichess > 0 {
-		r := float64(c.Judgments.Exact) / float64(c.Judgments.Lichess)
-		c.SameNameRate = &r
-	}
+	c.Agreement = sum.Agreement()
 	c.White = playerDiff(ours.Players.White, lichess.Players.White, statedFor(stated, true))
 	c.Black = playerDiff(ours.Players.Black, lichess.Players.Black, statedFor(stated, false))
 	return c
-}
-
-// PRF returns precision, recall and F1 from true positives, false positives
-// and false negatives (nil where undefined).
-func PRF(tp, fp, fn int) (p, r, f *float64) {
-	if tp+fp > 0 {
-		v := float64(tp) / float64(tp+fp)
-		p = &v
-	}
-	if tp+fn > 0 {
-		v := float64(tp) / float64(tp+fn)
-		r = &v
-	}
-	if p != nil && r != nil && *p+*r > 0 {
-		v := 2 * *p * *r / (*p + *r)
-		f = &v
-	}
-	return p, r, f
 }
 
 func statedFor(s *LichessAnalysis, white bool) *StatedFigures {

@@ -16,6 +16,7 @@ import (
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
+	"github.com/outpostchess/outpost/lichess/sandbox/fishnet"
 )
 
 const (
@@ -161,34 +162,7 @@ func (s synthetic) lichessAnalysis(t *testing.T) (*analysis.Analysis, sandbox.An
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sa sandbox.Analysis
-	for i, p := range a.Plies {
-		var m sandbox.MoveAnalysis
-		if p.Eval != nil {
-			if p.Eval.IsMate() {
-				v := p.Eval.Mate
-				m.Mate = &v
-			} else {
-				v := p.Eval.CP
-				m.Eval = &v
-			}
-		}
-		if p.Judgement != analysis.NoJudgement {
-			m.Best = pe[i].BestUCI
-			m.Variation = strings.Join(pe[i].Variation, " ")
-			m.Judgment = &sandbox.Judgment{Name: p.Judgement.String(), Comment: p.Comment}
-		}
-		sa.Moves = append(sa.Moves, m)
-	}
-	fig := func(pl analysis.Player) sandbox.PlayerAnalysis {
-		out := sandbox.PlayerAnalysis{Inaccuracy: pl.Inaccuracy, Mistake: pl.Mistake, Blunder: pl.Blunder, Accuracy: pl.Accuracy}
-		if pl.ACPL != nil {
-			out.ACPL = *pl.ACPL
-		}
-		return out
-	}
-	sa.White, sa.Black = fig(a.Players.White), fig(a.Players.Black)
-	return a, sa
+	return a, fishnet.Convert(a)
 }
 
 // playSynthetic plays the synthetic games in the sandbox, attaches their
