@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
-	"sync"
 	"time"
 
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
@@ -26,20 +24,16 @@ type Client struct {
 	clock Clock
 	red   redactor
 
-	mu          sync.Mutex
-	lockedUntil time.Time
+	locked lockout
 }
 
 // New returns a Client for opts, filling in defaults. It fails on a malformed
 // BaseURL, an HTTPClient with a Timeout, or a token that cannot be sent.
 func New(opts Options) (*Client, error) {
 	o := opts.withDefaults()
-	base, err := url.Parse(strings.TrimRight(o.BaseURL, "/"))
+	base, err := parseBaseURL("base URL", o.BaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("lichess: base URL %q: %w", o.BaseURL, err)
-	}
-	if base.Scheme != "http" && base.Scheme != "https" || base.Host == "" {
-		return nil, fmt.Errorf("lichess: base URL %q: want http(s)://host[:port]", o.BaseURL)
+		return nil, err
 	}
 	if o.Token != "" {
 		if err := validateToken(string(o.Token)); err != nil {
@@ -64,7 +58,7 @@ func New(opts Options) (*Client, error) {
 		clock: o.Clock,
 		red:   redactor{token: string(o.Token)},
 
-		lockedUntil: o.LockedUntil,
+		locked: lockout{until: o.LockedUntil},
 	}
 	hc := &http.Client{Transport: &turnTransport{c: c, base: rt}, CheckRedirect: user.CheckRedirect, Jar: user.Jar}
 	c.hc = hc
@@ -96,22 +90,11 @@ func (c *Client) BaseURL() string { return c.base.String() }
 
 // LockedUntil returns when the current 429 lockout ends (the zero time or a
 // past time when there is none).
-func (c *Client) LockedUntil() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.lockedUntil
-}
+func (c *Client) LockedUntil() time.Time { return c.locked.Until() }
 
-// lockout extends the lockout to last at least d from now.
-func (c *Client) lockout(d time.Duration) time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	until := c.clock.Now().Add(d)
-	if until.After(c.lockedUntil) {
-		c.lockedUntil = until
-	}
-	return c.lockedUntil
-}
+// lockout extends the lockout to last at least d from now and returns its
+// end.
+func (c *Client) lockout(d time.Duration) time.Time { return c.locked.extend(c.clock.Now(), d) }
 
 // logRetry logs each retry of a request (never its headers).
 func (c *Client) logRetry(_ retryablehttp.Logger, req *http.Request, attempt int) {

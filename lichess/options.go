@@ -86,45 +86,15 @@ func (o Options) withDefaults() Options {
 	if o.BaseURL == "" {
 		o.BaseURL = DefaultBaseURL
 	}
-	if o.RateLimit <= 0 {
-		o.RateLimit = DefaultRateLimit
-	}
-	if o.StreamTimeout <= 0 {
-		o.StreamTimeout = DefaultStreamTimeout
-	}
-	if o.MaxLineBytes <= 0 {
-		o.MaxLineBytes = DefaultMaxLineBytes
-	}
-	if o.RequestTimeout <= 0 {
-		o.RequestTimeout = DefaultRequestTimeout
-	}
-	switch {
-	case o.RetryMax == 0:
-		o.RetryMax = DefaultRetryMax
-	case o.RetryMax < 0:
-		o.RetryMax = 0
-	}
-	if o.RetryWaitMin <= 0 {
-		o.RetryWaitMin = DefaultRetryWaitMin
-	}
-	if o.RetryWaitMax <= 0 {
-		o.RetryWaitMax = DefaultRetryWaitMax
-	}
-	if o.RetryWaitMax < o.RetryWaitMin {
-		o.RetryWaitMax = o.RetryWaitMin
-	}
-	switch {
-	case o.ReconnectMin == 0:
-		o.ReconnectMin = DefaultReconnectMin
-	case o.ReconnectMin < 0:
-		o.ReconnectMin = 0
-	}
-	if o.ReconnectMax <= 0 {
-		o.ReconnectMax = DefaultReconnectMax
-	}
-	if o.ReconnectMax < o.ReconnectMin {
-		o.ReconnectMax = o.ReconnectMin
-	}
+	o.RateLimit = positiveOr(o.RateLimit, DefaultRateLimit)
+	o.StreamTimeout = positiveOr(o.StreamTimeout, DefaultStreamTimeout)
+	o.MaxLineBytes = positiveOr(o.MaxLineBytes, DefaultMaxLineBytes)
+	o.RequestTimeout = positiveOr(o.RequestTimeout, DefaultRequestTimeout)
+	o.RetryMax = defaultOrOff(o.RetryMax, DefaultRetryMax)
+	o.RetryWaitMin = positiveOr(o.RetryWaitMin, DefaultRetryWaitMin)
+	o.RetryWaitMax = max(positiveOr(o.RetryWaitMax, DefaultRetryWaitMax), o.RetryWaitMin)
+	o.ReconnectMin = defaultOrOff(o.ReconnectMin, DefaultReconnectMin)
+	o.ReconnectMax = max(positiveOr(o.ReconnectMax, DefaultReconnectMax), o.ReconnectMin)
 	if o.Clock == nil {
 		o.Clock = SystemClock{}
 	}
@@ -132,4 +102,24 @@ func (o Options) withDefaults() Options {
 		o.UserAgent = DefaultUserAgent
 	}
 	return o
+}
+
+// positiveOr returns v when it is positive, else def.
+func positiveOr[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// defaultOrOff returns def for zero (unset), zero for a negative v (off)
+// and v otherwise.
+func defaultOrOff[T int | time.Duration](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }

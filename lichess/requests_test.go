@@ -157,24 +157,8 @@ func TestRequestShapes(t *testing.T) {
 			check(t, err == nil && ce.Depth == 20, "cloud eval")
 			return err
 		}, "GET", "/api/cloud-eval", map[string]string{"fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "multiPv": "3"}, nil, ""},
-		{"bot game stream", func(ctx context.Context) error {
-			s, err := c.Bot().StreamGame(ctx, "abcdefgh")
-			if err != nil {
-				return err
-			}
-			for range s.Events() {
-			}
-			return s.Err()
-		}, "GET", "/api/bot/game/stream/abcdefgh", nil, nil, "application/x-ndjson"},
-		{"board game stream", func(ctx context.Context) error {
-			s, err := c.Board().StreamGame(ctx, "abcdefgh")
-			if err != nil {
-				return err
-			}
-			for range s.Events() {
-			}
-			return s.Err()
-		}, "GET", "/api/board/game/stream/abcdefgh", nil, nil, "application/x-ndjson"},
+		{"bot game stream", drainGame(c.Bot()), "GET", "/api/bot/game/stream/abcdefgh", nil, nil, "application/x-ndjson"},
+		{"board game stream", drainGame(c.Board()), "GET", "/api/board/game/stream/abcdefgh", nil, nil, "application/x-ndjson"},
 		{"event stream", func(ctx context.Context) error {
 			s, err := c.StreamEvents(ctx)
 			if err != nil {
@@ -290,5 +274,19 @@ func TestParseDeclineReason(t *testing.T) {
 	}
 	if _, ok := ParseDeclineReason("nope"); ok {
 		t.Error("unknown reason accepted")
+	}
+}
+
+// drainGame returns a request that streams game abcdefgh through api and
+// reads the stream to its end.
+func drainGame(api *PlayAPI) func(context.Context) error {
+	return func(ctx context.Context) error {
+		s, err := api.StreamGame(ctx, "abcdefgh")
+		if err != nil {
+			return err
+		}
+		for range s.Events() {
+		}
+		return s.Err()
 	}
 }

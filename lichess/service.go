@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -61,18 +60,14 @@ type Service struct {
 	wait  time.Duration
 	ua    string
 
-	mu          sync.Mutex
-	lockedUntil time.Time
+	locked lockout
 }
 
 // NewService returns a client of the host o.BaseURL.
 func NewService(o ServiceOptions) (*Service, error) {
-	base, err := url.Parse(strings.TrimRight(o.BaseURL, "/"))
+	base, err := parseBaseURL("service URL", o.BaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("lichess: service URL %q: %w", o.BaseURL, err)
-	}
-	if base.Scheme != "http" && base.Scheme != "https" || base.Host == "" {
-		return nil, fmt.Errorf("lichess: service URL %q: want http(s)://host[:port]", o.BaseURL)
+		return nil, err
 	}
 	if o.Token != "" {
 		if err := validateToken(string(o.Token)); err != nil {
@@ -97,21 +92,13 @@ func (s *Service) BaseURL() string { return s.base.String() }
 
 // LockedUntil returns when the current 429 lockout ends (zero or past when
 // there is none).
-func (s *Service) LockedUntil() time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lockedUntil
-}
+func (s *Service) LockedUntil() time.Time { return s.locked.Until() }
 
-// lock starts (or extends) the lockout to last d from now.
+// lock starts (or extends) the lockout to last d from now and returns how
+// long it lasts.
 func (s *Service) lock(d time.Duration) time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	now := s.clock.Now()
-	if until := now.Add(d); until.After(s.lockedUntil) {
-		s.lockedUntil = until
-	}
-	return s.lockedUntil.Sub(now)
+	return s.locked.extend(now, d).Sub(now)
 }
 
 // getJSON sends GET path?q and decodes a 2xx JSON answer into v.

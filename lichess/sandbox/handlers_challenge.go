@@ -79,10 +79,16 @@ func (s *Server) handleChallengeList(w http.ResponseWriter, r *http.Request, acc
 // handleChallengeAccept serves POST /api/challenge/{challengeId}/accept.
 func (s *Server) handleChallengeAccept(w http.ResponseWriter, r *http.Request, acc *account) {
 	color := r.URL.Query().Get("color")
+	s.withChallenge(w, r, func(c *challenge) *apiError { return s.accept(c, acc, color) })
+}
+
+// withChallenge runs fn on the challenge of the path's {challengeId} with
+// mu held and writes its result; an unknown challenge is a 404.
+func (s *Server) withChallenge(w http.ResponseWriter, r *http.Request, fn func(*challenge) *apiError) {
 	s.mu.Lock()
 	var err *apiError
 	if c := s.challenges[r.PathValue("challengeId")]; c != nil {
-		err = s.accept(c, acc, color)
+		err = fn(c)
 	} else {
 		err = notFound("Challenge not found")
 	}
@@ -97,15 +103,7 @@ func (s *Server) handleChallengeDecline(w http.ResponseWriter, r *http.Request, 
 		return
 	}
 	reason := r.Form.Get("reason")
-	s.mu.Lock()
-	var err *apiError
-	if c := s.challenges[r.PathValue("challengeId")]; c != nil {
-		err = s.decline(c, acc, reason)
-	} else {
-		err = notFound("Challenge not found")
-	}
-	s.mu.Unlock()
-	writeResult(w, err)
+	s.withChallenge(w, r, func(c *challenge) *apiError { return s.decline(c, acc, reason) })
 }
 
 // handleChallengeCancel serves POST /api/challenge/{challengeId}/cancel: the

@@ -95,24 +95,26 @@ func (s *Server) handleResign(w http.ResponseWriter, r *http.Request, acc *accou
 
 // handleDraw serves POST …/draw/{accept} (yes/true offers or accepts, no/false declines).
 func (s *Server) handleDraw(w http.ResponseWriter, r *http.Request, acc *account) {
-	yes, ok := parseYesNo(r.PathValue("accept"))
-	if !ok {
-		writeError(w, http.StatusBadRequest, "accept must be yes or no")
-		return
-	}
-	s.withGame(w, r, acc, func(g *game) *apiError { return s.draw(g, acc, yes) })
+	s.withAnswer(w, r, acc, func(g *game, yes bool) *apiError { return s.draw(g, acc, yes) })
 }
 
 // handleTakeback serves POST …/takeback/{accept}: yes proposes a takeback
 // or accepts the opponent's proposal; no declines it (or withdraws one's
 // own).
 func (s *Server) handleTakeback(w http.ResponseWriter, r *http.Request, acc *account) {
+	s.withAnswer(w, r, acc, func(g *game, yes bool) *apiError { return s.takebackAnswer(g, acc, yes) })
+}
+
+// withAnswer reads the path's {accept} (yes/true or no/false) and runs
+// answer with it on the request's game, as withGame does; any other
+// {accept} is a 400.
+func (s *Server) withAnswer(w http.ResponseWriter, r *http.Request, acc *account, answer func(g *game, yes bool) *apiError) {
 	yes, ok := parseYesNo(r.PathValue("accept"))
 	if !ok {
 		writeError(w, http.StatusBadRequest, "accept must be yes or no")
 		return
 	}
-	s.withGame(w, r, acc, func(g *game) *apiError { return s.takebackAnswer(g, acc, yes) })
+	s.withGame(w, r, acc, func(g *game) *apiError { return answer(g, yes) })
 }
 
 // handleClaimVictory serves POST …/claim-victory.

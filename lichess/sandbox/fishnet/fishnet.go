@@ -14,6 +14,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/replay"
+	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
@@ -138,13 +139,7 @@ func (a *Analyser) cloud(ctx context.Context, req sandbox.AnalysisRequest) ([]*s
 			continue
 		}
 		pv := sandbox.CloudPV{Moves: strings.Join(o.PV, " ")}
-		if o.Eval.IsMate() {
-			m := o.Eval.Mate
-			pv.Mate = &m
-		} else {
-			cp := o.Eval.CP
-			pv.CP = &cp
-		}
+		pv.CP, pv.Mate = cpOrMate(*o.Eval)
 		cloud[idx[k]] = &sandbox.CloudEval{Depth: o.Depth, Knodes: int(o.Nodes / 1000), PVs: []sandbox.CloudPV{pv}}
 	}
 	return cloud, nil
@@ -186,13 +181,7 @@ func Convert(a *analysis.Analysis) sandbox.Analysis {
 	for i, p := range a.Plies {
 		m := &out.Moves[i]
 		if p.Eval != nil {
-			if p.Eval.IsMate() {
-				v := p.Eval.Mate
-				m.Mate = &v
-			} else {
-				v := p.Eval.CP
-				m.Eval = &v
-			}
+			m.Eval, m.Mate = cpOrMate(*p.Eval)
 		}
 		if p.Judgement != analysis.NoJudgement {
 			if p.BestUCI != nil {
@@ -205,6 +194,17 @@ func Convert(a *analysis.Analysis) sandbox.Analysis {
 	out.White = player(a.Players.White)
 	out.Black = player(a.Players.Black)
 	return out
+}
+
+// cpOrMate splits a score the way Lichess's JSON writes it: centipawns or
+// moves to mate, the other nil.
+func cpOrMate(sc score.Score) (cp, mate *int) {
+	if sc.IsMate() {
+		m := sc.Mate
+		return nil, &m
+	}
+	c := sc.CP
+	return &c, nil
 }
 
 func player(p analysis.Player) sandbox.PlayerAnalysis {
