@@ -62,23 +62,11 @@ func (c *Conn) Status(ctx context.Context) (*ClusterStatus, error) {
 }
 
 func (c *Conn) workers(ctx context.Context, st *ClusterStatus) error {
-	kv, err := c.JS.KeyValue(ctx, WorkersBucket)
+	workers, err := readBucket[WorkerState](ctx, c.JS, WorkersBucket, "workers")
 	if err != nil {
-		return fmt.Errorf("cluster: status: %w", err)
+		return err
 	}
-	keys, err := kv.Keys(ctx)
-	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
-		return fmt.Errorf("cluster: status: workers: %w", err)
-	}
-	for _, k := range keys {
-		e, err := kv.Get(ctx, k)
-		if err != nil {
-			continue // gone since the listing
-		}
-		var ws WorkerState
-		if json.Unmarshal(e.Value(), &ws) != nil {
-			continue
-		}
+	for _, ws := range workers {
 		st.Workers = append(st.Workers, ws)
 		st.PositionsPerSecond += ws.Rate
 	}
@@ -87,31 +75,46 @@ func (c *Conn) workers(ctx context.Context, st *ClusterStatus) error {
 }
 
 func (c *Conn) jobs(ctx context.Context, st *ClusterStatus) error {
-	kv, err := c.JS.KeyValue(ctx, JobsBucket)
+	jobs, err := readBucket[jobInfo](ctx, c.JS, JobsBucket, "jobs")
 	if err != nil {
-		return fmt.Errorf("cluster: status: %w", err)
-	}
-	keys, err := kv.Keys(ctx)
-	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
-		return fmt.Errorf("cluster: status: jobs: %w", err)
+		return err
 	}
 	done, err := chunkCounts(ctx, c.JS)
 	if err != nil {
 		return err
 	}
-	for _, k := range keys {
-		e, err := kv.Get(ctx, k)
-		if err != nil {
-			continue
-		}
-		var ji jobInfo
-		if json.Unmarshal(e.Value(), &ji) != nil {
-			continue
-		}
+	for _, ji := range jobs {
 		st.Jobs = append(st.Jobs, JobStatus{ID: ji.ID, Engine: ji.Engine, Created: ji.Created, Chunks: ji.Chunks, Positions: ji.Positions, ChunksDone: done[ji.ID]})
 	}
 	sort.Slice(st.Jobs, func(i, j int) bool { return st.Jobs[i].Created.After(st.Jobs[j].Created) })
 	return nil
+}
+
+// readBucket reads every entry of a key-value bucket as a T (what names the
+// entries in errors); an entry gone since the listing or unreadable as a T
+// is left out.
+func readBucket[T any](ctx context.Context, js jetstream.JetStream, bucket, what string) ([]T, error) {
+	kv, err := js.KeyValue(ctx, bucket)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: status: %w", err)
+	}
+	keys, err := kv.Keys(ctx)
+	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
+		return nil, fmt.Errorf("cluster: status: %s: %w", what, err)
+	}
+	var out []T
+	for _, k := range keys {
+		e, err := kv.Get(ctx, k)
+		if err != nil {
+			continue // gone since the listing
+		}
+		var v T
+		if json.Unmarshal(e.Value(), &v) != nil {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 // chunkCounts counts the results stored per job.

@@ -193,31 +193,43 @@ func jsonVariant(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
+	key, ok := stringOrObject[variantObject](raw)
+	if !ok {
+		return "?"
 	}
-	var o struct {
-		Key string `json:"key"`
-	}
-	if json.Unmarshal(raw, &o) == nil {
-		return o.Key
-	}
-	return "?"
+	return key
 }
 
 func jsonStatus(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
+	name, _ := stringOrObject[statusObject](raw)
+	return name
+}
+
+// variantObject and statusObject are the object forms of a game's
+// "variant" ({"key":…}) and "status" ({"name":…}).
+type (
+	variantObject struct {
+		Key string `json:"key"`
 	}
-	var o struct {
+	statusObject struct {
 		Name string `json:"name"`
 	}
-	if json.Unmarshal(raw, &o) == nil {
-		return o.Name
+)
+
+func (v variantObject) text() string { return v.Key }
+func (s statusObject) text() string  { return s.Name }
+
+// stringOrObject reads a field Lichess writes as a plain string or as an
+// object O holding the string; ok is false when raw is neither.
+func stringOrObject[O interface{ text() string }](raw json.RawMessage) (s string, ok bool) {
+	if json.Unmarshal(raw, &s) == nil {
+		return s, true
 	}
-	return ""
+	var o O
+	if json.Unmarshal(raw, &o) == nil {
+		return o.text(), true
+	}
+	return "", false
 }
 
 func jsonPlayerInfo(p jsonPlayer) analysis.PlayerInfo {
