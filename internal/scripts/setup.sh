@@ -76,7 +76,16 @@ if ! bin/staticcheck -version 2>/dev/null | grep -q "${staticcheck_version#v}"; 
 fi
 go build -o bin/outpost ./cmd/outpost
 if bin/outpost help 2>/dev/null | grep -q '^  models '; then
-  bin/outpost models fetch
+  # The ONNX Runtime library is kept across clones (~/.cache/outpost/models):
+  # when the installed one is onnxruntime-node@1.24.1's linux-x64 build (by
+  # its SHA-256), the npm package is not unpacked again.
+  onnx_lib=$(bin/outpost models path 2>/dev/null | sed -n 's/^library  //p') || onnx_lib=
+  onnx_sum=53ef1ac028dd1b05554b8da28d9159eb3876f99868193d2aaa6e67f0243c23d4
+  if [ -n "$onnx_lib" ] && printf '%s  %s\n' "$onnx_sum" "$onnx_lib" | sha256sum --check --status 2>/dev/null; then
+    bin/outpost models fetch --skip-library
+  else
+    bin/outpost models fetch
+  fi
 fi
 
 # Native Stockfish (docs/stockfish.md). Each step skips an identical build.
