@@ -26,7 +26,7 @@ test-race: setup
 ## soak (internal/demo) plays 6 games instead of 20 (a build-tagged constant,
 ## internal/demo/race_on_test.go); `make soak` plays the 20.
 race:
-	$(GO) test -race -count=1 -timeout 30m ./...
+	$(GO) test -race -count=1 -timeout 40m ./...
 
 ## soak: the daemon's soak at its full volume (20 games), at normal speed: the
 ## one test whose purpose (volume on the real clock) needs the code unraced.
