@@ -19,6 +19,7 @@ import (
 // chat, summary, shutdown) at debug level with a distinctive token, then
 // scans every log line, the printed output, the store and the PGN files.
 func TestTokenNeverWritten(t *testing.T) {
+	t.Parallel() // waits on its game's clock; no goroutine check (see docs/testing.md)
 	const token = "lip_SECRETtoken4242outpostDistinctive"
 	// zerolog and the session's printer write from several goroutines:
 	// the buffers take a lock (regression, issue 18: ~30 race reports)
