@@ -167,7 +167,7 @@ func TestOperatorAbortsSilentOpponent(t *testing.T) {
 		// The silent opponent owes the first move: the alarm fires, the
 		// bot aborts.
 		h := hs.addPlayer(t, s, "Silent", 1500, false)
-		id, w, ok := acceptedGame(t, ctx, h, blitz)
+		_, w, ok := acceptedGame(t, ctx, h, blitz)
 		if !ok {
 			return
 		}
