@@ -121,21 +121,11 @@ func TestListenRequiresTokenOffLoopback(t *testing.T) {
 func TestServeShutsDown(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent(), goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"))
 	st := seedStore(t)
-	s, err := New(Options{Store: st, LivePoll: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
+	addr, cancel, done := serveLoopback(t, Options{Store: st, LivePoll: 10 * time.Millisecond})
 	// An open event stream must not keep the server from stopping.
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
-	resp, err := (&http.Client{Transport: tr}).Get("http://" + ln.Addr().String() + "/events/live")
+	resp, err := (&http.Client{Transport: tr}).Get("http://" + addr + "/events/live")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,10 +170,11 @@ func TestAllowedHost(t *testing.T) {
 	}
 }
 
-// TestServeChecksItsPort: once serving, a loopback Host with another port
-// (a rebinding page on another local port) is refused.
-func TestServeChecksItsPort(t *testing.T) {
-	s, err := New(Options{Store: seedStore(t)})
+// serveLoopback serves a console of o on a loopback port: its address,
+// the cancel that stops it and the channel of Serve's result.
+func serveLoopback(t *testing.T, o Options) (addr string, cancel func(), done <-chan error) {
+	t.Helper()
+	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,11 +183,18 @@ func TestServeChecksItsPort(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, ln) }()
+	return ln.Addr().String(), cancel, served
+}
+
+// TestServeChecksItsPort: once serving, a loopback Host with another port
+// (a rebinding page on another local port) is refused.
+func TestServeChecksItsPort(t *testing.T) {
+	addr, cancel, done := serveLoopback(t, Options{Store: seedStore(t)})
 	defer func() { cancel(); <-done }()
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	checkHosts(t, "http://"+ln.Addr().String()+"/runs", map[string]int{"localhost:" + port: 200, "127.0.0.1:1": http.StatusMisdirectedRequest, "evil.example:" + port: http.StatusMisdirectedRequest})
+	_, port, _ := net.SplitHostPort(addr)
+	checkHosts(t, "http://"+addr+"/runs", map[string]int{"localhost:" + port: 200, "127.0.0.1:1": http.StatusMisdirectedRequest, "evil.example:" + port: http.StatusMisdirectedRequest})
 }
 
 // TestCrossOriginProtection: every state-changing route refuses a
