@@ -5,17 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"runtime"
 	"time"
 
 	"github.com/rs/zerolog"
 
-	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/comparerun"
-	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/bots/board"
-	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/clusterconn"
 	"github.com/outpostchess/outpost/internal/daemon"
@@ -24,7 +19,6 @@ import (
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/web"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/models"
 )
 
 func runRun(ctx context.Context, env *Env, args []string) error {
@@ -94,11 +88,11 @@ func runLive(ctx context.Context, env *Env, cfg *config.Config, cfgPath string, 
 	if err != nil {
 		return err
 	}
-	sum := newSummariser(cfg, "", log)
+	sum := postgame.FromConfig(cfg, "", log)
 	defer sum.Close()
 	maia, pred, closeMaia := maiaOption(cfg, log)
 	defer closeMaia()
-	withEWR(sum, cfg, pred, st, cfg.Summary.EWRTimeout, log)
+	sum.WithConfigEWR(cfg, pred, st, cfg.Summary.EWRTimeout, log)
 	dopt := daemon.Options{Config: cfg, Client: client, Store: st,
 		Engines: daemon.NewEngineFactory(cfg, log, maia...), Summariser: sum, Logger: log}
 	if err := withVerify(&dopt, cfg, client, st, log); err != nil {
@@ -167,72 +161,6 @@ func addConsole(ctx context.Context, env *Env, cfg *config.Config, cfgPath strin
 	return nil
 }
 
-// withEWR adds the expected-winrate line to the summaries ([summary] ewr):
-// Maia from pred, Stockfish from the summary's engine (one niced engine
-// per CPU), within bound (0: the summary waits for the line). Without Maia
-// or Stockfish the summaries go out without the line, and the log says
-// why.
-func withEWR(sum *postgame.Summariser, cfg *config.Config, pred *models.Predictor, cache ewr.Cache, bound time.Duration, log zerolog.Logger) {
-	if !cfg.Summary.EWR || !cfg.Summary.Enabled {
-		return
-	}
-	if pred == nil {
-		log.Warn().Msg("summary.ewr: no Maia models, the summaries go out without the expected-winrate line (install them with `outpost models fetch`)")
-		return
-	}
-	// Stockfish 15.1 (the native build when made, else Debian's) unless
-	// [summary] engine names another.
-	cmd := cfg.Summary.Engine
-	if len(cmd) == 0 {
-		cmd = []string{enginepath.Stockfish15}
-	}
-	r, err := enginepath.Resolve(cmd)
-	if err == nil {
-		_, err = exec.LookPath(r.Command[0])
-	}
-	if err != nil {
-		log.Warn().Err(err).Msg("summary.ewr: Stockfish not found, the summaries go out without the expected-winrate line")
-		return
-	}
-	if r.Notice != "" {
-		log.Info().Msg("summary.ewr: " + r.Notice)
-	}
-	cmd = r.Command
-	sum.WithEWR(postgame.EWROptions{Prober: ewr.NewMaiaProber(pred), Cache: cache, Engine: cmd, Workers: runtime.NumCPU(),
-		Timeout: bound, Fast: cfg.Summary.EWRMode == "fast", Logger: log})
-}
-
-// newSummariser builds the post-game summariser from [summary] and
-// [analysis]. When the configured engine is missing, our own hard engine
-// (this binary in UCI mode) analyses instead, and the log says so.
-func newSummariser(cfg *config.Config, me string, log zerolog.Logger) *postgame.Summariser {
-	cmd := cfg.Summary.Engine
-	if len(cmd) == 0 {
-		cmd = cfg.Analysis.Engine
-	}
-	pc := analysis.PoolConfig{Workers: 1, Threads: 1, HashMB: cfg.Analysis.HashMB}
-	if d := clusterconn.New(cfg.Cluster, "", "outpost-daemon", log); d != nil {
-		// [cluster] url: the game's positions go to the cluster's workers,
-		// which resolve the engine name on their machines
-		pc.Dispatcher = d
-	} else if len(cmd) > 0 {
-		// engine names (sf15) are resolved here; a missing engine is
-		// replaced by our own hard engine, and the log says so
-		r, err := enginepath.Resolve(cmd)
-		if err == nil {
-			_, err = exec.LookPath(r.Command[0])
-		}
-		if err != nil {
-			if self, serr := os.Executable(); serr == nil {
-				log.Warn().Err(err).Msg("summary engine missing: our hard engine analyses the games instead")
-				cmd = []string{self, "uci", "--engine", "hard"}
-			}
-		}
-	}
-	pc.Command = cmd
-	return postgame.New(pc, int64(cfg.Summary.Nodes), me)
-}
-
 // demoOptions are the --sandbox flags.
 type demoOptions struct {
 	games    int
@@ -286,7 +214,7 @@ func (o *demoOptions) check() error {
 // finished game's PGN and chat transcript.
 func runSandboxDemo(ctx context.Context, env *Env, cfg *config.Config, o demoOptions) error {
 	log := env.logger()
-	sum := newSummariser(cfg, demo.BotName, log)
+	sum := postgame.FromConfig(cfg, demo.BotName, log)
 	defer sum.Close()
 	maia, pred, closeMaia := maiaOption(cfg, log)
 	defer closeMaia()
@@ -298,7 +226,7 @@ func runSandboxDemo(ctx context.Context, env *Env, cfg *config.Config, o demoOpt
 	if o.games > 0 {
 		bound = 0
 	}
-	withEWR(sum, cfg, pred, nil, bound, log)
+	sum.WithConfigEWR(cfg, pred, nil, bound, log)
 	variant := o.variant
 	if variant == "standard" || variant == "fromPosition" {
 		variant = "" // the sandbox makes a game with a FEN fromPosition
