@@ -17,6 +17,7 @@ import (
 	"github.com/outpostchess/outpost/internal/demo"
 	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/verify"
 	"github.com/outpostchess/outpost/internal/web"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -95,7 +96,7 @@ func runLive(ctx context.Context, env *Env, cfg *config.Config, cfgPath string, 
 	sum.WithConfigEWR(cfg, pred, st, cfg.Summary.EWRTimeout, log)
 	dopt := daemon.Options{Config: cfg, Client: client, Store: st,
 		Engines: daemon.NewEngineFactory(cfg, log, maia...), Summariser: sum, Logger: log}
-	if err := withVerify(&dopt, cfg, client, st, log); err != nil {
+	if err := verify.Attach(&dopt, cfg, client, st, log); err != nil {
 		return err
 	}
 	d, err := daemon.New(dopt)

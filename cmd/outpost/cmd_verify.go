@@ -6,44 +6,13 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/rs/zerolog"
-
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
-	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/verify"
-	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox/fishnet"
 )
-
-// withVerify adds the verification of summaries against Lichess ([verify])
-// to the daemon's options: the worker as a background job, woken by each
-// posted summary, and the chat line around the summariser.
-func withVerify(o *daemon.Options, cfg *config.Config, client *lichess.Client, st *store.Store, log zerolog.Logger) error {
-	if !cfg.Verify.Enabled || o.Summariser == nil {
-		return nil
-	}
-	vo := verify.ConfigOptions(cfg.Verify)
-	vo.API, vo.Store, vo.Logger = client, st, log.With().Str("component", "verify").Logger()
-	w, err := verify.New(vo)
-	if err != nil {
-		return err
-	}
-	inner := o.Hooks.SummaryPosted
-	o.Hooks.SummaryPosted = func(id string, lines []string) {
-		w.Kick()
-		if inner != nil {
-			inner(id, lines)
-		}
-	}
-	if cfg.Verify.ChatLine {
-		o.Summariser = verify.ChatLine{Inner: o.Summariser, API: client}
-	}
-	o.Background = append(o.Background, w.Run)
-	return nil
-}
 
 // Budgets of the embedded sandbox's stand-in fishnet in `outpost run
 // --sandbox`: the summary's node budget (Lichess's is 1M, too slow next to

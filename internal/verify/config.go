@@ -1,9 +1,43 @@
 package verify
 
-import "github.com/outpostchess/outpost/config"
+import (
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/lichess"
+)
 
 // ConfigOptions returns the worker options of a [verify] section: the poll
 // schedule and the cloud check (API, Store and the rest are the caller's).
 func ConfigOptions(c config.VerifyConfig) Options {
 	return Options{Backoff: Backoff{First: c.FirstDelay, Max: c.MaxDelay, Window: c.Window}, Cloud: c.Cloud}
+}
+
+// Attach adds the verification of summaries against Lichess ([verify])
+// to the daemon's options: the worker as a background job, woken by each
+// posted summary, and the chat line around the summariser.
+func Attach(o *daemon.Options, cfg *config.Config, client *lichess.Client, st *store.Store, log zerolog.Logger) error {
+	if !cfg.Verify.Enabled || o.Summariser == nil {
+		return nil
+	}
+	vo := ConfigOptions(cfg.Verify)
+	vo.API, vo.Store, vo.Logger = client, st, log.With().Str("component", "verify").Logger()
+	w, err := New(vo)
+	if err != nil {
+		return err // New's errors name the package and what is missing
+	}
+	inner := o.Hooks.SummaryPosted
+	o.Hooks.SummaryPosted = func(id string, lines []string) {
+		w.Kick()
+		if inner != nil {
+			inner(id, lines)
+		}
+	}
+	if cfg.Verify.ChatLine {
+		o.Summariser = ChatLine{Inner: o.Summariser, API: client}
+	}
+	o.Background = append(o.Background, w.Run)
+	return nil
 }
