@@ -49,6 +49,9 @@ type CloudReport struct {
 	Checked int `json:"checked"`
 	Agree   int `json:"agree"`
 	Missing int `json:"missing"`
+	// Error, when set, is why the cloud check was skipped: the cloud
+	// answered with a permanent error (Permanent).
+	Error string `json:"error,omitempty"`
 }
 
 // CloudAPI is the part of the Lichess client the cloud check needs.

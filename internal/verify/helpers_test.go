@@ -68,6 +68,10 @@ type fakeAPI struct {
 	exports   int
 	cloudHits int
 	variants  []string // the variant of each cloud lookup
+	// exportErrs answer the next exports in turn; cloudErr every cloud
+	// lookup (nil: none).
+	exportErrs []error
+	cloudErr   error
 }
 
 func (f *fakeAPI) rateLimited(op string) error {
@@ -87,6 +91,9 @@ func (f *fakeAPI) CloudEval(_ context.Context, fen string, _ int, variant string
 	if err := f.rateLimited("/api/cloud-eval"); err != nil {
 		return nil, err
 	}
+	if f.cloudErr != nil {
+		return nil, f.cloudErr
+	}
 	ev, ok := f.cloud[fen]
 	if !ok {
 		return nil, &lichess.APIError{Status: 404, Method: "GET", Path: "/api/cloud-eval"}
@@ -99,6 +106,11 @@ func (f *fakeAPI) ExportGame(_ context.Context, id string, o lichess.ExportOptio
 	defer f.mu.Unlock()
 	f.exports++
 	if err := f.rateLimited("/game/export/" + id); err != nil {
+		return nil, err
+	}
+	if len(f.exportErrs) > 0 {
+		err := f.exportErrs[0]
+		f.exportErrs = f.exportErrs[1:]
 		return nil, err
 	}
 	if !o.Evals {

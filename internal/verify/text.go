@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/outpostchess/outpost/internal/store"
@@ -29,6 +30,11 @@ func Text(v store.Verification) string {
 			s += fmt.Sprintf(", cloud eval %d/%d", v.CloudAgree, v.CloudChecked)
 		case v.CloudMissing > 0:
 			s += fmt.Sprintf(", cloud eval: none of %d critical moves in the cloud", v.CloudMissing)
+		default:
+			var rep CloudReport
+			if json.Unmarshal([]byte(v.CloudResult), &rep) == nil && rep.Error != "" {
+				s += ", cloud eval skipped (" + rep.Error + ")"
+			}
 		}
 	}
 	return s

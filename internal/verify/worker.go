@@ -11,7 +11,11 @@
 //     window passes, and compares ours with it judgement by judgement as
 //     `outpost compare` does (CheckServer).
 //
-// A 429 stops the round: the next poll waits for the client's lockout.
+// A 429 stops the round: the next poll waits for the client's lockout (and
+// for any Retry-After of the answer). Network errors and 5xx answers are
+// polled again with back-off; a permanent answer (Permanent: 404 game not
+// found, 400, 401, 403) ends the game's verification at once as failed,
+// with the reason stored, instead of polling it for the whole window.
 package verify
 
 import (
@@ -26,7 +30,6 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/internal/store"
-	"github.com/outpostchess/outpost/lichess"
 )
 
 // API is the part of the Lichess client the worker uses (*lichess.Client).
@@ -213,7 +216,13 @@ func (w *Worker) verify(ctx context.Context, v store.Verification) {
 			variant = g.Variant
 		}
 		rep, err := CheckCloud(ctx, w.o.API, ours, variant)
-		if err != nil {
+		switch {
+		case err != nil && Permanent(err):
+			// the cloud refuses these lookups for good: the cloud check is
+			// recorded as skipped, the export is still polled
+			log.Warn().Err(err).Msg("verify: cloud check refused; skipped")
+			rep = CloudReport{Error: err.Error()}
+		case err != nil:
 			w.retry(ctx, v, v.Attempts+1, err) // a failed round counts: the back-off grows
 			return
 		}
@@ -225,8 +234,11 @@ func (w *Worker) verify(ctx context.Context, v store.Verification) {
 	}
 	rep, found, err := CheckServer(ctx, w.o.API, ours)
 	switch {
-	case err != nil && errors.Is(err, lichess.ErrNotFound):
-		_ = w.o.Store.EndVerification(ctx, v.GameID, store.VerifyFailed, err.Error())
+	case err != nil && Permanent(err):
+		// 404 game not found, 401/403: asking again for 48 hours
+		// cannot change the answer
+		log.Warn().Err(err).Msg("verify: permanent error; not polled again")
+		_ = w.o.Store.EndVerification(ctx, v.GameID, store.VerifyFailed, "permanent: "+err.Error())
 	case err != nil:
 		w.retry(ctx, v, v.Attempts+1, err)
 	case !found:
@@ -250,7 +262,12 @@ func (w *Worker) retry(ctx context.Context, v store.Verification, attempts int, 
 		note = cause.Error()
 		w.o.Logger.Info().Err(cause).Str("game", v.GameID).Msg("verify: will retry")
 	}
-	next, ok := w.o.Backoff.Next(v.FinishedAt, w.o.Clock.Now(), max(attempts, 1), w.rng.Float64(), w.o.API.LockedUntil())
+	now := w.o.Clock.Now()
+	locked := w.o.API.LockedUntil()
+	if ra := retryAfter(cause, now); ra.After(locked) {
+		locked = ra // the answer's Retry-After
+	}
+	next, ok := w.o.Backoff.Next(v.FinishedAt, now, max(attempts, 1), w.rng.Float64(), locked)
 	if !ok {
 		reason := fmt.Sprintf("no Lichess analysis within %s after the game (%d polls)", w.o.Backoff.Window, attempts)
 		_ = w.o.Store.EndVerification(ctx, v.GameID, store.VerifyExpired, reason)

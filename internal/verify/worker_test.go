@@ -33,6 +33,12 @@ func newWorkerRig(t *testing.T, cloud bool) *workerRig {
 // answered 429.
 func newWorkerRigWith(t *testing.T, cloud bool, limit429 int) *workerRig {
 	t.Helper()
+	return newWorkerRigAPI(t, cloud, func(f *fakeAPI) { f.limit429 = limit429 })
+}
+
+// newWorkerRigAPI starts the rig after setup has scripted the fake API.
+func newWorkerRigAPI(t *testing.T, cloud bool, setup func(*fakeAPI)) *workerRig {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, ":memory:")
 	require.NoError(t, err)
@@ -52,7 +58,8 @@ func newWorkerRigWith(t *testing.T, cloud bool, limit429 int) *workerRig {
 	r := &workerRig{st: st, clock: lichess.NewManualClock(g.FinishedAt.Add(time.Second)),
 		updates: make(chan store.Verification, 100), idle: make(chan struct{}, 100)}
 	r.api = &fakeAPI{cloud: cloudFromLichess(t, ours, lg), export: withoutAnalysis(lg), analysed: lg,
-		clock: r.clock.Now, lockFor: 30 * time.Minute, limit429: limit429}
+		clock: r.clock.Now, lockFor: 30 * time.Minute}
+	setup(r.api)
 	w, err := New(Options{API: r.api, Store: st, Clock: r.clock, Cloud: cloud, Seed: 7, Logger: zerolog.Nop(),
 		Hooks: Hooks{
 			Updated: func(v store.Verification) { r.updates <- v },
