@@ -152,7 +152,6 @@ func TestFullDepthMass(t *testing.T) {
 	p.Threshold = 0.01
 	p = p.Fast()
 	p.FullDepthMass = 0.05
-	p.DecisionMargin = 0 // see TestDecisionMargin
 	scoreAt := func(key string, depth int) score.Score { return score.Score{CP: int(hashed(key)*500) - 200 + 10*depth} }
 	calc := func(ev Evaluator) *Result {
 		res, err := (&Calculator{Prober: &skewedProber{}, Evaluator: ev}).Calculate(context.Background(), Position{}, p, Options{})
@@ -232,7 +231,7 @@ func TestDecisionMargin(t *testing.T) {
 	p := DefaultParams()
 	p.Threshold = 0.01
 	p = p.Fast()
-	require.Equal(t, FastDecisionMargin, p.DecisionMargin, "the fast mode has a margin")
+	require.Zero(t, p.DecisionMargin, "the fast mode has no margin by default")
 	// Wide, so that the fake scores (a spread of 500 cp) give both kinds.
 	p.DecisionMargin, p.LossThreshold = 0.1, -0.5
 	// The depth moves a score by 60 cp: enough to cross the threshold.
