@@ -14,8 +14,8 @@ import (
 type FaultKind string
 
 // The fault kinds. Request faults (RateLimit, ServerError, Latency) act on
-// a request before it is handled; stream faults (Drop, Stall, Malformed) act
-// on the lines of ndjson streams.
+// a request before it is handled, Hold on its answer after it is handled;
+// stream faults (Drop, Stall, Malformed) act on the lines of ndjson streams.
 const (
 	// FaultDrop closes a stream after After lines, or before any line with
 	// probability Prob.
@@ -33,6 +33,16 @@ const (
 	FaultServerError FaultKind = "5xx"
 	// FaultLatency delays the answer by Delay.
 	FaultLatency FaultKind = "latency"
+	// FaultHold is a server that stalls: each request it catches is
+	// handled (a chat line is written, a move is played) but its answer is
+	// withheld until the rule is released (Faults.Release, Remove, Clear,
+	// or Delay after the stall began); requests after the release are
+	// answered at once again. A client that gives up meanwhile never gets
+	// the answer: it cannot tell whether the request was applied. With
+	// AtGameEnd the stall begins when a game ends (the server stalling at
+	// the end of a game); otherwise at the first request it catches.
+	// Streams already open are not affected (stall acts on those).
+	FaultHold FaultKind = "hold"
 )
 
 // Fault is one fault rule. A rule fires on requests (or stream lines) whose
@@ -64,13 +74,17 @@ type Fault struct {
 	RateLimitSeconds int
 	// RetryAfter sets a Retry-After header (whole seconds) when > 0.
 	RetryAfter time.Duration
-	// Delay is the added latency.
+	// Delay is the added latency, or how long a hold lasts (0: until
+	// Faults.Release).
 	Delay time.Duration
+	// AtGameEnd makes a hold begin at the next end of a game after the
+	// rule was added; requests before it are answered normally.
+	AtGameEnd bool
 }
 
 // FaultSpecHelp documents the --fault syntax of ParseFault.
 const FaultSpecHelp = `fault spec: KIND[:key=value,...]
-  kinds: drop, stall, malformed (stream faults), 429, 5xx, latency (request faults)
+  kinds: drop, stall, malformed (stream faults), 429, 5xx, latency, hold (request faults)
   keys:  path=PREFIX   only paths starting with PREFIX (default: all)
          method=M      request faults: only HTTP method M, e.g. POST (default: all)
          times=N       fire N times then disarm (default 0 = forever)
@@ -81,19 +95,24 @@ const FaultSpecHelp = `fault spec: KIND[:key=value,...]
          key=NAME      429: ratelimit key (default api.sandbox)
          seconds=N     429: ratelimit seconds (default 60)
          retry-after=D 429/5xx: Retry-After header, a Go duration (e.g. 30s)
-         delay=D       latency: a Go duration (e.g. 250ms)
+         delay=D       latency: a Go duration (e.g. 250ms); hold: how long the
+                       server stalls (required): requests are handled, their
+                       answers withheld until then
+         at-end=BOOL   hold: the stall begins when a game ends (default false:
+                       at the first request it catches)
   examples: drop:path=/api/bot/game/stream/,after=2,times=1
             stall:path=/api/stream/event,times=1   429:times=1,body=true,seconds=90
-            5xx:status=503,prob=0.2   latency:delay=200ms   malformed:after=1`
+            5xx:status=503,prob=0.2   latency:delay=200ms   malformed:after=1
+            hold:at-end=true,delay=45s (the server stalls for 45 s at a game's end)`
 
 // ParseFault parses a fault spec (see FaultSpecHelp).
 func ParseFault(spec string) (Fault, error) {
 	kindStr, rest, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	f := Fault{Kind: FaultKind(strings.ToLower(kindStr))}
 	switch f.Kind {
-	case FaultDrop, FaultStall, FaultMalformed, FaultRateLimit, FaultServerError, FaultLatency:
+	case FaultDrop, FaultStall, FaultMalformed, FaultRateLimit, FaultServerError, FaultLatency, FaultHold:
 	default:
-		return Fault{}, fmt.Errorf("fault %q: unknown kind %q (want drop, stall, malformed, 429, 5xx or latency)", spec, kindStr)
+		return Fault{}, fmt.Errorf("fault %q: unknown kind %q (want drop, stall, malformed, 429, 5xx, latency or hold)", spec, kindStr)
 	}
 	if rest != "" {
 		for _, kv := range strings.Split(rest, ",") {
@@ -108,6 +127,10 @@ func ParseFault(spec string) (Fault, error) {
 	}
 	if err := f.validate(); err != nil {
 		return Fault{}, fmt.Errorf("fault %q: %w", spec, err)
+	}
+	if f.Kind == FaultHold && f.Delay == 0 {
+		// only a program can release a hold without a delay
+		return Fault{}, fmt.Errorf("fault %q: hold needs delay > 0 (how long the server stalls)", spec)
 	}
 	return f, nil
 }
@@ -143,6 +166,8 @@ func (f *Fault) set(k, v string) error {
 		f.RetryAfter, err = time.ParseDuration(v)
 	case "delay":
 		f.Delay, err = time.ParseDuration(v)
+	case "at-end":
+		f.AtGameEnd, err = strconv.ParseBool(v)
 	default:
 		return fmt.Errorf("unknown key %q", k)
 	}
@@ -171,6 +196,8 @@ func (f *Fault) validate() error {
 		return fmt.Errorf("durations must be >= 0")
 	case f.Kind == FaultLatency && f.Delay == 0:
 		return fmt.Errorf("latency needs delay > 0")
+	case f.AtGameEnd && f.Kind != FaultHold:
+		return fmt.Errorf("at-end applies to hold only, not %s", f.Kind)
 	}
 	return nil
 }
@@ -212,6 +239,9 @@ func (f Fault) String() string {
 	if f.Delay != 0 {
 		add("delay", f.Delay.String())
 	}
+	if f.AtGameEnd {
+		add("at-end", "true")
+	}
 	if len(parts) == 0 {
 		return string(f.Kind)
 	}
@@ -229,6 +259,16 @@ type Faults struct {
 	next  FaultID
 	rules []*faultRule
 	fired map[FaultKind]int
+	// holds are the stalls of the hold rules, kept until released (a rule
+	// that fired its Times is disarmed, its held answers still wait).
+	holds map[FaultID]*stall
+}
+
+// stall is the state of one hold rule.
+type stall struct {
+	begun   bool          // holding: the rule caught a request, or a game ended (AtGameEnd)
+	release chan struct{} // closed when the stall ends
+	timer   *time.Timer   // ends it after the rule's Delay, once begun
 }
 
 // faultRule is an armed fault and how often it has fired.
@@ -240,7 +280,7 @@ type faultRule struct {
 
 // newFaults returns an empty switchboard.
 func newFaults(seed int64) *Faults {
-	return &Faults{rng: rand.New(rand.NewSource(seed)), fired: map[FaultKind]int{}}
+	return &Faults{rng: rand.New(rand.NewSource(seed)), fired: map[FaultKind]int{}, holds: map[FaultID]*stall{}}
 }
 
 // Add arms a fault and returns its id.
@@ -252,6 +292,9 @@ func (fs *Faults) Add(f Fault) (FaultID, error) {
 	defer fs.mu.Unlock()
 	fs.next++
 	fs.rules = append(fs.rules, &faultRule{id: fs.next, f: f})
+	if f.Kind == FaultHold {
+		fs.holds[fs.next] = &stall{release: make(chan struct{})}
+	}
 	return fs.next, nil
 }
 
@@ -264,10 +307,11 @@ func (fs *Faults) AddSpec(spec string) (FaultID, error) {
 	return fs.Add(f)
 }
 
-// Remove disarms one fault.
+// Remove disarms one fault; a hold is released (see Release).
 func (fs *Faults) Remove(id FaultID) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
+	fs.endStallLocked(id)
 	for i, r := range fs.rules {
 		if r.id == id {
 			fs.rules = append(fs.rules[:i], fs.rules[i+1:]...)
@@ -276,11 +320,69 @@ func (fs *Faults) Remove(id FaultID) {
 	}
 }
 
-// Clear disarms every fault.
+// Release ends the stall of a hold rule and disarms it: every answer it
+// withheld goes out (to the clients still waiting for it), and the server
+// answers at once again. Releasing a rule twice, or one that is not a
+// hold, does nothing more than Remove.
+func (fs *Faults) Release(id FaultID) { fs.Remove(id) }
+
+// Clear disarms every fault and releases every hold.
 func (fs *Faults) Clear() {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
+	for id := range fs.holds {
+		fs.endStallLocked(id)
+	}
 	fs.rules = nil
+}
+
+// releaseHolds ends every stall without disarming the rules (the server
+// is closing: its handlers must return).
+func (fs *Faults) releaseHolds() {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for id := range fs.holds {
+		fs.endStallLocked(id)
+	}
+}
+
+// endStallLocked releases the answers held by rule id (mu held).
+func (fs *Faults) endStallLocked(id FaultID) {
+	st, ok := fs.holds[id]
+	if !ok {
+		return
+	}
+	if st.timer != nil {
+		st.timer.Stop()
+	}
+	close(st.release)
+	delete(fs.holds, id)
+}
+
+// beginStallLocked starts the stall of hold rule r, and the timer that ends
+// it after r's Delay (mu held).
+func (fs *Faults) beginStallLocked(r *faultRule, st *stall) {
+	if st.begun {
+		return
+	}
+	st.begun = true
+	if d := r.f.Delay; d > 0 {
+		id := r.id
+		st.timer = time.AfterFunc(d, func() { fs.Release(id) })
+	}
+}
+
+// gameEnded begins the stalls of the hold rules waiting for a game's end
+// (AtGameEnd). The server calls it with its own lock held; it takes only
+// the switchboard's.
+func (fs *Faults) gameEnded() {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for _, r := range fs.rules {
+		if st, ok := fs.holds[r.id]; ok && r.f.AtGameEnd {
+			fs.beginStallLocked(r, st)
+		}
+	}
 }
 
 // Active returns the armed faults.
@@ -340,6 +442,22 @@ func (fs *Faults) Latency(path string, d time.Duration) FaultID {
 	return fs.must(Fault{Kind: FaultLatency, Path: path, Delay: d})
 }
 
+// HoldAtGameEnd makes the server stall when the next game ends: every
+// request of method ("" = all) under path from then on is handled but
+// not answered until Release(id) (see FaultHold). Tests release it on an
+// event, such as a client giving up on a held answer (a RequestRecord with
+// Abandoned set, through Config.OnRequest).
+func (fs *Faults) HoldAtGameEnd(path, method string) FaultID {
+	return fs.must(Fault{Kind: FaultHold, Path: path, Method: strings.ToUpper(method), AtGameEnd: true})
+}
+
+// Hold makes the server stall from the next request of method ("" = all)
+// under path: it and every such request after it are handled but not
+// answered until Release(id) (see FaultHold).
+func (fs *Faults) Hold(path, method string) FaultID {
+	return fs.must(Fault{Kind: FaultHold, Path: path, Method: strings.ToUpper(method)})
+}
+
 // must adds a fault built by the helpers, whose fields are valid by
 // construction except for caller-given numbers; invalid ones are clamped.
 func (fs *Faults) must(f Fault) FaultID {
@@ -352,6 +470,9 @@ func (fs *Faults) must(f Fault) FaultID {
 	f.Prob = min(max(f.Prob, 0), 1)
 	if f.Kind == FaultServerError && (f.Status < 500 || f.Status > 599) {
 		f.Status = 500
+	}
+	if f.Method != "" && !slices.Contains([]string{"GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH"}, f.Method) {
+		f.Method = ""
 	}
 	if f.Kind == FaultLatency && f.Delay <= 0 {
 		f.Delay = time.Millisecond
@@ -383,7 +504,8 @@ func (fs *Faults) fireLocked(r *faultRule) {
 // requestFault is what the request faults decide for one request.
 type requestFault struct {
 	delay time.Duration
-	fail  *Fault // a 429 or 5xx to answer instead of handling, or nil
+	fail  *Fault          // a 429 or 5xx to answer instead of handling, or nil
+	hold  <-chan struct{} // handle, then withhold the answer until closed; or nil
 }
 
 // forRequest evaluates the request faults for a request of method on path.
@@ -407,6 +529,14 @@ func (fs *Faults) forRequest(method, path string) requestFault {
 				out.fail = &f
 				fs.fireLocked(r)
 			}
+		case FaultHold:
+			st, ok := fs.holds[r.id]
+			if !ok || out.hold != nil || r.f.AtGameEnd && !st.begun || !fs.rollLocked(r.f.Prob) {
+				continue
+			}
+			fs.beginStallLocked(r, st)
+			out.hold = st.release
+			fs.fireLocked(r)
 		}
 	}
 	return out

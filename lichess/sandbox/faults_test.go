@@ -26,6 +26,11 @@ func TestParseFault(t *testing.T) {
 		{"5xx:path=/api/bot/game/x/chat,method=post,status=502", Fault{Kind: FaultServerError, Path: "/api/bot/game/x/chat", Method: "POST", Status: 502}, ""},
 		{"5xx:method=FETCH", Fault{}, "method"},
 		{"latency:delay=250ms", Fault{Kind: FaultLatency, Delay: 250 * time.Millisecond}, ""},
+		{"hold:at-end=true,delay=45s", Fault{Kind: FaultHold, AtGameEnd: true, Delay: 45 * time.Second}, ""},
+		{"hold:path=/api/bot/game/,method=POST,times=2,delay=1s", Fault{Kind: FaultHold, Path: "/api/bot/game/", Method: "POST", Times: 2, Delay: time.Second}, ""},
+		{"hold", Fault{}, "hold needs delay > 0"},
+		{"hold:at-end=sometimes,delay=1s", Fault{}, "bad value"},
+		{"5xx:at-end=true", Fault{}, "at-end applies to hold only"},
 		{"MALFORMED:after=1", Fault{Kind: FaultMalformed, After: 1}, ""},
 		{"boom", Fault{}, "unknown kind"},
 		{"drop:after", Fault{}, "not key=value"},
@@ -60,7 +65,7 @@ func TestParseFault(t *testing.T) {
 // parsed faults round-trip through String.
 func FuzzParseFault(f *testing.F) {
 	for _, s := range []string{"drop", "stall:after=3", "429:body=true,seconds=5", "5xx:status=502,prob=0.5",
-		"latency:delay=1s", "malformed:path=/api,times=2", "drop:path=a=b", ":", ""} {
+		"latency:delay=1s", "malformed:path=/api,times=2", "hold:at-end=true,delay=45s", "drop:path=a=b", ":", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {

@@ -1,12 +1,14 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -205,19 +207,17 @@ const MaxRequestBody = 1 << 20
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.now()
 	sw := &statusWriter{ResponseWriter: w}
+	var hw *holdWriter // the answer withheld by a hold fault, or nil
+	abandoned := false
 	defer func() {
 		rec := RequestRecord{Time: start, Method: r.Method, Path: r.URL.Path, Status: sw.status, User: sw.user}
-		s.mu.Lock()
-		if len(s.requests) >= maxRequestRecords {
-			s.requests = append(s.requests[:0], s.requests[len(s.requests)-maxRequestRecords/2:]...)
+		if hw != nil {
+			rec.Held, rec.Abandoned = true, abandoned
+			if abandoned {
+				rec.Status = hw.heldStatus()
+			}
 		}
-		s.requests = append(s.requests, rec)
-		s.mu.Unlock()
-		if s.cfg.OnRequest != nil {
-			s.cfg.OnRequest(rec)
-		}
-		s.log.Debug().Str("method", r.Method).Str("path", r.URL.Path).Int("status", sw.status).
-			Str("user", sw.user).Msg("request")
+		s.record(rec)
 	}()
 	if acc := s.lookupToken(r); acc != nil {
 		sw.user = acc.id
@@ -232,14 +232,146 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if rf.hold != nil {
+		hw = &holdWriter{w: sw}
+		abandoned = !s.serveHeld(hw, r, rf, rf.hold)
+		return
+	}
+	s.serve(sw, r, rf)
+}
+
+// record logs a request, keeps its record and calls Config.OnRequest.
+func (s *Server) record(rec RequestRecord) {
+	s.mu.Lock()
+	if len(s.requests) >= maxRequestRecords {
+		s.requests = append(s.requests[:0], s.requests[len(s.requests)-maxRequestRecords/2:]...)
+	}
+	s.requests = append(s.requests, rec)
+	s.mu.Unlock()
+	if s.cfg.OnRequest != nil {
+		s.cfg.OnRequest(rec)
+	}
+	ev := s.log.Debug().Str("method", rec.Method).Str("path", rec.Path).Int("status", rec.Status).Str("user", rec.User)
+	if rec.Held {
+		ev = ev.Bool("held", true).Bool("abandoned", rec.Abandoned)
+	}
+	ev.Msg("request")
+}
+
+// serve answers a request with the injected 429 or 5xx, or dispatches it.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rf requestFault) {
 	if f := rf.fail; f != nil {
-		s.writeFault(sw, f)
+		s.writeFault(w, f)
 		return
 	}
 	if r.Body != nil {
-		r.Body = http.MaxBytesReader(sw, r.Body, MaxRequestBody)
+		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
 	}
-	s.mux.ServeHTTP(sw, r)
+	s.mux.ServeHTTP(w, r)
+}
+
+// serveHeld handles a request caught by a hold fault: the handler runs at
+// once (its effects happen), its answer goes out only when release is
+// closed. A handler still running then (a stream) writes through from
+// there on. It reports whether the answer went out; false means the client
+// gave up (or the server closed) first, and never got it.
+func (s *Server) serveHeld(hw *holdWriter, r *http.Request, rf requestFault, release <-chan struct{}) bool {
+	handled := make(chan struct{})
+	watched := make(chan struct{})
+	go func() { // releases a handler that is still running (a stream)
+		defer close(watched)
+		select {
+		case <-release:
+			hw.release()
+		case <-handled:
+		}
+	}()
+	s.serve(hw, r, rf)
+	close(handled)
+	<-watched
+	select {
+	case <-release:
+		hw.release()
+		return true
+	case <-r.Context().Done():
+		return false
+	case <-s.done:
+		return false
+	}
+}
+
+// holdWriter withholds an answer: while held, the status and body the
+// handler writes are kept; release sends them, and writes after it go
+// straight out. Its methods are safe for concurrent use.
+type holdWriter struct {
+	w      *statusWriter
+	mu     sync.Mutex
+	status int
+	body   bytes.Buffer
+	out    bool // released
+}
+
+// Header implements http.ResponseWriter (the header goes out with the
+// status, at the release).
+func (h *holdWriter) Header() http.Header { return h.w.Header() }
+
+// WriteHeader implements http.ResponseWriter.
+func (h *holdWriter) WriteHeader(code int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.out {
+		h.w.WriteHeader(code)
+		return
+	}
+	if h.status == 0 {
+		h.status = code
+	}
+}
+
+// Write implements http.ResponseWriter.
+func (h *holdWriter) Write(b []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.out {
+		return h.w.Write(b)
+	}
+	if h.status == 0 {
+		h.status = http.StatusOK
+	}
+	return h.body.Write(b)
+}
+
+// Flush implements http.Flusher; while held it does nothing (the release
+// flushes).
+func (h *holdWriter) Flush() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.out {
+		h.w.Flush()
+	}
+}
+
+// release sends what was withheld and lets later writes through.
+func (h *holdWriter) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.out {
+		return
+	}
+	h.out = true
+	if h.status == 0 {
+		return // nothing written yet: the handler writes through
+	}
+	h.w.WriteHeader(h.status)
+	_, _ = h.w.Write(h.body.Bytes())
+	h.w.Flush()
+}
+
+// heldStatus is the status of the answer the handler wrote.
+func (h *holdWriter) heldStatus() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.status
 }
 
 // writeFault answers a request with an injected 429 or 5xx.

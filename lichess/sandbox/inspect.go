@@ -48,6 +48,15 @@ type RequestRecord struct {
 	Path   string
 	Status int
 	User   string // the authenticated user id, or ""
+	// Held is set when a hold fault withheld the answer (the request was
+	// handled as soon as it came).
+	Held bool
+	// Abandoned is set when the client gave up (closed the connection)
+	// before a held answer was released: it never got the answer, although
+	// the request was applied. Status is the answer it did not get. The
+	// record is made when the server sees the client go: Config.OnRequest
+	// is the event a test releases a stall on.
+	Abandoned bool
 }
 
 // snapshot copies a game's state (mu held).

@@ -183,6 +183,8 @@ func (s *Server) finish(g *game, status string, winner int) {
 		g.remaining[g.turn()] = g.timeLeft(g.turn(), now)
 	}
 	g.status, g.winner = status, winner
+	// a stall at the game's end begins before anyone can learn of the end
+	s.faults.gameEnded()
 	g.drawOffer = [2]bool{}
 	g.lastMoveAt = now
 	g.stopTimer()

@@ -277,6 +277,7 @@ func (s *Server) Close() {
 		c.stopTimer()
 	}
 	s.mu.Unlock()
+	s.faults.releaseHolds()
 	s.bgCancel()
 	s.bg.Wait()
 	if srv != nil {
