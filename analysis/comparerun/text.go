@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/outpostchess/outpost/analysis/report"
 )
 
 // WriteJSON writes the report as indented JSON.
@@ -212,19 +214,8 @@ func pct(p *float64) string {
 	return fmt.Sprintf("%.1f%%", 100**p)
 }
 
-func signedF(p *float64) string {
-	if p == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%+.1f", *p)
-}
-
-func signedI(p *int) string {
-	if p == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%+d", *p)
-}
+func signedF(p *float64) string { return report.Figure("%+.1f", p) }
+func signedI(p *int) string     { return report.Figure("%+d", p) }
 
 func trunc(s string, n int) string {
 	r := []rune(s)

@@ -124,26 +124,18 @@ func playerLabel(p analysis.Player) string {
 	return p.Name
 }
 
-func intText(p *int) string {
+// Figure formats *p with format (such as "%+.1f"), or is "-" when p is
+// nil: a figure that could not be computed.
+func Figure[T any](format string, p *T) string {
 	if p == nil {
 		return "-"
 	}
-	return fmt.Sprint(*p)
+	return fmt.Sprintf(format, *p)
 }
 
-func floatText(p *float64) string {
-	if p == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%+.1f", *p)
-}
-
-func ratio(p *float64) string {
-	if p == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f", *p)
-}
+func intText(p *int) string       { return Figure("%d", p) }
+func floatText(p *float64) string { return Figure("%+.1f", p) }
+func ratio(p *float64) string     { return Figure("%.2f", p) }
 
 func trunc(s string, n int) string {
 	r := []rune(s)
