@@ -77,44 +77,50 @@ func TestCompareCausesAndMetrics(t *testing.T) {
 	}
 }
 
-func TestCompareBorderlineCause(t *testing.T) {
-	g, _ := gameFromLine("e4 e5")
+// TestCompareCause: the cause given to the one disagreement, on 1...e5, of
+// two analyses of "1.e4 e5".
+func TestCompareCause(t *testing.T) {
 	cp := func(v int) *score.Score { e := score.CP(v); return &e }
-	// deltas 0.197 (ours, Inaccuracy) vs 0.209 (Lichess, Mistake)
-	ours := []PlyEval{{Eval: cp(15), Gate: GateOpen}, {Eval: cp(124), Gate: GateOpen}}
-	lich := []PlyEval{{Eval: cp(15), Gate: GateOpen}, {Eval: cp(131), Gate: GateOpen}}
-	oa, _ := Build(g, ours, "o")
-	la, _ := Build(g, lich, "l")
-	if oa.Plies[1].Judgement != Inaccuracy || la.Plies[1].Judgement != Mistake {
-		t.Fatalf("setup: %v %v (%v %v)", oa.Plies[1].Judgement, la.Plies[1].Judgement, *oa.Plies[1].Delta, *la.Plies[1].Delta)
+	tests := []struct {
+		name          string
+		ours, lichess []PlyEval
+		// literate: Lichess's stated analysis is a literate PGN without
+		// advice on the move (its gate stays closed)
+		literate       bool
+		ourJ, lichessJ Judgement
+		want           string
+	}{
+		{"deltas 0.197 (ours) and 0.209 (Lichess) both near the threshold between the grades",
+			[]PlyEval{{Eval: cp(15), Gate: GateOpen}, {Eval: cp(124), Gate: GateOpen}},
+			[]PlyEval{{Eval: cp(15), Gate: GateOpen}, {Eval: cp(131), Gate: GateOpen}},
+			false, Inaccuracy, Mistake, CauseBorderline},
+		{"no advice from Lichess on a small drop, ours on a bigger one: not the gate but the eval scale",
+			[]PlyEval{{Eval: cp(15), Gate: GateClosed}, {Eval: cp(110), Gate: GateOpen}},
+			[]PlyEval{{Eval: cp(15), Gate: GateClosed}, {Eval: cp(30), Gate: GateClosed}},
+			true, Inaccuracy, NoJudgement, CauseEvalScale},
+		{"a big drop Lichess did not judge: its best move was the move played",
+			[]PlyEval{{Eval: cp(15), Gate: GateClosed}, {Eval: cp(110), Gate: GateOpen}},
+			[]PlyEval{{Eval: cp(15), Gate: GateClosed}, {Eval: cp(120), Gate: GateClosed}},
+			true, Inaccuracy, NoJudgement, CauseGate},
 	}
-	c := Compare(oa, la, nil)
-	if len(c.Disagreements) != 1 || c.Disagreements[0].Cause != CauseBorderline {
-		t.Errorf("disagreements %+v", c.Disagreements)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, _ := gameFromLine("e4 e5")
+			oa, _ := Build(g, tt.ours, "o")
+			la, _ := Build(g, tt.lichess, "l")
+			if oa.Plies[1].Judgement != tt.ourJ || la.Plies[1].Judgement != tt.lichessJ {
+				t.Fatalf("setup: ours %v, Lichess %v", oa.Plies[1].Judgement, la.Plies[1].Judgement)
+			}
+			var stated *LichessAnalysis
+			if tt.literate {
+				stated = &LichessAnalysis{Literate: true, Plies: make([]LichessPly, 2)}
+			}
+			c := Compare(oa, la, stated)
+			if len(c.Disagreements) != 1 || c.Disagreements[0].Cause != tt.want {
+				t.Errorf("disagreements %+v, want one %s", c.Disagreements, tt.want)
+			}
+		})
 	}
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
-
-func TestCompareGateCauseNeedsAJudgeableDrop(t *testing.T) {
-	g, _ := gameFromLine("e4 e5")
-	cp := func(v int) *score.Score { e := score.CP(v); return &e }
-	// Lichess: no advice on e5 (literate, closed gate) and a small drop;
-	// ours: Inaccuracy from a bigger drop → not the gate: eval scale
-	lich := []PlyEval{{Eval: cp(15), Gate: GateClosed}, {Eval: cp(30), Gate: GateClosed}}
-	ours := []PlyEval{{Eval: cp(15), Gate: GateClosed}, {Eval: cp(110), Gate: GateOpen}}
-	la, _ := Build(g, lich, "l")
-	oa, _ := Build(g, ours, "o")
-	stated := &LichessAnalysis{Literate: true, Plies: make([]LichessPly, 2)}
-	c := Compare(oa, la, stated)
-	if len(c.Disagreements) != 1 || c.Disagreements[0].Cause != CauseEvalScale {
-		t.Fatalf("disagreements %+v", c.Disagreements)
-	}
-	// a big drop Lichess did not judge: its best move was the move played
-	lich[1].Eval = cp(120)
-	la, _ = Build(g, lich, "l")
-	c = Compare(oa, la, stated)
-	if len(c.Disagreements) != 1 || c.Disagreements[0].Cause != CauseGate {
-		t.Fatalf("disagreements %+v", c.Disagreements)
-	}
-}

@@ -72,14 +72,7 @@ func TestReadPGNKeepsGoodGamesAndNamesBadOnes(t *testing.T) {
 
 func TestPlainEvalsWithoutJudgementsAreJudgedOpenGate(t *testing.T) {
 	src := "1. e4 { [%eval 0.2] } 1... f6 { [%eval 0.9] } 2. d4 { [%eval 0.8] } 2... g5 { [%eval #1] } 3. Qh5# 1-0"
-	games, errs := ReadPGN(strings.NewReader(src), "evals.pgn")
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	a, err := analysis.BuildLichess(games[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := buildLichess(t, src, "evals.pgn")
 	if a.Plies[1].Judgement != analysis.Inaccuracy || a.Plies[3].Judgement != analysis.Blunder || a.Plies[3].MateCase != "created" {
 		t.Errorf("judgements %v %v", a.Plies[1].Judgement, a.Plies[3].Judgement)
 	}
@@ -210,14 +203,7 @@ func FuzzReadPGN(f *testing.F) {
 
 func TestOwnOutputIsNotComparedAsLichess(t *testing.T) {
 	src := "[Annotator \"outpost\"]\n\n1. e4 { [%eval 0.2] } 1... f6 { [%eval 0.9] } *"
-	games, errs := ReadPGN(strings.NewReader(src), "ours.pgn")
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	a, err := analysis.BuildLichess(games[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := buildLichess(t, src, "ours.pgn")
 	if err := a.CompareWithLichess(); err != nil || a.Comparison != nil {
 		t.Errorf("compared our own evals as Lichess's: %v %+v", err, a.Comparison)
 	}
@@ -253,4 +239,19 @@ func TestReadChess960PGN(t *testing.T) {
 	if castles == 0 {
 		t.Error("no castling replayed")
 	}
+}
+
+// buildLichess reads the one game of a PGN text and builds its analysis
+// from the evals it carries.
+func buildLichess(t *testing.T, src, name string) *analysis.Analysis {
+	t.Helper()
+	games, errs := ReadPGN(strings.NewReader(src), name)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	a, err := analysis.BuildLichess(games[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
