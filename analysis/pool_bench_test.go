@@ -25,7 +25,7 @@ const benchGame = "d4 d5 c4 c6 Nc3 e6 e4 Nd7 exd5 cxd5 cxd5 exd5 Nxd5 Nb6 Bb5+ B
 func BenchmarkPoolVsDirect(b *testing.B) {
 	cmd := stockfishOrSkip(b)
 	ctx := context.Background()
-	g := gameFromSANB(b, benchGame)
+	g := gameFromSAN(b, benchGame)
 	gp, err := positionsOf(g)
 	if err != nil {
 		b.Fatal(err)
@@ -107,13 +107,4 @@ func BenchmarkPoolVsDirect(b *testing.B) {
 	b.ReportMetric(100*(tp.Seconds()-td.Seconds())/td.Seconds(), "overhead-%")
 	b.ReportMetric(float64(len(jobs))*n/tp.Seconds(), "pool-positions/s")
 	b.Logf("%d positions x %s nodes, %d workers", len(jobs), strconv.FormatInt(lim.Nodes, 10), workers)
-}
-
-func gameFromSANB(b *testing.B, line string) *Game {
-	b.Helper()
-	g, err := gameFromLine(line)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return g
 }

@@ -406,7 +406,7 @@ func TestAnalyseGamesJudgesAndRefinesBorderline(t *testing.T) {
 	}
 }
 
-func gameFromSAN(t *testing.T, line string) *Game {
+func gameFromSAN(t testing.TB, line string) *Game {
 	t.Helper()
 	g, err := gameFromLine(line)
 	if err != nil {

@@ -118,20 +118,26 @@ func connect(t testing.TB, url string) *cluster.Conn {
 	return c
 }
 
-// startWorker runs a worker until the test ends.
+// startWorker runs a worker with the tests' settings until the test ends.
 func startWorker(t testing.TB, url, id string, engines int) {
 	t.Helper()
-	conn := connect(t, url)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	w := &cluster.Worker{Conn: conn, ID: id, Engines: engines, Settings: cluster.Settings{AckWait: testAckWait}, Logger: zerolog.Nop()}
-	go func() { done <- w.Run(ctx) }()
+	stop := runWorker(&cluster.Worker{Conn: connect(t, url), ID: id, Engines: engines, Settings: cluster.Settings{AckWait: testAckWait}, Logger: zerolog.Nop()})
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
+		if err := stop(); err != nil {
 			t.Errorf("worker %s: %v", id, err)
 		}
 	})
+}
+
+// runWorker runs w until stop, which returns what w.Run returned.
+func runWorker(w *cluster.Worker) (stop func() error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	return func() error {
+		cancel()
+		return <-done
+	}
 }
 
 // analyse runs the game's engine analysis on a pool (local or dispatched).
@@ -301,13 +307,8 @@ func TestClusterServerRestartLosesNothing(t *testing.T) {
 	fake := func(ctx context.Context, spec analysis.EngineSpec, log zerolog.Logger) (analysis.Searcher, error) {
 		return &countingEngine{}, nil
 	}
-	wctx, wcancel := context.WithCancel(context.Background())
-	wdone := make(chan error, 1)
-	go func() {
-		w := &cluster.Worker{Conn: connect(t, srv.URL()), ID: "w", Engines: 2, Start: fake, Logger: zerolog.Nop()}
-		wdone <- w.Run(wctx)
-	}()
-	defer func() { wcancel(); <-wdone }()
+	stop := runWorker(&cluster.Worker{Conn: connect(t, srv.URL()), ID: "w", Engines: 2, Start: fake, Logger: zerolog.Nop()})
+	defer stop()
 	res, err := (&cluster.Dispatcher{Conn: conn2, Logger: zerolog.Nop()}).RunChunks(context.Background(), spec, chunks, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -347,13 +348,8 @@ func TestClusterFailedChunkIsNotSticky(t *testing.T) {
 	start := func(ctx context.Context, spec analysis.EngineSpec, log zerolog.Logger) (analysis.Searcher, error) {
 		return &countingEngine{refuse: &refuse, searches: &searches}, nil
 	}
-	wctx, wcancel := context.WithCancel(context.Background())
-	wdone := make(chan error, 1)
-	go func() {
-		w := &cluster.Worker{Conn: connect(t, srv.URL()), ID: "w", Engines: 1, Start: start, Logger: zerolog.Nop()}
-		wdone <- w.Run(wctx)
-	}()
-	defer func() { wcancel(); <-wdone }()
+	stop := runWorker(&cluster.Worker{Conn: connect(t, srv.URL()), ID: "w", Engines: 1, Start: start, Logger: zerolog.Nop()})
+	defer stop()
 	jobs := []analysis.Job{{Limits: uci.Limits{Nodes: 1}}, {Limits: uci.Limits{Nodes: 2}}}
 	chunks := []analysis.Chunk{{Jobs: jobs}}
 	spec := analysis.EngineSpec{Command: []string{"fake"}}
