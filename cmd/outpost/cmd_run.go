@@ -134,7 +134,7 @@ func addCompareSchedule(cfg *config.Config, client *lichess.Client, st *store.St
 
 // addConsole runs the web console ([web]) next to the daemon's games.
 func addConsole(ctx context.Context, env *Env, cfg *config.Config, cfgPath string, st *store.Store, d *daemon.Daemon) error {
-	token, err := readAccessToken(cfg.Web.AccessTokenFile)
+	token, err := web.ReadAccessToken(cfg.Web.AccessTokenFile)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func addConsole(ctx context.Context, env *Env, cfg *config.Config, cfgPath strin
 	}
 	log := env.logger()
 	d.AddBackground(func(ctx context.Context) {
-		defer lazy.close()
+		defer lazy.Close()
 		log.Info().Str("addr", cfg.Web.Addr).Msg("web console listening")
 		if err := srv.ListenAndServe(ctx, cfg.Web.Addr); err != nil && ctx.Err() == nil {
 			log.Error().Err(err).Msg("web console stopped")

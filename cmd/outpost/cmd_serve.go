@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/internal/clusterconn"
@@ -50,7 +47,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if *tokenFile == "" {
 		*tokenFile = cfg.Web.AccessTokenFile
 	}
-	token, err := readAccessToken(*tokenFile)
+	token, err := web.ReadAccessToken(*tokenFile)
 	if err != nil {
 		return err
 	}
@@ -76,7 +73,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 			return errors.New("--engine is empty")
 		}
 		lazy := newLazyEWR(ctx, env, cmdline, max(1, *workers), *storePath)
-		defer lazy.close()
+		defer lazy.Close()
 		opt.Calculator = lazy
 	}
 	srv, err := web.New(opt)
@@ -89,78 +86,10 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	return srv.ListenAndServe(ctx, *addr)
 }
 
-// lazyEWR starts Maia and Stockfish on the first expected-winrate request,
-// so that the console runs (and answers every other page) without them.
-// readAccessToken reads the console's access token; "" for no file.
-func readAccessToken(path string) (string, error) {
-	if path == "" {
-		return "", nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("access token: %w", err)
-	}
-	token := strings.TrimSpace(string(b))
-	if token == "" {
-		return "", fmt.Errorf("access token file %s is empty", path)
-	}
-	if len(token) < web.MinAccessTokenLen {
-		return "", fmt.Errorf("access token file %s: the token has %d characters: want at least %d", path, len(token), web.MinAccessTokenLen)
-	}
-	return token, nil
-}
-
-// newLazyEWR returns a calculator that starts Maia and Stockfish on first
-// use.
-func newLazyEWR(ctx context.Context, env *Env, cmdline []string, workers int, storePath string) *lazyEWR {
-	return &lazyEWR{open: func() (*ewr.Calculator, func(), error) {
+// newLazyEWR returns the console's calculator, which starts Maia and
+// Stockfish on first use.
+func newLazyEWR(ctx context.Context, env *Env, cmdline []string, workers int, storePath string) *web.LazyEWR {
+	return web.NewLazyEWR(func() (*ewr.Calculator, func(), error) {
 		return openEWR(ctx, env, cmdline, workers, 64, storePath, false)
-	}}
-}
-
-// lazyEWR starts the expected-winrate calculator on first use.
-type lazyEWR struct {
-	open func() (*ewr.Calculator, func(), error)
-
-	once    sync.Once
-	calc    *ewr.Calculator
-	closeFn func()
-	err     error
-}
-
-// ewrTimeLimit bounds one expected-winrate calculation of the console.
-const ewrTimeLimit = 5 * time.Minute
-
-// get starts the calculator on first use; a failure is kept (and said
-// plainly on the pages: web.ErrUnavailable).
-func (l *lazyEWR) get() (web.EWR, error) {
-	l.once.Do(func() { l.calc, l.closeFn, l.err = l.open() })
-	if l.err != nil {
-		return web.EWR{}, fmt.Errorf("%w (it needs the Maia models and Stockfish; see 'outpost models' and --engine): %v", web.ErrUnavailable, l.err)
-	}
-	return web.EWR{Calc: l.calc, TimeLimit: ewrTimeLimit}, nil
-}
-
-// Calculate implements web.Calculator.
-func (l *lazyEWR) Calculate(ctx context.Context, pos ewr.Position, p ewr.Params, progress func(web.Progress)) (*ewr.Result, error) {
-	e, err := l.get()
-	if err != nil {
-		return nil, err
-	}
-	return e.Calculate(ctx, pos, p, progress)
-}
-
-// Moment implements web.Calculator.
-func (l *lazyEWR) Moment(ctx context.Context, g ewr.Game, ply int, progress func(web.Progress)) (ewr.Moment, error) {
-	e, err := l.get()
-	if err != nil {
-		return ewr.Moment{}, err
-	}
-	return e.Moment(ctx, g, ply, progress)
-}
-
-func (l *lazyEWR) close() {
-	if l.closeFn != nil {
-		l.closeFn()
-	}
+	})
 }

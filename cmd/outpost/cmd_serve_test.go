@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -12,9 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/outpostchess/outpost/analysis/ewr"
-	"github.com/outpostchess/outpost/internal/web"
 )
 
 func TestServeRefusesPublicAddressWithoutToken(t *testing.T) {
@@ -74,27 +70,4 @@ func TestServeServesConsole(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("serve did not stop")
 	}
-}
-
-func TestLazyEWRReportsUnavailable(t *testing.T) {
-	opened := 0
-	l := &lazyEWR{open: func() (*ewr.Calculator, func(), error) {
-		opened++
-		return nil, nil, errors.New("no weights")
-	}}
-	for i := 0; i < 2; i++ {
-		_, err := l.Calculate(context.Background(), ewr.Position{}, ewr.DefaultParams(), nil)
-		if !errors.Is(err, web.ErrUnavailable) || !strings.Contains(err.Error(), "not available") || !strings.Contains(err.Error(), "no weights") {
-			t.Errorf("err = %v", err)
-		}
-		// The game report's critical moments say the same.
-		_, err = l.Moment(context.Background(), ewr.Game{Moves: []string{"e2e4"}}, 1, nil)
-		if !errors.Is(err, web.ErrUnavailable) || !strings.Contains(err.Error(), "no weights") {
-			t.Errorf("moment: err = %v", err)
-		}
-	}
-	if opened != 1 {
-		t.Errorf("opened %d times", opened)
-	}
-	l.close()
 }
