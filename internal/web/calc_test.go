@@ -114,3 +114,26 @@ func TestMomentAdapter(t *testing.T) {
 		t.Errorf("ply out of range: %v", err)
 	}
 }
+
+func TestLazyEWRReportsUnavailable(t *testing.T) {
+	opened := 0
+	l := NewLazyEWR(func() (*ewr.Calculator, func(), error) {
+		opened++
+		return nil, nil, errors.New("no weights")
+	})
+	for range 2 {
+		_, err := l.Calculate(context.Background(), ewr.Position{}, ewr.DefaultParams(), nil)
+		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "not available") || !strings.Contains(err.Error(), "no weights") {
+			t.Errorf("err = %v", err)
+		}
+		// The game report's critical moments say the same.
+		_, err = l.Moment(context.Background(), ewr.Game{Moves: []string{"e2e4"}}, 1, nil)
+		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "no weights") {
+			t.Errorf("moment: err = %v", err)
+		}
+	}
+	if opened != 1 {
+		t.Errorf("opened %d times", opened)
+	}
+	l.Close()
+}

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -229,5 +231,35 @@ func TestShortAccessTokenRefused(t *testing.T) {
 	_, err := New(Options{Store: seedStore(t), AccessToken: "abcde"})
 	if err == nil || !strings.Contains(err.Error(), "5 characters") || !strings.Contains(err.Error(), "at least 16") {
 		t.Fatalf("5-character token: %v", err)
+	}
+}
+
+func TestReadAccessToken(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name, path, want, err string
+	}{
+		{"no file", "", "", ""},
+		{"token trimmed", write("good", "  0123456789abcdef\n"), "0123456789abcdef", ""},
+		{"missing", filepath.Join(dir, "none"), "", "access token: open"},
+		{"empty", write("empty", "\n"), "", "is empty"},
+		{"short", write("short", "abcde"), "", "the token has 5 characters: want at least 16"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ReadAccessToken(tc.path)
+			if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+				t.Fatalf("err %v, want %q", err, tc.err)
+			}
+			if got != tc.want {
+				t.Errorf("token %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
