@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -114,12 +115,7 @@ func accountClient(env *Env, cfgPath, url string) (*lichess.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lichess.New(lichess.Options{
-		BaseURL: url, Token: token, Logger: env.logger(),
-		RateLimit:      time.Duration(cfg.RateLimit.Seconds) * time.Second,
-		StreamTimeout:  cfg.Lichess.StreamTimeout,
-		RequestTimeout: cfg.Lichess.RequestTimeout,
-	})
+	return lichess.New(daemon.ClientOptions(cfg, url, token, env.logger()))
 }
 
 // printAccount writes a short profile.

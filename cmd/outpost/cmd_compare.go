@@ -8,7 +8,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/comparerun"
@@ -200,12 +199,7 @@ func compareClient(env *Env, cfg *config.Config, server string) (*lichess.Client
 	if err != nil && !errors.Is(err, lichess.ErrNoToken) {
 		return nil, err
 	}
-	c, err := lichess.New(lichess.Options{
-		BaseURL: server, Token: token, Logger: env.logger(),
-		RateLimit:      time.Duration(cfg.RateLimit.Seconds) * time.Second,
-		RequestTimeout: cfg.Lichess.RequestTimeout,
-		StreamTimeout:  cfg.Lichess.StreamTimeout,
-	})
+	c, err := lichess.New(daemon.ClientOptions(cfg, server, token, env.logger()))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}

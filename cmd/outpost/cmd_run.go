@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/rs/zerolog"
 
@@ -77,11 +76,7 @@ func runLive(ctx context.Context, env *Env, cfg *config.Config, cfgPath string, 
 		return err
 	}
 	defer st.Close()
-	copt := lichess.Options{
-		BaseURL: cfg.Lichess.URL, Token: token, Logger: log,
-		RateLimit:     time.Duration(cfg.RateLimit.Seconds) * time.Second,
-		StreamTimeout: cfg.Lichess.StreamTimeout, RequestTimeout: cfg.Lichess.RequestTimeout,
-	}
+	copt := daemon.ClientOptions(cfg, cfg.Lichess.URL, token, log)
 	if err := daemon.PersistLockouts(ctx, st, &copt, log); err != nil {
 		return err
 	}

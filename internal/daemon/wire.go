@@ -2,12 +2,27 @@ package daemon
 
 import (
 	"fmt"
+	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/comparerun"
 	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/lichess"
 )
+
+// ClientOptions maps [lichess] and [ratelimit] to the Lichess client's
+// options for the server at url, with token (empty: none) and log.
+func ClientOptions(cfg *config.Config, url string, token lichess.Token, log zerolog.Logger) lichess.Options {
+	return lichess.Options{
+		BaseURL: url, Token: token, Logger: log,
+		RateLimit:      time.Duration(cfg.RateLimit.Seconds) * time.Second,
+		RequestTimeout: cfg.Lichess.RequestTimeout,
+		StreamTimeout:  cfg.Lichess.StreamTimeout,
+	}
+}
 
 // Conduct maps the [game] section of the config to the runner's conduct
 // settings. The runner library does not read the config itself.

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/config"
 )
@@ -23,6 +25,18 @@ func TestConductMapsEveryField(t *testing.T) {
 	}
 	if got := Conduct(g); got.AcceptDraw != g.AcceptDraw || got.MoveOverhead != g.MoveOverhead || got.Greeting != g.Greeting {
 		t.Errorf("conduct %+v from %+v", got, g)
+	}
+}
+
+// TestClientOptions: the client's rate-limit pause and timeouts come from
+// [ratelimit] and [lichess]; server and token are the caller's.
+func TestClientOptions(t *testing.T) {
+	cfg := config.Default()
+	cfg.RateLimit.Seconds, cfg.Lichess.RequestTimeout, cfg.Lichess.StreamTimeout = 90, 7*time.Second, 11*time.Second
+	o := ClientOptions(cfg, "http://127.0.0.1:8080", "tok", zerolog.Nop())
+	if o.BaseURL != "http://127.0.0.1:8080" || o.Token != "tok" || o.RateLimit != 90*time.Second ||
+		o.RequestTimeout != 7*time.Second || o.StreamTimeout != 11*time.Second {
+		t.Errorf("options %+v", o)
 	}
 }
 
