@@ -119,33 +119,30 @@ func (b *Board) UCIToSAN(uci string) (string, error) {
 // LineSAN converts a UCI line to SAN, stopping at the first illegal move
 // and after max moves (max <= 0: no limit).
 func (b *Board) LineSAN(ucis []string, max int) []string {
-	var out []string
-	cur := b
-	for _, u := range ucis {
-		if max > 0 && len(out) >= max {
-			break
-		}
-		m, err := cur.ParseUCI(u)
-		if err != nil {
-			break
-		}
-		out = append(out, m.SAN)
-		cur = cur.Play(m)
-	}
-	return out
+	return b.line(ucis, max, (*Board).ParseUCI, func(m Move) string { return m.SAN })
 }
 
 // LineUCI converts a SAN line to UCI, stopping at the first unreadable or
 // illegal move.
 func (b *Board) LineUCI(sans []string) []string {
+	return b.line(sans, 0, (*Board).ParseSAN, func(m Move) string { return m.UCI })
+}
+
+// line plays moves from b, each read by parse and written by write,
+// stopping at the first unreadable or illegal move and after max moves
+// (max <= 0: no limit).
+func (b *Board) line(moves []string, max int, parse func(*Board, string) (Move, error), write func(Move) string) []string {
 	var out []string
 	cur := b
-	for _, s := range sans {
-		m, err := cur.ParseSAN(s)
+	for _, mv := range moves {
+		if max > 0 && len(out) >= max {
+			break
+		}
+		m, err := parse(cur, mv)
 		if err != nil {
 			break
 		}
-		out = append(out, m.UCI)
+		out = append(out, write(m))
 		cur = cur.Play(m)
 	}
 	return out
