@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +22,7 @@ func TestRunTimeScaleBadValues(t *testing.T) {
 		{"fast", `invalid value "fast" for flag -time-scale`},
 	} {
 		t.Run(tc.value, func(t *testing.T) {
-			_, errOut, code := runTimeScaleCmd("run", "--sandbox", "--games", "1", "--time-scale", tc.value)
+			code, _, errOut := runCLI(t, "", "run", "--sandbox", "--games", "1", "--time-scale", tc.value)
 			if code == 0 || !strings.Contains(errOut, tc.msg) {
 				t.Errorf("exit %d, stderr %q; want an error containing %q", code, errOut, tc.msg)
 			}
@@ -34,7 +32,7 @@ func TestRunTimeScaleBadValues(t *testing.T) {
 
 // TestRunTimeScaleHelp: the run help names the flag and its range.
 func TestRunTimeScaleHelp(t *testing.T) {
-	_, errOut, _ := runTimeScaleCmd("run", "--help")
+	_, _, errOut := runCLI(t, "", "run", "--help")
 	for _, want := range []string{"--time-scale X", "-time-scale", "0.01 to 1"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("run --help lacks %q:\n%s", want, errOut)
@@ -58,7 +56,7 @@ func TestRunSandboxTimeScale(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := runTimeScaleCmd("run", "--sandbox", "--config", cfg, "--games", "1", "--tc", "1+0", "--time-scale", "0.05")
+	code, out, errOut := runCLI(t, "", "run", "--sandbox", "--config", cfg, "--games", "1", "--tc", "1+0", "--time-scale", "0.05")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -67,12 +65,4 @@ func TestRunSandboxTimeScale(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-}
-
-// runTimeScaleCmd runs the outpost command line and returns its output,
-// error output and exit code.
-func runTimeScaleCmd(args ...string) (string, string, int) {
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
-	return out.String(), errOut.String(), code
 }
