@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -38,6 +39,9 @@ type CompareSide struct {
 	// Searches and Nodes are the engine searches and their nodes.
 	Searches int64 `json:"searches"`
 	Nodes    int64 `json:"nodes"`
+	// EngineNodes are the nodes by engine (when the evaluator counts
+	// them): the busiest engine bounds the wall time.
+	EngineNodes []int64 `json:"engine_nodes,omitempty"`
 	// FirstRanking is the time to the first progress event carrying a
 	// ranking, MaxGap the longest time without a progress event (seconds).
 	FirstRanking float64 `json:"first_ranking"`
@@ -103,7 +107,7 @@ func RunCompare(ctx context.Context, c *Calculator, a, b Params, opt CompareOpti
 			side[i].EngineEvals += cs.Result.Stats.EngineEvals
 			side[i].FirstRanking = append(side[i].FirstRanking, time.Duration(cs.FirstRanking*float64(time.Second)))
 			side[i].MaxGap = append(side[i].MaxGap, time.Duration(cs.MaxGap*float64(time.Second)))
-			line[i] = fmt.Sprintf("%6.2fs %4d searches %5.1fM nodes", cs.Seconds, cs.Searches, float64(cs.Nodes)/1e6)
+			line[i] = fmt.Sprintf("%6.2fs %4d searches %5.1fM nodes%s", cs.Seconds, cs.Searches, float64(cs.Nodes)/1e6, engineSplit(cs.EngineNodes))
 			if i == 1 {
 				line[i] += fmt.Sprintf(" (first ranking %.1fs, longest silence %.1fs)", cs.FirstRanking, cs.MaxGap)
 			}
@@ -160,6 +164,11 @@ func compareSide(ctx context.Context, c *Calculator, bp BenchPosition, p Params,
 	if cnt != nil {
 		s0, n0 = cnt.Counts()
 	}
+	en, _ := c.Evaluator.(interface{ EngineNodes() []int64 })
+	var e0 []int64
+	if en != nil {
+		e0 = en.EngineNodes()
+	}
 	t0 := time.Now()
 	pm := &phaseMeter{start: t0, last: t0}
 	r, err := c.Calculate(ctx, bp.Pos, p, Options{SkipResultCache: true, Progress: pm.event})
@@ -173,10 +182,28 @@ func compareSide(ctx context.Context, c *Calculator, bp BenchPosition, p Params,
 		s1, n1 := cnt.Counts()
 		cs.Searches, cs.Nodes = s1-s0, n1-n0
 	}
+	if en != nil {
+		for i, n := range en.EngineNodes() {
+			cs.EngineNodes = append(cs.EngineNodes, n-e0[i])
+		}
+	}
 	if opt.Load != nil {
 		cs.Load = opt.Load()
 	}
 	return cs, nil
+}
+
+// engineSplit formats nodes per engine, e.g. " (11.2/10.4M)", or "" when
+// there are fewer than two counts.
+func engineSplit(nodes []int64) string {
+	if len(nodes) < 2 {
+		return ""
+	}
+	parts := make([]string, len(nodes))
+	for i, n := range nodes {
+		parts[i] = fmt.Sprintf("%.1f", float64(n)/1e6)
+	}
+	return " (" + strings.Join(parts, "/") + "M)"
 }
 
 // MaxTime is the longest time per position.

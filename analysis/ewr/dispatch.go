@@ -59,16 +59,16 @@ func (e *EngineEvaluator) Dispatch(ctx context.Context, next func(int) (EvalRequ
 	work := make([]chan EvalRequest, len(e.engines))
 	results := make(chan dispatched, len(e.engines))
 	var wg sync.WaitGroup
-	for w, eng := range e.engines {
+	for w := range e.engines {
 		work[w] = make(chan EvalRequest, 1)
 		wg.Add(1)
-		go func(w int, eng Searcher) {
+		go func(w int) {
 			defer wg.Done()
 			for r := range work[w] {
-				s, err := e.search(ctx, eng, r)
+				s, err := e.search(ctx, w, r)
 				results <- dispatched{w, r, s, err}
 			}
-		}(w, eng)
+		}(w)
 	}
 	defer func() {
 		// Workers end their search (cut short by the cancelled context)

@@ -39,6 +39,8 @@ type EngineEvaluator struct {
 	Gate Gate
 
 	nodes, searches atomic.Int64
+	// engineNodes are the nodes each engine searched (see EngineNodes).
+	engineNodes []atomic.Int64
 }
 
 // EngineConfig starts the engines of an EngineEvaluator.
@@ -110,7 +112,7 @@ func StartEngines(ctx context.Context, cfg EngineConfig) (*EngineEvaluator, erro
 // NewEngineEvaluator returns an evaluator over already started engines
 // (tests use fakes). It owns them: Close closes them.
 func NewEngineEvaluator(engines ...Searcher) *EngineEvaluator {
-	return &EngineEvaluator{engines: engines, Retries: 1}
+	return &EngineEvaluator{engines: engines, Retries: 1, engineNodes: make([]atomic.Int64, len(engines))}
 }
 
 // Close stops the engines.
@@ -144,9 +146,22 @@ func (e *EngineEvaluator) Counts() (searches, nodes int64) {
 	return e.searches.Load(), e.nodes.Load()
 }
 
+// EngineNodes returns the nodes each engine has searched so far, by engine
+// number. With lanes fixed before the search (for reproducible figures) the
+// busiest engine bounds the wall time: the spread between the engines is
+// the work one of them could have taken from the other.
+func (e *EngineEvaluator) EngineNodes() []int64 {
+	out := make([]int64, len(e.engineNodes))
+	for i := range e.engineNodes {
+		out[i] = e.engineNodes[i].Load()
+	}
+	return out
+}
+
 // search evaluates one position, retrying on a restarted engine after a
 // crash or timeout.
-func (e *EngineEvaluator) search(ctx context.Context, eng Searcher, r EvalRequest) (score.Score, error) {
+func (e *EngineEvaluator) search(ctx context.Context, w int, r EvalRequest) (score.Score, error) {
+	eng := e.engines[w]
 	var err error
 	for attempt := 0; attempt <= e.Retries; attempt++ {
 		if attempt > 0 {
@@ -160,6 +175,7 @@ func (e *EngineEvaluator) search(ctx context.Context, eng Searcher, r EvalReques
 			if res.Stopped || ctx.Err() != nil {
 				return score.Score{}, ctx.Err()
 			}
+			e.engineNodes[w].Add(res.Nodes)
 			return e.score(r, res)
 		}
 		if ctx.Err() != nil {

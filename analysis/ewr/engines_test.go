@@ -80,6 +80,11 @@ func TestEngineEvaluator(t *testing.T) {
 	if s, n := ev.Counts(); s != 4 || n != 400 {
 		t.Errorf("counts %d searches %d nodes", s, n)
 	}
+	// Evaluate hands the requests to whichever engine is free: the nodes
+	// per engine add up to the total, 100 per search.
+	if got := ev.EngineNodes(); len(got) != 2 || got[0]+got[1] != 400 || got[0]%100 != 0 {
+		t.Errorf("nodes per engine %v, want two counts of 100 per search adding up to 400", got)
+	}
 	// No score: an error, never a made-up number.
 	err := ev.Evaluate(context.Background(), []EvalRequest{{"a", 15}, {"zz", 15}}, func(int, score.Score) {})
 	if err == nil || !strings.Contains(err.Error(), "no score") {
