@@ -343,11 +343,15 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "A exact: median %.2fs, max %.2fs, %d searches, %.1fM nodes\n", r.A.Median().Seconds(), r.A.MaxTime().Seconds(), r.A.Searches, float64(r.A.Nodes)/1e6)
-	fmt.Fprintf(out, "B fast:  median %.2fs, max %.2fs, %d searches, %.1fM nodes (%.2f× fewer nodes, median %.2f× faster)\n",
+	la, lb := "A exact:", "B fast: "
+	if cf.repeat {
+		la, lb = "A run 1:", "B run 2:"
+	}
+	fmt.Fprintf(out, la+" median %.2fs, max %.2fs, %d searches, %.1fM nodes\n", r.A.Median().Seconds(), r.A.MaxTime().Seconds(), r.A.Searches, float64(r.A.Nodes)/1e6)
+	fmt.Fprintf(out, lb+" median %.2fs, max %.2fs, %d searches, %.1fM nodes (%.2f× fewer nodes, median %.2f× faster)\n",
 		r.B.Median().Seconds(), r.B.MaxTime().Seconds(), r.B.Searches, float64(r.B.Nodes)/1e6,
 		float64(r.A.Nodes)/math.Max(1, float64(r.B.Nodes)), r.A.Median().Seconds()/math.Max(1e-9, r.B.Median().Seconds()))
-	fmt.Fprintf(out, "B fast:  first ranking at most %.1fs, longest silence %.1fs (targets: 3 s, 2 s)\n",
+	fmt.Fprintf(out, lb+" first ranking at most %.1fs, longest silence %.1fs (targets: 3 s, 2 s)\n",
 		slices.Max(append([]time.Duration{0}, r.B.FirstRanking...)).Seconds(), slices.Max(append([]time.Duration{0}, r.B.MaxGap...)).Seconds())
 	fmt.Fprintf(out, "B against A: %d moves, max |Δ| %.2f pp, mean %.2f pp, %d over 1 pp; same best move in %d of %d positions\n",
 		r.Moves, 100*r.MaxDiff, 100*r.MeanDiff, r.Over1pp, r.SameBest, len(r.A.Times))
