@@ -4,13 +4,29 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/timeman"
+	"github.com/rs/zerolog"
 )
+
+// iterationSignal is a log writer that closes done at the engine's first
+// "search iteration" line (a completed iteration of iterative deepening).
+type iterationSignal struct {
+	once sync.Once
+	done chan struct{}
+}
+
+func (s *iterationSignal) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), "search iteration") {
+		s.once.Do(func() { close(s.done) })
+	}
+	return len(p), nil
+}
 
 func engines(t *testing.T) []*Engine {
 	t.Helper()
@@ -169,16 +185,27 @@ func checkLegal(t *testing.T, pos engine.Position, uci string) {
 // iteration.
 func TestCancelReturnsBestSoFar(t *testing.T) {
 	pos := engine.Position{StartFEN: "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"}
-	for _, e := range engines(t) {
+	for _, newEngine := range []func(...Option) (*Engine, error){NewMedium, NewHard} {
+		// The engine logs each completed iteration: the test cancels on
+		// that event, not after a fixed time a busy machine may not reach
+		// depth 1 in.
+		iter := &iterationSignal{done: make(chan struct{})}
+		e, err := newEngine(WithHashMB(8), WithLogger(zerolog.New(iter).Level(zerolog.DebugLevel)))
+		if err != nil {
+			t.Fatal(err)
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		var m engine.Move
-		var err error
 		go func() {
 			m, err = e.SelectMove(ctx, pos, engine.Limits{Infinite: true})
 			close(done)
 		}()
-		time.Sleep(150 * time.Millisecond)
+		select {
+		case <-iter.done:
+		case <-done:
+			t.Fatalf("%s: an infinite search returned before it was cancelled", e.Name())
+		}
 		cancel()
 		select {
 		case <-done:
