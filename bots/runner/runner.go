@@ -42,6 +42,10 @@ type Config struct {
 	// duration has passed and a function that cancels the wait. Nil uses
 	// wall-clock timers; tests inject alarms they fire on their own events.
 	NewAlarm func(d time.Duration) (fired <-chan time.Time, stop func())
+	// RetryAlarm starts the wait of UnknownOutcomeRetry before a move is
+	// resent, with the same contract as NewAlarm. Nil uses a wall-clock
+	// timer; tests inject it to fire retries on their own events.
+	RetryAlarm func(d time.Duration) (fired <-chan time.Time, stop func())
 	Logger   zerolog.Logger
 }
 
@@ -106,7 +110,7 @@ type Runner struct {
 
 	abortTimer *alarm
 	claimTimer *alarm
-	retryTimer *time.Timer
+	retryTimer *alarm
 
 	pond *pondering // the search on the opponent's time, nil when none
 
@@ -160,9 +164,7 @@ func (r *Runner) Run(ctx context.Context) (Outcome, error) {
 		cancel()
 		r.abortTimer.cancel()
 		r.claimTimer.cancel()
-		if r.retryTimer != nil {
-			r.retryTimer.Stop()
-		}
+		r.retryTimer.cancel()
 	}()
 	for {
 		select {
@@ -189,7 +191,7 @@ func (r *Runner) Run(ctx context.Context) (Outcome, error) {
 		case <-r.claimTimer.fired():
 			r.claimTimer = nil
 			r.claim(ctx)
-		case <-timerC(r.retryTimer):
+		case <-r.retryTimer.fired():
 			r.retryTimer = nil
 			r.onRetry(ctx)
 		}
@@ -226,14 +228,6 @@ func (a *alarm) cancel() {
 	if a != nil && a.stop != nil {
 		a.stop()
 	}
-}
-
-// timerC returns a timer's channel, or nil (blocks forever) for no timer.
-func timerC(t *time.Timer) <-chan time.Time {
-	if t == nil {
-		return nil
-	}
-	return t.C
 }
 
 // onEvent handles one stream event and reports whether the game is over.
@@ -548,10 +542,14 @@ func (r *Runner) sendReserved(ctx context.Context, ply int, uci string, overhead
 }
 
 func (r *Runner) armRetry() {
-	if r.retryTimer != nil {
-		r.retryTimer.Stop()
+	r.retryTimer.cancel()
+	if r.cfg.RetryAlarm != nil {
+		c, stop := r.cfg.RetryAlarm(r.cfg.UnknownOutcomeRetry)
+		r.retryTimer = &alarm{c: c, stop: stop}
+		return
 	}
-	r.retryTimer = time.NewTimer(r.cfg.UnknownOutcomeRetry)
+	t := time.NewTimer(r.cfg.UnknownOutcomeRetry)
+	r.retryTimer = &alarm{c: t.C, stop: func() { t.Stop() }}
 }
 
 // onRetry resends the reserved move when the state still shows it unplayed.

@@ -450,8 +450,37 @@ func (a *refusingAPI) Move(ctx context.Context, gameID, uci string, offeringDraw
 	return fmt.Errorf("lichess: move %s: %w", uci, a.err)
 }
 
+// retryAlarms is an injected Config.RetryAlarm: the test sees every wait
+// the runner arms and fires it when it chooses.
+type retryAlarms struct {
+	mu    sync.Mutex
+	fires []chan time.Time
+}
+
+func (a *retryAlarms) start(time.Duration) (<-chan time.Time, func()) {
+	c := make(chan time.Time, 1)
+	a.mu.Lock()
+	a.fires = append(a.fires, c)
+	a.mu.Unlock()
+	return c, func() {}
+}
+
+func (a *retryAlarms) armed() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.fires)
+}
+
+// fire fires the n-th alarm (1-based).
+func (a *retryAlarms) fire(n int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.fires[n-1] <- time.Now()
+}
+
 // TestRunnerDoesNotRetryRefusedToken: a 401/403 on a move cannot succeed
-// on a retry, whereas a server error is retried.
+// on a retry, whereas a server error is retried. The retry waits are
+// injected: the test fires them, so a busy machine changes nothing.
 func TestRunnerDoesNotRetryRefusedToken(t *testing.T) {
 	for _, tc := range []struct {
 		err   error
@@ -465,20 +494,27 @@ func TestRunnerDoesNotRetryRefusedToken(t *testing.T) {
 			w := newWorld(t, sandbox.Config{})
 			id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
 			api := &refusingAPI{GameAPI: w.bot.Bot(), err: tc.err}
+			alarms := &retryAlarms{}
 			r := New(Config{GameID: id, Me: "bot1", EngineName: "scripted", Game: gameCfg(), Logger: zerolog.Nop(),
-				UnknownOutcomeRetry: 50 * time.Millisecond}, api, &scripted{moves: []string{"e2e4"}}, w.store)
+				RetryAlarm: alarms.start}, api, &scripted{moves: []string{"e2e4"}}, w.store)
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			done := runAsync(ctx, r)
 			waitFor(t, "the first attempt", func() bool { return api.moves.Load() >= 1 })
-			time.Sleep(400 * time.Millisecond) // eight retry periods
-			n := api.moves.Load()
-			require.NoError(t, w.alice.Board().Resign(ctx, id))
-			<-done
 			if tc.retry {
-				assert.Greater(t, n, int32(2), "a server error must be retried")
+				for k := 1; k <= 2; k++ {
+					waitFor(t, fmt.Sprintf("retry %d armed", k), func() bool { return alarms.armed() >= k })
+					alarms.fire(k)
+					waitFor(t, fmt.Sprintf("attempt %d", k+1), func() bool { return api.moves.Load() >= int32(k+1) })
+				}
+			}
+			require.NoError(t, w.alice.Board().Resign(ctx, id))
+			<-done // the runner has handled every answer it got
+			if tc.retry {
+				assert.Equal(t, int32(3), api.moves.Load(), "a server error must be retried, once per retry wait")
 			} else {
-				assert.Equal(t, int32(1), n, "a refused token must not be retried")
+				assert.Equal(t, int32(1), api.moves.Load(), "a refused token must not be retried")
+				assert.Zero(t, alarms.armed(), "no retry may be armed after a refused token")
 			}
 		})
 	}

@@ -85,10 +85,8 @@ func (r *Runner) onTakenBack(ctx context.Context, ply, upTo int) {
 	if r.sentPly >= ply {
 		r.sentPly = -1
 	}
-	if r.retryTimer != nil {
-		r.retryTimer.Stop()
-		r.retryTimer = nil
-	}
+	r.retryTimer.cancel()
+	r.retryTimer = nil
 	r.drawAnswered, r.drawStreak, r.lowStreak = -1, 0, 0
 	if r.lastOffer >= ply {
 		r.lastOffer = -1
