@@ -46,7 +46,7 @@ type Config struct {
 	// resent, with the same contract as NewAlarm. Nil uses a wall-clock
 	// timer; tests inject it to fire retries on their own events.
 	RetryAlarm func(d time.Duration) (fired <-chan time.Time, stop func())
-	Logger   zerolog.Logger
+	Logger     zerolog.Logger
 }
 
 // Outcome is how a game ended, as the runner saw it.
