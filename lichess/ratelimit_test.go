@@ -72,13 +72,19 @@ func TestRateLimitLockout(t *testing.T) {
 		}
 		results <- err
 	}()
-	waitPending(t, clk, 1) // the one holding the turn waits on the clock
-	time.Sleep(50 * time.Millisecond)
+	// All three wait out the lockout on the clock (without the turn):
+	// every request is blocked now, so the count below is final, not a
+	// sample taken after some delay.
+	waitPending(t, clk, 3)
 	if n := f.count(); n != 1 {
 		t.Fatalf("%d requests sent during the lockout", n)
 	}
 	clk.Advance(59 * time.Second)
-	time.Sleep(50 * time.Millisecond)
+	// A timer due within 59 s would have fired (and left the pending list)
+	// inside Advance.
+	if p := clk.Pending(); p != 3 {
+		t.Fatalf("59 s into the lockout: %d timers pending, want the 3 requests'", p)
+	}
 	if n := f.count(); n != 1 {
 		t.Fatalf("%d requests sent 59 s into the lockout", n)
 	}

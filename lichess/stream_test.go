@@ -180,13 +180,16 @@ func TestGameStreamWatchdog(t *testing.T) {
 	if ev := <-s.Events(); ev.EventType() != "gameFull" {
 		t.Fatalf("first event %v", ev.EventType())
 	}
-	// Just under the timeout nothing happens.
-	waitPending(t, clk, 1)
-	time.Sleep(20 * time.Millisecond) // let the keep-alive line re-arm the watchdog
+	// The watchdog arms one timer per wait for a line: for the gameFull
+	// line, the keep-alive line and the silence after it (a timer it
+	// stops waiting on stays pending on the manual clock). Three pending
+	// timers: the keep-alive line has been read.
+	waitPending(t, clk, 3)
+	// Just under the timeout nothing happens: no timer fires (a fired
+	// timer leaves the pending list within Advance).
 	clk.Advance(19 * time.Second)
-	time.Sleep(50 * time.Millisecond)
-	if n.Load() != 1 {
-		t.Fatalf("reconnected before the timeout")
+	if p := clk.Pending(); p != 3 || n.Load() != 1 {
+		t.Fatalf("before the timeout: %d timers fired, %d connections", 3-p, n.Load())
 	}
 	clk.Advance(2 * time.Second)
 	rest := collect(t, s)

@@ -260,8 +260,7 @@ func TestLockoutHoldsQueuedMove(t *testing.T) {
 	if err := <-exported; !errors.Is(err, ErrRateLimited) {
 		t.Fatalf("account: %v", err)
 	}
-	waitPending(t, clk, 1) // the move waits out the lockout
-	time.Sleep(50 * time.Millisecond)
+	waitPending(t, clk, 1) // the move waits out the lockout: it cannot be sent now
 	if n := f.count(); n != 1 {
 		t.Fatalf("%d requests sent during the lockout", n)
 	}
