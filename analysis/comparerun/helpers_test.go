@@ -24,20 +24,43 @@ const (
 	tokBot   = "bot-token-1"
 )
 
+// testClock is the sandbox's injected clock: it starts an hour before the
+// wall clock and moves only when the test advances it, so games created one after
+// another get the creation times the test chooses, however fast or slow
+// the machine.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
 // world is a sandbox on loopback with a human (Alice, Board API) and a bot
 // (bot1), and a token-less client for the public exports.
 type world struct {
 	srv                *sandbox.Server
 	url                string
 	alice, bot, public *lichess.Client
+	clock              *testClock
 }
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
+	clock := &testClock{now: time.Now().Add(-time.Hour)} // games in the past of every run
 	srv := sandbox.New(sandbox.Config{Accounts: []sandbox.Account{
 		{Name: "Alice", Token: tokAlice, Rating: 1600},
 		{Name: "bot1", Token: tokBot, Bot: true},
-	}})
+	}, Now: clock.Now})
 	ctx, cancel := context.WithCancel(context.Background())
 	url, err := srv.Listen(ctx, "127.0.0.1:0")
 	if err != nil {
@@ -51,7 +74,7 @@ func newWorld(t *testing.T) *world {
 		}
 		return c
 	}
-	return &world{srv: srv, url: url, alice: mk(tokAlice), bot: mk(tokBot), public: mk("")}
+	return &world{srv: srv, url: url, alice: mk(tokAlice), bot: mk(tokBot), public: mk(""), clock: clock}
 }
 
 // play has Alice (White) and bot1 (Black) play the moves; then the side
@@ -177,7 +200,7 @@ func (w *world) playSynthetic(t *testing.T, games []synthetic) []string {
 			t.Fatal(err)
 		}
 		ids = append(ids, id)
-		time.Sleep(2 * time.Millisecond) // distinct creation times: a stable newest-first order
+		w.clock.Advance(10 * time.Millisecond) // distinct creation times: a stable newest-first order
 	}
 	return ids
 }
