@@ -36,6 +36,10 @@ type Hooks struct {
 	GameFinished func(g store.Game)
 	// SummaryPosted is called once a game's summary is in the chat.
 	SummaryPosted func(gameID string, lines []string)
+	// SummaryFailed is called once a game's summary is marked post-failed:
+	// the server refused a line for good (for example a restarted server
+	// that no longer knows the game answers 404), with that refusal.
+	SummaryFailed func(gameID string, reason error)
 	// RunnerDone is called with each game runner's outcome, also when the
 	// runner stopped before the game ended.
 	RunnerDone func(out runner.Outcome, err error)

@@ -134,6 +134,8 @@ func (d *Daemon) post(ctx context.Context, a store.Analysis) (requeued bool) {
 				log.Warn().Err(err).Str("room", room).Msg("summary refused by the server; not retried")
 				if ferr := d.store.FailPost(ctx, a.GameID, err.Error()); ferr != nil {
 					log.Error().Err(ferr).Msg("mark summary post failed")
+				} else if h := d.hooks.SummaryFailed; h != nil {
+					h(a.GameID, err)
 				}
 			default:
 				log.Warn().Err(err).Str("room", room).Msg("post summary line; will retry")

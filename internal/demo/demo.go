@@ -256,7 +256,7 @@ func runDaemons(runCtx context.Context, opt Options, copt lichess.Options, cfg *
 
 // demoHooks are opt.Hooks with the demo's own: a game counts as done when
 // it is over (no summariser), else once its summary is posted (and verified,
-// when the verification flow is on).
+// when the verification flow is on) or refused by the server for good.
 func demoHooks(opt Options, vf *verifyFlow, report func(string, []string)) daemon.Hooks {
 	hooks := opt.Hooks
 	if opt.Summariser == nil {
@@ -278,6 +278,13 @@ func demoHooks(opt Options, vf *verifyFlow, report func(string, []string)) daemo
 				return
 			}
 			report(id, lines)
+		}
+		failed := hooks.SummaryFailed
+		hooks.SummaryFailed = func(id string, reason error) {
+			if failed != nil {
+				failed(id, reason)
+			}
+			report(id, nil) // refused for good: no summary will come
 		}
 	}
 	return hooks

@@ -136,3 +136,26 @@ func (s *Server) Online(name string) bool {
 	a := s.accounts[strings.ToLower(name)]
 	return a != nil && s.online(a)
 }
+
+// Forget drops a finished game as a restarted server would: from then on
+// the server does not know it, so its export, chat and game endpoints
+// answer 404 "No such game". It reports whether the game was known and
+// over; a game still in play is kept (a restart mid-game is the `stall`
+// and `drop` faults' business). Tests use it for "the server restarted
+// between the game's end and the summary's post".
+func (s *Server) Forget(gameID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.games[gameID]
+	if g == nil || !g.over() {
+		return false
+	}
+	delete(s.games, gameID)
+	for i, id := range s.order {
+		if id == gameID {
+			s.order = append(s.order[:i:i], s.order[i+1:]...)
+			break
+		}
+	}
+	return true
+}
