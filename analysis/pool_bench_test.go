@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -41,9 +42,15 @@ func BenchmarkPoolVsDirect(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer pool.Close()
+	// the pool resolves the engine name (sf15); the direct engines start
+	// the program it names
+	bin, err := enginepath.Stockfish15Command()
+	if err != nil {
+		b.Fatal(err)
+	}
 	direct := make([]*uci.Engine, workers)
 	for i := range direct {
-		e, err := uci.Start(ctx, uci.Config{Path: cmd[0], Args: cmd[1:], Options: map[string]string{"Threads": "1", "Hash": "16"}})
+		e, err := uci.Start(ctx, uci.Config{Path: bin[0], Args: bin[1:], Options: map[string]string{"Threads": "1", "Hash": "16"}})
 		if err != nil {
 			b.Fatal(err)
 		}
