@@ -4,34 +4,43 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 STATICCHECK := bin/staticcheck
 
-.PHONY: demo test test-race race soak setup build bench fuzz vet
+.PHONY: demo test test-race race race-demo-soak race-rest soak setup build bench fuzz vet
 
 ## demo: the daemon against the embedded Lichess sandbox, a few fast games, then exit.
 demo: setup
 	./bin/outpost run --sandbox --games 3 --tc 1+0
 
 ## test: install what the suite needs, then run every test once, under the
-## race detector (`make race`), and the soak at its full volume without it
-## (`make soak`). What .ci/run calls; docs/testing.md says what runs where.
+## race detector, and the soak at its full volume without it. What .ci/run
+## calls; docs/testing.md says what runs where. Two lanes side by side: the
+## daemon's end-to-end tests (internal/demo, the longest package, mostly
+## waiting on game clocks) then the soak, beside every other package.
 test: setup vet
-	$(MAKE) --no-print-directory race
-	$(MAKE) --no-print-directory soak
+	$(MAKE) --no-print-directory -j2 race-demo-soak race-rest
 
 ## test-race: the race detector alone (after setup).
 test-race: setup
 	$(MAKE) --no-print-directory race
 
 ## race: every package and every test under the race detector
-## (`go test -race ./...`): the suite's one pass. Under the race detector the
-## soak (internal/demo) plays 6 games instead of 20 (a build-tagged constant,
+## (`go test -race ./...`). Under the race detector the soak (internal/demo)
+## plays 6 games instead of 20 (a build-tagged constant,
 ## internal/demo/race_on_test.go); `make soak` plays the 20.
 race:
 	$(GO) test -race -count=1 -timeout 40m ./...
 
+DEMO_PKG := ./internal/demo
+race-demo-soak:
+	$(GO) test -race -count=1 -timeout 40m $(DEMO_PKG)
+	$(MAKE) --no-print-directory soak
+
+race-rest:
+	$(GO) test -race -count=1 -timeout 40m $$($(GO) list ./... | grep -v '/internal/demo$$')
+
 ## soak: the daemon's soak at its full volume (20 games), at normal speed: the
 ## one test whose purpose (volume on the real clock) needs the code unraced.
 soak:
-	$(GO) test -count=1 -timeout 10m -run '^TestSoakWithFaults$$' ./internal/demo
+	$(GO) test -count=1 -timeout 10m -run '^TestSoakWithFaults$$' $(DEMO_PKG)
 
 ## setup: install Stockfish, ONNX Runtime and the Maia weights; build bin/outpost.
 setup:
