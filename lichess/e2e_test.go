@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -435,11 +436,15 @@ func TestE2ERateLimitLockout(t *testing.T) {
 	done := make(chan error, 2)
 	go func() { _, err := e.bot.Account(e.ctx); done <- err }()
 	go func() { _, err := e.bot.OngoingGames(e.ctx, 0); done <- err }()
-	waitFor(t, "request waiting on the clock", func() bool { return clk.Pending() >= 1 })
+	// Both requests wait out the lockout on the clock: neither can be sent
+	// until a timer fires, and a timer due within 59 s fires (and leaves
+	// the pending list) inside Advance.
+	waitFor(t, "requests waiting on the clock", func() bool { return clk.Pending() == 2 })
 	clk.Advance(30 * time.Second)
-	time.Sleep(50 * time.Millisecond)
 	clk.Advance(29 * time.Second)
-	time.Sleep(100 * time.Millisecond)
+	if p := clk.Pending(); p != 2 {
+		t.Fatalf("59 s into the lockout: %d timers pending, want the 2 requests'", p)
+	}
 	if n := len(e.srv.Requests()); n != served {
 		t.Fatalf("%d requests reached the sandbox during the lockout", n-served)
 	}
@@ -498,8 +503,18 @@ func TestE2EServerErrors(t *testing.T) {
 
 // The opponent leaves: the bot's stream reports opponentGone with a
 // countdown, and once it has run out the bot claims victory.
+// skipClock is the wall clock plus the time a test skipped forward.
+type skipClock struct{ skipped atomic.Int64 }
+
+func (c *skipClock) Now() time.Time       { return time.Now().Add(time.Duration(c.skipped.Load())) }
+func (c *skipClock) skip(d time.Duration) { c.skipped.Add(int64(d)) }
+
 func TestE2EOpponentGoneClaimVictory(t *testing.T) {
-	e := newE2EWith(t, sandbox.Config{GoneAfter: 200 * time.Millisecond, ClaimWinAfter: 300 * time.Millisecond})
+	// The 30 s claim countdown runs on an injected clock the test moves
+	// past it: the early claim cannot land after the countdown on a slow
+	// machine (30 s, not more: the skip also runs Alice's 60 s clock).
+	clk := &skipClock{}
+	e := newE2EWith(t, sandbox.Config{GoneAfter: 200 * time.Millisecond, ClaimWinAfter: 30 * time.Second, Now: clk.Now})
 	id, _ := e.startGame()
 	aliceGame, err := e.alice.Board().StreamGame(e.ctx, id)
 	e.must(err)
@@ -519,7 +534,7 @@ func TestE2EOpponentGoneClaimVictory(t *testing.T) {
 	if err := e.bot.Bot().ClaimVictory(e.ctx, id); !errors.Is(err, lichess.ErrBadRequest) {
 		t.Fatalf("early claim: %v", err)
 	}
-	time.Sleep(400 * time.Millisecond)
+	clk.skip(30 * time.Second)
 	e.must(e.bot.Bot().ClaimVictory(e.ctx, id))
 	var last *lichess.GameState
 	for ev := range botGame.Events() {
