@@ -24,7 +24,9 @@ func TestChallengeExpiry(t *testing.T) {
 
 	// Correspondence challenges do not expire.
 	corr := e.challenge(tokAlice, "bot1", url.Values{"days": {"2"}})
-	time.Sleep(250 * time.Millisecond)
+	if e.expiryArmed(corr) {
+		t.Fatal("a correspondence challenge has an expiry timer")
+	}
 	code, list := e.get(tokBot1, "/api/challenge")
 	if code != 200 || len(list["in"].([]any)) != 1 || list["in"].([]any)[0].(map[string]any)["id"] != corr {
 		t.Fatalf("list: %d %v", code, list)
@@ -38,7 +40,9 @@ func TestKeepAliveStream(t *testing.T) {
 	ka := e.openPost(tokAlice, "/api/challenge/bot1", form)
 	first := ka.next()
 	id := first["id"].(string)
-	time.Sleep(250 * time.Millisecond)
+	if e.expiryArmed(id) {
+		t.Fatal("a keepAliveStream challenge has an expiry timer while its connection is open")
+	}
 	e.mustOK(tokBot1, "/api/challenge/"+id+"/accept", nil)
 	if done := ka.next(); done["done"] != "accepted" {
 		t.Fatalf("done: %v", done)
@@ -247,4 +251,18 @@ func TestEventStreamReplay(t *testing.T) {
 	if second.ended() || alice.ended() {
 		t.Fatal("streams of other tokens closed")
 	}
+}
+
+// expiryArmed reports whether the challenge has an expiry timer: the
+// negative checks look at the timer rather than wait past the TTL, which
+// proves nothing on a machine too busy to fire the timer in time.
+func (e *testEnv) expiryArmed(id string) bool {
+	e.t.Helper()
+	e.srv.mu.Lock()
+	defer e.srv.mu.Unlock()
+	c, ok := e.srv.challenges[id]
+	if !ok {
+		e.t.Fatalf("no challenge %s", id)
+	}
+	return c.timer != nil
 }
