@@ -17,6 +17,7 @@ import (
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/bots/uci/ucitest"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestMain(m *testing.M) {
@@ -39,6 +40,43 @@ type recorder struct {
 	events   []string
 	searched map[int]int // worker → positions searched
 	restarts int
+	// spread, when set by spreadOver, holds every worker's first search
+	// until all the workers have started one: each worker then has a
+	// chunk however the goroutines are scheduled.
+	spread   chan struct{}
+	nworkers int
+	started  map[int]bool
+}
+
+// spreadOver makes the searches wait until n workers have each started one.
+func (r *recorder) spreadOver(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.spread, r.nworkers, r.started = make(chan struct{}), n, map[int]bool{}
+}
+
+// waitForOthers is the barrier of spreadOver (no-op without it).
+func (r *recorder) waitForOthers(ctx context.Context, worker int) error {
+	r.mu.Lock()
+	spread := r.spread
+	if spread != nil && !r.started[worker] {
+		r.started[worker] = true
+		if len(r.started) == r.nworkers {
+			close(spread)
+		}
+	}
+	r.mu.Unlock()
+	if spread == nil {
+		return nil
+	}
+	select {
+	case <-spread:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(10 * time.Second):
+		return nil // a pool that never uses the other workers: the test's check fails
+	}
 }
 
 func (r *recorder) add(s string) {
@@ -60,7 +98,9 @@ func (s *scripted) Analyse(ctx context.Context, pos uci.Position, lim uci.Limits
 	s.rec.searched[s.worker]++
 	s.rec.events = append(s.rec.events, fmt.Sprintf("w%d search %d", s.worker, len(pos.Moves)))
 	s.rec.mu.Unlock()
-	time.Sleep(time.Millisecond) // let the other workers take chunks
+	if err := s.rec.waitForOthers(ctx, s.worker); err != nil {
+		return nil, err
+	}
 	return &uci.Result{BestMove: best, Nodes: lim.Nodes, Lines: []uci.Info{{Depth: 10, Score: sc, HasScore: true, PV: []string{best}}}}, nil
 }
 
@@ -102,6 +142,7 @@ func TestPoolSpreadsChunksBackwardsAndNormalisesPOV(t *testing.T) {
 	p, rec, _ := newScriptedPool(t, 2, func(pos uci.Position, _ uci.Limits) (score.Score, string, error) {
 		return score.CP(10 * len(pos.Moves)), "e2e4", nil
 	})
+	rec.spreadOver(2)
 	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5"}
 	var jobs []Job
 	for k := 0; k <= len(moves); k++ {
@@ -272,10 +313,10 @@ func TestPoolCancel(t *testing.T) {
 	if _, err := p.Search(ctx, jobs, SearchOptions{ChunkSize: 1}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want canceled", err)
 	}
-	time.Sleep(20 * time.Millisecond)
-	if after := runtime.NumGoroutine(); after > before+1 {
-		t.Errorf("goroutines %d → %d", before, after)
-	}
+	// The workers' goroutines end soon after Search returns: poll with a
+	// generous bound (there is no event to wait on for a goroutine's end).
+	assert.Eventually(t, func() bool { return runtime.NumGoroutine() <= before+1 }, 10*time.Second, time.Millisecond,
+		"goroutines %d before the search", before)
 }
 
 func TestPoolCloseClosesEngines(t *testing.T) {
