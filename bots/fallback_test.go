@@ -37,6 +37,11 @@ func answer(m string) func(context.Context) (engine.Move, error) {
 func TestFallback(t *testing.T) {
 	start := engine.Position{Moves: []string{"e2e4", "e7e5"}}
 	boom := errors.New("boom")
+	// stuck blocks an engine that ignores its context until the test ends:
+	// it never answers in time, however slow the machine (a fixed sleep
+	// could end before a busy machine fires the fallback's deadline).
+	stuck := make(chan struct{})
+	t.Cleanup(func() { close(stuck) })
 	tests := []struct {
 		name      string
 		primary   func(context.Context) (engine.Move, error)
@@ -59,11 +64,11 @@ func TestFallback(t *testing.T) {
 		{name: "move with a stray promotion", primary: answer("e2e4q"), secondary: answer("d2d4"), lim: engine.Limits{Depth: 3},
 			want: "d2d4", reason: ReasonIllegal, by: "second"},
 		{name: "timeout ignoring ctx", primary: func(context.Context) (engine.Move, error) {
-			time.Sleep(2 * time.Second)
+			<-stuck
 			return engine.Move{UCI: "g1f3"}, nil
 		}, secondary: answer("d2d4"), lim: engine.Limits{MoveTime: 100 * time.Millisecond}, want: "d2d4", reason: ReasonTimeout, by: "second"},
 		{name: "clock timeout", primary: func(context.Context) (engine.Move, error) {
-			time.Sleep(2 * time.Second)
+			<-stuck
 			return engine.Move{UCI: "g1f3"}, nil
 		}, secondary: answer("d2d4"), lim: engine.Limits{WTime: 2 * time.Second, BTime: time.Second}, want: "d2d4", reason: ReasonTimeout, by: "second"},
 		{name: "honours ctx with best so far", primary: func(ctx context.Context) (engine.Move, error) {
@@ -126,8 +131,10 @@ func TestFallbackBadPositions(t *testing.T) {
 }
 
 func TestFallbackCallerCancels(t *testing.T) {
+	stuck := make(chan struct{}) // an engine that ignores its context until the test ends
+	t.Cleanup(func() { close(stuck) })
 	f := NewFallback(&scripted{name: "p", fn: func(context.Context) (engine.Move, error) {
-		time.Sleep(time.Second)
+		<-stuck
 		return engine.Move{}, nil
 	}}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
