@@ -45,13 +45,20 @@ func TestServeServesConsole(t *testing.T) {
 	go func() {
 		done <- runServe(ctx, env, []string{"--addr", addr, "--store", filepath.Join(dir, "o.db"), "--no-ewr"})
 	}()
+	// Poll until the server answers (it has no readiness event): a
+	// generous bound for a busy machine, and an early stop if it failed.
 	var resp *http.Response
-	for i := 0; i < 100; i++ {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
 		resp, err = http.Get("http://" + addr + "/knobs")
-		if err == nil {
+		if err == nil || time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case serr := <-done:
+			t.Fatalf("serve ended before it answered: %v", serr)
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 	if err != nil {
 		t.Fatal(err)
