@@ -139,7 +139,9 @@ func ctxT(t *testing.T) context.Context {
 func checkGoroutines(t *testing.T) {
 	before := runtime.NumGoroutine()
 	t.Cleanup(func() {
-		deadline := time.Now().Add(2 * time.Second)
+		// A goroutine's end has no event: poll with a bound generous
+		// enough for a busy machine (a leak fails only after it).
+		deadline := time.Now().Add(10 * time.Second)
 		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
