@@ -37,6 +37,12 @@ type EngineEvaluator struct {
 	// Gate, when not nil, decides how many engines may search (set it
 	// before the first calculation).
 	Gate Gate
+	// ClearEach, when set, clears the engine's hash and histories
+	// ("ucinewgame") before every search, so that each evaluation is a
+	// function of (position, depth) alone, whatever the engine searched
+	// before: the same position gives the same score in any calculation,
+	// any order and on any engine (see docs/expected-winrate.md).
+	ClearEach bool
 
 	nodes, searches atomic.Int64
 	// engineNodes are the nodes each engine searched (see EngineNodes).
@@ -52,6 +58,8 @@ type EngineConfig struct {
 	Workers int
 	// HashMB is each engine's hash (default 128).
 	HashMB int
+	// ClearEach clears the hash before every search (EngineEvaluator.ClearEach).
+	ClearEach bool
 	// Nice, when above 0, starts the engines at this lower CPU priority
 	// (1..19) through the nice command; without one they run at normal
 	// priority and the logger says so.
@@ -106,7 +114,9 @@ func StartEngines(ctx context.Context, cfg EngineConfig) (*EngineEvaluator, erro
 		}
 		engines = append(engines, e)
 	}
-	return NewEngineEvaluator(engines...), nil
+	ev := NewEngineEvaluator(engines...)
+	ev.ClearEach = cfg.ClearEach
+	return ev, nil
 }
 
 // NewEngineEvaluator returns an evaluator over already started engines
@@ -167,6 +177,19 @@ func (e *EngineEvaluator) search(ctx context.Context, w int, r EvalRequest) (sco
 		if attempt > 0 {
 			if rerr := eng.Restart(ctx); rerr != nil {
 				return score.Score{}, fmt.Errorf("position %s: %w (restart failed: %v)", r.FEN, err, rerr)
+			}
+		}
+		if e.ClearEach {
+			if ng, ok := eng.(interface{ NewGame(context.Context) error }); ok {
+				if err = ng.NewGame(ctx); err != nil {
+					if ctx.Err() != nil {
+						return score.Score{}, ctx.Err()
+					}
+					if errors.Is(err, uci.ErrCrashed) || errors.Is(err, uci.ErrTimeout) {
+						continue
+					}
+					break
+				}
 			}
 		}
 		var res *uci.Result

@@ -109,3 +109,65 @@ func TestEngineEvaluator(t *testing.T) {
 		t.Errorf("close: %v", err)
 	}
 }
+
+// newGameSearcher is a fakeSearcher that logs "new" for each NewGame and
+// the FEN of each search, and can fail NewGame.
+type newGameSearcher struct {
+	fakeSearcher
+	log     []string
+	failNew error
+}
+
+func (s *newGameSearcher) NewGame(context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failNew != nil {
+		return s.failNew
+	}
+	s.log = append(s.log, "new")
+	return nil
+}
+
+func (s *newGameSearcher) Analyse(ctx context.Context, pos uci.Position, lim uci.Limits) (*uci.Result, error) {
+	s.mu.Lock()
+	s.log = append(s.log, pos.FEN)
+	s.mu.Unlock()
+	return s.fakeSearcher.Analyse(ctx, pos, lim)
+}
+
+// TestEngineEvaluatorClearEach: with ClearEach every search is preceded by
+// a NewGame on its engine (the hash cleared, so the score depends on the
+// position alone); without it searches follow each other directly; a
+// failing NewGame is an error naming the position, not a search on a
+// dirty hash.
+func TestEngineEvaluatorClearEach(t *testing.T) {
+	scores := map[string]score.Score{"a": {CP: 35}, "b": {CP: -20}, "c": {CP: 5}}
+	reqs := []EvalRequest{{"a", 15}, {"b", 15}, {"c", 15}}
+	for _, tc := range []struct {
+		name  string
+		clear bool
+		want  []string
+	}{
+		{"clear each", true, []string{"new", "a", "new", "b", "new", "c"}},
+		{"keep hash", false, []string{"a", "b", "c"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &newGameSearcher{fakeSearcher: fakeSearcher{scores: scores}}
+			ev := NewEngineEvaluator(s)
+			ev.ClearEach = tc.clear
+			if err := ev.Evaluate(context.Background(), reqs, func(int, score.Score) {}); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(s.log, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("engine saw %v, want %v", s.log, tc.want)
+			}
+		})
+	}
+	s := &newGameSearcher{fakeSearcher: fakeSearcher{scores: scores}, failNew: errors.New("pipe closed")}
+	ev := NewEngineEvaluator(s)
+	ev.ClearEach = true
+	err := ev.Evaluate(context.Background(), reqs[:1], func(int, score.Score) {})
+	if err == nil || !strings.Contains(err.Error(), "pipe closed") || !strings.Contains(err.Error(), "position a") || len(s.log) != 0 {
+		t.Errorf("failing NewGame: err %v, engine saw %v", err, s.log)
+	}
+}

@@ -178,3 +178,63 @@ func TestRealPoolEvaluator(t *testing.T) {
 		t.Errorf("scores %+v", got)
 	}
 }
+
+// TestRealEnginesOrderIndependent: with ClearEach a position's evaluation
+// is a function of (position, depth) alone. One real engine evaluates a
+// Ruy Lopez position first from a fresh engine, then again after searching
+// two other positions (one of them its own parent, whose hash entries and
+// move histories would otherwise carry over): the same score and the same
+// node count. The control, without ClearEach, searches the position right
+// after itself and gets a different node count (its hash already holds the
+// answer), so the test would see a carried-over hash.
+func TestRealEnginesOrderIndependent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: real engines not started")
+	}
+	if _, err := enginepath.Stockfish15Command(); err != nil {
+		t.Skip(err)
+	}
+	ctx := context.Background()
+	const (
+		target = "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"
+		parent = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+		other  = "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/8/PPP2PPP/RNBQKB1R w KQkq - 1 5"
+	)
+	type eval struct {
+		s     score.Score
+		nodes int64
+	}
+	run := func(ev *ewr.EngineEvaluator, fens ...string) []eval {
+		t.Helper()
+		var out []eval
+		for _, f := range fens {
+			_, before := ev.Counts()
+			var got score.Score
+			if err := ev.Evaluate(ctx, []ewr.EvalRequest{{FEN: f, Depth: 15}}, func(_ int, s score.Score) { got = s }); err != nil {
+				t.Fatal(err)
+			}
+			_, after := ev.Counts()
+			out = append(out, eval{got, after - before})
+		}
+		return out
+	}
+	start := func(clear bool) *ewr.EngineEvaluator {
+		ev, err := ewr.StartEngines(ctx, ewr.EngineConfig{Workers: 1, HashMB: 16, ClearEach: clear})
+		if err != nil {
+			t.Fatalf("Stockfish: %v", err)
+		}
+		t.Cleanup(func() { ev.Close() })
+		return ev
+	}
+	ev := start(true)
+	first := run(ev, target)[0]
+	later := run(ev, parent, other, target)[2]
+	if first != later {
+		t.Errorf("with ClearEach: %s alone %+v, after two other searches %+v", target, first, later)
+	}
+	control := run(start(false), target, target)
+	if control[0].nodes == control[1].nodes {
+		t.Errorf("without ClearEach the second search of the same position took as many nodes (%d): the control cannot see a carried-over hash", control[0].nodes)
+	}
+	t.Logf("target: %+v (alone and after other searches); without clearing: %+v then %+v", first, control[0], control[1])
+}

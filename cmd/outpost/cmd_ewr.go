@@ -25,7 +25,7 @@ import (
 	"github.com/outpostchess/outpost/models"
 )
 
-const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--timeout 60s] [--fast | --tree-depth N [--full-depth-mass P]] | --bench [--compare [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
+const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--clear-hash [--hash 16]] [--timeout 60s] [--fast | --tree-depth N [--full-depth-mass P]] | --bench [--compare [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
 
 // runEWR implements `outpost ewr`: expected winrate of every reasonable
 // move for a human of a given rating (Maia × Stockfish).
@@ -48,6 +48,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	timeout := fs.Duration("timeout", 60*time.Second, "time limit; when reached the partial result is printed with a warning (0: none)")
 	workers := fs.Int("workers", runtime.NumCPU(), "Stockfish engines run in parallel")
 	hash := fs.Int("hash", 128, "Stockfish hash per engine, MB (kept across the calculation)")
+	clearEach := fs.Bool("clear-hash", false, "clear each engine's hash before every search: every evaluation a function of (position, depth) alone")
 	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand, " "), "UCI engine command line")
 	fast := fs.Bool("fast", false, fmt.Sprintf("fast mode: the trees' positions at depth %d instead of --depth (the legal moves stay at --depth)", ewr.FastTreeDepth))
 	treeDepth := fs.Int("tree-depth", 0, "Stockfish depth of the trees' positions (0: --depth; --fast sets it)")
@@ -115,7 +116,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 		return errors.New("--engine is empty")
 	}
 	pos := ewr.Position{StartFEN: *fen, Moves: splitMoves(*moves)}
-	calc, closeAll, err := openEWR(ctx, env, cmdline, *workers, *hash, *storePath, *bench)
+	calc, closeAll, err := openEWR(ctx, env, ewr.EngineConfig{Command: cmdline, Workers: *workers, HashMB: *hash, ClearEach: *clearEach}, *storePath, *bench)
 	if err != nil {
 		return err
 	}
@@ -176,7 +177,7 @@ func defaultEWRStore() string {
 
 // openEWR starts Maia, the Stockfish pool and the cache. For a benchmark the
 // cache is a fresh in-memory database, so the first pass is cold.
-func openEWR(ctx context.Context, env *Env, cmdline []string, workers, hash int, storePath string, bench bool) (*ewr.Calculator, func(), error) {
+func openEWR(ctx context.Context, env *Env, ecfg ewr.EngineConfig, storePath string, bench bool) (*ewr.Calculator, func(), error) {
 	var closers []func() error
 	closeAll := func() {
 		for i := len(closers) - 1; i >= 0; i-- {
@@ -194,7 +195,8 @@ func openEWR(ctx context.Context, env *Env, cmdline []string, workers, hash int,
 		return nil, nil, err
 	}
 	closers = append(closers, pred.Close)
-	ev, err := ewr.StartEngines(ctx, ewr.EngineConfig{Command: cmdline, Workers: workers, HashMB: hash, Logger: env.logger()})
+	ecfg.Logger = env.logger()
+	ev, err := ewr.StartEngines(ctx, ecfg)
 	if err != nil {
 		closeAll()
 		return nil, nil, err

@@ -90,6 +90,6 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 // Stockfish on first use.
 func newLazyEWR(ctx context.Context, env *Env, cmdline []string, workers int, storePath string) *web.LazyEWR {
 	return web.NewLazyEWR(func() (*ewr.Calculator, func(), error) {
-		return openEWR(ctx, env, cmdline, workers, 64, storePath, false)
+		return openEWR(ctx, env, ewr.EngineConfig{Command: cmdline, Workers: workers, HashMB: 64}, storePath, false)
 	})
 }
