@@ -47,7 +47,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	fresh := fs.Bool("fresh", false, "recalculate even if the whole result is cached (evaluations stay cached)")
 	timeout := fs.Duration("timeout", 60*time.Second, "time limit; when reached the partial result is printed with a warning (0: none)")
 	workers := fs.Int("workers", runtime.NumCPU(), "Stockfish engines run in parallel")
-	hash := fs.Int("hash", 128, "Stockfish hash per engine, MB (kept across the calculation)")
+	hash := fs.Int("hash", 128, "Stockfish hash per engine, MB (kept across the calculation; with --clear-hash cleared before every search, default 16)")
 	clearEach := fs.Bool("clear-hash", false, "clear each engine's hash before every search: every evaluation a function of (position, depth) alone")
 	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand, " "), "UCI engine command line")
 	fast := fs.Bool("fast", false, fmt.Sprintf("fast mode: the trees' positions at depth %d instead of --depth (the legal moves stay at --depth)", ewr.FastTreeDepth))
@@ -65,6 +65,9 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	}
 	if err := checkMin(fs, 1, "workers", "hash", "max-nodes"); err != nil {
 		return err
+	}
+	if *clearEach && !flagSet(fs, "hash") {
+		*hash = 16 // ample for one depth-15 search; a smaller hash clears faster
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
