@@ -24,8 +24,9 @@ type Searcher interface {
 }
 
 // EngineEvaluator is an Evaluator on its own UCI engines (bots/uci),
-// one search at a time per engine. Unlike PoolEvaluator it never clears
-// the engines' hash tables: the positions of one calculation are related
+// one search at a time per engine. Unlike PoolEvaluator it clears the
+// engines' hash tables only when a calculation starts (NewGame), unless
+// ClearEach is set: the positions of one calculation are related
 // (a move, then its replies), so each engine's hash keeps paying off, and
 // every result is reported the moment it is ready. It is a Dispatcher, so
 // the calculation chooses which engine searches what.
