@@ -52,6 +52,7 @@ type Fallback struct {
 	log       zerolog.Logger
 	onEvent   func(FallbackEvent)
 	positions positionCache
+	alarm     func(d time.Duration) (fired <-chan time.Time, stop func())
 }
 
 // FallbackOption configures NewFallback.
@@ -65,6 +66,20 @@ func WithFallbackLogger(l zerolog.Logger) FallbackOption {
 // WithFallbackHook calls fn for every fallback, synchronously.
 func WithFallbackHook(fn func(FallbackEvent)) FallbackOption {
 	return func(f *Fallback) { f.onEvent = fn }
+}
+
+// WithFallbackAlarm replaces the wall-clock timer after which a primary
+// that has not answered (budget plus twice the grace) is given up; tests
+// inject it so that the outcome cannot depend on the machine's speed. The
+// primary's own context still ends at budget plus grace on the wall clock.
+func WithFallbackAlarm(alarm func(d time.Duration) (fired <-chan time.Time, stop func())) FallbackOption {
+	return func(f *Fallback) { f.alarm = alarm }
+}
+
+// wallAlarm is the default alarm: a wall-clock timer.
+func wallAlarm(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTimer(d)
+	return t.C, func() { t.Stop() }
 }
 
 // NewFallback wraps primary; secondary may be nil (then the first legal
@@ -149,9 +164,13 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 		var cancelT context.CancelFunc
 		pctx, cancelT = context.WithTimeout(pctx, budget+gr)
 		defer cancelT()
-		t := time.NewTimer(budget + 2*gr)
-		defer t.Stop()
-		wait = t.C
+		alarm := f.alarm
+		if alarm == nil {
+			alarm = wallAlarm
+		}
+		fired, stop := alarm(budget + 2*gr)
+		defer stop()
+		wait = fired
 	}
 	defer cancel()
 

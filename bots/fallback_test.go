@@ -50,6 +50,10 @@ func TestFallback(t *testing.T) {
 		want      string         // the move played
 		reason    FallbackReason // "" when the primary's move is used
 		by        string
+		// patient: the fallback never gives the primary up (an injected
+		// alarm that never fires), so the outcome cannot depend on how
+		// fast the machine delivers the primary's answer
+		patient bool
 	}{
 		{name: "good primary", primary: answer("g1f3"), secondary: answer("d2d4"), lim: engine.Limits{MoveTime: time.Second},
 			want: "g1f3"},
@@ -74,7 +78,7 @@ func TestFallback(t *testing.T) {
 		{name: "honours ctx with best so far", primary: func(ctx context.Context) (engine.Move, error) {
 			<-ctx.Done()
 			return engine.Move{UCI: "b1c3"}, nil
-		}, secondary: answer("d2d4"), lim: engine.Limits{MoveTime: 100 * time.Millisecond}, want: "b1c3"},
+		}, secondary: answer("d2d4"), lim: engine.Limits{MoveTime: 100 * time.Millisecond}, want: "b1c3", patient: true},
 		{name: "secondary also illegal", primary: answer("e1e3"), secondary: answer("a1a8"), lim: engine.Limits{Depth: 1},
 			want: "a2a3", reason: ReasonIllegal, by: "legal-move"},
 		{name: "no secondary", primary: func(context.Context) (engine.Move, error) { return engine.Move{}, boom },
@@ -87,8 +91,11 @@ func TestFallback(t *testing.T) {
 			if tc.secondary != nil {
 				sec = &scripted{name: "second", fn: tc.secondary}
 			}
-			f := NewFallback(&scripted{name: "first", fn: tc.primary}, sec,
-				WithFallbackHook(func(ev FallbackEvent) { events = append(events, ev) }))
+			opts := []FallbackOption{WithFallbackHook(func(ev FallbackEvent) { events = append(events, ev) })}
+			if tc.patient {
+				opts = append(opts, WithFallbackAlarm(func(time.Duration) (<-chan time.Time, func()) { return nil, func() {} }))
+			}
+			f := NewFallback(&scripted{name: "first", fn: tc.primary}, sec, opts...)
 			begin := time.Now()
 			m, err := f.SelectMove(context.Background(), start, tc.lim)
 			if err != nil {

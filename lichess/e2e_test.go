@@ -380,29 +380,85 @@ func TestE2EStreamDrop(t *testing.T) {
 // Fault: the game stream stalls (no more lines, no keep-alive); the
 // watchdog reconnects it and the stream starts again with gameFull.
 func TestE2EStreamStall(t *testing.T) {
-	e := newE2E(t, func(o *lichess.Options) { o.StreamTimeout = 600 * time.Millisecond })
+	e := newE2E(t)
 	id, _ := e.startGame()
+	// The game stream gets its own client on a manual clock: its watchdog
+	// fires only when the test moves the clock, never because the machine
+	// was slow to deliver a keep-alive.
+	clk := lichess.NewManualClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
+	const timeout = 600 * time.Millisecond
+	gc := e.client(botToken, func(o *lichess.Options) { o.StreamTimeout, o.Clock = timeout, clk })
 	e.srv.Faults().Stall("/api/bot/game/stream/", 1, 1)
-	s, err := e.bot.Bot().StreamGame(e.ctx, id)
+	s, err := gc.Bot().StreamGame(e.ctx, id)
 	e.must(err)
 	defer s.Close()
 	next[*lichess.GameFull](t, s)
-	start := time.Now()
-	rc := next[*lichess.Reconnected](t, s)
+	// The sandbox stalls the stream at its next line (a keep-alive).
+	waitFor(t, "the stream stalled", func() bool { return e.srv.Faults().Fired(sandbox.FaultStall) == 1 })
+	// Stalled after gameFull: the stream arms its watchdog once per line
+	// awaited (a fresh timer each time), so two timers, both due at the
+	// timeout: the one for the first line and the one armed after gameFull.
+	waitClock(t, clk, "the watchdog armed after gameFull", func() bool { return clk.Pending() == 2 })
+	clk.Advance(timeout - time.Millisecond)
+	if clk.Pending() != 2 {
+		t.Fatal("the watchdog fired before the stream timeout")
+	}
+	clk.Advance(time.Millisecond)
+	// The reconnection's back-off waits on the clock too (at most
+	// ReconnectMax, 50 ms); a watchdog (600 ms) is never moved past here.
+	var rc *lichess.Reconnected
+	for rc == nil {
+		changed := clk.Changed()
+		if at, ok := clk.NextDeadline(); ok && at.Sub(clk.Now()) <= 50*time.Millisecond {
+			clk.Advance(at.Sub(clk.Now()))
+			continue
+		}
+		select {
+		case ev, ok := <-s.Events():
+			if !ok {
+				t.Fatalf("stream ended: %v", s.Err())
+			}
+			rc, _ = ev.(*lichess.Reconnected)
+		case <-changed:
+		case <-e.ctx.Done():
+			t.Fatal("no reconnection after the stall")
+		}
+	}
 	if !errors.Is(rc.Cause, lichess.ErrStreamStalled) {
 		t.Fatalf("cause %v", rc.Cause)
-	}
-	if waited := time.Since(start); waited < 500*time.Millisecond {
-		t.Fatalf("reconnected after %v, before the 600 ms timeout", waited)
 	}
 	if full := next[*lichess.GameFull](t, s); full.ID != id {
 		t.Fatal("gameFull after the stall")
 	}
-	// Keep-alives (every 100 ms) keep the new connection alive past the
-	// timeout.
-	time.Sleep(1500 * time.Millisecond)
-	if s.Stats().Reconnects != 1 {
-		t.Fatalf("stats %+v", s.Stats())
+	// Keep-alives (every 100 ms, real time) feed the watchdog: after each
+	// one the test moves the clock 500 ms; five rounds take it 2.5 s past
+	// the timeout without another reconnection. (A watchdog that keep-alives
+	// did not re-arm would fire at the second round.)
+	for round := 0; round < 5; round++ {
+		before := clk.Pending()
+		waitClock(t, clk, "a keep-alive re-arms the watchdog", func() bool { return clk.Pending() > before })
+		clk.Advance(500 * time.Millisecond)
+	}
+	if st := s.Stats(); st.Reconnects != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+// waitClock waits, on the manual clock's change notifications (no
+// polling), until cond holds; it fails the test after 10 s.
+func waitClock(t *testing.T, clk *lichess.ManualClock, what string, cond func() bool) {
+	t.Helper()
+	limit := time.After(10 * time.Second)
+	for {
+		changed := clk.Changed()
+		if cond() {
+			return
+		}
+		select {
+		case <-changed:
+		case <-limit:
+			t.Fatalf("timed out: %s", what)
+		}
 	}
 }
 
