@@ -268,9 +268,6 @@ func runEWRBench(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Para
 	return nil
 }
 
-// runEWRCompare runs the benchmark positions with the exact calculation
-// (A) and the fast mode (B) alternately on the same engines and prints
-// both with the per-move difference.
 // compareFiles are --compare's optional flags.
 type compareFiles struct {
 	save, ref string
@@ -282,6 +279,9 @@ type compareFiles struct {
 	repeat bool
 }
 
+// runEWRCompare runs the benchmark positions with the exact calculation
+// (A) and the fast mode (B) alternately on the same engines and prints
+// both with the per-move difference.
 func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params, cf compareFiles) error {
 	savePath, refPath := cf.save, cf.ref
 	out := env.Stdout
@@ -348,8 +348,15 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 	if err != nil {
 		return err
 	}
+	printCompareSummary(out, r, cf.repeat)
+	fmt.Fprintf(out, "load average after: %s\n", load())
+	return nil
+}
+
+// printCompareSummary prints the totals of a side-by-side run.
+func printCompareSummary(out io.Writer, r ewr.CompareRun, repeat bool) {
 	la, lb := "A exact:", "B fast: "
-	if cf.repeat {
+	if repeat {
 		la, lb = "A run 1:", "B run 2:"
 	}
 	fmt.Fprintf(out, la+" median %.2fs, max %.2fs, %d searches, %.1fM nodes\n", r.A.Median().Seconds(), r.A.MaxTime().Seconds(), r.A.Searches, float64(r.A.Nodes)/1e6)
@@ -360,8 +367,6 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 		slices.Max(append([]time.Duration{0}, r.B.FirstRanking...)).Seconds(), slices.Max(append([]time.Duration{0}, r.B.MaxGap...)).Seconds())
 	fmt.Fprintf(out, "B against A: %d moves, max |Δ| %.2f pp, mean %.2f pp, %d over 1 pp; same best move in %d of %d positions\n",
 		r.Moves, 100*r.MaxDiff, 100*r.MeanDiff, r.Over1pp, r.SameBest, len(r.A.Times))
-	fmt.Fprintf(out, "load average after: %s\n", load())
-	return nil
 }
 
 // ewrProgress draws the two phases as a progress bar with status lines
