@@ -44,9 +44,15 @@ func New(w io.Writer, level string) zerolog.Logger {
 }
 
 // consoleWriter is w in the human console format when w is a terminal, w
-// itself (JSON lines) otherwise.
+// itself (JSON lines) otherwise. A writer that is not a file (a buffer,
+// a pipe wrapper of an embedding program or a test) may not be safe for
+// the daemon's concurrent loggers, so its lines are written one at a time.
 func consoleWriter(w io.Writer) io.Writer {
-	if f, ok := w.(*os.File); ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
+	f, ok := w.(*os.File)
+	if !ok {
+		return zerolog.SyncWriter(w)
+	}
+	if isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()) {
 		return zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly}
 	}
 	return w
