@@ -381,11 +381,15 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		}
 		res.Summary[id] = lines
 		finished++
-		gt.gameReported()
-		printGame(opt.Out, srv, st, id, finished, opt.Games)
 		if opt.Games > 0 && finished >= opt.Games {
+			// Stop before the gate opens: a sparring partner woken by
+			// the last report must find the run over, not challenge
+			// again while the daemon is still accepting (seen under
+			// load: the bot played a move of an extra game).
 			stop()
 		}
+		gt.gameReported()
+		printGame(opt.Out, srv, st, id, finished, opt.Games)
 	}
 	hooks := demoHooks(opt, vf, report)
 	endedHook := hooks.GameFinished
