@@ -52,19 +52,7 @@ func TestEWRFlagErrors(t *testing.T) {
 // difference, which is none (identical digests): each engine searches the
 // same positions in the same order from a cleared hash.
 func TestEWRRepeatEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short mode")
-	}
-	if _, err := enginepath.Stockfish15Command(); err != nil {
-		t.Skip(err)
-	}
-	cfg, err := models.LoadConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
-		t.Skipf("Maia-1 weights not installed; run `%s`", models.FetchCommand)
-	}
+	needEWRParts(t)
 	var out, errb bytes.Buffer
 	env := &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
 	args := []string{"ewr", "--bench", "--compare", "--repeat", "--compare-only", "pawn endgame", "--store", ""}
@@ -82,19 +70,7 @@ func TestEWRRepeatEndToEnd(t *testing.T) {
 // TestEWRJSONEndToEnd runs the command on a small endgame with the real
 // engines and checks the JSON schema and the cache status.
 func TestEWRJSONEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short mode")
-	}
-	if _, err := enginepath.Stockfish15Command(); err != nil {
-		t.Skip(err)
-	}
-	cfg, err := models.LoadConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
-		t.Skipf("Maia-1 weights not installed; run `%s`", models.FetchCommand)
-	}
+	needEWRParts(t)
 	db := filepath.Join(t.TempDir(), "ewr.db")
 	args := []string{"ewr", "--fen", "8/8/4k3/8/2K1P3/8/8/8 w - - 0 50", "--store", db, "--json"}
 	best := ""
@@ -163,4 +139,23 @@ func TestReadCompareRef(t *testing.T) {
 	assert.ErrorContains(t, err, "record 3")
 	_, err = readCompareRef(filepath.Join(dir, "missing.jsonl"))
 	assert.ErrorContains(t, err, "--compare-ref")
+}
+
+// needEWRParts skips a test of the real calculation in -short mode or
+// when Stockfish 15.1 or the Maia-1 1500 weights are not installed.
+func needEWRParts(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	if _, err := enginepath.Stockfish15Command(); err != nil {
+		t.Skip(err)
+	}
+	cfg, err := models.LoadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
+		t.Skipf("Maia-1 weights not installed; run `%s`", models.FetchCommand)
+	}
 }
