@@ -7,11 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -98,15 +96,9 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	if (*save != "" || *ref != "" || *only != "" || *repeat) && !*compare {
 		return errors.New("--compare-save, --compare-ref, --compare-only and --repeat need --bench --compare")
 	}
-	var onlyNames []string
-	for _, n := range strings.Split(*only, ",") {
-		if n = strings.TrimSpace(n); n == "" {
-			continue
-		}
-		if !slices.ContainsFunc(ewr.BenchPositions, func(bp ewr.BenchPosition) bool { return bp.Name == n }) {
-			return fmt.Errorf("--compare-only: no benchmark position %q", n)
-		}
-		onlyNames = append(onlyNames, n)
+	onlyNames, err := ewr.BenchPositionNames(*only)
+	if err != nil {
+		return fmt.Errorf("--compare-only: %w", err)
 	}
 	if err := p.Validate(); err != nil {
 		return err
@@ -125,10 +117,11 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeAll()
 	if *bench && *compare {
-		return runEWRCompare(ctx, env, calc, p, compareFiles{save: *save, ref: *ref, only: onlyNames, margin: marginSet, repeat: *repeat})
+		opt := ewr.CompareReportOptions{Machine: ewrMachine(), Only: onlyNames, Margin: marginSet, Repeat: *repeat}
+		return runEWRCompare(ctx, env, calc, p, opt, *save, *ref)
 	}
 	if *bench {
-		return runEWRBench(ctx, env, calc, p)
+		return ewr.BenchReport(ctx, env.Stdout, calc, p, ewrMachine())
 	}
 	opt := ewr.Options{Include: splitMoves(*include), TimeLimit: *timeout, SkipResultCache: *fresh}
 	prog := newEWRProgress(env.Stderr)
@@ -227,107 +220,18 @@ func openEWR(ctx context.Context, env *Env, ecfg ewr.EngineConfig, storePath str
 	return ewr.New(pred, ev, cache), closeAll, nil
 }
 
-// runEWRBench runs the benchmark set cold, then repeated (whole results
-// cached), then without the result cache (evaluations cached), then at
-// another Maia rating (evaluations shared), and prints the figures.
-func runEWRBench(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params) error {
-	out := env.Stdout
-	fmt.Fprintf(out, "ewr benchmark: %d positions, threshold %g, depth %d, loss %+.2f, Maia %d vs %d, %d CPUs\n",
-		len(ewr.BenchPositions), p.Threshold, p.Depth, p.LossThreshold, p.Rating, p.OpponentRating, runtime.NumCPU())
-	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
-		fmt.Fprintf(out, "load average before: %s", la)
-	}
-	other := p
-	other.Rating = p.Rating + 100
-	if other.Rating > ewr.MaxRating {
-		other.Rating = p.Rating - 100
-	}
-	passes := []struct {
-		name string
-		p    ewr.Params
-		opt  ewr.Options
-	}{
-		{"fresh", p, ewr.Options{}},
-		{"repeated (result cache)", p, ewr.Options{}},
-		{"repeated (evaluation cache only)", p, ewr.Options{SkipResultCache: true}},
-		{fmt.Sprintf("Maia %d instead (evaluations shared)", other.Rating), other, ewr.Options{}},
-	}
-	for _, pass := range passes {
-		fmt.Fprintf(out, "\n%s:\n", pass.name)
-		r, err := ewr.RunBench(ctx, calc, pass.p, pass.opt, out)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "median %.2fs per position · total %.1fs (Stockfish %.1fs, Maia %.1fs, other %.1fs) · Stockfish %d evaluations, %d searches, %.1fM nodes · Maia %d positions in %d calls · cache hit rate %.0f%%\n",
-			r.Median().Seconds(), r.Total().Seconds(), r.StockfishTime.Seconds(), r.MaiaTime.Seconds(), (r.Total() - r.StockfishTime - r.MaiaTime).Seconds(),
-			r.EngineEvals, r.Searches, float64(r.Nodes)/1e6, r.MaiaPositions, r.MaiaCall, 100*r.HitRate())
-	}
-	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
-		fmt.Fprintf(out, "load average after: %s", la)
-	}
-	return nil
-}
-
-// compareFiles are --compare's optional flags.
-type compareFiles struct {
-	save, ref string
-	only      []string
-	// margin is --decision-margin when given (it overrides the fast
-	// mode's).
-	margin *float64
-	// repeat is --repeat: the same parameters on both sides.
-	repeat bool
-}
-
-// runEWRCompare runs the benchmark positions with the exact calculation
-// (A) and the fast mode (B) alternately on the same engines and prints
-// both with the per-move difference.
-func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params, cf compareFiles) error {
-	savePath, refPath := cf.save, cf.ref
-	out := env.Stdout
-	exact := p
-	exact.TreeDepth = 0
-	fast := p // --tree-depth as given (equal to --depth: exact against exact)
-	if p.TreeDepth == 0 {
-		fast = p.Fast()
-		if cf.margin != nil {
-			fast.DecisionMargin = *cf.margin
-		}
-	}
-	fmt.Fprintf(out, "ewr benchmark, side by side: %d positions, threshold %g, loss %+.2f, Maia %d vs %d, %d engines\n",
-		len(ewr.BenchPositions), p.Threshold, p.LossThreshold, p.Rating, p.OpponentRating, runtime.NumCPU())
-	treeDepth := fast.TreeDepth
-	if treeDepth == 0 {
-		treeDepth = fast.Depth
-	}
-	mass := ""
-	if fast.IsFast() && fast.FullDepthMass > 0 {
-		mass = fmt.Sprintf(" (positions of cumulative probability ≥ %g at depth %d)", fast.FullDepthMass, fast.Depth)
-	}
-	if fast.IsFast() && fast.DecisionMargin > 0 {
-		mass += fmt.Sprintf(" (the analysing player's moves within %g of the threshold again at depth %d)", fast.DecisionMargin, fast.Depth)
-	}
-	if cf.repeat {
-		exact, fast = p, p
-		mode := "exact (depth %d everywhere)"
-		if p.IsFast() {
-			mode = "the fast mode (trees at depth %d" + mass + ")"
-			fmt.Fprintf(out, "A and B: "+mode+", calculated twice (run-to-run difference)\n", p.TreeDepth)
-		} else {
-			fmt.Fprintf(out, "A and B: "+mode+", calculated twice (run-to-run difference)\n", p.Depth)
-		}
-	} else {
-		fmt.Fprintf(out, "A: exact (depth %d everywhere) · B: legal moves at depth %d, trees at depth %d%s\n", exact.Depth, fast.Depth, treeDepth, mass)
-	}
-	load := func() string {
+// ewrMachine is the machine the benchmarks report: its CPUs and
+// /proc/loadavg.
+func ewrMachine() ewr.Machine {
+	return ewr.Machine{CPUs: runtime.NumCPU(), LoadAvg: func() (string, error) {
 		la, err := os.ReadFile("/proc/loadavg")
-		if err != nil {
-			return "?"
-		}
-		return strings.Join(strings.Fields(string(la))[:3], " ")
-	}
-	fmt.Fprintf(out, "load average before: %s\n", load())
-	opt := ewr.CompareOptions{Load: load, Out: out, Only: cf.only}
+		return string(la), err
+	}}
+}
+
+// runEWRCompare opens --compare-ref and --compare-save and runs the
+// side-by-side benchmark.
+func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params, opt ewr.CompareReportOptions, savePath, refPath string) error {
 	if refPath != "" {
 		refs, err := readCompareRef(refPath)
 		if err != nil {
@@ -341,32 +245,9 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 			return fmt.Errorf("--compare-save: %w", err)
 		}
 		defer f.Close()
-		enc := json.NewEncoder(f)
-		opt.Record = func(cs ewr.CompareSide) error { return enc.Encode(cs) }
+		opt.Save = f
 	}
-	r, err := ewr.RunCompare(ctx, calc, exact, fast, opt)
-	if err != nil {
-		return err
-	}
-	printCompareSummary(out, r, cf.repeat)
-	fmt.Fprintf(out, "load average after: %s\n", load())
-	return nil
-}
-
-// printCompareSummary prints the totals of a side-by-side run.
-func printCompareSummary(out io.Writer, r ewr.CompareRun, repeat bool) {
-	la, lb := "A exact:", "B fast: "
-	if repeat {
-		la, lb = "A run 1:", "B run 2:"
-	}
-	fmt.Fprintf(out, la+" median %.2fs, max %.2fs, %d searches, %.1fM nodes\n", r.A.Median().Seconds(), r.A.MaxTime().Seconds(), r.A.Searches, float64(r.A.Nodes)/1e6)
-	fmt.Fprintf(out, lb+" median %.2fs, max %.2fs, %d searches, %.1fM nodes (%.2f× fewer nodes, median %.2f× faster)\n",
-		r.B.Median().Seconds(), r.B.MaxTime().Seconds(), r.B.Searches, float64(r.B.Nodes)/1e6,
-		float64(r.A.Nodes)/math.Max(1, float64(r.B.Nodes)), r.A.Median().Seconds()/math.Max(1e-9, r.B.Median().Seconds()))
-	fmt.Fprintf(out, lb+" first ranking at most %.1fs, longest silence %.1fs (targets: 3 s, 2 s)\n",
-		slices.Max(append([]time.Duration{0}, r.B.FirstRanking...)).Seconds(), slices.Max(append([]time.Duration{0}, r.B.MaxGap...)).Seconds())
-	fmt.Fprintf(out, "B against A: %d moves, max |Δ| %.2f pp, mean %.2f pp, %d over 1 pp; same best move in %d of %d positions\n",
-		r.Moves, 100*r.MaxDiff, 100*r.MeanDiff, r.Over1pp, r.SameBest, len(r.A.Times))
+	return ewr.CompareReport(ctx, env.Stdout, calc, p, opt)
 }
 
 // ewrProgress draws the two phases as a progress bar with status lines
@@ -453,17 +334,9 @@ func readCompareRef(path string) (map[string]ewr.CompareSide, error) {
 		return nil, fmt.Errorf("--compare-ref: %w", err)
 	}
 	defer f.Close()
-	out := map[string]ewr.CompareSide{}
-	dec := json.NewDecoder(f)
-	for n := 1; ; n++ {
-		var cs ewr.CompareSide
-		if err := dec.Decode(&cs); err == io.EOF {
-			return out, nil
-		} else if err != nil {
-			return nil, fmt.Errorf("--compare-ref %s: record %d: %w", path, n, err)
-		}
-		if cs.Side == "A" && cs.Result != nil {
-			out[cs.Position] = cs
-		}
+	refs, err := ewr.ReadCompareReference(f)
+	if err != nil {
+		return nil, fmt.Errorf("--compare-ref %s: %w", path, err)
 	}
+	return refs, nil
 }
