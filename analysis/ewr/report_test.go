@@ -35,9 +35,9 @@ func TestWriteBenchSummary(t *testing.T) {
 // the exact-against-fast and the repeated run.
 func TestWriteCompareSummary(t *testing.T) {
 	r := CompareRun{
-		A:        BenchRun{Times: []time.Duration{2 * time.Second, 4 * time.Second}, Searches: 40, Nodes: 8_000_000},
-		B:        BenchRun{Times: []time.Duration{time.Second, 1 * time.Second}, Searches: 30, Nodes: 2_000_000, FirstRanking: []time.Duration{time.Second, 2500 * time.Millisecond}, MaxGap: []time.Duration{1200 * time.Millisecond}},
-		MaxDiff:  0.0123, MeanDiff: 0.004, Moves: 12, Over1pp: 1, SameBest: 2,
+		A:       BenchRun{Times: []time.Duration{2 * time.Second, 4 * time.Second}, Searches: 40, Nodes: 8_000_000},
+		B:       BenchRun{Times: []time.Duration{time.Second, 1 * time.Second}, Searches: 30, Nodes: 2_000_000, FirstRanking: []time.Duration{time.Second, 2500 * time.Millisecond}, MaxGap: []time.Duration{1200 * time.Millisecond}},
+		MaxDiff: 0.0123, MeanDiff: 0.004, Moves: 12, Over1pp: 1, SameBest: 2,
 	}
 	for _, c := range []struct {
 		repeat bool
