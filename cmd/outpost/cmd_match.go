@@ -1,14 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"maps"
 	"math"
 	"os"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -17,18 +14,6 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/match"
 )
-
-// matchJSON is the exact --json output of outpost match.
-type matchJSON struct {
-	Games    int     `json:"games"`
-	WinsA    int     `json:"wins_a"`
-	WinsB    int     `json:"wins_b"`
-	Draws    int     `json:"draws"`
-	ScoreA   float64 `json:"score_a"`
-	EloDiff  float64 `json:"elo_diff"`
-	EloError float64 `json:"elo_error"`
-	LOS      float64 `json:"los"`
-}
 
 // runMatch plays two engines against each other.
 func runMatch(ctx context.Context, env *Env, args []string) error {
@@ -88,62 +73,24 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	if *asJSON {
-		if werr := writeMatchJSON(env.Stdout, sum.Stats); werr != nil {
+		if werr := sum.Stats.WriteJSON(env.Stdout); werr != nil {
 			return werr
 		}
 	} else {
-		printMatch(env.Stdout, *specA, *specB, sum)
+		sum.WriteReport(env.Stdout, *specA, *specB)
 	}
 	return err
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-func round(x float64, digits int) float64 {
-	p := math.Pow(10, float64(digits))
-	return math.Round(x*p) / p
-}
-
-func writeMatchJSON(w io.Writer, st match.Stats) error {
-	return json.NewEncoder(w).Encode(matchJSON{
-		Games: st.Games, WinsA: st.Wins, WinsB: st.Losses, Draws: st.Draws,
-		ScoreA: round(st.Score, 4), EloDiff: round(st.EloDiff, 1), EloError: round(st.EloError, 1), LOS: round(st.LOS, 4),
-	})
-}
-
-func printMatch(w io.Writer, specA, specB string, sum match.Summary) {
-	st := sum.Stats
-	fmt.Fprintf(w, "A: %s (%s)\nB: %s (%s)\n", sum.NameA, specA, sum.NameB, specB)
-	fmt.Fprintf(w, "games %d: A won %d, B won %d, %d drawn; A scored %.1f%%\n",
-		st.Games, st.Wins, st.Losses, st.Draws, 100*st.Score)
-	fmt.Fprintf(w, "Elo difference (A-B): %+.0f ± %.0f (95%%), LOS %.1f%%\n", round(st.EloDiff, 0)+0, st.EloError, 100*st.LOS)
-	reasons := map[string]int{}
-	for _, g := range sum.Games {
-		r := g.Reason
-		if i := strings.Index(r, ":"); i > 0 {
-			r = r[:i]
-		}
-		reasons[r]++
-	}
-	var parts []string
-	for _, r := range slices.Sorted(maps.Keys(reasons)) {
-		parts = append(parts, fmt.Sprintf("%s %d", r, reasons[r]))
-	}
-	fmt.Fprintf(w, "endings: %s\n", strings.Join(parts, ", "))
-}
-
 // writePGN writes the games to path, one PGN after another.
 func writePGN(path string, games []match.Game) error {
-	var b strings.Builder
-	for _, g := range games {
-		p, err := g.PGN()
-		if err != nil {
-			return err
-		}
-		b.WriteString(p)
-		b.WriteString("\n")
+	var b bytes.Buffer
+	if err := match.WritePGN(&b, games); err != nil {
+		return err
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("writing games: %w", err)
 	}
 	return nil

@@ -1,0 +1,85 @@
+package match
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+)
+
+// StatsJSON is the JSON form of a match's statistics (`outpost match
+// --json`): counts from A's point of view, the score and LOS rounded to
+// four decimals, the Elo figures to one.
+type StatsJSON struct {
+	Games    int     `json:"games"`
+	WinsA    int     `json:"wins_a"`
+	WinsB    int     `json:"wins_b"`
+	Draws    int     `json:"draws"`
+	ScoreA   float64 `json:"score_a"`
+	EloDiff  float64 `json:"elo_diff"`
+	EloError float64 `json:"elo_error"`
+	LOS      float64 `json:"los"`
+}
+
+// JSON returns st in its JSON form.
+func (st Stats) JSON() StatsJSON {
+	return StatsJSON{
+		Games: st.Games, WinsA: st.Wins, WinsB: st.Losses, Draws: st.Draws,
+		ScoreA: round(st.Score, 4), EloDiff: round(st.EloDiff, 1), EloError: round(st.EloError, 1), LOS: round(st.LOS, 4),
+	}
+}
+
+// WriteJSON writes st's JSON form to w as one line.
+func (st Stats) WriteJSON(w io.Writer) error {
+	if err := json.NewEncoder(w).Encode(st.JSON()); err != nil {
+		return fmt.Errorf("match: writing statistics: %w", err)
+	}
+	return nil
+}
+
+// round rounds x to the given number of decimals.
+func round(x float64, digits int) float64 {
+	p := math.Pow(10, float64(digits))
+	return math.Round(x*p) / p
+}
+
+// WriteReport writes the match's summary for people: both engines (their
+// names and the specifications they were built from), the results, the
+// Elo difference with its error and LOS, and how the games ended.
+func (sum Summary) WriteReport(w io.Writer, specA, specB string) {
+	st := sum.Stats
+	fmt.Fprintf(w, "A: %s (%s)\nB: %s (%s)\n", sum.NameA, specA, sum.NameB, specB)
+	fmt.Fprintf(w, "games %d: A won %d, B won %d, %d drawn; A scored %.1f%%\n",
+		st.Games, st.Wins, st.Losses, st.Draws, 100*st.Score)
+	fmt.Fprintf(w, "Elo difference (A-B): %+.0f ± %.0f (95%%), LOS %.1f%%\n", round(st.EloDiff, 0)+0, st.EloError, 100*st.LOS)
+	reasons := map[string]int{}
+	for _, g := range sum.Games {
+		r := g.Reason
+		if i := strings.Index(r, ":"); i > 0 {
+			r = r[:i]
+		}
+		reasons[r]++
+	}
+	var parts []string
+	for _, r := range slices.Sorted(maps.Keys(reasons)) {
+		parts = append(parts, fmt.Sprintf("%s %d", r, reasons[r]))
+	}
+	fmt.Fprintf(w, "endings: %s\n", strings.Join(parts, ", "))
+}
+
+// WritePGN writes the games to w in PGN, each followed by an empty line.
+func WritePGN(w io.Writer, games []Game) error {
+	for _, g := range games {
+		p, err := g.PGN()
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, p+"\n"); err != nil {
+			return fmt.Errorf("match: writing game %d: %w", g.Index+1, err)
+		}
+	}
+	return nil
+}
