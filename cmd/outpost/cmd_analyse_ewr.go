@@ -19,6 +19,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/app"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/models"
@@ -61,7 +62,7 @@ func addAnalyseEWRFlags(fs *flag.FlagSet) *analyseEWRFlags {
 		limit:     fs.Duration("ewr-time", defaultEWRMomentTime, "--ewr time limit per moment; when reached the moment is partial (0: none)"),
 		bot:       fs.String("bot", "", "--ewr: our bot's Lichess name (default: the configured token's account, unless --offline)"),
 		botMoves:  fs.Int("ewr-bot-moves", defaultEWRBotMoves, "--ewr: at most this many of our bot's moves per game, those that lost the most winning chances (0: none)"),
-		store:     fs.String("ewr-store", defaultEWRStore(), "--ewr SQLite cache file (\"\" for no cache)"),
+		store:     fs.String("ewr-store", app.DefaultEWRStore(), "--ewr SQLite cache file (\"\" for no cache)"),
 		engine:    fs.String("ewr-engine", strings.Join(analysis.DefaultEngineCommand, " "), "--ewr Stockfish: a command line or an engine name (sf15, sf19, auto), as for 'outpost ewr'"),
 	}
 }

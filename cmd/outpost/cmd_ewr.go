@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -19,8 +18,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
-	"github.com/outpostchess/outpost/internal/store"
-	"github.com/outpostchess/outpost/models"
+	"github.com/outpostchess/outpost/internal/app"
 )
 
 const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--clear-hash [--hash 16]] [--timeout 60s] [--fast | --tree-depth N [--full-depth-mass P]] | --bench [--compare [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
@@ -41,7 +39,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	include := fs.String("include", "", "moves (UCI) to analyse even if they fail the loss filter")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	tree := fs.String("tree", "", "print this move's tree (SAN or UCI) after the table")
-	storePath := fs.String("store", defaultEWRStore(), "SQLite cache file (\"\" for no cache)")
+	storePath := fs.String("store", app.DefaultEWRStore(), "SQLite cache file (\"\" for no cache)")
 	fresh := fs.Bool("fresh", false, "recalculate even if the whole result is cached (evaluations stay cached)")
 	timeout := fs.Duration("timeout", 60*time.Second, "time limit; when reached the partial result is printed with a warning (0: none)")
 	workers := fs.Int("workers", runtime.NumCPU(), "Stockfish engines run in parallel")
@@ -111,7 +109,11 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 		return errors.New("--engine is empty")
 	}
 	pos := ewr.Position{StartFEN: *fen, Moves: splitMoves(*moves)}
-	calc, closeAll, err := openEWR(ctx, env, ewr.EngineConfig{Command: cmdline, Workers: *workers, HashMB: *hash, ClearEach: *clearEach}, *storePath, *bench)
+	if *bench {
+		*storePath = ":memory:" // a fresh cache: the first pass is cold
+	}
+	calc, closeAll, err := app.OpenEWR(ctx, app.EWROptions{Engines: ewr.EngineConfig{Command: cmdline, Workers: *workers, HashMB: *hash, ClearEach: *clearEach},
+		StorePath: *storePath, Logger: env.logger(), Warn: env.Stderr})
 	if err != nil {
 		return err
 	}
@@ -160,64 +162,6 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 
 func splitMoves(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' })
-}
-
-// defaultEWRStore is the cache file under the user cache directory.
-func defaultEWRStore() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "outpost", "ewr.db")
-}
-
-// openEWR starts Maia, the Stockfish pool and the cache. For a benchmark the
-// cache is a fresh in-memory database, so the first pass is cold.
-func openEWR(ctx context.Context, env *Env, ecfg ewr.EngineConfig, storePath string, bench bool) (*ewr.Calculator, func(), error) {
-	var closers []func() error
-	closeAll := func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			if err := closers[i](); err != nil {
-				fmt.Fprintf(env.Stderr, "outpost ewr: closing: %v\n", err)
-			}
-		}
-	}
-	cfg, err := models.LoadConfig()
-	if err != nil {
-		return nil, nil, err
-	}
-	pred, err := models.NewPredictor(cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	closers = append(closers, pred.Close)
-	ecfg.Logger = env.logger()
-	ev, err := ewr.StartEngines(ctx, ecfg)
-	if err != nil {
-		closeAll()
-		return nil, nil, err
-	}
-	closers = append(closers, ev.Close)
-	var cache ewr.Cache
-	if bench {
-		storePath = ":memory:"
-	}
-	if storePath != "" {
-		if storePath != ":memory:" {
-			if err := os.MkdirAll(filepath.Dir(storePath), 0o755); err != nil {
-				closeAll()
-				return nil, nil, fmt.Errorf("cache directory: %w", err)
-			}
-		}
-		st, err := store.Open(ctx, storePath)
-		if err != nil {
-			closeAll()
-			return nil, nil, err
-		}
-		closers = append(closers, st.Close)
-		cache = st
-	}
-	return ewr.New(pred, ev, cache), closeAll, nil
 }
 
 // ewrMachine is the machine the benchmarks report: its CPUs and

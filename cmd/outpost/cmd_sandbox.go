@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/app"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
@@ -130,7 +131,7 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 		GoneAfter: *gone, ClaimWinAfter: *claim, Logger: env.logger(), Seed: *seed,
 	}
 	if *analyse {
-		fish := sandboxFishnet(config.Default(), *analysisNodes, *cloudDepth)
+		fish := app.SandboxFishnet(config.Default(), *analysisNodes, *cloudDepth)
 		defer fish.Close()
 		sbCfg.Analyser, sbCfg.AnalysisDelay = fish, *analysisDelay
 	}

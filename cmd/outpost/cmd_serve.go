@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/internal/app"
 	"github.com/outpostchess/outpost/internal/clusterconn"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/web"
@@ -72,7 +72,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		if len(cmdline) == 0 {
 			return errors.New("--engine is empty")
 		}
-		lazy := newLazyEWR(ctx, env, cmdline, max(1, *workers), *storePath)
+		lazy := app.LazyEWR(ctx, cmdline, max(1, *workers), *storePath, env.logger(), env.Stderr)
 		defer lazy.Close()
 		opt.Calculator = lazy
 	}
@@ -84,12 +84,4 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	log.Info().Str("addr", *addr).Bool("token", token != "").Msg("serve: web console listening")
 	fmt.Fprintf(env.Stderr, "outpost serve: console on http://%s/\n", *addr)
 	return srv.ListenAndServe(ctx, *addr)
-}
-
-// newLazyEWR returns the console's calculator, which starts Maia and
-// Stockfish on first use.
-func newLazyEWR(ctx context.Context, env *Env, cmdline []string, workers int, storePath string) *web.LazyEWR {
-	return web.NewLazyEWR(func() (*ewr.Calculator, func(), error) {
-		return openEWR(ctx, env, ewr.EngineConfig{Command: cmdline, Workers: workers, HashMB: 64}, storePath, false)
-	})
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"os"
@@ -10,12 +10,12 @@ import (
 	"github.com/outpostchess/outpost/models"
 )
 
-// maiaOption returns the factory option that gives maia-NNNN engines one
+// MaiaOption returns the factory option that gives maia-NNNN engines one
 // shared Predictor (also returned, nil when unavailable), configured from [models] and the OUTPOST_* environment,
 // and a function that closes it. When ONNX Runtime is not installed the
 // daemon still runs: a rule naming a Maia engine then fails to build it and
 // the game is played by the fallback engine (the log says why).
-func maiaOption(cfg *config.Config, log zerolog.Logger) ([]bots.Option, *models.Predictor, func()) {
+func MaiaOption(cfg *config.Config, log zerolog.Logger) ([]bots.Option, *models.Predictor, func()) {
 	mc := models.Config{Dir: cfg.Models.Dir, Library: cfg.Models.ORTLibrary, Maia2Model: cfg.Models.Maia2Model,
 		Threads: cfg.Models.Threads}
 	mc, err := mc.WithEnv(os.Getenv)

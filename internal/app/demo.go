@@ -1,0 +1,113 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/demo"
+	"github.com/outpostchess/outpost/internal/postgame"
+)
+
+// Demo is `outpost run --sandbox`: the sparring partner's games against
+// the bot on an embedded sandbox.
+type Demo struct {
+	// Games ends the run once this many games are over and summarised (0:
+	// until ctx ends).
+	Games int
+	// TC is the sparring partner's time control, MINUTES+SECONDS; Sparring
+	// its engine.
+	TC       string
+	Sparring string
+	// Variant is standard, chess960 or fromPosition; FEN the start
+	// position of the challenges ("" for the standard one, or a random
+	// Chess960 one).
+	Variant string
+	FEN     string
+	// TimeScale multiplies the sandbox's real-time clocks and first-move
+	// deadlines (sandbox.Config.TimeScale); 1 is Lichess's real time.
+	TimeScale float64
+}
+
+// Bounds of Demo.TimeScale: below 0.01 a bullet game's clock is a fraction
+// of a second, less than the network-lag reserve the bot keeps; above 1 the
+// sandbox would run slower than Lichess, which no test or demo needs.
+const (
+	MinTimeScale = 0.01
+	MaxTimeScale = 1
+)
+
+// Check validates the variant, start position and time scale (naming them
+// by their flags), and makes a standard game with a FEN fromPosition.
+func (o *Demo) Check() error {
+	if !(o.TimeScale >= MinTimeScale && o.TimeScale <= MaxTimeScale) { // NaN too
+		return fmt.Errorf("--time-scale %v: want %v to %v (1 = Lichess's real clocks)", o.TimeScale, MinTimeScale, MaxTimeScale)
+	}
+	switch o.Variant {
+	case "standard", "":
+		if o.FEN != "" {
+			o.Variant = "fromPosition"
+		}
+	case "chess960":
+		if _, ok := board.Chess960Number(o.FEN); o.FEN != "" && !ok {
+			return fmt.Errorf("--fen %q: not a Chess960 start position", o.FEN)
+		}
+	case "fromPosition":
+		if o.FEN == "" {
+			return errors.New("--variant fromPosition needs --fen")
+		}
+	default:
+		return fmt.Errorf("--variant %q: want standard, chess960 or fromPosition", o.Variant)
+	}
+	if o.FEN != "" {
+		if _, err := board.FromFENVariant(o.FEN, o.Variant == "chess960"); err != nil {
+			return fmt.Errorf("--fen: %w", err)
+		}
+	}
+	return nil
+}
+
+// RunSandboxDemo runs the daemon against an embedded sandbox and writes
+// each finished game's PGN and chat transcript to out.
+func RunSandboxDemo(ctx context.Context, cfg *config.Config, o Demo, out io.Writer, log zerolog.Logger) error {
+	sum := postgame.FromConfig(cfg, demo.BotName, log)
+	defer sum.Close()
+	maia, pred, closeMaia := MaiaOption(cfg, log)
+	defer closeMaia()
+	// A demo of N games exists to show its summaries: each waits for its
+	// expected-winrate line however busy the machine (the calculation ends
+	// on its own, and Ctrl-C ends the wait); an open-ended sandbox run
+	// keeps the daemon's bound, [summary] ewr_timeout.
+	bound := cfg.Summary.EWRTimeout
+	if o.Games > 0 {
+		bound = 0
+	}
+	sum.WithConfigEWR(cfg, pred, nil, bound, log)
+	variant := o.Variant
+	if variant == "standard" || variant == "fromPosition" {
+		variant = "" // the sandbox makes a game with a FEN fromPosition
+	}
+	dopt := demo.Options{Config: cfg, Games: o.Games, TC: o.TC, Sparring: o.Sparring,
+		SparringVariant: variant, SparringFEN: o.FEN,
+		Out: out, Summariser: sum, Logger: log, EngineOptions: maia}
+	dopt.Sandbox.TimeScale = o.TimeScale
+	if cfg.Verify.Enabled {
+		fish := SandboxFishnet(cfg, DemoFishnetNodes, DemoCloudDepth)
+		defer fish.Close()
+		dopt.Sandbox.Analyser = fish
+	}
+	res, err := demo.Run(ctx, dopt)
+	if err != nil {
+		if o.Games == 0 && ctx.Err() != nil {
+			return nil // interrupted an open-ended run: a normal end
+		}
+		return err
+	}
+	fmt.Fprintf(out, "\n%d games played; store and PGNs in %s\n", len(res.Summary), res.StoreDir)
+	return nil
+}
