@@ -189,7 +189,8 @@ type SummaryConfig struct {
 	// EWRTimeout bounds the wait for the expected-winrate line; past it
 	// the summary goes out saying it was not ready.
 	EWRTimeout time.Duration `toml:"ewr_timeout"`
-	// EWRMode is "fast" (the trees at a lower depth) or "exact".
+	// EWRMode is "exact" (every position at depth 15, the default) or
+	// "fast" (the trees at a lower depth).
 	EWRMode string `toml:"ewr_mode"`
 	// EWREnginesInGame is how many expected-winrate engines may search
 	// while a game is on the clock (0: pause until no game is).
@@ -356,10 +357,11 @@ func Default() *Config {
 			Nodes:   100_000,
 			Engine:  []string{},
 			EWR:     true,
-			// The fast mode takes a few seconds per position; the bound
-			// leaves room for a busy machine and a game on the clock.
+			// The exact calculation takes 1–15 s per position on two idle
+			// cores (docs/expected-winrate.md); the bound leaves room for
+			// a busy machine and a game on the clock (one engine).
 			EWRTimeout:       2 * time.Minute,
-			EWRMode:          "fast",
+			EWRMode:          "exact",
 			EWREnginesInGame: 1,
 		},
 		Verify: VerifyConfig{

@@ -14,15 +14,22 @@ import (
 	"github.com/outpostchess/outpost/internal/testkit"
 )
 
-// fakeMakefile's build target writes a "stockfish" script that prints a
-// bench summary with the given node count, and checks the network was put
-// into src/.
+// fakeMakefile's build and profile-build targets write a "stockfish"
+// script that prints a bench summary with the given node count (and the
+// target's name, so a test can tell which was made), and check the network
+// was put into src/. With PROFILE_FAILS in the environment profile-build
+// fails after writing its script, as a real one whose instrumented bench
+// crashes would; clean removes the script.
 func fakeMakefile(nodes, net string) string {
-	return "build:\n" +
-		"\ttest -f " + net + "\n" +
-		"\tprintf '#!/bin/sh\\necho \"Nodes searched  : " + nodes + "\"\\necho \"Nodes/second    : 1000\"\\n' > stockfish\n" +
-		"\tchmod +x stockfish\n" +
-		"\techo built $(ARCH) >&2\n"
+	script := func(target string) string {
+		return "\ttest -f " + net + "\n" +
+			"\tprintf '#!/bin/sh\\necho \"Nodes searched  : " + nodes + "\"\\necho \"Nodes/second    : 1000\"\\necho " + target + "\\n' > stockfish\n" +
+			"\tchmod +x stockfish\n" +
+			"\techo built " + target + " $(ARCH) >&2\n"
+	}
+	return "build:\n" + script("build") +
+		"profile-build:\n" + script("profile-build") + "\ttest -z \"$$PROFILE_FAILS\"\n" +
+		"clean:\n\trm -f stockfish\n"
 }
 
 // fakeBuild prepares a source directory, an engines directory with the
@@ -141,5 +148,62 @@ func TestExtractRefusesEscapes(t *testing.T) {
 	must(t, os.WriteFile(p, testkit.TarGz(t, map[string]string{"../escape": "x"}), 0o644))
 	if err := extract(p, filepath.Join(dir, "out")); err == nil || !strings.Contains(err.Error(), "leaves the directory") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestBuildProfileGuided: Build makes the profile-guided target and says so
+// in build.json; a build recorded without a target (made before
+// profile-guided builds) is rebuilt.
+func TestBuildProfileGuided(t *testing.T) {
+	b, r := fakeBuild(t, "3467381")
+	ctx := context.Background()
+	res, err := b.Build(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Info.Target != TargetProfile || res.Info.Command != "make -j1 profile-build ARCH=x86-64-avx2" || res.Info.ProfileError != "" {
+		t.Fatalf("info %+v", res.Info)
+	}
+	if out, err := exec.Command(res.Binary).Output(); err != nil || !strings.Contains(string(out), "profile-build") {
+		t.Fatalf("installed executable is not the profile-guided one: %q, %v", out, err)
+	}
+	old := res.Info
+	old.Target = ""
+	must(t, writeInfo(res.Dir, old))
+	if again, err := b.Build(ctx, r); err != nil || again.Skipped || again.Info.Target != TargetProfile {
+		t.Fatalf("a build without a target was not rebuilt: %+v, %v", again, err)
+	}
+}
+
+// TestBuildFallsBackWithoutProfile: when the profile-guided build fails,
+// the plain build is installed with the reason recorded, and the next
+// Build does not retry the failing profile build unless forced.
+func TestBuildFallsBackWithoutProfile(t *testing.T) {
+	b, r := fakeBuild(t, "3467381")
+	t.Setenv("PROFILE_FAILS", "1")
+	var log strings.Builder
+	b.Log = &log
+	ctx := context.Background()
+	res, err := b.Build(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Info.Target != TargetPlain || res.Info.Command != "make -j1 build ARCH=x86-64-avx2" ||
+		!strings.Contains(res.Info.ProfileError, "make profile-build ARCH=x86-64-avx2") {
+		t.Fatalf("info %+v", res.Info)
+	}
+	if !strings.Contains(log.String(), "profile-guided build failed") {
+		t.Errorf("the fallback is not logged:\n%s", log.String())
+	}
+	if out, err := exec.Command(res.Binary).Output(); err != nil || strings.TrimSpace(string(out)) == "" || strings.Contains(string(out), "profile-build") {
+		t.Fatalf("installed executable is not the plain build: %q, %v", out, err)
+	}
+	if again, err := b.Build(ctx, r); err != nil || !again.Skipped {
+		t.Fatalf("a plain fallback build was rebuilt without Force: %+v, %v", again, err)
+	}
+	b.Force = true
+	t.Setenv("PROFILE_FAILS", "")
+	if forced, err := b.Build(ctx, r); err != nil || forced.Skipped || forced.Info.Target != TargetProfile {
+		t.Fatalf("Force did not retry the profile-guided build: %+v, %v", forced, err)
 	}
 }

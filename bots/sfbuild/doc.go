@@ -5,11 +5,12 @@
 // A Recipe names a version (Stockfish15, Stockfish18): its source archive
 // and SHA-256, its networks and the bench whose node count identifies it.
 // ChooseArch picks the Makefile's ARCH from /proc/cpuinfo. Builder.Build
-// extracts the archive, puts the networks into src/, runs `make build`,
+// extracts the archive, puts the networks into src/, runs `make
+// profile-build` (the profile-guided build; `make build` when it fails),
 // runs the bench and installs the executable with a build.json beside it
 // (written last, so that only a checked build counts; package enginepath
 // finds it there). A build identical to the installed one (same source,
-// networks, ARCH and compiler, executable unchanged) is skipped.
+// networks, ARCH, compiler and target, executable unchanged) is skipped.
 //
 // Networks: Stockfish 15.1's is exported from Debian's binary (its
 // export_net command, ExportNet); Stockfish 18's two are recovered from the

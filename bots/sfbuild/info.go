@@ -25,19 +25,28 @@ type Info struct {
 	Arch          string            `json:"arch"`
 	Compiler      string            `json:"compiler"` // first line of `g++ --version`
 	Command       string            `json:"command"`  // the make command line
-	BenchArgs     []string          `json:"bench_args,omitempty"`
-	BenchNodes    int64             `json:"bench_nodes"`
-	BenchNPS      int64             `json:"bench_nps"` // nodes/s of the check (machine load varies)
-	BinarySHA256  string            `json:"binary_sha256"`
-	BuildSeconds  float64           `json:"build_seconds"`
-	Built         time.Time         `json:"built"`
+	// Target is the Makefile target made: TargetProfile, or TargetPlain
+	// when the profile-guided build failed (ProfileError says why).
+	Target       string    `json:"target"`
+	ProfileError string    `json:"profile_error,omitempty"`
+	BenchArgs    []string  `json:"bench_args,omitempty"`
+	BenchNodes   int64     `json:"bench_nodes"`
+	BenchNPS     int64     `json:"bench_nps"` // nodes/s of the check (machine load varies)
+	BinarySHA256 string    `json:"binary_sha256"`
+	BuildSeconds float64   `json:"build_seconds"`
+	Built        time.Time `json:"built"`
 }
 
-// sameBuild reports whether two builds are made of the same things (the
-// executable's checksum and timings aside).
+// sameBuild reports whether the installed build i is made of the same
+// things as the wanted build o (the executable's checksum and timings
+// aside). A plain build made because the profile-guided one failed counts
+// as the profile-guided one: setup does not retry a failing profile build
+// every time (Builder.Force does). A build without a target (made before
+// profile-guided builds) is rebuilt.
 func (i Info) sameBuild(o Info) bool {
 	return i.Engine == o.Engine && i.Version == o.Version && i.ArchiveSHA256 == o.ArchiveSHA256 &&
-		maps.Equal(i.Nets, o.Nets) && i.Arch == o.Arch && i.Compiler == o.Compiler
+		maps.Equal(i.Nets, o.Nets) && i.Arch == o.Arch && i.Compiler == o.Compiler &&
+		(i.Target == o.Target || i.ProfileError != "" && o.Target == TargetProfile)
 }
 
 // ReadInfo reads the build.json in dir; fs.ErrNotExist when there is none.
