@@ -2,6 +2,7 @@ package ewr
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -82,6 +83,11 @@ func (t timedProber) Probe(ctx context.Context, reqs []ProbeRequest) ([][]MovePr
 	return t.MoveProber.Probe(ctx, reqs)
 }
 
+// timedEvaluator keeps what the calculation looks for in its evaluator —
+// Dispatcher (the engines' lanes) and NewGame (each calculation from a
+// cleared hash) — so that the benchmark measures the calculation `outpost
+// ewr` makes: Workers is 0 and NewGame does nothing when the wrapped
+// evaluator has neither, which the calculation treats as their absence.
 type timedEvaluator struct {
 	Evaluator
 	d *time.Duration
@@ -91,6 +97,34 @@ func (t timedEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResu
 	t0 := time.Now()
 	defer func() { *t.d += time.Since(t0) }()
 	return t.Evaluator.Evaluate(ctx, reqs, onResult)
+}
+
+// Workers implements Dispatcher: the wrapped one's engines, 0 when it is
+// not a Dispatcher.
+func (t timedEvaluator) Workers() int {
+	if d, ok := t.Evaluator.(Dispatcher); ok {
+		return d.Workers()
+	}
+	return 0
+}
+
+// Dispatch implements Dispatcher (only called when Workers is not 0).
+func (t timedEvaluator) Dispatch(ctx context.Context, next func(worker int) (EvalRequest, bool), onResult func(worker int, req EvalRequest, s score.Score)) error {
+	d, ok := t.Evaluator.(Dispatcher)
+	if !ok {
+		return errors.New("ewr: bench: the evaluator is not a Dispatcher")
+	}
+	t0 := time.Now()
+	defer func() { *t.d += time.Since(t0) }()
+	return d.Dispatch(ctx, next, onResult)
+}
+
+// NewGame passes the start of a calculation on to the wrapped evaluator.
+func (t timedEvaluator) NewGame(ctx context.Context) error {
+	if ng, ok := t.Evaluator.(interface{ NewGame(context.Context) error }); ok {
+		return ng.NewGame(ctx)
+	}
+	return nil
 }
 
 // Median returns the median time per position.

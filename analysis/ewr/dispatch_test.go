@@ -361,3 +361,40 @@ func TestRunBenchSplitsTime(t *testing.T) {
 		t.Errorf("nodes %d from an evaluator that does not count them", r.Nodes)
 	}
 }
+
+// newGameDispatcher is a fakeDispatcher that counts the calculations'
+// starts (NewGame), as EngineEvaluator clears its engines' hash there.
+type newGameDispatcher struct {
+	*fakeDispatcher
+	games int
+}
+
+func (n *newGameDispatcher) NewGame(context.Context) error {
+	n.games++
+	return nil
+}
+
+// TestRunBenchKeepsLanesAndNewGame: the benchmark's timing wrapper keeps
+// what the calculation looks for in its evaluator, so that the benchmark
+// measures what `outpost ewr` calculates: the engines' lanes (Dispatch)
+// and a fresh start per position (NewGame). Before, the wrapper hid both:
+// the bench's first pass ran in rounds on a hash carried over from the
+// previous position, and its figures differed from `outpost ewr`'s.
+func TestRunBenchKeepsLanesAndNewGame(t *testing.T) {
+	ev := randomEvaluator()
+	nd := &newGameDispatcher{fakeDispatcher: newFakeDispatcher(ev, 2, 1)}
+	r, err := RunBench(context.Background(), &Calculator{Prober: &skewedProber{}, Evaluator: nd}, DefaultParams(), Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nd.games != len(BenchPositions) {
+		t.Errorf("NewGame called %d times over %d positions", nd.games, len(BenchPositions))
+	}
+	searched := len(nd.searched[0]) + len(nd.searched[1])
+	if searched == 0 || searched != r.EngineEvals {
+		t.Errorf("%d positions dispatched, %d evaluations: the bench did not use the lanes", searched, r.EngineEvals)
+	}
+	if r.StockfishTime <= 0 {
+		t.Errorf("no evaluator time counted through Dispatch: %+v", r)
+	}
+}
