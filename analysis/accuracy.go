@@ -25,7 +25,7 @@ func GameAccuracy(evals []score.Score, firstWhite bool) AccuracyResult {
 	for _, e := range evals {
 		wins = append(wins, (e).WinPercent())
 	}
-	window := clampInt(len(evals)/10, 2, 8)
+	window := clamp(len(evals)/10, 2, 8)
 	var windows [][]float64
 	first := wins[:min(window, len(wins))]
 	for i := 0; i < min(window, len(wins))-2; i++ {
@@ -47,7 +47,7 @@ func GameAccuracy(evals []score.Score, firstWhite bool) AccuracyResult {
 			a = MoveAccuracy(100-prev, 100-next)
 		}
 		res.Moves = append(res.Moves, a)
-		w := clampFloat(stdDev(windows[i]), 0.5, 12)
+		w := clamp(stdDev(windows[i]), 0.5, 12)
 		if isWhite {
 			white = append(white, acc{a, w})
 		} else {

@@ -1,7 +1,7 @@
 package analysis
 
 import (
-	"math"
+	"cmp"
 
 	"github.com/outpostchess/outpost/bots/score"
 )
@@ -9,16 +9,7 @@ import (
 // InitialEval is the eval Lichess assumes before the first move (+15 cp).
 var InitialEval = score.CP(15)
 
-func clampInt(v, lo, hi int) int {
-	if v < lo {
-		return lo
-	}
-	if v > hi {
-		return hi
-	}
-	return v
-}
-
-func clampFloat(v, lo, hi float64) float64 {
-	return math.Max(lo, math.Min(hi, v))
+// clamp limits v to [lo, hi].
+func clamp[T cmp.Ordered](v, lo, hi T) T {
+	return max(lo, min(hi, v))
 }

@@ -11,5 +11,5 @@ func MoveAccuracy(before, after float64) float64 {
 	}
 	drop := before - after
 	raw := 103.1668100711649*math.Exp(-0.04354415386753951*drop) - 3.166924740191411 + 1
-	return clampFloat(raw, 0, 100)
+	return clamp(raw, 0, 100)
 }

@@ -24,39 +24,22 @@ const (
 	tokBot   = "bot-token-1"
 )
 
-// testClock is the sandbox's injected clock: it starts an hour before the
-// wall clock and moves only when the test advances it, so games created one after
-// another get the creation times the test chooses, however fast or slow
-// the machine.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // world is a sandbox on loopback with a human (Alice, Board API) and a bot
 // (bot1), and a token-less client for the public exports.
 type world struct {
 	srv                *sandbox.Server
 	url                string
 	alice, bot, public *lichess.Client
-	clock              *testClock
+	clock              *lichess.ManualClock
 }
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	clock := &testClock{now: time.Now().Add(-time.Hour)} // games in the past of every run
+	// The sandbox's injected clock starts an hour before the wall clock
+	// (games in the past of every run) and moves only when the test
+	// advances it, so games created one after another get the creation
+	// times the test chooses, however fast or slow the machine.
+	clock := lichess.NewManualClock(time.Now().Add(-time.Hour))
 	srv := sandbox.New(sandbox.Config{Accounts: []sandbox.Account{
 		{Name: "Alice", Token: tokAlice, Rating: 1600},
 		{Name: "bot1", Token: tokBot, Bot: true},
