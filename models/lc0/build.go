@@ -122,22 +122,20 @@ func foldConv(c convBlock, in, k int, name string) (Conv, error) {
 	if !c.means.present || !c.stddivs.present {
 		return Conv{}, fmt.Errorf("%s: batch norm needs both means and variances", name)
 	}
-	means, err := vec(c.means, "bn_means", 0)
-	if err != nil {
-		return Conv{}, err
+	var bn [4][]float32 // means, variances, gammas, betas
+	for i, v := range []struct {
+		l    layer
+		what string
+		def  float32
+	}{
+		{c.means, "bn_means", 0}, {c.stddivs, "bn_stddivs", 1},
+		{c.gammas, "bn_gammas", 1}, {c.betas, "bn_betas", 0},
+	} {
+		if bn[i], err = vec(v.l, v.what, v.def); err != nil {
+			return Conv{}, err
+		}
 	}
-	vars, err := vec(c.stddivs, "bn_stddivs", 1)
-	if err != nil {
-		return Conv{}, err
-	}
-	gammas, err := vec(c.gammas, "bn_gammas", 1)
-	if err != nil {
-		return Conv{}, err
-	}
-	betas, err := vec(c.betas, "bn_betas", 0)
-	if err != nil {
-		return Conv{}, err
-	}
+	means, vars, gammas, betas := bn[0], bn[1], bn[2], bn[3]
 	for o := 0; o < out; o++ {
 		if vars[o] < 0 {
 			return Conv{}, fmt.Errorf("%s: negative variance %v in channel %d", name, vars[o], o)

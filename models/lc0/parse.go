@@ -160,24 +160,16 @@ func parseFormat(b []byte, out *Format) error {
 			if err := wantType(f, protowire.BytesType, "format.network_format"); err != nil {
 				return err
 			}
+			netFormat := map[protowire.Number]*int{
+				1: &out.Input, 2: &out.Output, 3: &out.Network,
+				4: &out.Policy, 5: &out.Value, 6: &out.MovesLeft,
+			}
 			return walk(f.Bytes, func(g field) error {
 				if err := wantType(g, protowire.VarintType, "network_format field"); err != nil {
 					return err
 				}
-				v := int(g.Varint)
-				switch g.Num {
-				case 1:
-					out.Input = v
-				case 2:
-					out.Output = v
-				case 3:
-					out.Network = v
-				case 4:
-					out.Policy = v
-				case 5:
-					out.Value = v
-				case 6:
-					out.MovesLeft = v
+				if dst, ok := netFormat[g.Num]; ok {
+					*dst = int(g.Varint)
 				}
 				return nil
 			})
@@ -186,39 +178,31 @@ func parseFormat(b []byte, out *Format) error {
 	})
 }
 
+// parseWeights reads a Weights message: fields 1 to 11 are length-delimited
+// conv blocks, layers or (field 2, repeated) residual blocks.
 func parseWeights(b []byte, w *rawWeights) error {
+	convs := map[protowire.Number]*convBlock{1: &w.input, 3: &w.policy, 6: &w.value, 11: &w.policy1}
+	layers := map[protowire.Number]*layer{
+		4: &w.ipPolW, 5: &w.ipPolB,
+		7: &w.ip1ValW, 8: &w.ip1ValB,
+		9: &w.ip2ValW, 10: &w.ip2ValB,
+	}
 	return walk(b, func(f field) error {
-		if f.Num >= 1 && f.Num <= 11 {
-			if err := wantType(f, protowire.BytesType, "weights field"); err != nil {
-				return err
-			}
+		if f.Num < 1 || f.Num > 11 {
+			return nil
+		}
+		if err := wantType(f, protowire.BytesType, "weights field"); err != nil {
+			return err
 		}
 		var err error
-		switch f.Num {
-		case 1:
-			err = parseConv(f.Bytes, &w.input)
-		case 2:
+		if c, ok := convs[f.Num]; ok {
+			err = parseConv(f.Bytes, c)
+		} else if l, ok := layers[f.Num]; ok {
+			err = parseLayer(f.Bytes, l)
+		} else { // field 2
 			var r residual
 			err = parseResidual(f.Bytes, &r)
 			w.residual = append(w.residual, r)
-		case 3:
-			err = parseConv(f.Bytes, &w.policy)
-		case 4:
-			err = parseLayer(f.Bytes, &w.ipPolW)
-		case 5:
-			err = parseLayer(f.Bytes, &w.ipPolB)
-		case 6:
-			err = parseConv(f.Bytes, &w.value)
-		case 7:
-			err = parseLayer(f.Bytes, &w.ip1ValW)
-		case 8:
-			err = parseLayer(f.Bytes, &w.ip1ValB)
-		case 9:
-			err = parseLayer(f.Bytes, &w.ip2ValW)
-		case 10:
-			err = parseLayer(f.Bytes, &w.ip2ValB)
-		case 11:
-			err = parseConv(f.Bytes, &w.policy1)
 		}
 		if err != nil {
 			return fmt.Errorf("weights field %d: %w", f.Num, err)
@@ -242,24 +226,8 @@ func parseResidual(b []byte, r *residual) error {
 			return parseConv(f.Bytes, &r.conv2)
 		case 3:
 			r.hasSE = true
-			return walk(f.Bytes, func(g field) error {
-				var dst *layer
-				switch g.Num {
-				case 1:
-					dst = &r.se.w1
-				case 2:
-					dst = &r.se.b1
-				case 3:
-					dst = &r.se.w2
-				case 4:
-					dst = &r.se.b2
-				default:
-					return nil
-				}
-				if err := wantType(g, protowire.BytesType, "se field"); err != nil {
-					return err
-				}
-				return parseLayer(g.Bytes, dst)
+			return parseLayers(f.Bytes, "se field", map[protowire.Number]*layer{
+				1: &r.se.w1, 2: &r.se.b1, 3: &r.se.w2, 4: &r.se.b2,
 			})
 		}
 		return nil
@@ -268,25 +236,22 @@ func parseResidual(b []byte, r *residual) error {
 
 func parseConv(b []byte, c *convBlock) error {
 	c.present = true
+	return parseLayers(b, "conv block field", map[protowire.Number]*layer{
+		1: &c.weights, 2: &c.biases, 3: &c.means,
+		4: &c.stddivs, 5: &c.gammas, 6: &c.betas,
+	})
+}
+
+// parseLayers walks a message whose fields named in layers are
+// length-delimited Layer messages, parsing each into its destination; what
+// names such a field in errors. Other fields are skipped.
+func parseLayers(b []byte, what string, layers map[protowire.Number]*layer) error {
 	return walk(b, func(f field) error {
-		var dst *layer
-		switch f.Num {
-		case 1:
-			dst = &c.weights
-		case 2:
-			dst = &c.biases
-		case 3:
-			dst = &c.means
-		case 4:
-			dst = &c.stddivs
-		case 5:
-			dst = &c.gammas
-		case 6:
-			dst = &c.betas
-		default:
+		dst, ok := layers[f.Num]
+		if !ok {
 			return nil
 		}
-		if err := wantType(f, protowire.BytesType, "conv block field"); err != nil {
+		if err := wantType(f, protowire.BytesType, what); err != nil {
 			return err
 		}
 		return parseLayer(f.Bytes, dst)
