@@ -25,6 +25,38 @@ func report(b *testing.B, positions int, cpu0 time.Duration) {
 	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(positions), "cpu-µs/position")
 }
 
+// encodedPosition is the Maia-1 input planes of the position after
+// testGames[4].
+func encodedPosition(b *testing.B) []float32 {
+	b.Helper()
+	g, err := game.Replay("", testGames[4])
+	if err != nil {
+		b.Fatal(err)
+	}
+	one := make([]float32, maia1.InputSize)
+	if err := maia1.Encode(g, one); err != nil {
+		b.Fatal(err)
+	}
+	return one
+}
+
+// runSession times be's first session alone on a batch of n copies of the
+// encoded position one.
+func runSession(b *testing.B, be *backend, one []float32, n int) {
+	b.Helper()
+	j := be.b.newJob(n)
+	for k := range n {
+		copy(j.inF[0][k*maia1.InputSize:], one)
+	}
+	cpu0 := cpuTime()
+	for b.Loop() {
+		if err := be.b.run(be.b.workers[0], []*job{j}, n); err != nil {
+			b.Fatal(err)
+		}
+	}
+	report(b, n*b.N, cpu0)
+}
+
 // BenchmarkPredict measures end-to-end throughput (replay, encode, batch
 // inference, decode) at several batch sizes; see the positions/s metric.
 //
@@ -60,25 +92,9 @@ func BenchmarkSession(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, _ := game.Replay("", testGames[4])
-	one := make([]float32, maia1.InputSize)
-	if err := maia1.Encode(g, one); err != nil {
-		b.Fatal(err)
-	}
+	one := encodedPosition(b)
 	for _, n := range []int{1, 16, 64, 256} {
-		j := be.b.newJob(n)
-		for k := range n {
-			copy(j.inF[0][k*maia1.InputSize:], one)
-		}
-		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
-			cpu0 := cpuTime()
-			for b.Loop() {
-				if err := be.b.run(be.b.workers[0], []*job{j}, n); err != nil {
-					b.Fatal(err)
-				}
-			}
-			report(b, n*b.N, cpu0)
-		})
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) { runSession(b, be, one, n) })
 	}
 }
 
@@ -106,11 +122,7 @@ func BenchmarkEncodeDecode(b *testing.B) {
 //	go test ./models -run '^$' -bench SessionOptions -benchtime 5x
 func BenchmarkSessionOptions(b *testing.B) {
 	base := testConfig(b)
-	g, _ := game.Replay("", testGames[4])
-	one := make([]float32, maia1.InputSize)
-	if err := maia1.Encode(g, one); err != nil {
-		b.Fatal(err)
-	}
+	one := encodedPosition(b)
 	const n = 256
 	for _, c := range []struct {
 		opt     string
@@ -129,17 +141,7 @@ func BenchmarkSessionOptions(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			j := be.b.newJob(n)
-			for k := range n {
-				copy(j.inF[0][k*maia1.InputSize:], one)
-			}
-			cpu0 := cpuTime()
-			for b.Loop() {
-				if err := be.b.run(be.b.workers[0], []*job{j}, n); err != nil {
-					b.Fatal(err)
-				}
-			}
-			report(b, n*b.N, cpu0)
+			runSession(b, be, one, n)
 		})
 	}
 }

@@ -3,6 +3,7 @@ package models
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -38,4 +39,30 @@ func testPredictor(t testing.TB) *Predictor {
 	}
 	t.Cleanup(func() { _ = p.Close() })
 	return p
+}
+
+// concurrently calls fn(w, k) for k from 0 to each-1 in each of workers
+// goroutines w, and fails the test with the errors returned (a worker stops
+// at its first).
+func concurrently(t *testing.T, workers, each int, fn func(w, k int) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range each {
+				if err := fn(w, k); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
 }

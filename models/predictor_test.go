@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -107,31 +106,17 @@ func TestConcurrentBatching(t *testing.T) {
 	}
 	before := p.Stats()["maia-1500"]
 	const workers, each = 16, 10
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range each {
-				i := (w + k) % len(testGames)
-				got, err := p.PredictOne(ctx, Request{Moves: testGames[i], Rating: 1520})
-				if err != nil {
-					errs <- err
-					return
-				}
-				if got.Moves[0].UCI != want[i].Moves[0].UCI || math.Abs(got.Moves[0].P-want[i].Moves[0].P) > 1e-4 || math.Abs(got.WDL[0]-want[i].WDL[0]) > 1e-4 {
-					errs <- errors.New("concurrent result differs from sequential")
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	concurrently(t, workers, each, func(w, k int) error {
+		i := (w + k) % len(testGames)
+		got, err := p.PredictOne(ctx, Request{Moves: testGames[i], Rating: 1520})
+		if err != nil {
+			return err
+		}
+		if got.Moves[0].UCI != want[i].Moves[0].UCI || math.Abs(got.Moves[0].P-want[i].Moves[0].P) > 1e-4 || math.Abs(got.WDL[0]-want[i].WDL[0]) > 1e-4 {
+			return errors.New("concurrent result differs from sequential")
+		}
+		return nil
+	})
 	st := p.Stats()["maia-1500"]
 	pos, batches := st.Positions-before.Positions, st.Batches-before.Batches
 	if pos != workers*each {
@@ -304,30 +289,16 @@ func TestSessionReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for w := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range 5 {
-				pr, err := p.PredictOne(context.Background(), Request{Model: "maia-1100", Moves: testGames[(w+k)%len(testGames)]})
-				if err != nil {
-					errs <- err
-					return
-				}
-				if (w+k)%len(testGames) == 0 && (pr.Moves[0].UCI != "e2e4" || math.Abs(pr.Moves[0].P-0.6606) > 0.002) {
-					errs <- errors.New("replica gave a wrong answer at the start position")
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	concurrently(t, 4, 5, func(w, k int) error {
+		pr, err := p.PredictOne(context.Background(), Request{Model: "maia-1100", Moves: testGames[(w+k)%len(testGames)]})
+		if err != nil {
+			return err
+		}
+		if (w+k)%len(testGames) == 0 && (pr.Moves[0].UCI != "e2e4" || math.Abs(pr.Moves[0].P-0.6606) > 0.002) {
+			return errors.New("replica gave a wrong answer at the start position")
+		}
+		return nil
+	})
 	if st := p.Stats()["maia-1100"]; st.Positions != 20 {
 		t.Errorf("stats %+v, want 20 positions", st)
 	}
