@@ -56,6 +56,26 @@ func isSymbolChar(c byte) bool {
 	return false
 }
 
+// punctuation is the kind of the one-character token c, or tEOF when c is
+// not one.
+func punctuation(c byte) tokKind {
+	switch c {
+	case '.':
+		return tPeriod
+	case '(':
+		return tLParen
+	case ')':
+		return tRParen
+	case '[':
+		return tLBracket
+	case ']':
+		return tRBracket
+	case '*':
+		return tStar
+	}
+	return tEOF
+}
+
 func (l *lexer) unread(t token) { l.peek = &t }
 
 // next returns the next token; a lexical error carries the line.
@@ -102,9 +122,9 @@ func (l *lexer) next() (token, error) {
 			return token{kind: tComment, text: trimSpace(string(l.data[start:i])), line: line}, nil
 		case c == '"':
 			return l.lexString()
-		case c == '.':
+		case punctuation(c) != tEOF:
 			l.pos++
-			return token{kind: tPeriod, text: ".", line: l.line}, nil
+			return token{kind: punctuation(c), text: string(c), line: l.line}, nil
 		case c == '!' || c == '?':
 			start := l.pos
 			for l.pos < len(l.data) && (l.data[l.pos] == '!' || l.data[l.pos] == '?') {
@@ -123,21 +143,6 @@ func (l *lexer) next() (token, error) {
 				return token{}, fmt.Errorf("line %d: bad NAG %q", l.line, "$"+string(l.data[start:i]))
 			}
 			return token{kind: tNAG, nag: n, line: l.line}, nil
-		case c == '(':
-			l.pos++
-			return token{kind: tLParen, line: l.line}, nil
-		case c == ')':
-			l.pos++
-			return token{kind: tRParen, line: l.line}, nil
-		case c == '[':
-			l.pos++
-			return token{kind: tLBracket, line: l.line}, nil
-		case c == ']':
-			l.pos++
-			return token{kind: tRBracket, line: l.line}, nil
-		case c == '*':
-			l.pos++
-			return token{kind: tStar, text: "*", line: l.line}, nil
 		case c == '<':
 			// reserved for future expansion: skip to '>'
 			for l.pos < len(l.data) && l.data[l.pos] != '>' {
