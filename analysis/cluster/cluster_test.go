@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
 	"github.com/outpostchess/outpost/analysis"
@@ -284,10 +285,11 @@ func TestClusterServerRestartLosesNothing(t *testing.T) {
 		_, err := d.RunChunks(ctx, spec, chunks, nil)
 		submitted <- err
 	}()
-	waitFor(t, func() bool {
+	// poll the cluster's own state (no fixed sleep decides the outcome)
+	require.Eventually(t, func() bool {
 		st, err := conn.Status(context.Background())
 		return err == nil && st.Queued == 3
-	})
+	}, 30*time.Second, 10*time.Millisecond, "the three chunks were never queued")
 	cancel() // the submitter dies
 	<-submitted
 	srv.Shutdown()
@@ -401,16 +403,3 @@ func (e *countingEngine) Analyse(ctx context.Context, pos uci.Position, lim uci.
 func (e *countingEngine) NewGame(ctx context.Context) error { e.n = 0; return nil }
 func (e *countingEngine) Restart(ctx context.Context) error { return nil }
 func (e *countingEngine) Close() error                      { return nil }
-
-// waitFor polls cond; the cluster's own state is what the test waits on
-// (no fixed sleep decides the outcome).
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not reached within 30s")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
