@@ -2,11 +2,11 @@ package analysis
 
 import (
 	"context"
-	"github.com/outpostchess/outpost/bots/enginepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 

@@ -2,9 +2,10 @@ package analysis
 
 import (
 	"context"
-	"github.com/outpostchess/outpost/bots/enginepath"
 	"testing"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/enginepath"
 )
 
 func stockfishOrSkip(t testing.TB) []string {

@@ -2,10 +2,10 @@ package comparerun
 
 import (
 	"context"
-	"github.com/outpostchess/outpost/bots/enginepath"
 	"testing"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/enginepath"
 )
 
 // TestCompareWithStockfish runs a comparison of the sandbox games with the
