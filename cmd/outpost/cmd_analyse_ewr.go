@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -138,7 +137,7 @@ func openAnalyseEWR(env *Env, f *analyseEWRFlags, p ewr.Params, games []*analysi
 	}
 	e := &analyseEWR{flags: f, params: p, pred: pred, cfg: cfg, engine: engine, closers: []func() error{pred.Close}}
 	var levels []string
-	for _, lv := range maiaLevels(games, *f.maia) {
+	for _, lv := range ewr.MaiaLevels(games, *f.maia) {
 		levels = append(levels, models.Maia1Name(lv))
 	}
 	if err := pred.Load(levels...); err != nil {
@@ -146,27 +145,6 @@ func openAnalyseEWR(env *Env, f *analyseEWRFlags, p ewr.Params, games []*analysi
 		return nil, fmt.Errorf("--ewr needs Maia: %w", err)
 	}
 	return e, nil
-}
-
-// maiaLevels returns the Maia levels the games need, ascending: override
-// when set, else each player's rating's nearest level.
-func maiaLevels(games []*analysis.Game, override int) []int {
-	seen := map[int]bool{}
-	if override != 0 {
-		seen[ewr.NearestMaiaRating(override)] = true
-	}
-	for _, g := range games {
-		if override == 0 {
-			seen[ewr.NearestMaiaRating(g.White.Rating)] = true
-			seen[ewr.NearestMaiaRating(g.Black.Rating)] = true
-		}
-	}
-	out := make([]int, 0, len(seen))
-	for lv := range seen {
-		out = append(out, lv)
-	}
-	sort.Ints(out)
-	return out
 }
 
 // analyseConfig is $OUTPOST_CONFIG's configuration, else the defaults.
@@ -210,14 +188,26 @@ func (e *analyseEWR) botName(ctx context.Context, env *Env, server string, offli
 	return u.Username
 }
 
+// ewrRun is the moments' selection and reporting of these flags: our
+// bot's moves of bot, a line per moment on a terminal, warnings on stderr.
+func (e *analyseEWR) ewrRun(env *Env, bot string) report.EWRRun {
+	tty := isTerminal(env)
+	return report.EWRRun{Params: e.params, Rating: *e.flags.maia, Bot: bot, BotMoves: *e.flags.botMoves, TimeLimit: *e.flags.limit,
+		Moment: func(done, total int, game string, ply int) (func(ewr.Event), func()) {
+			if tty {
+				fmt.Fprintf(env.Stderr, "expected winrate %d/%d: game %s, ply %d\n", done, total, game, ply)
+			}
+			prog := newEWRProgress(env.Stderr)
+			return prog.event, prog.finish
+		},
+		Warn: func(msg string) { fmt.Fprintf(env.Stderr, "outpost analyse: warning: %s\n", msg) },
+	}
+}
+
 // run starts Stockfish and computes every game's moments (see moments).
 // An error starting Stockfish or the cache returns no moments.
 func (e *analyseEWR) run(ctx context.Context, env *Env, analyses []*analysis.Analysis, bot string, workers, hash int) (report.EWRSet, error) {
-	total := 0
-	for _, a := range analyses {
-		total += len(momentPlies(a, bot, *e.flags.botMoves))
-	}
-	if total == 0 {
+	if e.ewrRun(env, bot).Count(analyses) == 0 {
 		return e.moments(ctx, env, nil, analyses, bot)
 	}
 	calc, err := e.calculator(ctx, env, workers, hash)
@@ -228,50 +218,9 @@ func (e *analyseEWR) run(ctx context.Context, env *Env, analyses []*analysis.Ana
 }
 
 // moments computes every game's moments with calc (which may be nil when
-// there are none). A moment that fails is kept with its error and a
-// warning. Cancelling ctx returns the games finished so far with ctx's
-// error.
+// there are none): report.ComputeEWR.
 func (e *analyseEWR) moments(ctx context.Context, env *Env, calc *ewr.Calculator, analyses []*analysis.Analysis, bot string) (report.EWRSet, error) {
-	plies := make([][]momentPly, len(analyses))
-	total := 0
-	for i, a := range analyses {
-		plies[i] = momentPlies(a, bot, *e.flags.botMoves)
-		total += len(plies[i])
-	}
-	set := report.EWRSet{}
-	tty := isTerminal(env)
-	done := 0
-	for i, a := range analyses {
-		g := ewr.GameOf(a)
-		if *e.flags.maia != 0 {
-			g.WhiteRating, g.BlackRating = *e.flags.maia, *e.flags.maia
-		}
-		ms := []report.EWRMoment{}
-		for _, mp := range plies[i] {
-			done++
-			if tty {
-				fmt.Fprintf(env.Stderr, "expected winrate %d/%d: game %s, ply %d\n", done, total, gameName(a), mp.ply)
-			}
-			prog := newEWRProgress(env.Stderr)
-			m, err := ewr.AnalyseMoment(ctx, calc, g, mp.ply, e.params, ewr.Options{TimeLimit: *e.flags.limit, Progress: prog.event})
-			prog.finish()
-			if err != nil {
-				if ctx.Err() != nil {
-					return set, ctx.Err()
-				}
-				fmt.Fprintf(env.Stderr, "outpost analyse: warning: expected winrate of game %s at ply %d not computed: %v\n", gameName(a), mp.ply, err)
-				ms = append(ms, report.FailedEWRMoment(a, mp.ply, mp.kind, err))
-				continue
-			}
-			rm := report.NewEWRMoment(m, mp.kind)
-			for _, w := range rm.Warnings {
-				fmt.Fprintf(env.Stderr, "outpost analyse: warning: expected winrate of game %s at %s: %s\n", gameName(a), rm.Label, w)
-			}
-			ms = append(ms, rm)
-		}
-		set[a] = ms
-	}
-	return set, nil
+	return report.ComputeEWR(ctx, calc, analyses, e.ewrRun(env, bot))
 }
 
 // calculator starts the Stockfish engines and opens the cache.
@@ -299,54 +248,4 @@ func (e *analyseEWR) calculator(ctx context.Context, env *Env, workers, hash int
 func isTerminal(env *Env) bool {
 	f, ok := env.Stderr.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
-}
-
-func gameName(a *analysis.Analysis) string {
-	if a.ID != "" {
-		return a.ID
-	}
-	return fmt.Sprintf("%s#%d", a.Source, a.Index)
-}
-
-type momentPly struct {
-	ply  int
-	kind string
-}
-
-// momentPlies lists the plies of a game's moments in game order: each
-// side's worst judgement (ewr.CriticalPlies), then up to botMoves of the
-// moves of the player named bot (case-insensitive; none when bot is ""),
-// those that lost the most winning chances first.
-func momentPlies(a *analysis.Analysis, bot string, botMoves int) []momentPly {
-	var out []momentPly
-	taken := map[int]bool{}
-	for _, ply := range ewr.CriticalPlies(a) {
-		out = append(out, momentPly{ply, report.EWRCritical})
-		taken[ply] = true
-	}
-	if bot != "" && botMoves > 0 {
-		botWhite := strings.EqualFold(a.Players.White.Name, bot)
-		botBlack := strings.EqualFold(a.Players.Black.Name, bot)
-		var cand []*analysis.Ply
-		for i := range a.Plies {
-			p := &a.Plies[i]
-			if taken[p.Ply] || (p.White() && !botWhite) || (!p.White() && !botBlack) {
-				continue
-			}
-			cand = append(cand, p)
-		}
-		sort.SliceStable(cand, func(i, j int) bool { return deltaOf(cand[i]) > deltaOf(cand[j]) })
-		for _, p := range cand[:min(botMoves, len(cand))] {
-			out = append(out, momentPly{p.Ply, report.EWRBot})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ply < out[j].ply })
-	return out
-}
-
-func deltaOf(p *analysis.Ply) float64 {
-	if p.Delta == nil {
-		return 0
-	}
-	return *p.Delta
 }

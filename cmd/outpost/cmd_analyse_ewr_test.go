@@ -77,66 +77,6 @@ func TestAnalyseEWRMissingStockfish(t *testing.T) {
 	}
 }
 
-func TestMomentPlies(t *testing.T) {
-	d := func(x float64) *float64 { return &x }
-	a := &analysis.Analysis{
-		Players: analysis.Players{White: analysis.Player{Name: "OutpostBot"}, Black: analysis.Player{Name: "human"}},
-		Plies: []analysis.Ply{
-			{Ply: 1, Color: "white", Delta: d(0.01)},
-			{Ply: 2, Color: "black", Delta: d(0.02)},
-			{Ply: 3, Color: "white", Delta: d(0.12), Judgement: analysis.Inaccuracy},
-			{Ply: 4, Color: "black", Delta: d(0.35), Judgement: analysis.Blunder},
-			{Ply: 5, Color: "white", Delta: d(0.08)},
-			{Ply: 6, Color: "black", Delta: d(0.2), Judgement: analysis.Mistake},
-			{Ply: 7, Color: "white"},
-			{Ply: 8, Color: "black", Delta: d(0.01)},
-			{Ply: 9, Color: "white", Delta: d(0.09)},
-		},
-	}
-	tests := []struct {
-		bot  string
-		n    int
-		want []momentPly
-	}{
-		{"", 5, []momentPly{{3, report.EWRCritical}, {4, report.EWRCritical}}},
-		{"stranger", 5, []momentPly{{3, report.EWRCritical}, {4, report.EWRCritical}}},
-		{"outpostbot", 0, []momentPly{{3, report.EWRCritical}, {4, report.EWRCritical}}},
-		// Our bot's moves losing the most first (ply 9, then 5), the
-		// critical ply 3 not twice, shown in game order.
-		{"outpostbot", 2, []momentPly{{3, report.EWRCritical}, {4, report.EWRCritical}, {5, report.EWRBot}, {9, report.EWRBot}}},
-		{"OUTPOSTBOT", 10, []momentPly{{1, report.EWRBot}, {3, report.EWRCritical}, {4, report.EWRCritical}, {5, report.EWRBot}, {7, report.EWRBot}, {9, report.EWRBot}}},
-		// Black's mistake at ply 6 is not its critical moment (the blunder
-		// at 4 is): as our bot's costliest other move it is one.
-		{"Human", 1, []momentPly{{3, report.EWRCritical}, {4, report.EWRCritical}, {6, report.EWRBot}}},
-	}
-	for _, tc := range tests {
-		got := momentPlies(a, tc.bot, tc.n)
-		if len(got) != len(tc.want) {
-			t.Errorf("%q %d: %v, want %v", tc.bot, tc.n, got, tc.want)
-			continue
-		}
-		for i := range got {
-			if got[i] != tc.want[i] {
-				t.Errorf("%q %d: %v, want %v", tc.bot, tc.n, got, tc.want)
-				break
-			}
-		}
-	}
-}
-
-func TestMaiaLevels(t *testing.T) {
-	games := []*analysis.Game{
-		{White: analysis.PlayerInfo{Rating: 1789}, Black: analysis.PlayerInfo{Rating: 1810}},
-		{White: analysis.PlayerInfo{Rating: 2700}, Black: analysis.PlayerInfo{}},
-	}
-	if got := maiaLevels(games, 0); len(got) != 3 || got[0] != 1500 || got[1] != 1800 || got[2] != 1900 {
-		t.Errorf("levels %v, want [1500 1800 1900]", got)
-	}
-	if got := maiaLevels(games, 1234); len(got) != 1 || got[0] != 1200 {
-		t.Errorf("levels with --maia %v", got)
-	}
-}
-
 // TestAnalyseEWREndToEnd runs `outpost analyse --ewr` on a real game with
 // real Maia and Stockfish, in JSON, then PGN and HTML from the cache.
 func TestAnalyseEWREndToEnd(t *testing.T) {
