@@ -17,14 +17,14 @@ import (
 
 // DefaultEngineCommand is the UCI engine run when none is configured: the
 // engine name sf15, Stockfish 15.1 (the native build made by setup, else
-// Debian's: see package enginepath).
-var DefaultEngineCommand = []string{enginepath.Stockfish15}
+// Debian's: see package enginepath). Each call returns a new slice.
+func DefaultEngineCommand() []string { return []string{enginepath.Stockfish15} }
 
 // ComparisonEngine is the default engine of analyses compared with
 // Lichess's (outpost analyse, outpost compare, scheduled [compare] runs):
 // Stockfish 15.1, measured closer to Lichess's analysis of the shared games
 // than Stockfish 19 (docs/analysis.md).
-var ComparisonEngine = DefaultEngineCommand
+func ComparisonEngine() []string { return DefaultEngineCommand() }
 
 // DefaultHashMB is the engines' hash: Stockfish's own default, which
 // Lichess's fishnet keeps (a larger hash changes the search: reproducing
@@ -105,7 +105,7 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 		cfg.Retries = 2
 	}
 	if len(cfg.Command) == 0 {
-		cfg.Command = DefaultEngineCommand
+		cfg.Command = DefaultEngineCommand()
 	}
 	p := &Pool{cfg: cfg, spec: cfg.Command, name: cfg.Command[0]}
 	if cfg.Dispatcher != nil {
@@ -151,7 +151,7 @@ func (p *Pool) uciFactory(ctx context.Context, worker int) (Searcher, error) {
 // Options sets them. Cluster workers start their engines with it.
 func StartEngine(ctx context.Context, spec EngineSpec, log zerolog.Logger) (Searcher, error) {
 	if len(spec.Command) == 0 {
-		spec.Command = DefaultEngineCommand
+		spec.Command = DefaultEngineCommand()
 	}
 	r, err := enginepath.Resolve(spec.Command)
 	if err != nil {

@@ -13,7 +13,7 @@ func stockfishOrSkip(t testing.TB) []string {
 	if _, err := enginepath.Stockfish15Command(); err != nil {
 		t.Skip(err)
 	}
-	return DefaultEngineCommand
+	return DefaultEngineCommand()
 }
 
 // TestStockfishShortGame analyses the scholar's mate with real Stockfish:

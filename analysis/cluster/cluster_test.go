@@ -67,7 +67,7 @@ const testAckWait = 2 * time.Second
 
 func stockfishOrSkip(t testing.TB) {
 	t.Helper()
-	r, err := enginepath.Resolve(analysis.DefaultEngineCommand)
+	r, err := enginepath.Resolve(analysis.DefaultEngineCommand())
 	if err != nil {
 		t.Skipf("Stockfish not installed (%v): run make setup", err)
 	}

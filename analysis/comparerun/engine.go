@@ -7,15 +7,12 @@ import (
 	"github.com/outpostchess/outpost/bots/enginepath"
 )
 
-// DefaultEngine is the engine of comparisons when none is configured.
-var DefaultEngine = analysis.ComparisonEngine
-
 // Engine resolves the comparison engine cmd (a command line or an engine
-// name; DefaultEngine when empty) on this machine. When "auto" falls back
+// name; analysis.ComparisonEngine when empty) on this machine. When "auto" falls back
 // to Stockfish 15.1 the notice is logged.
 func Engine(cmd []string, log zerolog.Logger) ([]string, error) {
 	if len(cmd) == 0 {
-		cmd = DefaultEngine
+		cmd = analysis.ComparisonEngine()
 	}
 	r, err := enginepath.Resolve(cmd)
 	if err != nil {

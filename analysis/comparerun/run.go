@@ -58,7 +58,7 @@ func (c *Comparer) params(src Source) Params {
 	if label == "" {
 		cmd := c.Pool.Command
 		if len(cmd) == 0 {
-			cmd = analysis.DefaultEngineCommand
+			cmd = analysis.DefaultEngineCommand()
 		}
 		label = strings.Join(cmd, " ")
 	}

@@ -66,7 +66,7 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 			return nil, fmt.Errorf("comparerun: scheduler: compare.engine: %w", err)
 		}
 	} else if len(cmd) == 0 {
-		cmd = analysis.DefaultEngineCommand
+		cmd = analysis.DefaultEngineCommand()
 	}
 	s := &Scheduler{cfg: cfg, fetcher: NewFetcher(cfg.Client)}
 	s.comparer = &Comparer{

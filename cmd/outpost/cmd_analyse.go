@@ -53,7 +53,7 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	threads := fs.Int("threads", 1, "engine threads per worker")
 	workers := fs.Int("workers", 0, "engines run in parallel (default: CPUs / threads)")
 	hash := fs.Int("hash", analysis.DefaultHashMB, "engine hash per worker, MB (16: Stockfish's default, as Lichess's fishnet)")
-	engine := fs.String("engine", strings.Join(analysis.ComparisonEngine, " "), "UCI engine command line, or an engine name: sf15 (Stockfish 15.1), sf19 (Stockfish 19), auto (19 when installed, else 15.1)")
+	engine := fs.String("engine", strings.Join(analysis.ComparisonEngine(), " "), "UCI engine command line, or an engine name: sf15 (Stockfish 15.1), sf19 (Stockfish 19), auto (19 when installed, else 15.1)")
 	band := fs.Float64("borderline-band", analysis.DefaultBorderlineBand, "re-search plies whose delta is this close to a threshold deeper (negative: off)")
 	lichessEvals := fs.Bool("lichess-evals", false, "classify from the evals in the input (Lichess's analysis), no engine")
 	format := fs.String("format", "text", "output format: text, json, pgn (Lichess literate PGN) or html (one self-contained report)")

@@ -62,7 +62,7 @@ func addAnalyseEWRFlags(fs *flag.FlagSet) *analyseEWRFlags {
 		bot:       fs.String("bot", "", "--ewr: our bot's Lichess name (default: the configured token's account, unless --offline)"),
 		botMoves:  fs.Int("ewr-bot-moves", defaultEWRBotMoves, "--ewr: at most this many of our bot's moves per game, those that lost the most winning chances (0: none)"),
 		store:     fs.String("ewr-store", app.DefaultEWRStore(), "--ewr SQLite cache file (\"\" for no cache)"),
-		engine:    fs.String("ewr-engine", strings.Join(analysis.DefaultEngineCommand, " "), "--ewr Stockfish: a command line or an engine name (sf15, sf19, auto), as for 'outpost ewr'"),
+		engine:    fs.String("ewr-engine", strings.Join(analysis.DefaultEngineCommand(), " "), "--ewr Stockfish: a command line or an engine name (sf15, sf19, auto), as for 'outpost ewr'"),
 	}
 }
 

@@ -45,7 +45,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	workers := fs.Int("workers", runtime.NumCPU(), "Stockfish engines run in parallel")
 	hash := fs.Int("hash", 128, "Stockfish hash per engine, MB (kept across the calculation; with --clear-hash cleared before every search, default 16)")
 	clearEach := fs.Bool("clear-hash", false, "clear each engine's hash before every search: every evaluation a function of (position, depth) alone")
-	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand, " "), "UCI engine command line")
+	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand(), " "), "UCI engine command line")
 	fast := fs.Bool("fast", false, fmt.Sprintf("fast mode: the trees' positions at depth %d instead of --depth (the legal moves stay at --depth)", ewr.FastTreeDepth))
 	treeDepth := fs.Int("tree-depth", 0, "Stockfish depth of the trees' positions (0: --depth; --fast sets it)")
 	fullMass := fs.Float64("full-depth-mass", -1, "with --tree-depth or --fast: tree positions at least this likely (cumulative probability 0..1) stay at --depth (default 0: none)")

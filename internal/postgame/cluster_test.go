@@ -20,7 +20,7 @@ import (
 // equals the one computed by the in-process pool: same analysis, same
 // chat lines.
 func TestSummaryOnClusterEqualsLocal(t *testing.T) {
-	r, err := enginepath.Resolve(analysis.DefaultEngineCommand)
+	r, err := enginepath.Resolve(analysis.DefaultEngineCommand())
 	if err != nil {
 		t.Skipf("Stockfish not installed (%v): run make setup", err)
 	}
@@ -31,7 +31,7 @@ func TestSummaryOnClusterEqualsLocal(t *testing.T) {
 	defer cancel()
 	g := store.Game{ID: "cl000001", Opponent: "someone", OpponentRating: 1500, Color: "white", Status: "mate", Winner: "white",
 		Moves: "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 f3g5 d7d5 e4d5 f6d5 g5f7 e8f7 d1f3 f7e6 b1c3 c6b4 f3e4 c7c6 a2a3 b4a6"}
-	pc := analysis.PoolConfig{Command: analysis.DefaultEngineCommand, Workers: 1, Threads: 1, HashMB: 16}
+	pc := analysis.PoolConfig{Command: analysis.DefaultEngineCommand(), Workers: 1, Threads: 1, HashMB: 16}
 	local := postgame.New(pc, 40_000, "OutpostBot")
 	defer local.Close()
 	rawL, linesL, err := local.Summarise(ctx, g)
