@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/syzygy/syzygytest"
 )
@@ -20,40 +19,25 @@ import (
 // closes its tables.
 func TestSyzygyKnobsSearch(t *testing.T) {
 	const fen = "8/8/N7/6k1/8/5b2/5KN1/8 w - - 0 1"
-	const grab = "f2f3"
-	pos := engine.Position{StartFEN: fen}
 	lim := engine.Limits{Depth: 3}
-
-	plain, err := New(Defaults())
-	require.NoError(t, err)
-	defer plain.Close()
-	mv, err := plain.SelectMove(context.Background(), pos, lim)
-	require.NoError(t, err)
-	require.Equal(t, grab, mv.UCI, "without tables the bishop looks free")
-
-	tb := syzygytest.Open(t)
-	withTB, err := New(Defaults(), WithTablebase(tb, 0))
-	require.NoError(t, err)
-	mv, err = withTB.SelectMove(context.Background(), pos, lim)
-	require.NoError(t, err)
-	assert.NotEqual(t, grab, mv.UCI, "with tables the capture is a known draw")
-	assert.Positive(t, tb.Probes)
+	c := syzygytest.AvoidsDrawingCapture(t, fen, "f2f3", lim, func(tb *syzygytest.Counting) (engine.Engine, error) {
+		if tb == nil {
+			return New(Defaults())
+		}
+		return New(Defaults(), WithTablebase(tb, 0))
+	})
 
 	// Taking the black rook leaves KRvK, a tablebase win: the line scores
 	// as a mate of Black, far above the material count without tables.
 	krk := engine.Position{StartFEN: "8/8/8/3k4/8/8/2K5/3r3R w - - 0 1"}
-	won, err := withTB.SelectMove(context.Background(), krk, lim)
+	won, err := c.WithTables.SelectMove(context.Background(), krk, lim)
 	require.NoError(t, err)
 	assert.Contains(t, []string{"h1d1", "c2d1"}, won.UCI)
-	counted, err := plain.SelectMove(context.Background(), krk, lim)
+	counted, err := c.Plain.SelectMove(context.Background(), krk, lim)
 	require.NoError(t, err)
 	require.True(t, won.HasScore && counted.HasScore)
 	assert.Greater(t, won.Score.CP, counted.Score.CP+500, "a table win counts as a mate, not as a rook")
 
-	require.NoError(t, withTB.Close())
-	require.NoError(t, withTB.Close(), "Close is idempotent")
-	b, err := board.FromFEN(fen)
-	require.NoError(t, err)
-	_, err = tb.Tables.ProbeWDL(b)
-	assert.Error(t, err, "closing the engine closed its tables")
+	c.CloseClosesTables(t, fen)
+	require.NoError(t, c.WithTables.Close(), "Close is idempotent")
 }

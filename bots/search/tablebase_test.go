@@ -21,34 +21,19 @@ import (
 // see the draw and keep the pawn on the board.
 func TestSyzygySearchAvoidsDrawingCapture(t *testing.T) {
 	const fen = "1N6/8/p7/8/8/8/2k1N3/K7 w - - 0 1"
-	const grab = "b8a6"
-	pos := engine.Position{StartFEN: fen}
-	lim := engine.Limits{Depth: 5}
 	for _, tc := range []struct {
 		name string
 		new  func(...Option) (*Engine, error)
 	}{{"medium", NewMedium}, {"hard", NewHard}} {
 		t.Run(tc.name, func(t *testing.T) {
-			plain, err := tc.new()
-			require.NoError(t, err)
-			defer plain.Close()
-			mv, err := plain.SelectMove(context.Background(), pos, lim)
-			require.NoError(t, err)
-			assert.Equal(t, grab, mv.UCI, "without tables the pawn looks free")
-
-			tb := syzygytest.Open(t)
-			withTB, err := tc.new(WithTablebase(tb, 0))
-			require.NoError(t, err)
-			mv, err = withTB.SelectMove(context.Background(), pos, lim)
-			require.NoError(t, err)
-			assert.NotEqual(t, grab, mv.UCI, "with tables the capture is a known draw")
-			assert.Positive(t, tb.Probes)
-			assert.Positive(t, mv.Score.CP, "still better for White")
-			require.NoError(t, withTB.Close())
-			b, err := board.FromFEN(fen)
-			require.NoError(t, err)
-			_, err = tb.Tables.ProbeWDL(b)
-			assert.Error(t, err, "closing the engine closed its tables")
+			c := syzygytest.AvoidsDrawingCapture(t, fen, "b8a6", engine.Limits{Depth: 5}, func(tb *syzygytest.Counting) (engine.Engine, error) {
+				if tb == nil {
+					return tc.new()
+				}
+				return tc.new(WithTablebase(tb, 0))
+			})
+			assert.Positive(t, c.Move.Score.CP, "still better for White")
+			c.CloseClosesTables(t, fen)
 		})
 	}
 }
