@@ -331,6 +331,15 @@ func (e *testEnv) startGame(form url.Values) string {
 	return id
 }
 
+// botGame starts a game (see startGame), opens bot1's game stream and
+// reads its first line, which must be the gameFull it returns.
+func (e *testEnv) botGame(form url.Values) (id string, gs *stream, full map[string]any) {
+	e.t.Helper()
+	id = e.startGame(form)
+	gs = e.open(tokBot1, "/api/bot/game/stream/"+id)
+	return id, gs, gs.nextType("gameFull")
+}
+
 // play plays moves alternately: alice (Board API) moves first as white; an
 // empty move skips that side.
 func (e *testEnv) play(id string, moves ...string) {

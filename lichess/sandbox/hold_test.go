@@ -92,48 +92,63 @@ func nextRecord(t *testing.T, ch <-chan RequestRecord, want func(RequestRecord) 
 	}
 }
 
+// chatHold is a game (alice against bot1) whose chat requests are held.
+type chatHold struct {
+	e    *testEnv
+	id   string
+	path string  // the game's chat path
+	gs   *stream // bot1's game stream, past its gameFull
+	recs <-chan RequestRecord
+	hold FaultID
+}
+
+// holdChat starts a game with request records and holds the requests of
+// method (every method when "") to its chat.
+func holdChat(t *testing.T, method string) chatHold {
+	t.Helper()
+	cfg, recs := records()
+	e := newEnv(t, cfg)
+	id, gs, _ := e.botGame(nil)
+	path := "/api/bot/game/" + id + "/chat"
+	return chatHold{e: e, id: id, path: path, gs: gs, recs: recs, hold: e.srv.Faults().Hold(path, method)}
+}
+
 // TestFaultHoldAppliesThenAnswers: a held chat POST is applied at once
 // (its line reaches the game stream and the chat read back), its answer
 // comes only at the release, and the server answers at once again after.
 func TestFaultHoldAppliesThenAnswers(t *testing.T) {
-	cfg, recs := records()
-	e := newEnv(t, cfg)
-	id := e.startGame(nil)
-	chatPath := "/api/bot/game/" + id + "/chat"
-	gs := e.open(tokBot1, "/api/bot/game/stream/"+id)
-	gs.nextType("gameFull")
-	hold := e.srv.Faults().Hold(chatPath, "post")
+	h := holdChat(t, "post")
 
-	post := e.send(context.Background(), tokBot1, "POST", chatPath, url.Values{"room": {"player"}, "text": {"good game"}})
-	if l := gs.nextType("chatLine"); l["text"] != "good game" {
+	post := h.e.send(context.Background(), tokBot1, "POST", h.path, url.Values{"room": {"player"}, "text": {"good game"}})
+	if l := h.gs.nextType("chatLine"); l["text"] != "good game" {
 		t.Fatalf("chat line on the stream: %v", l)
 	}
 	// the read back is not caught (method POST only) and sees the line
-	code, b := e.do(tokBot1, "GET", chatPath, nil)
+	code, b := h.e.do(tokBot1, "GET", h.path, nil)
 	if code != 200 || !strings.Contains(string(b), "good game") {
 		t.Fatalf("chat read during the hold: %d %s", code, b)
 	}
 	if answered(post) {
 		t.Fatal("the held POST was answered before the release")
 	}
-	if n := e.srv.Faults().Fired(FaultHold); n != 1 {
+	if n := h.e.srv.Faults().Fired(FaultHold); n != 1 {
 		t.Fatalf("hold fired %d times, want 1", n)
 	}
-	e.srv.Faults().Release(hold)
+	h.e.srv.Faults().Release(h.hold)
 	if a := wait(t, post); a.err != nil || a.status != 200 || !strings.Contains(a.body, `"ok":true`) {
 		t.Fatalf("released answer: %+v", a)
 	}
-	r := nextRecord(t, recs, func(r RequestRecord) bool { return r.Method == "POST" && r.Path == chatPath })
+	r := nextRecord(t, h.recs, func(r RequestRecord) bool { return r.Method == "POST" && r.Path == h.path })
 	if !r.Held || r.Abandoned || r.Status != 200 {
 		t.Fatalf("record of the held POST: %+v", r)
 	}
 	// released: answered at once, and the line was written once
-	e.mustOK(tokBot1, chatPath, url.Values{"room": {"player"}, "text": {"thanks"}})
-	if got := e.srv.Chat(id); len(got) != 2 || got[0].Text != "good game" || got[1].Text != "thanks" {
+	h.e.mustOK(tokBot1, h.path, url.Values{"room": {"player"}, "text": {"thanks"}})
+	if got := h.e.srv.Chat(h.id); len(got) != 2 || got[0].Text != "good game" || got[1].Text != "thanks" {
 		t.Fatalf("chat %+v", got)
 	}
-	if len(e.srv.Faults().Active()) != 0 {
-		t.Fatalf("released hold still armed: %v", e.srv.Faults().Active())
+	if len(h.e.srv.Faults().Active()) != 0 {
+		t.Fatalf("released hold still armed: %v", h.e.srv.Faults().Active())
 	}
 }
 
@@ -141,34 +156,28 @@ func TestFaultHoldAppliesThenAnswers(t *testing.T) {
 // recorded as Abandoned (with the status it did not get), which is the
 // event a test releases the stall on; the request was applied.
 func TestFaultHoldAbandoned(t *testing.T) {
-	cfg, recs := records()
-	e := newEnv(t, cfg)
-	id := e.startGame(nil)
-	chatPath := "/api/bot/game/" + id + "/chat"
-	gs := e.open(tokBot1, "/api/bot/game/stream/"+id)
-	gs.nextType("gameFull")
-	hold := e.srv.Faults().Hold(chatPath, "")
+	h := holdChat(t, "")
 
 	ctx, giveUp := context.WithCancel(context.Background())
-	post := e.send(ctx, tokBot1, "POST", chatPath, url.Values{"room": {"player"}, "text": {"hello"}})
-	gs.nextType("chatLine") // applied
-	read := e.send(context.Background(), tokBot1, "GET", chatPath, nil)
+	post := h.e.send(ctx, tokBot1, "POST", h.path, url.Values{"room": {"player"}, "text": {"hello"}})
+	h.gs.nextType("chatLine") // applied
+	read := h.e.send(context.Background(), tokBot1, "GET", h.path, nil)
 	giveUp()
 	if a := wait(t, post); !errors.Is(a.err, context.Canceled) {
 		t.Fatalf("the client gave up, yet: %+v", a)
 	}
-	r := nextRecord(t, recs, func(r RequestRecord) bool { return r.Path == chatPath })
+	r := nextRecord(t, h.recs, func(r RequestRecord) bool { return r.Path == h.path })
 	if r.Method != "POST" || !r.Held || !r.Abandoned || r.Status != 200 {
 		t.Fatalf("record of the abandoned POST: %+v", r)
 	}
 	if answered(read) {
 		t.Fatal("the held read was answered before the release")
 	}
-	e.srv.Faults().Release(hold)
+	h.e.srv.Faults().Release(h.hold)
 	if a := wait(t, read); a.err != nil || a.status != 200 || !strings.Contains(a.body, "hello") {
 		t.Fatalf("read released: %+v", a)
 	}
-	if got := e.srv.Chat(id); len(got) != 1 || got[0].Text != "hello" {
+	if got := h.e.srv.Chat(h.id); len(got) != 1 || got[0].Text != "hello" {
 		t.Fatalf("chat %+v: the abandoned POST was applied once", got)
 	}
 }

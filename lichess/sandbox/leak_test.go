@@ -13,9 +13,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 	t.Run("session", func(t *testing.T) {
 		e := newEnv(t, Config{NoStartTimeout: time.Hour})
 		e.open(tokBot1, "/api/stream/event")
-		id := e.startGame(nil)
-		gs := e.open(tokBot1, "/api/bot/game/stream/"+id)
-		gs.next()
+		id, _, _ := e.botGame(nil)
 		e.srv.Faults().Stall("/api/board/game/stream/", 0, 0)
 		e.open(tokAlice, "/api/board/game/stream/"+id) // stalled until the end
 		e.play(id, "e2e4", "e7e5")

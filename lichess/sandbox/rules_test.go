@@ -73,9 +73,7 @@ func TestGameEndings(t *testing.T) {
 			if tt.fen != "" {
 				form.Set("fen", tt.fen)
 			}
-			id := e.startGame(form)
-			gs := e.open(tokBot1, "/api/bot/game/stream/"+id)
-			gs.next()
+			id, gs, _ := e.botGame(form)
 			e.play(id, tt.moves...)
 			g := e.snapshot(id)
 			if g.Status != tt.status || g.Winner != tt.winner {
@@ -134,6 +132,16 @@ func TestClocks(t *testing.T) {
 	}
 }
 
+// shortenWhiteClock leaves white d on its clock (to keep a flag test
+// fast) and re-arms the game's flag timer.
+func (e *testEnv) shortenWhiteClock(id string, d time.Duration) {
+	e.srv.mu.Lock()
+	defer e.srv.mu.Unlock()
+	g := e.srv.games[id]
+	g.remaining[white] = d
+	e.srv.arm(g)
+}
+
 // TestFlagFallByTimer checks that a flag falls without any request.
 func TestFlagFallByTimer(t *testing.T) {
 	e := newEnv(t, Config{})
@@ -141,12 +149,7 @@ func TestFlagFallByTimer(t *testing.T) {
 	events := e.open(tokBot1, "/api/stream/event")
 	events.nextType("gameStart")
 	e.play(id, "e2e4", "e7e5")
-	// Shorten white's clock to keep the test fast.
-	e.srv.mu.Lock()
-	g := e.srv.games[id]
-	g.remaining[white] = 150 * time.Millisecond
-	e.srv.arm(g)
-	e.srv.mu.Unlock()
+	e.shortenWhiteClock(id, 150*time.Millisecond)
 	fin := events.nextType("gameFinish")["game"].(map[string]any)
 	if fin["status"].(map[string]any)["name"] != "outoftime" || fin["winner"] != "black" {
 		t.Fatalf("gameFinish: %v", fin)
@@ -160,11 +163,7 @@ func TestFlagWithoutMatingMaterial(t *testing.T) {
 	id := e.startGame(url.Values{"clock.limit": {"60"}, "clock.increment": {"0"}, "color": {"white"},
 		"fen": {"4k3/8/8/8/8/8/4P3/4K2N w - - 0 1"}})
 	e.play(id, "e2e3", "e8d7")
-	e.srv.mu.Lock()
-	g := e.srv.games[id]
-	g.remaining[white] = 20 * time.Millisecond
-	e.srv.arm(g)
-	e.srv.mu.Unlock()
+	e.shortenWhiteClock(id, 20*time.Millisecond)
 	eventually(t, "flag", func() bool { return e.snapshot(id).Over() })
 	if s := e.snapshot(id); s.Status != "outoftime" || s.Winner != "" {
 		t.Fatalf("got %s winner %q", s.Status, s.Winner)
@@ -210,6 +209,20 @@ func TestAbortAndResign(t *testing.T) {
 	}
 }
 
+// noStartAfter150ms moves clk up to the 150ms no-start deadline of game id:
+// the game is on 1ms before it and over at it, as noStart won by winner.
+func (e *testEnv) noStartAfter150ms(clk *fakeClock, id, winner string) {
+	e.t.Helper()
+	clk.add(149 * time.Millisecond)
+	if g := e.snapshot(id); g.Over() {
+		e.t.Fatalf("over before the deadline (winner to be %s): %+v", winner, g)
+	}
+	clk.add(time.Millisecond)
+	if g := e.snapshot(id); g.Status != "noStart" || g.Winner != winner {
+		e.t.Fatalf("the loser never moved, want noStart won by %s: %+v", winner, g)
+	}
+}
+
 // TestNoStart checks that a game whose first moves do not come ends as
 // noStart, won by the side that did move. The sandbox runs on a fake clock:
 // the deadline passes when the test moves the clock, however slowly the
@@ -217,21 +230,12 @@ func TestAbortAndResign(t *testing.T) {
 func TestNoStart(t *testing.T) {
 	clk := &fakeClock{t: time.Date(2026, 11, 26, 6, 0, 0, 0, time.UTC)}
 	e := newEnv(t, Config{Now: clk.now, NoStartTimeout: 150 * time.Millisecond})
-	id := e.startGame(nil)
-	gs := e.open(tokBot1, "/api/bot/game/stream/"+id)
-	full := gs.next()
+	id, gs, full := e.botGame(nil)
 	exp := full["state"].(map[string]any)["expiration"].(map[string]any)
 	if exp["millisToMove"] != 150.0 {
 		t.Fatalf("expiration %v", exp)
 	}
-	clk.add(149 * time.Millisecond)
-	if g := e.snapshot(id); g.Over() {
-		t.Fatalf("over before the deadline: %+v", g)
-	}
-	clk.add(time.Millisecond)
-	if g := e.snapshot(id); g.Status != "noStart" || g.Winner != "black" {
-		t.Fatalf("white never moved: %+v", g)
-	}
+	e.noStartAfter150ms(clk, id, "black")
 	rest := gs.waitEnd()
 	last := decode(t, []byte(rest[len(rest)-1]))
 	if last["status"] != "noStart" || last["winner"] != "black" {
@@ -242,22 +246,13 @@ func TestNoStart(t *testing.T) {
 	id = e.startGame(nil)
 	clk.add(100 * time.Millisecond)
 	e.play(id, "e2e4")
-	clk.add(149 * time.Millisecond)
-	if g := e.snapshot(id); g.Over() {
-		t.Fatalf("over before black's deadline: %+v", g)
-	}
-	clk.add(time.Millisecond)
-	if g := e.snapshot(id); g.Status != "noStart" || g.Winner != "white" {
-		t.Fatalf("black never moved: %+v", g)
-	}
+	e.noStartAfter150ms(clk, id, "white")
 }
 
 // TestDrawOffers checks offers on moves, /draw/yes|no and their states.
 func TestDrawOffers(t *testing.T) {
 	e := newEnv(t, Config{})
-	id := e.startGame(nil)
-	gs := e.open(tokBot1, "/api/bot/game/stream/"+id)
-	gs.next()
+	id, gs, _ := e.botGame(nil)
 	e.mustOK(tokAlice, "/api/board/game/"+id+"/move/e2e4?offeringDraw=true", nil)
 	if st := gs.nextType("gameState"); st["wdraw"] != true {
 		t.Fatalf("offer on move: %v", st)
@@ -342,9 +337,7 @@ func TestClaimVictory(t *testing.T) {
 // TestCorrespondence checks a correspondence game: no clock, days per turn.
 func TestCorrespondence(t *testing.T) {
 	e := newEnv(t, Config{})
-	id := e.startGame(url.Values{"days": {"3"}, "color": {"black"}})
-	gs := e.open(tokBot1, "/api/bot/game/stream/"+id)
-	full := gs.next()
+	id, _, full := e.botGame(url.Values{"days": {"3"}, "color": {"black"}})
 	if full["daysPerTurn"] != 3.0 || full["speed"] != "correspondence" || full["clock"] != nil {
 		t.Fatalf("gameFull %v", full)
 	}
@@ -360,9 +353,7 @@ func TestCorrespondence(t *testing.T) {
 // TestChat checks chat rooms, the game stream's chatLine and GET chat.
 func TestChat(t *testing.T) {
 	e := newEnv(t, Config{})
-	id := e.startGame(nil)
-	gs := e.open(tokBot1, "/api/bot/game/stream/"+id)
-	gs.next()
+	id, gs, _ := e.botGame(nil)
 	e.mustOK(tokBot1, "/api/bot/game/"+id+"/chat", url.Values{"room": {"player"}, "text": {"good luck"}})
 	long := make([]byte, 300)
 	for i := range long {
@@ -400,9 +391,7 @@ func TestChat(t *testing.T) {
 // rewound position.
 func TestTakeback(t *testing.T) {
 	e := newEnv(t, Config{})
-	id := e.startGame(nil) // alice white (Board API), bot1 black (BOT API)
-	bot := e.open(tokBot1, "/api/bot/game/stream/"+id)
-	bot.nextType("gameFull")
+	id, bot, _ := e.botGame(nil) // alice white (Board API), bot1 black (BOT API)
 	alicePath, botPath := "/api/board/game/"+id+"/takeback/", "/api/bot/game/"+id+"/takeback/"
 	moves := func() string { return strings.Join(e.snapshot(id).Moves, " ") }
 	state := func(key string) {
