@@ -443,39 +443,34 @@ func (d *decoder) decodeSlice(key string, v any, dst reflect.Value) {
 		return
 	}
 	if t.Elem().Kind() == reflect.Int {
-		d.decodeIntSlice(key, v, dst)
+		decodeList(d, key, v, dst, "an array of integers, e.g. [1600, 1800]", func(item any) (int, bool) {
+			n, ok := item.(int64)
+			return int(n), ok && n >= math.MinInt32 && n <= math.MaxInt32
+		})
 		return
 	}
-	list, ok := typed[[]any](d, key, v, "an array of strings, e.g. [\"a\", \"b\"]")
-	if !ok {
-		return
-	}
-	out := make([]string, 0, len(list))
-	for _, item := range list {
+	decodeList(d, key, v, dst, "an array of strings, e.g. [\"a\", \"b\"]", func(item any) (string, bool) {
 		s, ok := item.(string)
-		if !ok {
-			d.fail(key, v, "wrong type: an element is "+knobs.TOMLType(item), "an array of strings, e.g. [\"a\", \"b\"]")
-			return
-		}
-		out = append(out, s)
-	}
-	dst.Set(reflect.ValueOf(out))
+		return s, ok
+	})
 }
 
-// decodeIntSlice decodes an array of integers into dst ([]int).
-func (d *decoder) decodeIntSlice(key string, v any, dst reflect.Value) {
-	list, ok := typed[[]any](d, key, v, "an array of integers, e.g. [1600, 1800]")
+// decodeList decodes an array into dst (a []T), each element converted by
+// elem, which says false for an element of the wrong type; want says what
+// the key allows.
+func decodeList[T any](d *decoder, key string, v any, dst reflect.Value, want string, elem func(any) (T, bool)) {
+	list, ok := typed[[]any](d, key, v, want)
 	if !ok {
 		return
 	}
-	out := make([]int, 0, len(list))
+	out := make([]T, 0, len(list))
 	for _, item := range list {
-		n, ok := item.(int64)
-		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
-			d.fail(key, v, "wrong type: an element is "+knobs.TOMLType(item), "an array of integers, e.g. [1600, 1800]")
+		x, ok := elem(item)
+		if !ok {
+			d.fail(key, v, "wrong type: an element is "+knobs.TOMLType(item), want)
 			return
 		}
-		out = append(out, int(n))
+		out = append(out, x)
 	}
 	dst.Set(reflect.ValueOf(out))
 }
