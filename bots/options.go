@@ -70,22 +70,22 @@ func WithUCIOptions(opts map[string]string) Option {
 // WithHashMB sets the hash table size of engines that have one (hard, and
 // UCI engines with a "Hash" option).
 func WithHashMB(mb int) Option {
-	return func(c *config) error {
-		if mb < 1 || mb > 65536 {
-			return fmt.Errorf("bots: hash %d MB out of range 1-65536", mb)
-		}
-		c.hashMB = mb
-		return nil
-	}
+	return intIn("hash (MB)", mb, 1, 65536, func(c *config) *int { return &c.hashMB })
 }
 
 // WithThreads sets a UCI engine's "Threads" option.
 func WithThreads(n int) Option {
+	return intIn("threads", n, 1, 1024, func(c *config) *int { return &c.threads })
+}
+
+// intIn is an option that sets the field of the config that field points
+// to to n, or fails naming what when n is outside lo..hi.
+func intIn(what string, n, lo, hi int, field func(*config) *int) Option {
 	return func(c *config) error {
-		if n < 1 || n > 1024 {
-			return fmt.Errorf("bots: threads %d out of range 1-1024", n)
+		if n < lo || n > hi {
+			return fmt.Errorf("bots: %s %d out of range %d-%d", what, n, lo, hi)
 		}
-		c.threads = n
+		*field(c) = n
 		return nil
 	}
 }
