@@ -244,15 +244,9 @@ func GoCommand(lim Limits) (string, error) {
 	ms("btime", lim.BTime)
 	ms("winc", lim.WInc)
 	ms("binc", lim.BInc)
-	if lim.MovesToGo > 0 {
-		fmt.Fprintf(&b, " movestogo %d", lim.MovesToGo)
-	}
-	if lim.Depth > 0 {
-		fmt.Fprintf(&b, " depth %d", lim.Depth)
-	}
-	if lim.Nodes > 0 {
-		fmt.Fprintf(&b, " nodes %d", lim.Nodes)
-	}
+	writePositive(&b, "movestogo", lim.MovesToGo)
+	writePositive(&b, "depth", lim.Depth)
+	writePositive(&b, "nodes", lim.Nodes)
 	ms("movetime", lim.MoveTime)
 	if lim.Depth < 0 || lim.Nodes < 0 || lim.MoveTime < 0 || lim.MovesToGo < 0 {
 		return "", fmt.Errorf("uci: go: negative limit in %+v", lim)

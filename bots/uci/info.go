@@ -182,9 +182,7 @@ func FormatInfo(in Info) string {
 	if in.Depth > 0 || in.Useful() {
 		fmt.Fprintf(&b, " depth %d", in.Depth)
 	}
-	if in.SelDepth > 0 {
-		fmt.Fprintf(&b, " seldepth %d", in.SelDepth)
-	}
+	writePositive(&b, "seldepth", in.SelDepth)
 	if in.MultiPV > 1 {
 		fmt.Fprintf(&b, " multipv %d", in.MultiPV)
 	}
@@ -206,15 +204,9 @@ func FormatInfo(in Info) string {
 	if in.WDL != nil {
 		fmt.Fprintf(&b, " wdl %d %d %d", in.WDL.Win, in.WDL.Draw, in.WDL.Loss)
 	}
-	if in.Nodes > 0 {
-		fmt.Fprintf(&b, " nodes %d", in.Nodes)
-	}
-	if in.NPS > 0 {
-		fmt.Fprintf(&b, " nps %d", in.NPS)
-	}
-	if in.HashFull > 0 {
-		fmt.Fprintf(&b, " hashfull %d", in.HashFull)
-	}
+	writePositive(&b, "nodes", in.Nodes)
+	writePositive(&b, "nps", in.NPS)
+	writePositive(&b, "hashfull", in.HashFull)
 	if in.Time > 0 {
 		fmt.Fprintf(&b, " time %d", in.Time.Milliseconds())
 	}
@@ -223,6 +215,14 @@ func FormatInfo(in Info) string {
 		b.WriteString(strings.Join(in.PV, " "))
 	}
 	return b.String()
+}
+
+// writePositive appends " name n" to b when n is above 0: UCI leaves out
+// the tokens of counters and limits that are not set.
+func writePositive[N int | int64](b *strings.Builder, name string, n N) {
+	if n > 0 {
+		fmt.Fprintf(b, " %s %d", name, n)
+	}
 }
 
 // IsMove reports whether s is a move in UCI long algebraic notation
