@@ -44,26 +44,36 @@ func TestLegalMovesWholeGames(t *testing.T) {
 	}
 }
 
-func TestFavoursCaptures(t *testing.T) {
-	// White can capture on d5 (pawn), or make 20-odd quiet moves.
-	pos := engine.Position{StartFEN: "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"}
-	b, _ := board.FromFEN(pos.StartFEN)
-	n := len(b.LegalMoves())
-	e, _ := New(WithSeed(42))
+// shareOf returns the share of 2000 moves in pos, by an engine seeded with
+// seed, that are uci.
+func shareOf(t *testing.T, seed uint64, pos engine.Position, uci string) float64 {
+	t.Helper()
+	e, err := New(WithSeed(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
 	const trials = 2000
-	captures := 0
+	hits := 0
 	for i := 0; i < trials; i++ {
 		m, err := e.SelectMove(context.Background(), pos, engine.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.UCI == "e4d5" {
-			captures++
+		if m.UCI == uci {
+			hits++
 		}
 	}
+	return float64(hits) / trials
+}
+
+func TestFavoursCaptures(t *testing.T) {
+	// White can capture on d5 (pawn), or make 20-odd quiet moves.
+	pos := engine.Position{StartFEN: "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"}
+	b, _ := board.FromFEN(pos.StartFEN)
+	n := len(b.LegalMoves())
 	// Expected share: 0.7 + 0.3 * 0.5 * 0 (no checks) + 0.3*0.5/n... roughly
 	// 0.7 + 0.15/n; allow sampling noise.
-	share := float64(captures) / trials
+	share := shareOf(t, 42, pos, "e4d5")
 	want := CaptureShare + (1-CaptureShare)/float64(n)
 	if share < want-0.05 || share > want+0.05 {
 		t.Fatalf("capture share %.3f, want about %.3f", share, want)
@@ -74,19 +84,7 @@ func TestFavoursChecks(t *testing.T) {
 	// No captures; Qh5+ is not check here, but Bb5+ is. Black: e7-e5? Use a
 	// position where exactly one move checks: White Bf1-b5+ after 1.e4 d6.
 	pos := engine.Position{Moves: []string{"e2e4", "d7d6"}}
-	e, _ := New(WithSeed(7))
-	checks := 0
-	const trials = 2000
-	for i := 0; i < trials; i++ {
-		m, err := e.SelectMove(context.Background(), pos, engine.Limits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.UCI == "f1b5" {
-			checks++
-		}
-	}
-	share := float64(checks) / trials
+	share := shareOf(t, 7, pos, "f1b5")
 	if share < 0.40 || share > 0.60 { // 0.5 + 0.5/30
 		t.Fatalf("check share %.3f, want about 0.52", share)
 	}
