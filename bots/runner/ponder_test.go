@@ -109,11 +109,9 @@ func TestPonderRunnerUCIHitAndMiss(t *testing.T) {
 	}
 	require.NoError(t, w.alice.Board().Move(ctx, id, other, false))
 	waitFor(t, "bot's third move", func() bool { return w.movesIn(id) == 5 })
-	require.NoError(t, w.alice.Board().Resign(ctx, id))
-	res := <-done
-	require.NoError(t, res.err)
-	assert.Equal(t, 1, res.out.PonderHits)
-	assert.Equal(t, 1, res.out.PonderMisses)
+	res := w.aliceResigns(t, ctx, id, done)
+	assert.Equal(t, 1, res.PonderHits)
+	assert.Equal(t, 1, res.PonderMisses)
 	require.NoError(t, eng.Client().IsReady(context.Background()))
 
 	cmds := searchCommands(t, log)
@@ -154,11 +152,9 @@ func TestPonderRunnerSearchHit(t *testing.T) {
 		require.NoError(t, w.alice.Board().Move(ctx, id, reply, false))
 	}
 	waitFor(t, "bot's fourth move", func() bool { return w.movesIn(id) == 7 })
-	require.NoError(t, w.alice.Board().Resign(ctx, id))
-	res := <-done
-	require.NoError(t, res.err)
-	assert.Equal(t, 3, res.out.PonderHits)
-	assert.Equal(t, 0, res.out.PonderMisses)
+	res := w.aliceResigns(t, ctx, id, done)
+	assert.Equal(t, 3, res.PonderHits)
+	assert.Equal(t, 0, res.PonderMisses)
 	assert.Equal(t, 3, rec.hits())
 }
 
@@ -231,21 +227,16 @@ func TestPonderNeverInCorrespondence(t *testing.T) {
 	// The second move is made after the first one's bookkeeping (where
 	// pondering would have started) in the runner's loop.
 	waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
-	require.NoError(t, w.alice.Board().Resign(ctx, id))
-	res := <-done
-	require.NoError(t, res.err)
+	res := w.aliceResigns(t, ctx, id, done)
 	assert.Equal(t, "", rec.expected(1), "no pondering in correspondence")
-	assert.Zero(t, res.out.PonderHits+res.out.PonderMisses)
-	assert.Len(t, res.out.Notes, 2, "one note per move played")
+	assert.Zero(t, res.PonderHits+res.PonderMisses)
+	assert.Len(t, res.Notes, 2, "one note per move played")
 }
 
 // ponderGame has Alice challenge the bot with p and plays the game in the
 // background with eng, g and pondering on, for 30 seconds at most: it
 // returns the game, the run's context and the channel of its result.
-func (w *world) ponderGame(t *testing.T, p lichess.ChallengeParams, eng engine.Engine, g Conduct) (string, context.Context, chan struct {
-	out Outcome
-	err error
-}) {
+func (w *world) ponderGame(t *testing.T, p lichess.ChallengeParams, eng engine.Engine, g Conduct) (string, context.Context, chan runResult) {
 	t.Helper()
 	id := w.challenge(t, p)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -170,22 +170,29 @@ func (w *world) movesIn(id string) int {
 	return len(g.Moves)
 }
 
-func runAsync(ctx context.Context, r *Runner) chan struct {
-	out Outcome
-	err error
-} {
-	ch := make(chan struct {
-		out Outcome
-		err error
-	}, 1)
+func runAsync(ctx context.Context, r *Runner) chan runResult {
+	ch := make(chan runResult, 1)
 	go func() {
 		out, err := r.Run(ctx)
-		ch <- struct {
-			out Outcome
-			err error
-		}{out, err}
+		ch <- runResult{out, err}
 	}()
 	return ch
+}
+
+// runResult is what a runner run by runAsync returned.
+type runResult struct {
+	out Outcome
+	err error
+}
+
+// aliceResigns has alice resign game id and returns the outcome of the
+// runner playing it, which must have ended without error.
+func (w *world) aliceResigns(t *testing.T, ctx context.Context, id string, done <-chan runResult) Outcome {
+	t.Helper()
+	require.NoError(t, w.alice.Board().Resign(ctx, id))
+	res := <-done
+	require.NoError(t, res.err)
+	return res.out
 }
 
 func TestRunnerPlaysGreetsAnswersAndFinishes(t *testing.T) {
@@ -204,15 +211,12 @@ func TestRunnerPlaysGreetsAnswersAndFinishes(t *testing.T) {
 	require.NoError(t, w.alice.Board().Chat(ctx, id, lichess.RoomSpectator, "!engine"))
 	require.NoError(t, w.alice.Board().Chat(ctx, id, lichess.RoomSpectator, "!eval"))
 	waitFor(t, "chat replies", func() bool { return len(w.srv.Chat(id)) >= 9 })
-	require.NoError(t, w.alice.Board().Resign(ctx, id))
-
-	res := <-done
-	require.NoError(t, res.err)
-	assert.Equal(t, lichess.StatusResign, res.out.Status)
-	assert.Equal(t, lichess.White, res.out.Winner)
-	assert.Equal(t, lichess.White, res.out.Color)
-	assert.Equal(t, []string{"e2e4", "e7e5", "g1f3"}, res.out.Moves)
-	assert.Len(t, res.out.Latencies, 2)
+	res := w.aliceResigns(t, ctx, id, done)
+	assert.Equal(t, lichess.StatusResign, res.Status)
+	assert.Equal(t, lichess.White, res.Winner)
+	assert.Equal(t, lichess.White, res.Color)
+	assert.Equal(t, []string{"e2e4", "e7e5", "g1f3"}, res.Moves)
+	assert.Len(t, res.Latencies, 2)
 
 	var texts []string
 	for _, l := range w.srv.Chat(id) {
@@ -273,9 +277,7 @@ func TestRunnerResendsReservedMoveAfterRestart(t *testing.T) {
 	waitFor(t, "the reserved move", func() bool { return w.movesIn(id) == 1 })
 	g, _ := w.srv.Game(id)
 	assert.Equal(t, []string{"d2d4"}, g.Moves)
-	require.NoError(t, w.alice.Board().Resign(ctx, id))
-	res := <-done
-	require.NoError(t, res.err)
+	w.aliceResigns(t, ctx, id, done)
 }
 
 func TestRunnerDrawPolicies(t *testing.T) {
@@ -315,9 +317,7 @@ func TestRunnerDrawPolicies(t *testing.T) {
 			waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
 			snap, _ := w.srv.Game(id)
 			assert.False(t, snap.WhiteDraw || snap.BlackDraw, "the offer was declined")
-			require.NoError(t, w.alice.Board().Resign(ctx, id))
-			res := <-done
-			require.NoError(t, res.err)
+			w.aliceResigns(t, ctx, id, done)
 		})
 	}
 }
@@ -427,9 +427,7 @@ func TestRunnerJournalsMovesAfterSending(t *testing.T) {
 	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
 	require.NoError(t, w.alice.Board().Move(ctx, id, "e7e5", false))
 	waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
-	require.NoError(t, w.alice.Board().Resign(ctx, id))
-	res := <-done
-	require.NoError(t, res.err)
+	w.aliceResigns(t, ctx, id, done)
 	for _, c := range []struct{ sent, state string }{{"e2e4", ""}, {"g1f3", "e2e4 e7e5"}} {
 		s, j := log.index("send "+c.sent), log.index("journal ["+c.state+"]")
 		assert.True(t, s >= 0 && j > s, "journal of [%s] after sending %s: %v", c.state, c.sent, log.calls)
@@ -564,10 +562,8 @@ func TestRunnerBudgetsFirstMoveFromExpiration(t *testing.T) {
 	assert.Equal(t, timeman.Plan(second, true).Deadline, second.Deadline)
 
 	waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
-	require.NoError(t, w.alice.Board().Resign(ctx, id))
-	res := <-done
-	require.NoError(t, res.err)
-	assert.Equal(t, lichess.StatusResign, res.out.Status)
+	res := w.aliceResigns(t, ctx, id, done)
+	assert.Equal(t, lichess.StatusResign, res.Status)
 }
 
 // Regression (issue 18): a greeting that met one 502 was never retried.
@@ -584,9 +580,7 @@ func TestRunnerGreetingRetriedAfter502(t *testing.T) {
 		w.bot.Bot(), eng, w.store)
 	done := runAsync(ctx, r)
 	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
-	require.NoError(t, w.alice.Board().Resign(ctx, id))
-	res := <-done
-	require.NoError(t, res.err)
+	w.aliceResigns(t, ctx, id, done)
 	count := map[string]int{}
 	for _, l := range w.srv.Chat(id) {
 		count[l.Text]++
