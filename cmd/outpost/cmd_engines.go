@@ -19,21 +19,10 @@ const enginesUsage = `usage: outpost engines install sf15|sf18 [--src DIR] [--ar
 
 // runEngines implements `outpost engines`.
 func runEngines(ctx context.Context, env *Env, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(env.Stderr, enginesUsage)
-		if len(args) == 0 {
-			return errUsage
-		}
-		return nil
-	}
-	switch args[0] {
-	case "install":
-		return runEnginesInstall(ctx, env, args[1:])
-	case "list":
-		return runEnginesList(env)
-	}
-	fmt.Fprintf(env.Stderr, "outpost engines: unknown subcommand %q (want install or list)\n", args[0])
-	return errUsage
+	return runSubcommand(env, "engines", enginesUsage, args, map[string]func([]string) error{
+		"install": func(args []string) error { return runEnginesInstall(ctx, env, args) },
+		"list":    func([]string) error { return runEnginesList(env) },
+	})
 }
 
 // runEnginesInstall builds one native Stockfish. Stockfish 15.1 falls back

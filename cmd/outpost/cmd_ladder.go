@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/engine"
@@ -16,14 +15,11 @@ import (
 // runLadder estimates an engine's Elo against Stockfish's UCI_Elo levels.
 func runLadder(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "ladder", "--engine SPEC [--games-per-rung N] [--tc SECONDS] [--rungs LIST]")
-	spec := fs.String("engine", "", "engine under test: "+strings.Join(bots.Names(), ", ")+", or uci:/path/to/engine[,Option=Value…]")
+	spec := fs.String("engine", "", engineSpecUsage("engine under test"))
 	perRung := fs.Int("games-per-rung", 10, "games at each rung visited")
-	tc := fs.Float64("tc", 0.1, "seconds per move, for both engines")
-	tolerance := fs.Float64("tolerance", 0, "seconds a move may overrun --tc before forfeiting (0 = max(0.1, tc/2))")
-	concurrency := fs.Int("concurrency", 2, "games played at once")
+	play := addPlayFlags(fs, "seconds per move, for both engines", "seed for random engines")
 	rungList := fs.String("rungs", "", "comma-separated UCI_Elo rungs (default 1350,1600,…,2850)")
 	sfPath := fs.String("stockfish", enginepath.Stockfish15, "Stockfish: an engine name (sf15: the native 15.1 build, else Debian's; sf18) or a path")
-	seed := fs.Uint64("seed", 1, "seed for random engines")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -31,8 +27,8 @@ func runLadder(ctx context.Context, env *Env, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	if *tc <= 0 || *tolerance < 0 {
-		return fmt.Errorf("--tc must be positive and --tolerance non-negative")
+	if err := play.check(); err != nil {
+		return err
 	}
 	rungs, err := parseRungs(*rungList)
 	if err != nil {
@@ -55,15 +51,12 @@ func runLadder(ctx context.Context, env *Env, args []string) error {
 	refName := ref.Name()
 	ref.Close()
 
-	var instance atomic.Uint64
 	out := env.Stdout
-	fmt.Fprintf(out, "ladder: %s against %s at %g s/move, %d games per rung\n", *spec, refName, *tc, *perRung)
+	fmt.Fprintf(out, "ladder: %s against %s at %g s/move, %d games per rung\n", *spec, refName, *play.tc, *perRung)
 	res, err := match.Ladder(ctx, match.LadderConfig{
-		Engine: func(ctx context.Context) (engine.Engine, error) {
-			return bots.New(ctx, *spec, bots.WithLogger(log), bots.WithSeed(*seed+instance.Add(1)))
-		},
+		Engine:   play.engines(log)(*spec),
 		Opponent: opponent, Rungs: rungs, GamesPerRung: *perRung,
-		MoveTime: seconds(*tc), Tolerance: seconds(*tolerance), Concurrency: *concurrency, Logger: log,
+		MoveTime: play.moveTime(), Tolerance: play.overrun(), Concurrency: *play.concurrency, Logger: log,
 		OnRung: func(r match.Rung) {
 			fmt.Fprintf(out, "  UCI_Elo %4d: +%d -%d =%d  score %.1f%%\n", r.Elo, r.Wins, r.Losses, r.Draws, 100*r.Score())
 		},
@@ -71,7 +64,7 @@ func runLadder(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	label := fmt.Sprintf("%s-equivalent Elo at %g s/move on this machine", strings.ReplaceAll(refName, " ", "-"), *tc)
+	label := fmt.Sprintf("%s-equivalent Elo at %g s/move on this machine", strings.ReplaceAll(refName, " ", "-"), *play.tc)
 	games := 0
 	for _, r := range res.Rungs {
 		games += r.Games()

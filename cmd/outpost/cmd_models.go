@@ -20,30 +20,25 @@ const envMaiaSource = "OUTPOST_MAIA_SOURCE"
 // next to the shared folder.
 const defaultMaiaSource = "../shared/models/maia1"
 
+const modelsUsage = `usage: outpost models fetch [--dir DIR] [--source DIR] [--skip-library] [--skip-weights]
+       outpost models path`
+
+// runModels implements `outpost models`.
 func runModels(ctx context.Context, env *Env, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(env.Stderr, "usage: outpost models fetch [--dir DIR] [--source DIR] [--skip-library] [--skip-weights]")
-		fmt.Fprintln(env.Stderr, "       outpost models path")
-		if len(args) == 0 {
-			return errUsage
-		}
-		return nil
-	}
-	switch args[0] {
-	case "fetch":
-		return runModelsFetch(ctx, env, args[1:])
-	case "path":
-		cfg, err := models.LoadConfig()
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "dir      %s\nlibrary  %s\nmaia1    %s\n", cfg.Dir, cfg.Library, cfg.Maia1Dir)
-		return nil
-	}
-	fmt.Fprintf(env.Stderr, "outpost models: unknown subcommand %q (want fetch or path)\n", args[0])
-	return errUsage
+	return runSubcommand(env, "models", modelsUsage, args, map[string]func([]string) error{
+		"fetch": func(args []string) error { return runModelsFetch(ctx, env, args) },
+		"path": func([]string) error {
+			cfg, err := models.LoadConfig()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "dir      %s\nlibrary  %s\nmaia1    %s\n", cfg.Dir, cfg.Library, cfg.Maia1Dir)
+			return nil
+		},
+	})
 }
 
+// runModelsFetch installs ONNX Runtime and the Maia-1 weights.
 func runModelsFetch(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "models fetch", "[--dir DIR] [--source DIR]")
 	def, err := models.DefaultDir(os.Getenv)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/internal/ucifront"
@@ -12,7 +11,7 @@ import (
 // runUCI speaks UCI on stdin/stdout for one of our engines.
 func runUCI(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "uci", "[--engine SPEC] [--move-overhead D] [--no-fallback]")
-	spec := fs.String("engine", "hard", "engine: "+strings.Join(bots.Names(), ", ")+", or uci:/path/to/engine[,Option=Value…]")
+	spec := fs.String("engine", "hard", engineSpecUsage("engine"))
 	overhead := fs.Duration("move-overhead", 0, "time reserved per move for GUI/network latency, e.g. 50ms")
 	noFallback := fs.Bool("no-fallback", false, "do not replace failed, illegal or late moves with a fallback engine's move")
 	hash := fs.Int("hash", 0, "hash table size in MB for engines that have one (0 = engine default)")

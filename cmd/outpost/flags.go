@@ -4,7 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/outpostchess/outpost/config"
@@ -132,4 +135,23 @@ func checkMin(fs *flag.FlagSet, min int64, names ...string) error {
 		}
 	}
 	return nil
+}
+
+// runSubcommand runs the subcommand args[0] of the command name from subs
+// with the arguments after it. Without a subcommand it prints usage to
+// stderr and is a usage error; -h or --help prints usage and succeeds; an
+// unknown subcommand is named with the known ones.
+func runSubcommand(env *Env, name, usage string, args []string, subs map[string]func([]string) error) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(env.Stderr, usage)
+		if len(args) == 0 {
+			return errUsage
+		}
+		return nil
+	}
+	if run, ok := subs[args[0]]; ok {
+		return run(args[1:])
+	}
+	fmt.Fprintf(env.Stderr, "outpost %s: unknown subcommand %q (want %s)\n", name, args[0], strings.Join(slices.Sorted(maps.Keys(subs)), " or "))
+	return errUsage
 }
