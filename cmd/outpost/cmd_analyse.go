@@ -16,6 +16,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/analysis/input"
 	"github.com/outpostchess/outpost/analysis/report"
+	"github.com/outpostchess/outpost/internal/app"
 	"github.com/outpostchess/outpost/internal/clusterconn"
 	webreport "github.com/outpostchess/outpost/internal/web/report"
 )
@@ -121,10 +122,8 @@ type analyseRun struct {
 	offline bool
 }
 
-// stream analyses the inputs game by game, writing each game's report as
-// soon as it is analysed (in input order) and keeping only its Lichess
-// comparison for the aggregate: memory stays that of one game however
-// large the input (docs/operations.md, "Limits").
+// stream analyses the inputs game by game (app.StreamAnalyses), writing
+// each game's report as soon as it is analysed.
 func (r *analyseRun) stream(ctx context.Context) (err error) {
 	srcs, err := openAnalyseInputs(ctx, r.env, r.args, r.fetcher)
 	if err != nil {
@@ -136,72 +135,9 @@ func (r *analyseRun) stream(ctx context.Context) (err error) {
 			err = cerr
 		}
 	}()
-	sw, err := report.NewStreamWriter(out, r.format)
-	if err != nil {
-		return err
-	}
-	an := analysis.NewAnalyser(r.opt)
-	defer func() {
-		if cerr := an.Close(); cerr != nil {
-			log := r.env.logger()
-			log.Warn().Err(cerr).Msg("closing engines")
-		}
-	}()
-	var skipped []string
-	analysed := 0
-	emit := func(g *analysis.Game, bad error) error {
-		if bad == nil {
-			a, err := an.Analyse(ctx, g)
-			if err != nil && !analysis.IsSkipped(err) {
-				return runError{err}
-			}
-			bad = err
-			if a != nil {
-				r.finish()
-				analysed++
-				if err := sw.Game(a); err != nil {
-					return runError{fmt.Errorf("--out: %w", err)}
-				}
-			}
-		}
-		if bad != nil {
-			skipped = append(skipped, bad.Error())
-			fmt.Fprintf(r.env.Stderr, "outpost analyse: skipped %s\n", bad)
-		}
-		return nil
-	}
-	var runErr error
-	for _, src := range srcs {
-		if runErr = input.Each(ctx, src, emit); runErr != nil {
-			var re runError
-			if errors.As(runErr, &re) {
-				runErr = re.err
-			} else if ctx.Err() == nil {
-				runErr = fmt.Errorf("%s: %w", src.Name(), runErr)
-			}
-			break
-		}
-	}
-	r.finish()
-	if err := sw.Close(skipped); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	switch {
-	case runErr != nil && ctx.Err() != nil:
-		return fmt.Errorf("interrupted after %d games: %w", analysed, runErr)
-	case runErr != nil:
-		return runErr
-	case analysed == 0:
-		return fmt.Errorf("no game analysed (%d skipped)", len(skipped))
-	}
-	return nil
+	return app.StreamAnalyses(ctx, app.Stream{Sources: srcs, Out: out, Format: r.format, Options: r.opt, Finish: r.finish,
+		Skipped: func(bad error) { fmt.Fprintf(r.env.Stderr, "outpost analyse: skipped %s\n", bad) }, Logger: r.env.logger()})
 }
-
-// runError is an error of the analysis or the output, not of the input
-// (not prefixed with the input's name).
-type runError struct{ err error }
-
-func (e runError) Error() string { return e.err.Error() }
 
 // all reads every input, analyses every game, then writes the report: what
 // --format html and --ewr need (the page and the expected-winrate moments

@@ -1,8 +1,11 @@
 // Package app wires Outpost's libraries together for the commands of
-// cmd/outpost: the live daemon with its store, summaries, verification, web
-// console and scheduled comparisons (RunLive); the daemon against an
-// embedded sandbox (RunSandboxDemo); the expected-winrate calculator with
-// Maia, a Stockfish pool and a cache (OpenEWR); the shared Maia predictor
-// (MaiaOption) and the sandbox's stand-in fishnet (SandboxFishnet). The
-// commands parse flags and call these; the work is the libraries'.
+// cmd/outpost, which parse flags and call it: the live daemon with its
+// store, summaries, verification, web console and scheduled comparisons
+// (RunLive); the daemon against an embedded sandbox (RunSandboxDemo);
+// `outpost analyse`'s game-by-game stream (StreamAnalyses); the
+// expected-winrate calculator with Maia, a Stockfish pool and a cache
+// (OpenEWR, LazyEWR); the shared Maia predictor (MaiaOption); the
+// sandbox's stand-in fishnet (SandboxFishnet); and `outpost bench`
+// (BenchNPS, and BenchPerft, the one package outside the tests that
+// imports notnil/chess, for its side-by-side speed figure).
 package app
