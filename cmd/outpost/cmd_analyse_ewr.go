@@ -197,8 +197,7 @@ func (e *analyseEWR) ewrRun(env *Env, bot string) report.EWRRun {
 			if tty {
 				fmt.Fprintf(env.Stderr, "expected winrate %d/%d: game %s, ply %d\n", done, total, game, ply)
 			}
-			prog := newEWRProgress(env.Stderr)
-			return prog.event, prog.finish
+			return ewr.TerminalProgress(env.Stderr)
 		},
 		Warn: func(msg string) { fmt.Fprintf(env.Stderr, "outpost analyse: warning: %s\n", msg) },
 	}

@@ -6,15 +6,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/mattn/go-isatty"
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
@@ -126,10 +121,10 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 		return ewr.BenchReport(ctx, env.Stdout, calc, p, ewrMachine())
 	}
 	opt := ewr.Options{Include: splitMoves(*include), TimeLimit: *timeout, SkipResultCache: *fresh}
-	prog := newEWRProgress(env.Stderr)
-	opt.Progress = prog.event
+	var finish func()
+	opt.Progress, finish = ewr.TerminalProgress(env.Stderr)
 	res, err := calc.Calculate(ctx, pos, p, opt)
-	prog.finish()
+	finish()
 	if err != nil {
 		return err
 	}
@@ -192,83 +187,6 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 		opt.Save = f
 	}
 	return ewr.CompareReport(ctx, env.Stdout, calc, p, opt)
-}
-
-// ewrProgress draws the two phases as a progress bar with status lines
-// when stderr is a terminal, and nothing otherwise.
-type ewrProgress struct {
-	w     io.Writer
-	mu    sync.Mutex
-	bar   *progressbar.ProgressBar
-	phase ewr.Phase
-}
-
-func newEWRProgress(w io.Writer) *ewrProgress {
-	f, ok := w.(*os.File)
-	if !ok || !(isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
-		return &ewrProgress{}
-	}
-	return &ewrProgress{w: w}
-}
-
-func (p *ewrProgress) event(e ewr.Event) {
-	if p.w == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if e.Phase == ewr.PhaseDone {
-		return
-	}
-	if p.bar == nil || e.Phase != p.phase {
-		if p.bar != nil {
-			_ = p.bar.Finish()
-		}
-		p.phase = e.Phase
-		max := e.Total
-		if e.Phase == ewr.PhaseTrees || max <= 0 {
-			max = -1
-		}
-		p.bar = progressbar.NewOptions(max,
-			progressbar.OptionSetWriter(p.w),
-			progressbar.OptionSetDescription(phaseTitle(e.Phase)),
-			progressbar.OptionShowCount(),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
-	}
-	if e.Message != "" {
-		p.bar.Describe(e.Message)
-	} else if len(e.Ranking) > 0 {
-		top := e.Ranking[0]
-		what := "best so far"
-		if e.Provisional {
-			what = "Stockfish's best so far"
-		}
-		p.bar.Describe(fmt.Sprintf("%s %s %s %.1f%%", phaseTitle(e.Phase), what, top.SAN, 100*top.ExpectedWinrate))
-	}
-	if e.Phase != ewr.PhaseTrees && e.Total > 0 && p.bar.GetMax() != e.Total {
-		p.bar.ChangeMax(e.Total)
-	}
-	_ = p.bar.Set(e.Done)
-}
-
-func (p *ewrProgress) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.bar != nil {
-		_ = p.bar.Finish()
-	}
-}
-
-func phaseTitle(ph ewr.Phase) string {
-	switch ph {
-	case ewr.PhaseFilter:
-		return "Evaluating legal moves with Stockfish..."
-	case ewr.PhaseTrees:
-		return "Generating Maia trees..."
-	}
-	return "Evaluating positions with Stockfish..."
 }
 
 // readCompareRef reads the A sides of a --compare-save file by position.
