@@ -83,3 +83,29 @@ func WritePGN(w io.Writer, games []Game) error {
 	}
 	return nil
 }
+
+// WriteLine writes the rung's results as one indented line of a ladder's
+// report.
+func (r Rung) WriteLine(w io.Writer) {
+	fmt.Fprintf(w, "  UCI_Elo %4d: +%d -%d =%d  score %.1f%%\n", r.Elo, r.Wins, r.Losses, r.Draws, 100*r.Score())
+}
+
+// WriteSummary writes the ladder's estimate for people: the engine's
+// rating on the scale of ref (the reference engine's name) at tc seconds
+// per move, with its error, or the bound when it won or lost every game,
+// and the number of games.
+func (res LadderResult) WriteSummary(w io.Writer, ref string, tc float64) {
+	label := fmt.Sprintf("%s-equivalent Elo at %g s/move on this machine", strings.ReplaceAll(ref, " ", "-"), tc)
+	games := 0
+	for _, r := range res.Rungs {
+		games += r.Games()
+	}
+	switch res.Fit.Bound {
+	case "above":
+		fmt.Fprintf(w, "%s: above %d (won every game; %d games)\n", label, res.Rungs[len(res.Rungs)-1].Elo, games)
+	case "below":
+		fmt.Fprintf(w, "%s: below %d (lost every game; %d games)\n", label, res.Rungs[len(res.Rungs)-1].Elo, games)
+	default:
+		fmt.Fprintf(w, "%s: %.0f ± %.0f (95%%, %d games)\n", label, res.Fit.Elo, res.Fit.Error, games)
+	}
+}

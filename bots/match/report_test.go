@@ -70,3 +70,24 @@ func TestWritePGN(t *testing.T) {
 	assert.Contains(t, b.String(), "1. e4 1/2-1/2\n\n")
 	assert.ErrorContains(t, WritePGN(failWriter{}, games), "writing game 1: disk full")
 }
+
+// TestLadderReport: the rung lines and the three kinds of estimate,
+// golden.
+func TestLadderReport(t *testing.T) {
+	var b bytes.Buffer
+	Rung{Elo: 1350, Wins: 7, Losses: 2, Draws: 1}.WriteLine(&b)
+	assert.Equal(t, "  UCI_Elo 1350: +7 -2 =1  score 75.0%\n", b.String())
+	rungs := []Rung{{Elo: 1850, Wins: 6, Losses: 4}, {Elo: 2100, Wins: 3, Losses: 6, Draws: 1}}
+	for _, c := range []struct {
+		fit  Fit
+		want string
+	}{
+		{Fit{Elo: 1962.4, Error: 88.6}, "Stockfish-15.1-equivalent Elo at 0.1 s/move on this machine: 1962 ± 89 (95%, 20 games)\n"},
+		{Fit{Bound: "above"}, "Stockfish-15.1-equivalent Elo at 0.1 s/move on this machine: above 2100 (won every game; 20 games)\n"},
+		{Fit{Bound: "below"}, "Stockfish-15.1-equivalent Elo at 0.1 s/move on this machine: below 2100 (lost every game; 20 games)\n"},
+	} {
+		b.Reset()
+		LadderResult{Rungs: rungs, Fit: c.fit}.WriteSummary(&b, "Stockfish 15.1", 0.1)
+		assert.Equal(t, c.want, b.String())
+	}
+}

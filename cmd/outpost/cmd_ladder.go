@@ -57,26 +57,12 @@ func runLadder(ctx context.Context, env *Env, args []string) error {
 		Engine:   play.engines(log)(*spec),
 		Opponent: opponent, Rungs: rungs, GamesPerRung: *perRung,
 		MoveTime: play.moveTime(), Tolerance: play.overrun(), Concurrency: *play.concurrency, Logger: log,
-		OnRung: func(r match.Rung) {
-			fmt.Fprintf(out, "  UCI_Elo %4d: +%d -%d =%d  score %.1f%%\n", r.Elo, r.Wins, r.Losses, r.Draws, 100*r.Score())
-		},
+		OnRung: func(r match.Rung) { r.WriteLine(out) },
 	})
 	if err != nil {
 		return err
 	}
-	label := fmt.Sprintf("%s-equivalent Elo at %g s/move on this machine", strings.ReplaceAll(refName, " ", "-"), *play.tc)
-	games := 0
-	for _, r := range res.Rungs {
-		games += r.Games()
-	}
-	switch res.Fit.Bound {
-	case "above":
-		fmt.Fprintf(out, "%s: above %d (won every game; %d games)\n", label, res.Rungs[len(res.Rungs)-1].Elo, games)
-	case "below":
-		fmt.Fprintf(out, "%s: below %d (lost every game; %d games)\n", label, res.Rungs[len(res.Rungs)-1].Elo, games)
-	default:
-		fmt.Fprintf(out, "%s: %.0f ± %.0f (95%%, %d games)\n", label, res.Fit.Elo, res.Fit.Error, games)
-	}
+	res.WriteSummary(out, refName, *play.tc)
 	return nil
 }
 
