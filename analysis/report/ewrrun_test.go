@@ -2,7 +2,6 @@ package report
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"testing"
 
@@ -12,21 +11,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/analysis/ewr/ewrtest"
-	"github.com/outpostchess/outpost/bots/score"
 )
-
-// levelEval scores every position level, or fails every request.
-type levelEval struct{ fail bool }
-
-func (e levelEval) Evaluate(_ context.Context, reqs []ewr.EvalRequest, onResult func(int, score.Score)) error {
-	if e.fail {
-		return errors.New("engine crashed")
-	}
-	for i := range reqs {
-		onResult(i, score.Score{})
-	}
-	return nil
-}
 
 // ewrRunGame is 1. e4 e5 2. Nf3 Nc6 with Black's 1...e5 judged a mistake
 // and White's 2. Nf3 the costliest move of our bot "bot".
@@ -60,7 +45,7 @@ func TestComputeEWR(t *testing.T) {
 		Warn: func(msg string) { warnings = append(warnings, msg) },
 	}
 	assert.Equal(t, 2, r.Count([]*analysis.Analysis{a}))
-	calc := &ewr.Calculator{Prober: ewrtest.UniformProber{}, Evaluator: levelEval{}}
+	calc := &ewr.Calculator{Prober: ewrtest.UniformProber{}, Evaluator: ewrtest.LevelEvaluator{}}
 	set, err := ComputeEWR(context.Background(), calc, []*analysis.Analysis{a}, r)
 	require.NoError(t, err)
 	ms := set[a]
@@ -78,7 +63,7 @@ func TestComputeEWR(t *testing.T) {
 		assert.Equal(t, 1700, ms[i].Rating)
 	}
 
-	calc.Evaluator = levelEval{fail: true}
+	calc.Evaluator = ewrtest.LevelEvaluator{FailOn: "rnbqkbnr/pppp"} // both moments' positions
 	set, err = ComputeEWR(context.Background(), calc, []*analysis.Analysis{a}, r)
 	require.NoError(t, err)
 	require.Len(t, set[a], 2)
@@ -94,7 +79,7 @@ func TestComputeEWRCancelled(t *testing.T) {
 	a := ewrRunGame()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	calc := &ewr.Calculator{Prober: ewrtest.UniformProber{}, Evaluator: levelEval{}}
+	calc := &ewr.Calculator{Prober: ewrtest.UniformProber{}, Evaluator: ewrtest.LevelEvaluator{}}
 	set, err := ComputeEWR(ctx, calc, []*analysis.Analysis{a}, EWRRun{Params: ewr.DefaultParams()})
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.NotContains(t, set, a)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,7 +18,6 @@ import (
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/app"
-	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/models"
 )
@@ -231,10 +229,7 @@ func (e *analyseEWR) calculator(ctx context.Context, env *Env, workers, hash int
 	e.closers = append(e.closers, ev.Close)
 	var cache ewr.Cache
 	if path := *e.flags.store; path != "" {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, fmt.Errorf("--ewr-store: %w", err)
-		}
-		st, err := store.Open(ctx, path)
+		st, err := app.OpenCache(ctx, path)
 		if err != nil {
 			return nil, fmt.Errorf("--ewr-store: %w", err)
 		}

@@ -245,28 +245,6 @@ func TestAnalyseEWRBotName(t *testing.T) {
 	}
 }
 
-// levelEvaluator scores every position 0.00; a request for a position
-// whose FEN starts with fail makes the whole call fail, and one starting
-// with cancel cancels the run.
-type levelEvaluator struct {
-	fail, cancel string
-	stop         context.CancelFunc
-}
-
-func (e *levelEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, score.Score)) error {
-	for i, r := range reqs {
-		switch {
-		case e.fail != "" && strings.HasPrefix(r.FEN, e.fail):
-			return errors.New("engine crashed")
-		case e.cancel != "" && strings.HasPrefix(r.FEN, e.cancel):
-			e.stop()
-			return ctx.Err()
-		}
-		onResult(i, score.Score{})
-	}
-	return nil
-}
-
 // TestAnalyseEWRMoments runs the moments of a game on in-process fakes:
 // our bot's moves and the critical moment in game order, a moment whose
 // engine fails kept as not computed with a warning, the others computed.
@@ -290,7 +268,7 @@ func TestAnalyseEWRMoments(t *testing.T) {
 	}
 	e := &analyseEWR{flags: f, params: p}
 	// The position before 2. d4 (our bot's second move) fails.
-	ev := &levelEvaluator{fail: "rnbqkbnr/ppppp1pp/5p2/8/4P3/8/PPPP1PPP/RNBQKBNR w"}
+	ev := ewrtest.LevelEvaluator{FailOn: "rnbqkbnr/ppppp1pp/5p2/8/4P3/8/PPPP1PPP/RNBQKBNR w"}
 	calc := &ewr.Calculator{Prober: ewrtest.UniformProber{}, Evaluator: ev}
 	var errOut bytes.Buffer
 	set, err := e.moments(context.Background(), &Env{Stderr: &errOut}, calc, []*analysis.Analysis{a}, "w")
@@ -341,7 +319,7 @@ func TestAnalyseEWRMoments(t *testing.T) {
 			cancel()
 			return ctx.Err()
 		}
-		return (&levelEvaluator{}).Evaluate(ctx, reqs, onResult)
+		return ewrtest.LevelEvaluator{}.Evaluate(ctx, reqs, onResult)
 	})
 	set, err = e.moments(ctx, &Env{Stderr: &errOut}, calc, []*analysis.Analysis{a, b}, "")
 	if !errors.Is(err, context.Canceled) || len(set[a]) != 1 || set[a][0].Ply != 4 || !set[a][0].OK() {

@@ -53,7 +53,7 @@ func TestDemoCheck(t *testing.T) {
 func TestOpenCacheCreatesDirectory(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a", "b", "ewr.db")
-	st, err := openCache(context.Background(), path)
+	st, err := OpenCache(context.Background(), path)
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
 	_, err = os.Stat(path)
@@ -61,10 +61,10 @@ func TestOpenCacheCreatesDirectory(t *testing.T) {
 
 	file := filepath.Join(dir, "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o600))
-	_, err = openCache(context.Background(), filepath.Join(file, "ewr.db"))
+	_, err = OpenCache(context.Background(), filepath.Join(file, "ewr.db"))
 	assert.ErrorContains(t, err, "cache directory")
 
-	st, err = openCache(context.Background(), ":memory:")
+	st, err = OpenCache(context.Background(), ":memory:")
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
 }

@@ -71,7 +71,7 @@ func OpenEWR(ctx context.Context, o EWROptions) (*ewr.Calculator, func(), error)
 	closers = append(closers, ev.Close)
 	var cache ewr.Cache
 	if o.StorePath != "" {
-		st, err := openCache(ctx, o.StorePath)
+		st, err := OpenCache(ctx, o.StorePath)
 		if err != nil {
 			closeAll()
 			return nil, nil, err
@@ -82,8 +82,9 @@ func OpenEWR(ctx context.Context, o EWROptions) (*ewr.Calculator, func(), error)
 	return ewr.New(pred, ev, cache), closeAll, nil
 }
 
-// openCache opens the SQLite cache at path, creating its directory.
-func openCache(ctx context.Context, path string) (*store.Store, error) {
+// OpenCache opens the expected-winrate cache (a SQLite store) at path,
+// creating its directory; ":memory:" is a fresh in-memory one.
+func OpenCache(ctx context.Context, path string) (*store.Store, error) {
 	if path != ":memory:" {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, fmt.Errorf("cache directory: %w", err)

@@ -1,12 +1,16 @@
 // Package ewrtest holds fakes of expected winrate's engines for tests: a
-// uniform Maia and the board of a probe request. For tests only.
+// uniform Maia, a Stockfish that finds every position level, and the board
+// of a probe request. For tests only.
 package ewrtest
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/score"
 )
 
 // Board returns the position a probe request asks about: its start FEN
@@ -46,4 +50,22 @@ func (UniformProber) Probe(_ context.Context, reqs []ewr.ProbeRequest) ([][]ewr.
 		}
 	}
 	return out, nil
+}
+
+// LevelEvaluator is a fake Stockfish that scores every position 0.00; a
+// request for a position whose FEN starts with FailOn (when not "") makes
+// the whole call fail with "engine crashed".
+type LevelEvaluator struct {
+	FailOn string
+}
+
+// Evaluate implements ewr.Evaluator.
+func (e LevelEvaluator) Evaluate(_ context.Context, reqs []ewr.EvalRequest, onResult func(int, score.Score)) error {
+	for i, r := range reqs {
+		if e.FailOn != "" && strings.HasPrefix(r.FEN, e.FailOn) {
+			return errors.New("engine crashed")
+		}
+		onResult(i, score.Score{})
+	}
+	return nil
 }
