@@ -74,8 +74,7 @@ func benchMoveLatency(b *testing.B, simultaneous int) {
 		}
 		return bots.NewFallback(&timedEngine{Engine: prim, rec: rec}, sec), nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
+	ctx := testContext(b, 10*time.Minute)
 	opt := Options{Config: cfg, Games: b.N * simultaneous, TC: "3+0", Dir: b.TempDir(), Logger: zerolog.Nop(), Hooks: hooks,
 		Engines: engines, Sparrers: simultaneous}
 	opt.Client.HTTPClient = &http.Client{Transport: &wireTransport{base: http.DefaultTransport.(*http.Transport).Clone(), rec: rec}}

@@ -14,7 +14,6 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/board"
@@ -102,9 +101,7 @@ func checkGames(t *testing.T, res *Result, sum *countingSummariser) {
 }
 
 func TestDemoPlaysGamesAndSummarisesEachOnce(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := leakChecked(t, 3*time.Minute)
 	sum := &countingSummariser{}
 	var out bytes.Buffer
 	res, err := Run(ctx, Options{Config: fastConfig(), Games: 2, TC: "0.25+1", Out: &out, Summariser: sum,
@@ -121,8 +118,7 @@ func TestDemoPlaysGamesAndSummarisesEachOnce(t *testing.T) {
 }
 
 func TestDemoDeclinesByPolicy(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testContext(t, time.Minute)
 	cfg := fastConfig()
 	cfg.Challenge.Speeds = []string{"blitz"} // the sparring partner offers bullet
 	var seen *sandbox.Server
@@ -176,8 +172,7 @@ func realSummariser(t *testing.T, cfg *config.Config) *postgame.Summariser {
 // (Stockfish at a small node budget) and checks the summary in the chat.
 func TestDemoRealSummary(t *testing.T) {
 	t.Parallel() // waits on its games' clocks; no goroutine check (see docs/testing.md)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := testContext(t, 3*time.Minute)
 	cfg := fastConfig()
 	cfg.Engines.Default = "easy"
 	sum := realSummariser(t, cfg)
@@ -186,17 +181,10 @@ func TestDemoRealSummary(t *testing.T) {
 	require.Len(t, res.Summary, 1)
 	for id, lines := range res.Summary {
 		require.NotEmpty(t, lines)
-		chat := res.Sandbox.Chat(id)
 		for _, line := range lines {
 			assert.LessOrEqual(t, len([]rune(line)), 140)
-			n := 0
-			for _, l := range chat {
-				if l.User == BotName && l.Text == line {
-					n++
-				}
-			}
-			assert.Equal(t, 1, n, "line %q posted once", line)
 		}
+		assertPostedOnce(t, res, id, lines)
 		assert.Contains(t, strings.Join(lines, " "), "accuracy")
 	}
 }
@@ -207,8 +195,7 @@ func TestDemoRealSummary(t *testing.T) {
 // Stockfish with UCI_Chess960.
 func TestDemoChess960(t *testing.T) {
 	t.Parallel() // waits on its games' clocks; no goroutine check (see docs/testing.md)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := testContext(t, 3*time.Minute)
 	cfg := fastConfig()
 	sum := realSummariser(t, cfg)
 	var out bytes.Buffer
@@ -260,8 +247,7 @@ func TestPonderDaemonPlaysFullGames(t *testing.T) {
 			require.NoError(t, cfg.Validate())
 			var mu sync.Mutex
 			var outs []runner.Outcome
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-			defer cancel()
+			ctx := testContext(t, 3*time.Minute)
 			res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Sparring: "medium", Out: &strings.Builder{},
 				Summariser: &countingSummariser{}, Dir: dir, Logger: zerolog.Nop(),
 				Hooks: daemon.Hooks{RunnerDone: func(out runner.Outcome, err error) {

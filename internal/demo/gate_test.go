@@ -60,8 +60,7 @@ func TestGateHoldsChallengesUntilSummaries(t *testing.T) {
 // must not be counted (on a busy machine this order came by chance, and the time
 // matrix saw 3 games where it asked for 2).
 func TestRunHoldsExactlyItsGames(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := testContext(t, 2*time.Minute)
 	cfg := fastConfig()
 	cfg.Engines.Default = "easy"
 	cfg.Game.Greeting, cfg.Game.Goodbye = "", ""

@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"context"
 	"sort"
 	"strings"
 	"sync"
@@ -11,7 +10,6 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
@@ -85,9 +83,7 @@ func challengeTimes(srv *sandbox.Server, user string) []time.Time {
 // within decline_memory; bots outside the bounds are never challenged; and
 // no challenge goes out while a game is running.
 func TestMatchmakingChallengesOnlineBotsWithinBounds(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := leakChecked(t, 2*time.Minute)
 	a := &answers{}
 	bots := []SparringBot{
 		a.bot("Sparky", 1500, ""),
@@ -142,9 +138,7 @@ func TestMatchmakingChallengesOnlineBotsWithinBounds(t *testing.T) {
 // TestMatchmakingRespectsDailyBudget: with a budget of one bot game a day,
 // the daemon challenges once, plays, and then stays idle.
 func TestMatchmakingRespectsDailyBudget(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := leakChecked(t, time.Minute)
 	a := &answers{}
 	cfg := matchConfig()
 	cfg.Challenge.BotDailyBudget = 1
@@ -168,9 +162,7 @@ func TestMatchmakingRespectsDailyBudget(t *testing.T) {
 // TestMatchmakingDeclineMemoryExpires: a bot that declined is left alone
 // for decline_memory, then challenged again.
 func TestMatchmakingDeclineMemoryExpires(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := leakChecked(t, time.Minute)
 	a := &answers{}
 	cfg := matchConfig()
 	cfg.Matchmaking.Interval = 100 * time.Millisecond

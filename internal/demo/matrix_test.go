@@ -125,8 +125,7 @@ func playBotMatrix(t *testing.T, speed, tc string, early bool, eng string, opts 
 	} else {
 		opt.Sandbox.TimeScale = matrixScale(speed, eng)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := testContext(t, 2*time.Minute)
 	res, err := Run(ctx, opt)
 	require.NoError(t, err)
 	require.Len(t, res.Summary, 2)
@@ -169,8 +168,7 @@ func playBoardMatrix(t *testing.T, tc, eng string, opts []bots.Option) {
 	require.NoError(t, err)
 	srv := sandbox.New(sandbox.Config{TimeScale: matrixScale("ultraBullet", eng), Accounts: []sandbox.Account{
 		{Name: "Player", Token: "lip_player"}, {Name: SparringName, Token: "lip_sparring"}}})
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testContext(t, time.Minute)
 	url, err := srv.Listen(ctx, "127.0.0.1:0")
 	require.NoError(t, err)
 	defer srv.Close()

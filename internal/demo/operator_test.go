@@ -2,40 +2,18 @@ package demo
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
-
-// addPlayer adds an account of a rating (a BOT account when bot) to a
-// running sandbox, driven by the test.
-func (hs *humans) addPlayer(t *testing.T, s *sandbox.Server, name string, rating int, bot bool) *human {
-	t.Helper()
-	token := "lip_" + randomHex(12)
-	acc := sandbox.Account{Name: name, Token: token, Rating: rating, Bot: bot}
-	if bot {
-		acc.Title = "BOT"
-	}
-	s.AddAccount(acc)
-	c, err := lichess.New(lichess.Options{BaseURL: s.URL(), Token: lichess.Token(token), Logger: zerolog.Nop()})
-	require.NoError(t, err)
-	h := &human{name: name, client: c}
-	hs.mu.Lock()
-	hs.list = append(hs.list, h)
-	hs.mu.Unlock()
-	return h
-}
 
 // operatorConfig is the daemon configuration of the operator-rule tests:
 // the easy engine, no chat but the commands, nobody aborted.
@@ -48,37 +26,12 @@ func operatorConfig() *config.Config {
 	return cfg
 }
 
-// scenario runs the daemon (no sparring partner) while script drives the
-// sandbox's accounts, and stops the daemon once script returns.
-func scenario(t *testing.T, cfg *config.Config, script func(ctx context.Context, s *sandbox.Server, hs *humans)) *Result {
-	t.Helper()
-	var hs humans
-	defer hs.close()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	ready := func(s *sandbox.Server) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer close(stop)
-			script(ctx, s, &hs)
-		}()
-	}
-	res, err := Run(ctx, Options{Config: cfg, NoSparring: true, Dir: t.TempDir(), Logger: testLogger(t), Ready: ready, Stop: stop})
-	wg.Wait()
-	require.NoError(t, err)
-	return res
-}
-
 // TestOperatorChallengeRules: against the daemon over loopback HTTP,
 // correspondence games leave the real-time slots free and have their own
 // limit; the rating window around the bot's own rating (1500), the
 // minimum increment per speed and the slot reserved for humans decide
 // challenges with Lichess's decline reasons.
 func TestOperatorChallengeRules(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	cfg := operatorConfig()
 	cfg.Challenge.MaxGames = 2
 	cfg.Challenge.MaxCorrespondenceGames = 1
@@ -88,7 +41,7 @@ func TestOperatorChallengeRules(t *testing.T) {
 	cfg.Challenge.MinIncrementPerSpeed = map[string]int{"blitz": 2}
 	got := map[string]string{}
 	var mu sync.Mutex
-	res := scenario(t, cfg, func(ctx context.Context, s *sandbox.Server, hs *humans) {
+	res := runScript(t, Options{Config: cfg}, func(ctx context.Context, s *sandbox.Server, hs *humans) {
 		ask := func(what string, h *human, p lichess.ChallengeParams) {
 			answer, _, err := h.challenge(ctx, p, nil)
 			assert.NoError(t, err, what)
@@ -129,93 +82,11 @@ func TestOperatorChallengeRules(t *testing.T) {
 	assert.Len(t, res.Sandbox.Games(), 3)
 }
 
-// gameWatch follows one game through a player's game stream.
-type gameWatch struct {
-	t      *testing.T
-	stream *lichess.Stream[lichess.GameEvent]
-	chat   []lichess.ChatLine
-	last   *lichess.GameState
-}
-
-// watchGame opens h's stream of game id.
-func watchGame(t *testing.T, ctx context.Context, h *human, id string) (*gameWatch, error) {
-	s, err := h.client.Board().StreamGame(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return &gameWatch{t: t, stream: s}, nil
-}
-
-// acceptedGame sends h's challenge p and, once the bot has accepted it,
-// opens h's stream of the game (the caller closes it); ok is false, the
-// failure asserted, otherwise.
-func acceptedGame(t *testing.T, ctx context.Context, h *human, p lichess.ChallengeParams) (id string, w *gameWatch, ok bool) {
-	t.Helper()
-	answer, id, err := h.challenge(ctx, p, nil)
-	if !assert.NoError(t, err) || !assert.Equal(t, "accepted", answer) {
-		return id, nil, false
-	}
-	w, err = watchGame(t, ctx, h, id)
-	return id, w, assert.NoError(t, err)
-}
-
-// until reads the stream until cond holds for a game state or a chat line
-// of the bot; it reports false when the stream ended first.
-func (w *gameWatch) until(cond func(st *lichess.GameState, chat *lichess.ChatLine) bool) bool {
-	for ev := range w.stream.Events() {
-		switch e := ev.(type) {
-		case *lichess.GameFull:
-			w.last = &e.State
-			if cond(w.last, nil) {
-				return true
-			}
-		case *lichess.GameState:
-			w.last = e
-			if cond(e, nil) {
-				return true
-			}
-		case *lichess.ChatLine:
-			if strings.EqualFold(e.Username, BotName) {
-				w.chat = append(w.chat, *e)
-				if cond(nil, e) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// plies waits for a state of n moves and returns its moves.
-func (w *gameWatch) plies(n int) (string, error) {
-	if !w.until(func(st *lichess.GameState, _ *lichess.ChatLine) bool { return st != nil && len(st.MoveList()) == n }) {
-		return "", fmt.Errorf("stream ended before %d moves (last %+v): %v", n, w.last, w.stream.Err())
-	}
-	return w.last.Moves, nil
-}
-
-// reply waits for the bot's next chat line in room.
-func (w *gameWatch) reply(room string) (string, error) {
-	var text string
-	ok := w.until(func(_ *lichess.GameState, c *lichess.ChatLine) bool {
-		if c != nil && c.Room == room {
-			text = c.Text
-			return true
-		}
-		return false
-	})
-	if !ok {
-		return "", fmt.Errorf("stream ended before a reply in %s: %v", room, w.stream.Err())
-	}
-	return text, nil
-}
-
 // TestOperatorInGameRules: in games against the daemon, !eval is answered
 // to spectators only (the opponent is politely refused), one takeback per
 // game is granted to a human and the next declined, and the bot offers a
 // draw in a position where nobody can mate.
 func TestOperatorInGameRules(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	cfg := operatorConfig()
 	cfg.Game.TakebacksPerGame = 1
 	cfg.Game.OfferDraw, cfg.Game.OfferDrawMoves, cfg.Game.DrawMinPly = true, 100, 0
@@ -225,7 +96,7 @@ func TestOperatorInGameRules(t *testing.T) {
 		drawOffered                 bool
 		drawStatus                  string
 	)
-	scenario(t, cfg, func(ctx context.Context, s *sandbox.Server, hs *humans) {
+	runScript(t, Options{Config: cfg}, func(ctx context.Context, s *sandbox.Server, hs *humans) {
 		h := hs.addPlayer(t, s, "Hugo", 1500, false)
 		id, w, ok := acceptedGame(t, ctx, h, lichess.ChallengeParams{Days: 1, Color: lichess.White})
 		if !ok {
@@ -299,7 +170,7 @@ func TestOperatorInGameRules(t *testing.T) {
 // block list nor of the challenge block list (include_challenge_block_list),
 // and with an allow list only the bots on it.
 func TestOperatorMatchmakerLists(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	checkLeaks(t)
 	for _, tt := range []struct {
 		name      string
 		set       func(*config.Config)
@@ -313,8 +184,7 @@ func TestOperatorMatchmakerLists(t *testing.T) {
 		{"allow list", func(c *config.Config) { c.Matchmaking.AllowList = []string{"GRUMPY"} }, []string{"Grumpy"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
+			ctx := testContext(t, time.Minute)
 			a := &answers{}
 			cfg := matchConfig()
 			tt.set(cfg)

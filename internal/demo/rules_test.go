@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/board"
@@ -21,39 +20,6 @@ import (
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
-
-// runScript runs the daemon (no sparring partner) with opt while script
-// drives the sandbox's accounts. Without opt.Games the daemon stops once
-// script returns; with it, Run returns once that many games are over.
-func runScript(t *testing.T, opt Options, script func(ctx context.Context, s *sandbox.Server, hs *humans)) *Result {
-	t.Helper()
-	var hs humans
-	defer hs.close()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	stop := make(chan struct{})
-	if opt.Games == 0 {
-		opt.Stop = stop
-	}
-	var wg sync.WaitGroup
-	inner := opt.Ready
-	opt.Ready = func(s *sandbox.Server) {
-		if inner != nil {
-			inner(s)
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer close(stop)
-			script(ctx, s, &hs)
-		}()
-	}
-	opt.NoSparring, opt.Dir, opt.Logger = true, t.TempDir(), testLogger(t)
-	res, err := Run(ctx, opt)
-	wg.Wait()
-	require.NoError(t, err)
-	return res
-}
 
 // playPawns has h, White in game id, push its pawns a2a3, b2b3, … for n
 // moves, each after the bot's reply to the previous one (start is the ply
@@ -90,7 +56,6 @@ func botAnswers(s *sandbox.Server, id string) []string {
 // reason, and the same challenge from a player the rules give to medium is
 // accepted and played from a Chess960 start position.
 func TestOperatorVariantRefusal(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	cfg := operatorConfig()
 	cfg.Engines.Default = "medium"
 	cfg.Game.CorrespondenceMoveTime = 40 * time.Millisecond
@@ -135,7 +100,6 @@ func TestOperatorVariantRefusal(t *testing.T) {
 // injected: the test fires it, no waiting), and does not abort a game once
 // the opponent has moved, even when the alarm would fire late.
 func TestOperatorAbortsSilentOpponent(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	cfg := operatorConfig()
 	cfg.Game.AbortAfter = 30 * time.Second
 	type alarm struct {
@@ -225,7 +189,6 @@ func TestOperatorAbortsSilentOpponent(t *testing.T) {
 // accepts one from draw_min_ply on while its eval is within draw_eval_cp,
 // and declines one when it is a queen up.
 func TestOperatorDrawOffersByEval(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	cfg := operatorConfig()
 	cfg.Engines.Default = "medium"
 	cfg.Game.CorrespondenceMoveTime = 50 * time.Millisecond
@@ -271,7 +234,6 @@ func TestOperatorDrawOffersByEval(t *testing.T) {
 // the bot is in progress (its opponent thinking for days), the matchmaker
 // still challenges bots and plays a real-time game.
 func TestCorrespondenceLeavesMatchmakerFree(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	cfg := matchConfig()
 	cfg.Matchmaking.DeclineMemory = time.Millisecond // "later" until the correspondence game runs
 	var (
@@ -356,7 +318,6 @@ func (r *startRecorder) Summarise(_ context.Context, g store.Game) (string, []st
 // start position, and the analysis and the stored PGN carry
 // [Variant "Chess960"], [SetUp "1"] and [FEN].
 func TestChess960RestartKeepsStartPosition(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	cfg := operatorConfig()
 	cfg.Engines.Default = "medium"
 	cfg.Game.CorrespondenceMoveTime = 40 * time.Millisecond

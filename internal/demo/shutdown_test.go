@@ -2,18 +2,14 @@ package demo
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
@@ -21,42 +17,6 @@ import (
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
-
-// human is a test-driven human account in the sandbox.
-type human struct {
-	name   string
-	client *lichess.Client
-}
-
-// humans are the test-driven human accounts of a test; close them before
-// checking for goroutine leaks.
-type humans struct {
-	mu   sync.Mutex
-	list []*human
-}
-
-// add adds a human account to a running sandbox and returns it.
-func (hs *humans) add(t *testing.T, s *sandbox.Server, name string) *human {
-	t.Helper()
-	token := "lip_" + randomHex(12)
-	s.AddAccount(sandbox.Account{Name: name, Token: token, Rating: 1500})
-	c, err := lichess.New(lichess.Options{BaseURL: s.URL(), Token: lichess.Token(token), Logger: zerolog.Nop()})
-	require.NoError(t, err)
-	h := &human{name: name, client: c}
-	hs.mu.Lock()
-	hs.list = append(hs.list, h)
-	hs.mu.Unlock()
-	return h
-}
-
-// close closes every human's client.
-func (hs *humans) close() {
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	for _, h := range hs.list {
-		h.client.Close()
-	}
-}
 
 // stopClock records when the daemon's shutdown started.
 type stopClock struct {
@@ -78,39 +38,6 @@ func (c *stopClock) since(t *testing.T) time.Duration {
 	defer c.mu.Unlock()
 	require.False(t, c.at.IsZero(), "the shutdown started")
 	return time.Since(c.at)
-}
-
-// challenge challenges the bot and returns the answer: the decline reason
-// key ("later", …), or "accepted" with the game id. sent, if not nil, is
-// called once the challenge exists.
-func (h *human) challenge(ctx context.Context, p lichess.ChallengeParams, sent func()) (answer, id string, err error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	events, err := h.client.StreamEvents(ctx)
-	if err != nil {
-		return "", "", err
-	}
-	defer events.Close()
-	c, err := h.client.CreateChallenge(ctx, strings.ToLower(BotName), p)
-	if err != nil {
-		return "", "", err
-	}
-	if sent != nil {
-		sent()
-	}
-	for ev := range events.Events() {
-		switch e := ev.(type) {
-		case *lichess.ChallengeDeclinedEvent:
-			if e.Challenge.ID == c.ID {
-				return strings.ToLower(e.Challenge.DeclineReasonKey), c.ID, nil
-			}
-		case *lichess.GameStartEvent:
-			if gameID(e.Game) == c.ID {
-				return "accepted", c.ID, nil
-			}
-		}
-	}
-	return "", c.ID, fmt.Errorf("challenge %s: no answer: %w", c.ID, ctx.Err())
 }
 
 // shutdownConfig is a daemon configuration for the shutdown tests.
@@ -191,11 +118,10 @@ func botRequests(srv *sandbox.Server, suffix string) int {
 // plays the running game to its end, posts its summary, and returns with
 // the store up to date and no goroutine left.
 func TestShutdownFinish(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	checkLeaks(t)
 	var hs humans
 	defer hs.close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testContext(t, time.Minute)
 	moves := newMoveSignal()
 	cfg := shutdownConfig("finish", 20*time.Second)
 	cfg.Challenge.MaxGames = 1 // a second challenge waits in the queue
@@ -206,7 +132,7 @@ func TestShutdownFinish(t *testing.T) {
 	var earlySent atomic.Value // time.Time: when Early's challenge was created
 	var wg sync.WaitGroup
 	ready := func(s *sandbox.Server) {
-		early, late := hs.add(t, s, "Early"), hs.add(t, s, "Late")
+		early, late := hs.addPlayer(t, s, "Early", 1500, false), hs.addPlayer(t, s, "Late", 1500, false)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -275,9 +201,7 @@ func TestShutdownFinish(t *testing.T) {
 // TestShutdownFinishTimeout: "finish" gives up on a game still running at
 // shutdown_timeout and leaves it, resumable, in the store.
 func TestShutdownFinishTimeout(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := leakChecked(t, time.Minute)
 	moves := newMoveSignal()
 	timeout := 600 * time.Millisecond
 	stop := make(chan struct{})
@@ -297,18 +221,17 @@ func TestShutdownFinishTimeout(t *testing.T) {
 // (the opponent has not moved) and records it, leaves the one that cannot
 // (both sides moved) without resigning it, and returns at once.
 func TestShutdownAbort(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	checkLeaks(t)
 	var hs humans
 	defer hs.close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testContext(t, time.Minute)
 	moves := newMoveSignal()
 	stop := make(chan struct{})
 	var clock stopClock
 	hooks := daemon.Hooks{ShutdownStarted: clock.hook}
 	idleGame := make(chan string, 1)
 	ready := func(s *sandbox.Server) {
-		idle := hs.add(t, s, "Idle")
+		idle := hs.addPlayer(t, s, "Idle", 1500, false)
 		go func() {
 			// Idle takes White and never moves: the game stays abortable.
 			answer, id, err := idle.challenge(ctx, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 180},
@@ -351,9 +274,7 @@ func TestShutdownAbort(t *testing.T) {
 // TestShutdownLeave: "leave" stops at once; the game goes on without the
 // daemon and stays resumable in the store.
 func TestShutdownLeave(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := leakChecked(t, time.Minute)
 	moves := newMoveSignal()
 	stop := make(chan struct{})
 	var clock stopClock
@@ -365,14 +286,6 @@ func TestShutdownLeave(t *testing.T) {
 	assert.Less(t, clock.since(t), 3*time.Second, "leave stops at once")
 	assertLeft(t, res)
 	assert.Zero(t, botRequests(res.Sandbox, "/resign")+botRequests(res.Sandbox, "/abort"))
-}
-
-// openStore opens a finished run's store; close it before the leak check.
-func openStore(t *testing.T, res *Result) *store.Store {
-	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(res.StoreDir, "outpost.db"))
-	require.NoError(t, err)
-	return st
 }
 
 // assertLeft checks that the run's one game is still being played on the
@@ -394,9 +307,7 @@ func assertLeft(t *testing.T, res *Result) {
 // token was revoked) the daemon shuts down by itself — the matchmaker and
 // the games included — and Run returns the stream's error.
 func TestEventStreamLostForGood(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := leakChecked(t, time.Minute)
 	moves := newMoveSignal()
 	cfg := shutdownConfig("leave", time.Minute)
 	cfg.Matchmaking = config.MatchmakingConfig{Enabled: true, Interval: 100 * time.Millisecond, TimeControls: []string{"1+0"},

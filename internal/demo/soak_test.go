@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +15,6 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/runner"
@@ -47,10 +45,9 @@ func TestSoakWithFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("soak test skipped in -short mode")
 	}
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	checkLeaks(t)
 	games := soakGames()
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-	defer cancel()
+	ctx := testContext(t, 6*time.Minute)
 	cfg := config.Default()
 	cfg.Engines.Default = "easy"
 	cfg.Game.MoveOverhead = 100 * time.Millisecond
@@ -160,8 +157,7 @@ func TestFourSimultaneousGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
+	ctx := testContext(t, 4*time.Minute)
 	cfg := config.Default()
 	cfg.Engines.Default = "medium"
 	cfg.Challenge.MaxGames = 4
@@ -222,8 +218,7 @@ func TestEngineProcessKilledMidGame(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(priv, data, 0o755))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := testContext(t, 3*time.Minute)
 	cfg := config.Default()
 	skill := 3
 	cfg.Engines.Defs = map[string]config.EngineConfig{"sf": {Type: "uci", Path: priv, SkillLevel: &skill}}
@@ -259,17 +254,4 @@ func TestEngineProcessKilledMidGame(t *testing.T) {
 		t.Fatal("the engine was never killed")
 	}
 	checkGames(t, res, sum)
-}
-
-// testLogger logs to the file named by OUTPOST_TEST_LOG (for debugging a
-// failing end-to-end test), else nowhere.
-func testLogger(t *testing.T) zerolog.Logger {
-	path := os.Getenv("OUTPOST_TEST_LOG")
-	if path == "" {
-		return zerolog.Nop()
-	}
-	f, err := os.Create(path)
-	require.NoError(t, err)
-	t.Cleanup(func() { f.Close() })
-	return zerolog.New(f).Level(zerolog.DebugLevel).With().Timestamp().Logger()
 }

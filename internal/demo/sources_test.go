@@ -2,7 +2,6 @@ package demo
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -55,8 +54,7 @@ func (a askedEngine) SelectMove(ctx context.Context, pos engine.Position, lim en
 // [engines.booked.limits.bullet].
 func TestPolyglotDaemonPlaysFromBook(t *testing.T) {
 	const maxDepth = 10
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := testContext(t, 3*time.Minute)
 	cfg := fastConfig()
 	cfg.Engines.Default = "booked"
 	cfg.Engines.Defs = map[string]config.EngineConfig{"booked": {Type: "easy",
@@ -242,8 +240,7 @@ func botMoveSources(t *testing.T, events []struct{ Source, Move string }, botMov
 // bot move comes from the tables, and the bot mates.
 func TestBookThenTablebaseDaemonGame(t *testing.T) {
 	checkComboPosition(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
+	ctx := testContext(t, 4*time.Minute)
 	tables, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "tablebases", "syzygy"))
 	require.NoError(t, err)
 	cfg := fastConfig()
@@ -306,8 +303,7 @@ func TestBookThenTablebaseDaemonGame(t *testing.T) {
 // comes from the tables (move source "syzygy" in its log) and the game
 // ends in mate by the bot.
 func TestSyzygyDaemonFinishesFromTables(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := testContext(t, 3*time.Minute)
 	tables, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "tablebases", "syzygy"))
 	require.NoError(t, err)
 	cfg := fastConfig()
@@ -347,25 +343,11 @@ func TestSyzygyDaemonFinishesFromTables(t *testing.T) {
 	}
 }
 
-// logSink is a log sink safe for the daemon's goroutines.
-type logSink struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logSink) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// sourceMoves returns the "move source" log lines that gave a move, as
-// source → moves.
-func (b *logSink) sourceMoves(t *testing.T) map[string][]string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// sourceMoves returns the "move source" lines of the JSON log logs that
+// gave a move, as source → moves.
+func sourceMoves(t *testing.T, logs *testkit.SyncBuffer) map[string][]string {
 	out := map[string][]string{}
-	sc := bufio.NewScanner(bytes.NewReader(b.buf.Bytes()))
+	sc := bufio.NewScanner(strings.NewReader(logs.String()))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		var l struct{ Message, Source, Move string }
@@ -396,9 +378,8 @@ func onlineConfig() *config.Config {
 // evaluation the sandbox holds, its second from the masters explorer,
 // then its engine takes over.
 func TestCloudEvalAndExplorerInDaemonGame(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	logs := &logSink{}
+	ctx := testContext(t, 3*time.Minute)
+	logs := &testkit.SyncBuffer{}
 	ready := func(srv *sandbox.Server) {
 		cp := 35
 		require.NoError(t, srv.AttachCloudEval(board.StartFEN, sandbox.CloudEval{Depth: 30, PVs: []sandbox.CloudPV{
@@ -417,7 +398,7 @@ func TestCloudEvalAndExplorerInDaemonGame(t *testing.T) {
 		Logger: zerolog.New(logs), Ready: ready})
 	require.NoError(t, err)
 	require.Len(t, res.Summary, 1)
-	moves := logs.sourceMoves(t)
+	moves := sourceMoves(t, logs)
 	assert.Equal(t, []string{"e2e4"}, moves["cloud-eval"], "the first move is the cloud's")
 	assert.Equal(t, []string{"g1f3"}, moves["explorer"], "the second move is the explorer's best by win rate")
 	for id := range res.Summary {
@@ -432,15 +413,14 @@ func TestCloudEvalAndExplorerInDaemonGame(t *testing.T) {
 // White, mates at once with the move the sandbox's tablebase (an exact
 // mate search standing in for Syzygy) ranks first.
 func TestTablebaseInDaemonGame(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	logs := &logSink{}
+	ctx := testContext(t, 3*time.Minute)
+	logs := &testkit.SyncBuffer{}
 	res, err := Run(ctx, Options{Config: onlineConfig(), Games: 1, TC: "1+0", Dir: t.TempDir(), Out: io.Discard,
 		Logger: zerolog.New(logs), SparringFEN: "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1",
 		Sandbox: sandbox.Config{Tablebase: sandbox.MateSearchProber{MaxPlies: 3}}})
 	require.NoError(t, err)
 	require.Len(t, res.Summary, 1)
-	assert.Equal(t, []string{"f1f8"}, logs.sourceMoves(t)["tablebase"])
+	assert.Equal(t, []string{"f1f8"}, sourceMoves(t, logs)["tablebase"])
 	for id := range res.Summary {
 		g, ok := res.Sandbox.Game(id)
 		require.True(t, ok)

@@ -65,9 +65,8 @@ func (b *SparringBot) sandboxAccount(token string) sandbox.Account {
 // end with ctx too.
 func (b *sparBot) run(ctx context.Context) {
 	defer b.client.Close()
-	journal, err := store.Open(ctx, ":memory:")
-	if err != nil {
-		b.log.Error().Err(err).Msg("journal")
+	journal := openJournal(ctx, b.log)
+	if journal == nil {
 		return
 	}
 	defer journal.Close()

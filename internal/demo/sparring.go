@@ -52,9 +52,8 @@ func opponentClient(url, token, component, name string, opt Options) (*lichess.C
 // run challenges the bot, plays the game, and starts over, until ctx ends.
 func (s *sparring) run(ctx context.Context) {
 	defer s.client.Close()
-	journal, err := store.Open(ctx, ":memory:")
-	if err != nil {
-		s.log.Error().Err(err).Msg("sparring journal")
+	journal := openJournal(ctx, s.log)
+	if journal == nil {
 		return
 	}
 	defer journal.Close()
@@ -120,6 +119,17 @@ func (s *sparring) waitStart(ctx context.Context, id string) bool {
 func (s *sparring) play(ctx context.Context, id string, journal *store.Store, early bool) {
 	api := &scripted{GameAPI: s.client.Board(), after: int64(s.opt.SparringResignAfter), delay: s.opt.SparringMoveDelay, early: early}
 	playOpponent(ctx, id, s.name, s.opt.Sparring, api, s.cfg, journal, s.log)
+}
+
+// openJournal opens a harness opponent's game journal, in memory; it logs
+// the error and returns nil when the store cannot be opened.
+func openJournal(ctx context.Context, log zerolog.Logger) *store.Store {
+	journal, err := store.Open(ctx, ":memory:")
+	if err != nil {
+		log.Error().Err(err).Msg("opponent journal")
+		return nil
+	}
+	return journal
 }
 
 // playOpponent plays one game of a harness opponent (user me) with engine

@@ -2,7 +2,6 @@ package demo
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,10 +10,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/chatonce"
 	"github.com/outpostchess/outpost/lichess/sandbox"
@@ -128,9 +127,7 @@ func TestStallAtGameEndChatOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-			defer cancel()
+			ctx := leakChecked(t, 3*time.Minute)
 			cfg := fastConfig()
 			cfg.Engines.Default = "easy" // a short game: the stall is what is tested
 			if !tt.greet {
@@ -149,7 +146,7 @@ func TestStallAtGameEndChatOnce(t *testing.T) {
 				w.hold = s.Faults().HoldAtGameEnd("/api/bot/game/", "")
 			}
 			sum := &twoLineSummariser{}
-			out := &logSink{}
+			out := &testkit.SyncBuffer{}
 			res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "1+0", SparringResignAfter: 4, Out: out,
 				Summariser: sum, Dir: t.TempDir(), Logger: testLogger(t), Ready: ready, Restart: restart,
 				Sandbox: sandbox.Config{OnRequest: w.onRequest},
@@ -203,8 +200,7 @@ func TestStallAtGameEndChatOnce(t *testing.T) {
 				assert.Equal(t, 1, posted["player: "+l], "summary line %q when marked posted", l)
 			}
 
-			st, err := store.Open(ctx, filepath.Join(res.StoreDir, "outpost.db"))
-			require.NoError(t, err)
+			st := openStore(t, res)
 			defer st.Close()
 			an, err := st.AnalysisOf(ctx, id)
 			require.NoError(t, err)
@@ -220,9 +216,7 @@ func TestStallAtGameEndChatOnce(t *testing.T) {
 				require.NoError(t, err)
 				assert.True(t, ok && string(flag) == "sent", "flag of %s: %q", k, flag)
 			}
-			out.mu.Lock()
-			restarted := strings.Count(out.buf.String(), "(daemon restarted)")
-			out.mu.Unlock()
+			restarted := strings.Count(out.String(), "(daemon restarted)")
 			wantRestarts := 0
 			if tt.restart {
 				wantRestarts = 1

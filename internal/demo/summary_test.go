@@ -5,7 +5,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/analysis/ewr/ewrtest"
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
@@ -25,6 +25,7 @@ import (
 	"github.com/outpostchess/outpost/internal/web"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 	"github.com/outpostchess/outpost/lichess/sandbox/fishnet"
+	"github.com/outpostchess/outpost/models/modeltest"
 )
 
 // fakeStockfish scores every position as equal; when slow it never
@@ -65,8 +66,7 @@ func TestDemoSummaryEWR(t *testing.T) {
 		{"bound exceeded", true, time.Second, postgame.EWRNotReady},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-			defer cancel()
+			ctx := testContext(t, 4*time.Minute)
 			cfg := fastConfig()
 			cfg.Engines.Default = "easy" // a weak bot: the game has a judged move
 			sum := realSummariser(t, cfg)
@@ -82,16 +82,7 @@ func TestDemoSummaryEWR(t *testing.T) {
 					}
 				}
 				require.Len(t, found, 1, "one expected-winrate line in %q", lines)
-				chat := res.Sandbox.Chat(id)
-				for _, line := range lines {
-					n := 0
-					for _, l := range chat {
-						if l.User == BotName && l.Text == line {
-							n++
-						}
-					}
-					assert.Equal(t, 1, n, "line %q posted once", line)
-				}
+				assertPostedOnce(t, res, id, lines)
 			}
 		})
 	}
@@ -104,8 +95,7 @@ func TestDemoSummaryEWR(t *testing.T) {
 // server analysis, which the web console shows.
 func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	t.Parallel() // waits on its games' clocks; no goroutine check (see docs/testing.md)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
+	ctx := testContext(t, 4*time.Minute)
 	cfg := fastConfig()
 	cfg.Engines.Default = "easy"
 	cfg.Verify.ChatLine = true
@@ -114,11 +104,10 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	defer fish.Close()
 	verified := map[string]store.Verification{}
 	var mu sync.Mutex
-	dir := t.TempDir()
 	var out bytes.Buffer
 	// at most 30 plies (the sparring partner resigns in place of its 16th
 	// move): every one is analysed twice by Stockfish, ours and fishnet's
-	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", SparringResignAfter: 15, Dir: dir, Logger: zerolog.Nop(), Out: &out,
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", SparringResignAfter: 15, Dir: t.TempDir(), Logger: zerolog.Nop(), Out: &out,
 		Summariser: sum, Sandbox: sandbox.Config{Analyser: fish},
 		Verify: verify.Options{Hooks: verify.Hooks{Updated: func(v store.Verification) {
 			mu.Lock()
@@ -136,8 +125,7 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	require.Equal(t, store.VerifyDone, v.State, v.Error)
 	assert.Contains(t, out.String(), "--- "+verify.Text(v)+" ---")
 
-	st, err := store.Open(context.Background(), filepath.Join(dir, "outpost.db"))
-	require.NoError(t, err)
+	st := openStore(t, res)
 	defer st.Close()
 	ours, err := st.AnalysisOf(context.Background(), v.GameID)
 	require.NoError(t, err)
@@ -202,4 +190,39 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	page := get("/game/" + v.GameID)
 	assert.Contains(t, page, "Verified against Lichess")
 	assert.Contains(t, page, verify.Text(v))
+}
+
+// TestDemoChess960SummaryEWR plays a Chess960 game against the sandbox with
+// the real post-game analysis and the real Maia: the summary carries the
+// expected-winrate line (Maia replays the game from its X-FEN start with
+// its castling rights), never "could not be computed".
+func TestDemoChess960SummaryEWR(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a game")
+	}
+	cfg := fastConfig()
+	cfg.Engines.Default = "easy" // a weak bot: the game has a judged move
+	sum := realSummariser(t, cfg)
+	pred := modeltest.Predictor(t, 1500)
+	ctx := testContext(t, 4*time.Minute)
+	sum.WithEWR(postgame.EWROptions{Prober: ewr.NewMaiaProber(pred), Evaluator: fakeStockfish{}, Fast: true})
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+1", Summariser: sum, Dir: t.TempDir(),
+		Logger: zerolog.Nop(), SparringVariant: "chess960"})
+	require.NoError(t, err)
+	require.Len(t, res.Summary, 1)
+	for id, lines := range res.Summary {
+		g, ok := res.Sandbox.Game(id)
+		require.True(t, ok)
+		_, is960 := board.Chess960Number(g.InitialFEN)
+		require.True(t, is960, "game %s starts from %q", id, g.InitialFEN)
+		text := strings.Join(lines, "\n")
+		assert.NotContains(t, text, postgame.EWRFailed)
+		n := 0
+		for _, l := range lines {
+			if strings.HasPrefix(l, "Critical moment ") {
+				n++
+			}
+		}
+		assert.Equal(t, 1, n, "one expected-winrate line in %q", lines)
+	}
 }

@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,8 +24,7 @@ func TestTokenNeverWritten(t *testing.T) {
 	// the buffers take a lock (regression, issue 18: ~30 race reports)
 	var logs, out testkit.SyncBuffer
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := testContext(t, 2*time.Minute)
 	cfg := fastConfig()
 	cfg.Engines.Default = "easy"
 	// The game record ([records]) and the log file ([log] file) are

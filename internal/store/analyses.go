@@ -57,12 +57,7 @@ func (s *Store) SaveAnalysis(ctx context.Context, gameID, result, summary string
 
 // FailAnalysis records why a game's analysis gave up.
 func (s *Store) FailAnalysis(ctx context.Context, gameID, reason string) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE analyses SET state = ?, error = ?, updated_at = ? WHERE game_id = ? AND state = ?`,
-		AnalysisFailed, reason, unixMs(time.Now()), gameID, AnalysisPending)
-	if err != nil {
-		return fmt.Errorf("store: fail analysis of %s: %w", gameID, err)
-	}
-	return nil
+	return s.fail(ctx, gameID, AnalysisPending, AnalysisFailed, reason)
 }
 
 // BeginPost moves a game's analysis from done to posting and reports whether
@@ -82,10 +77,16 @@ func (s *Store) FinishPost(ctx context.Context, gameID string) error {
 // FailPost records that a summary cannot be posted (the server refused a
 // line for good) and why; it is never marked posted.
 func (s *Store) FailPost(ctx context.Context, gameID, reason string) error {
+	return s.fail(ctx, gameID, AnalysisPosting, AnalysisPostFailed, reason)
+}
+
+// fail moves a game's analysis from state from to the failed state to,
+// recording why.
+func (s *Store) fail(ctx context.Context, gameID string, from, to AnalysisState, reason string) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE analyses SET state = ?, error = ?, updated_at = ? WHERE game_id = ? AND state = ?`,
-		AnalysisPostFailed, reason, unixMs(time.Now()), gameID, AnalysisPosting)
+		to, reason, unixMs(time.Now()), gameID, from)
 	if err != nil {
-		return fmt.Errorf("store: fail post of %s: %w", gameID, err)
+		return fmt.Errorf("store: analysis of %s %s→%s: %w", gameID, from, to, err)
 	}
 	return nil
 }

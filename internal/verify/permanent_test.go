@@ -109,9 +109,7 @@ func TestWorkerRetriesTransientErrors(t *testing.T) {
 	assert.Contains(t, v.Error, "connection refused")
 	assert.Equal(t, 3, v.Attempts)
 
-	r.api.mu.Lock()
-	r.api.ready = true
-	r.api.mu.Unlock()
+	r.analysisAppears()
 	v = r.round(t)
 	assert.Equal(t, store.VerifyDone, v.State)
 	assert.Equal(t, 14, v.Agree)

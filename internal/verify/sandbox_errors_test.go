@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -59,29 +58,12 @@ func TestPermanentOverHTTP(t *testing.T) {
 // failed with the 404 stored.
 func TestWorkerGameNotFoundOverHTTP(t *testing.T) {
 	_, c := sandboxClient(t)
-	ctx := context.Background()
-	st, err := store.Open(ctx, ":memory:")
-	require.NoError(t, err)
-	t.Cleanup(func() { st.Close() })
-	lg := sampleExport(t)
-	raw, err := json.Marshal(lichessAnalysis(t, lg))
-	require.NoError(t, err)
-	require.NoError(t, st.StartGame(ctx, store.Game{ID: sampleID, Opponent: "x", Color: "white"}))
-	_, err = st.FinishGame(ctx, sampleID, "resign", "white", "", "")
-	require.NoError(t, err)
-	require.NoError(t, st.EnqueueAnalysis(ctx, sampleID))
-	require.NoError(t, st.SaveAnalysis(ctx, sampleID, string(raw), "summary"))
-	g, err := st.Game(ctx, sampleID)
-	require.NoError(t, err)
-
+	st, g := analysedSample(t, lichessAnalysis(t, sampleExport(t)))
 	updates := make(chan store.Verification, 10)
 	w, err := New(Options{API: c, Store: st, Clock: lichess.NewManualClock(g.FinishedAt.Add(time.Second)), Logger: zerolog.Nop(),
 		Hooks: Hooks{Updated: func(v store.Verification) { updates <- v }}})
 	require.NoError(t, err)
-	wctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { defer close(done); w.Run(wctx) }()
-	defer func() { cancel(); <-done }()
+	defer runWorker(t, w)()
 	select {
 	case v := <-updates:
 		assert.Equal(t, store.VerifyFailed, v.State)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -39,22 +40,9 @@ func newWorkerRigWith(t *testing.T, cloud bool, limit429 int) *workerRig {
 // newWorkerRigAPI starts the rig after setup has scripted the fake API.
 func newWorkerRigAPI(t *testing.T, cloud bool, setup func(*fakeAPI)) *workerRig {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, ":memory:")
-	require.NoError(t, err)
-	t.Cleanup(func() { st.Close() })
 	lg := sampleExport(t)
 	ours := lichessAnalysis(t, lg)
-	raw, err := json.Marshal(ours)
-	require.NoError(t, err)
-	require.NoError(t, st.StartGame(ctx, store.Game{ID: sampleID, Opponent: "x", Color: "white"}))
-	_, err = st.FinishGame(ctx, sampleID, "resign", "white", "", "")
-	require.NoError(t, err)
-	require.NoError(t, st.EnqueueAnalysis(ctx, sampleID))
-	require.NoError(t, st.SaveAnalysis(ctx, sampleID, string(raw), "summary"))
-	g, err := st.Game(ctx, sampleID)
-	require.NoError(t, err)
-
+	st, g := analysedSample(t, ours)
 	r := &workerRig{st: st, clock: lichess.NewManualClock(g.FinishedAt.Add(time.Second)),
 		updates: make(chan store.Verification, 100), idle: make(chan struct{}, 100)}
 	r.api = &fakeAPI{cloud: cloudFromLichess(t, ours, lg), export: withoutAnalysis(lg), analysed: lg,
@@ -66,12 +54,46 @@ func newWorkerRigAPI(t *testing.T, cloud bool, setup func(*fakeAPI)) *workerRig 
 			Idle:    func() { r.idle <- struct{}{} },
 		}})
 	require.NoError(t, err)
-	wctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { defer close(done); w.Run(wctx) }()
-	r.stop = func() { cancel(); <-done }
-	t.Cleanup(r.stop)
+	r.stop = runWorker(t, w)
 	return r
+}
+
+// analysedSample returns an in-memory store holding the sample game,
+// finished, with ours as its analysis, and the stored game.
+func analysedSample(t *testing.T, ours *analysis.Analysis) (*store.Store, store.Game) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, ":memory:")
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	raw, err := json.Marshal(ours)
+	require.NoError(t, err)
+	require.NoError(t, st.StartGame(ctx, store.Game{ID: sampleID, Opponent: "x", Color: "white"}))
+	_, err = st.FinishGame(ctx, sampleID, "resign", "white", "", "")
+	require.NoError(t, err)
+	require.NoError(t, st.EnqueueAnalysis(ctx, sampleID))
+	require.NoError(t, st.SaveAnalysis(ctx, sampleID, string(raw), "summary"))
+	g, err := st.Game(ctx, sampleID)
+	require.NoError(t, err)
+	return st, g
+}
+
+// runWorker runs w until the returned stop is called, or the test ends.
+func runWorker(t *testing.T, w *Worker) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); w.Run(ctx) }()
+	stop = func() { cancel(); <-done }
+	t.Cleanup(stop)
+	return stop
+}
+
+// analysisAppears makes the fake API's export carry the server analysis
+// from the next poll on.
+func (r *workerRig) analysisAppears() {
+	r.api.mu.Lock()
+	r.api.ready = true
+	r.api.mu.Unlock()
 }
 
 // round waits for the worker's next record update, advancing the clock to
@@ -119,9 +141,7 @@ func TestWorkerPollsWithBackoffUntilTheAnalysisAppears(t *testing.T) {
 	assert.Contains(t, v.Error, "429")
 	assert.Equal(t, r.clock.Now().Add(30*time.Minute), v.NextAt)
 
-	r.api.mu.Lock()
-	r.api.ready = true
-	r.api.mu.Unlock()
+	r.analysisAppears()
 	v = r.round(t)
 	assert.Equal(t, store.VerifyDone, v.State)
 	assert.Equal(t, 14, v.Judgements)
