@@ -118,10 +118,9 @@ func botRequests(srv *sandbox.Server, suffix string) int {
 // plays the running game to its end, posts its summary, and returns with
 // the store up to date and no goroutine left.
 func TestShutdownFinish(t *testing.T) {
-	checkLeaks(t)
+	ctx := leakChecked(t, time.Minute)
 	var hs humans
 	defer hs.close()
-	ctx := testContext(t, time.Minute)
 	moves := newMoveSignal()
 	cfg := shutdownConfig("finish", 20*time.Second)
 	cfg.Challenge.MaxGames = 1 // a second challenge waits in the queue
@@ -201,17 +200,8 @@ func TestShutdownFinish(t *testing.T) {
 // TestShutdownFinishTimeout: "finish" gives up on a game still running at
 // shutdown_timeout and leaves it, resumable, in the store.
 func TestShutdownFinishTimeout(t *testing.T) {
-	ctx := leakChecked(t, time.Minute)
-	moves := newMoveSignal()
 	timeout := 600 * time.Millisecond
-	stop := make(chan struct{})
-	var clock stopClock
-	hooks := daemon.Hooks{ShutdownStarted: clock.hook}
-	res, err := Run(ctx, Options{Config: shutdownConfig("finish", timeout), TC: "3+0", SparringMoveDelay: 100 * time.Millisecond,
-		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Stop: stop, Hooks: hooks,
-		Ready: func(s *sandbox.Server) { stopWhen(ctx, s, moves, stop, movesPlayed(4)) }, Sandbox: sandbox.Config{OnMove: moves.onMove}})
-	require.NoError(t, err)
-	took := clock.since(t)
+	res, took := stopMidGame(t, "finish", timeout, 100*time.Millisecond)
 	assert.GreaterOrEqual(t, took, timeout, "waited for the game")
 	assert.Less(t, took, timeout+3*time.Second, "then stopped")
 	assertLeft(t, res)
@@ -221,10 +211,9 @@ func TestShutdownFinishTimeout(t *testing.T) {
 // (the opponent has not moved) and records it, leaves the one that cannot
 // (both sides moved) without resigning it, and returns at once.
 func TestShutdownAbort(t *testing.T) {
-	checkLeaks(t)
+	ctx := leakChecked(t, time.Minute)
 	var hs humans
 	defer hs.close()
-	ctx := testContext(t, time.Minute)
 	moves := newMoveSignal()
 	stop := make(chan struct{})
 	var clock stopClock
@@ -274,18 +263,28 @@ func TestShutdownAbort(t *testing.T) {
 // TestShutdownLeave: "leave" stops at once; the game goes on without the
 // daemon and stays resumable in the store.
 func TestShutdownLeave(t *testing.T) {
+	res, took := stopMidGame(t, "leave", time.Minute, 50*time.Millisecond)
+	assert.Less(t, took, 3*time.Second, "leave stops at once")
+	assertLeft(t, res)
+	assert.Zero(t, botRequests(res.Sandbox, "/resign")+botRequests(res.Sandbox, "/abort"))
+}
+
+// stopMidGame runs the daemon with shutdown mode and timeout against the
+// sparring partner (3+0, waiting delay before each move) and stops it once
+// the game has four moves; it returns the run and how long ago the
+// shutdown started.
+func stopMidGame(t *testing.T, mode string, timeout, delay time.Duration) (*Result, time.Duration) {
+	t.Helper()
 	ctx := leakChecked(t, time.Minute)
 	moves := newMoveSignal()
 	stop := make(chan struct{})
 	var clock stopClock
-	hooks := daemon.Hooks{ShutdownStarted: clock.hook}
-	res, err := Run(ctx, Options{Config: shutdownConfig("leave", time.Minute), TC: "3+0", SparringMoveDelay: 50 * time.Millisecond,
-		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Stop: stop, Hooks: hooks,
-		Ready: func(s *sandbox.Server) { stopWhen(ctx, s, moves, stop, movesPlayed(4)) }, Sandbox: sandbox.Config{OnMove: moves.onMove}})
+	res, err := Run(ctx, Options{Config: shutdownConfig(mode, timeout), TC: "3+0", SparringMoveDelay: delay,
+		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Stop: stop,
+		Hooks: daemon.Hooks{ShutdownStarted: clock.hook}, Sandbox: sandbox.Config{OnMove: moves.onMove},
+		Ready: func(s *sandbox.Server) { stopWhen(ctx, s, moves, stop, movesPlayed(4)) }})
 	require.NoError(t, err)
-	assert.Less(t, clock.since(t), 3*time.Second, "leave stops at once")
-	assertLeft(t, res)
-	assert.Zero(t, botRequests(res.Sandbox, "/resign")+botRequests(res.Sandbox, "/abort"))
+	return res, clock.since(t)
 }
 
 // assertLeft checks that the run's one game is still being played on the

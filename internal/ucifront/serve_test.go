@@ -123,6 +123,15 @@ func (g *gui) expect(prefix string) (string, []string) {
 	}
 }
 
+// bestmove reads up to the next bestmove line and reports it, saying
+// when, unless it is want.
+func (g *gui) bestmove(want, when string) {
+	g.t.Helper()
+	if best, _ := g.expect("bestmove"); best != want {
+		g.t.Errorf("%s: %q", when, best)
+	}
+}
+
 // quiet asserts nothing is printed for d.
 func (g *gui) quiet(d time.Duration) {
 	g.t.Helper()
@@ -174,9 +183,7 @@ func TestServeSession(t *testing.T) {
 	g.send("isready")
 	g.expect("readyok")
 	g.send("stop")
-	if best, _ := g.expect("bestmove"); best != "bestmove a1a2 ponder h1g1" {
-		t.Errorf("after stop: %q", best)
-	}
+	g.bestmove("bestmove a1a2 ponder h1g1", "after stop")
 
 	// Bad input keeps the previous position.
 	g.send("position startpos moves e2e5")
@@ -186,9 +193,7 @@ func TestServeSession(t *testing.T) {
 	g.send("flibbertigibbet")
 	g.expect("info string")
 	g.send("go depth 1")
-	if best, _ := g.expect("bestmove"); best != "bestmove a1a2 ponder h1g1" {
-		t.Errorf("after bad position: %q", best)
-	}
+	g.bestmove("bestmove a1a2 ponder h1g1", "after bad position")
 
 	// Ponder: held until ponderhit restarts with the real limits.
 	g.send("go ponder movetime 50")
@@ -204,9 +209,7 @@ func TestServeSession(t *testing.T) {
 	// Checkmated side to move.
 	g.send("position startpos moves f2f3 e7e5 g2g4 d8h4")
 	g.send("go depth 3")
-	if best, _ := g.expect("bestmove"); best != "bestmove (none)" {
-		t.Errorf("mated: %q", best)
-	}
+	g.bestmove("bestmove (none)", "mated")
 
 	g.send("go infinite")
 	g.send("quit")

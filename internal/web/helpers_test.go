@@ -121,21 +121,33 @@ func (testProber) Probe(ctx context.Context, reqs []ewr.ProbeRequest) ([][]ewr.M
 	return out, nil
 }
 
-// testEvaluator scores a position by a hash of its FEN (−150..149 cp), after
-// an optional delay per request.
+// testEvaluator scores a position by a hash of its FEN (−150..149 cp),
+// after waiting delay, when set, and wait, when set, before each
+// evaluation (wait's call counts the Evaluate calls from 1).
 type testEvaluator struct {
 	delay time.Duration
+	wait  func(ctx context.Context, call int) error
 	mu    sync.Mutex
+	calls int
 	n     int
 }
 
 func (e *testEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, on func(int, score.Score)) error {
+	e.mu.Lock()
+	e.calls++
+	call := e.calls
+	e.mu.Unlock()
 	for i, r := range reqs {
 		if e.delay > 0 {
 			select {
 			case <-time.After(e.delay):
 			case <-ctx.Done():
 				return ctx.Err()
+			}
+		}
+		if e.wait != nil {
+			if err := e.wait(ctx, call); err != nil {
+				return err
 			}
 		}
 		e.mu.Lock()
@@ -157,38 +169,26 @@ func fakeScore(fen string) score.Score {
 // step) through; after that each evaluation waits for a token, or for
 // release to be closed. Tests use it to look at a calculation in phase B.
 type gatedEvaluator struct {
+	testEvaluator
 	tokens  chan struct{}
 	release chan struct{}
-
-	mu    sync.Mutex
-	calls int
-	n     int
 }
 
 func newGatedEvaluator() *gatedEvaluator {
-	return &gatedEvaluator{tokens: make(chan struct{}), release: make(chan struct{})}
-}
-
-func (g *gatedEvaluator) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, on func(int, score.Score)) error {
-	g.mu.Lock()
-	g.calls++
-	gated := g.calls > 1
-	g.mu.Unlock()
-	for i, r := range reqs {
-		if gated {
-			select {
-			case <-g.tokens:
-			case <-g.release:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
+	g := &gatedEvaluator{tokens: make(chan struct{}), release: make(chan struct{})}
+	g.wait = func(ctx context.Context, call int) error {
+		if call == 1 {
+			return nil
 		}
-		g.mu.Lock()
-		g.n++
-		g.mu.Unlock()
-		on(i, fakeScore(r.FEN))
+		select {
+		case <-g.tokens:
+		case <-g.release:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		return nil
 	}
-	return nil
+	return g
 }
 
 // step lets one more evaluation through; false if none was waiting
