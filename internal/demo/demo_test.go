@@ -15,90 +15,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/board"
-	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
-	"github.com/outpostchess/outpost/internal/postgame"
-	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
-
-// countingSummariser returns a fixed summary and counts its calls per game.
-type countingSummariser struct {
-	mu    sync.Mutex
-	calls map[string]int
-}
-
-func (c *countingSummariser) Summarise(_ context.Context, g store.Game) (string, []string, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.calls == nil {
-		c.calls = map[string]int{}
-	}
-	c.calls[g.ID]++
-	return `{}`, []string{"Summary of " + g.ID + " (" + g.Status + ")"}, nil
-}
-
-func fastConfig() *config.Config {
-	cfg := config.Default()
-	cfg.Engines.Default = "medium"
-	cfg.Game.MoveOverhead = 50 * time.Millisecond
-	cfg.Summary.Rooms = []string{"player"}
-	return cfg
-}
-
-// checkGames asserts what every demo run must hold: each game over, no move
-// refused as illegal, the bot never out of time, one summary per game.
-func checkGames(t *testing.T, res *Result, sum *countingSummariser) {
-	t.Helper()
-	require.NotEmpty(t, res.Summary)
-	for id := range res.Summary {
-		g, ok := res.Sandbox.Game(id)
-		require.True(t, ok, id)
-		assert.NotEqual(t, "started", g.Status, "game %s is over", id)
-		if g.Status == "outoftime" {
-			loser := g.White
-			if g.Winner == "white" {
-				loser = g.Black
-			}
-			assert.NotEqual(t, BotName, loser, "game %s: the bot lost on time", id)
-		}
-		n := 0
-		for _, l := range res.Sandbox.Chat(id) {
-			if l.User == BotName && strings.HasPrefix(l.Text, "Summary of "+id) {
-				n++
-			}
-		}
-		assert.Equal(t, 1, n, "game %s summarised exactly once in the chat", id)
-		if sum != nil {
-			assert.Equal(t, 1, sum.calls[id], "game %s analysed once", id)
-		}
-	}
-	// A refused move is allowed only as the resend of a move that had
-	// already been played (after a lost answer the runner sends the same
-	// reserved move again and Lichess says "not your turn"); any other
-	// refusal would be an illegal move.
-	for _, r := range res.Sandbox.Requests() {
-		if !strings.Contains(r.Path, "/move/") || r.User != strings.ToLower(BotName) || r.Status != 400 {
-			continue
-		}
-		parts := strings.Split(strings.TrimPrefix(r.Path, "/api/bot/game/"), "/")
-		require.Len(t, parts, 3, r.Path)
-		g, ok := res.Sandbox.Game(parts[0])
-		require.True(t, ok, r.Path)
-		botWhite := g.White == BotName
-		played := false
-		for i, m := range g.Moves {
-			if m == parts[2] && (i%2 == 0) == botWhite {
-				played = true
-			}
-		}
-		assert.True(t, played, "refused move %s was never played: an illegal move", r.Path)
-	}
-}
 
 func TestDemoPlaysGamesAndSummarisesEachOnce(t *testing.T) {
 	ctx := leakChecked(t, 3*time.Minute)
@@ -145,27 +67,6 @@ func TestDemoDeclinesByPolicy(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, declines, 3, "challenges were declined")
 	assert.Empty(t, seen.Games(), "no game started")
-}
-
-// summaryPool is the analysis pool of the tests with the real post-game
-// analysis: one Stockfish 15.1 (the native build, else Debian's), one
-// thread. It skips the test when Stockfish is not installed.
-func summaryPool(t *testing.T) analysis.PoolConfig {
-	t.Helper()
-	if _, err := enginepath.Stockfish15Command(); err != nil {
-		t.Skip("Stockfish not installed (make setup installs it)")
-	}
-	return analysis.PoolConfig{Command: []string{enginepath.Stockfish15}, Workers: 1, Threads: 1, HashMB: 16}
-}
-
-// realSummariser sets cfg's summary to a small node budget and returns the
-// real post-game summariser on summaryPool, closed when the test ends.
-func realSummariser(t *testing.T, cfg *config.Config) *postgame.Summariser {
-	t.Helper()
-	cfg.Summary.Nodes = 20000
-	sum := postgame.New(summaryPool(t), int64(cfg.Summary.Nodes), BotName)
-	t.Cleanup(func() { _ = sum.Close() })
-	return sum
 }
 
 // TestDemoRealSummary runs one game with the real post-game analysis
