@@ -5,7 +5,8 @@
 // `outpost analyse`'s game-by-game stream (StreamAnalyses); the
 // expected-winrate calculator with Maia, a Stockfish pool and a cache
 // (OpenEWR, LazyEWR); the shared Maia predictor (MaiaOption); the
-// sandbox's stand-in fishnet (SandboxFishnet); and `outpost bench`
+// sandbox's stand-in fishnet (SandboxFishnet); `outpost config check`
+// (CheckConfigs, EnvironmentWarnings); and `outpost bench`
 // (BenchNPS, and BenchPerft, the one package outside the tests that
 // imports notnil/chess, for its side-by-side speed figure).
 package app
