@@ -28,8 +28,10 @@ const (
 // tablebase answers exactly for in standard chess.
 const TablebaseMaxPieces = 7
 
-// Tablebase is the tablebase's answer for a position (TablebaseJson).
-type Tablebase struct {
+// TablebaseResult is what the tablebase says of one position, from its
+// side to move's point of view (the fields TablebaseJson and TablebaseMove
+// share in the spec).
+type TablebaseResult struct {
 	// Category is the position's result for the side to move.
 	Category string `json:"category"`
 	// DTZ is the distance to zeroing (plies, rounded), when known.
@@ -42,26 +44,24 @@ type Tablebase struct {
 	Checkmate            bool `json:"checkmate"`
 	Stalemate            bool `json:"stalemate"`
 	InsufficientMaterial bool `json:"insufficient_material"`
+}
+
+// Tablebase is the tablebase's answer for a position (TablebaseJson).
+type Tablebase struct {
+	TablebaseResult
 	// Moves are the legal moves, best first.
 	Moves []TablebaseMove `json:"moves"`
 }
 
-// TablebaseMove is one legal move and the position it leads to, whose
-// Category, DTZ and DTM are from the opponent's (the side to move after
-// it) point of view (TablebaseMove in the spec).
+// TablebaseMove is one legal move and the result of the position it leads
+// to, from the opponent's (the side to move after it) point of view
+// (TablebaseMove in the spec).
 type TablebaseMove struct {
-	UCI        string `json:"uci"`
-	SAN        string `json:"san"`
-	Category   string `json:"category"`
-	DTZ        *int   `json:"dtz"`
-	PreciseDTZ *int   `json:"precise_dtz"`
-	DTM        *int   `json:"dtm"`
+	UCI string `json:"uci"`
+	SAN string `json:"san"`
+	TablebaseResult
 	// Zeroing is a capture or pawn move (it resets the 50-move counter).
-	Zeroing   bool `json:"zeroing"`
-	Checkmate bool `json:"checkmate"`
-	Stalemate bool `json:"stalemate"`
-	// InsufficientMaterial is a draw by material after the move.
-	InsufficientMaterial bool `json:"insufficient_material"`
+	Zeroing bool `json:"zeroing"`
 }
 
 // Tablebase looks a standard-chess position up (GET /standard?fen= on the

@@ -31,7 +31,7 @@ func mustBoard(t *testing.T, fen string) *board.Board {
 func TestTablebasePickRules(t *testing.T) {
 	const fen = "4k3/8/8/8/8/8/8/4K2R w - - 0 1" // any legal moves: e1d1, e1f1, h1h2 …
 	mv := func(uci, cat string, dtz, dtm *int) lichess.TablebaseMove {
-		return lichess.TablebaseMove{UCI: uci, Category: cat, DTZ: dtz, DTM: dtm}
+		return lichess.TablebaseMove{UCI: uci, TablebaseResult: lichess.TablebaseResult{Category: cat, DTZ: dtz, DTM: dtm}}
 	}
 	tests := []struct {
 		name  string
@@ -47,9 +47,9 @@ func TestTablebasePickRules(t *testing.T) {
 		{"draw beats blessed loss", []lichess.TablebaseMove{mv("h1h2", "cursed-win", ip(110), nil), mv("e1d1", "draw", nil, nil)}, "e1d1"},
 		{"longest loss", []lichess.TablebaseMove{mv("h1h2", "win", ip(3), ip(3)), mv("h1h3", "win", ip(15), ip(25))}, "h1h3"},
 		{"syzygy win below win", []lichess.TablebaseMove{mv("h1h2", "syzygy-loss", ip(-2), nil), mv("h1h3", "loss", ip(-50), nil)}, "h1h3"},
-		{"zeroing win first", []lichess.TablebaseMove{mv("h1h3", "loss", ip(-3), nil), {UCI: "h1h2", Category: "loss", DTZ: ip(-19), Zeroing: true}}, "h1h2"},
-		{"loser avoids zeroing", []lichess.TablebaseMove{{UCI: "h1h2", Category: "win", DTZ: ip(19), Zeroing: true}, mv("h1h3", "win", ip(3), nil)}, "h1h3"},
-		{"mate first", []lichess.TablebaseMove{mv("h1h3", "loss", ip(-1), ip(-1)), {UCI: "h1h8", Category: "loss", Checkmate: true}}, "h1h8"},
+		{"zeroing win first", []lichess.TablebaseMove{mv("h1h3", "loss", ip(-3), nil), {UCI: "h1h2", TablebaseResult: lichess.TablebaseResult{Category: "loss", DTZ: ip(-19)}, Zeroing: true}}, "h1h2"},
+		{"loser avoids zeroing", []lichess.TablebaseMove{{UCI: "h1h2", TablebaseResult: lichess.TablebaseResult{Category: "win", DTZ: ip(19)}, Zeroing: true}, mv("h1h3", "win", ip(3), nil)}, "h1h3"},
+		{"mate first", []lichess.TablebaseMove{mv("h1h3", "loss", ip(-1), ip(-1)), {UCI: "h1h8", TablebaseResult: lichess.TablebaseResult{Category: "loss", Checkmate: true}}}, "h1h8"},
 		{"illegal skipped", []lichess.TablebaseMove{mv("h1a8", "loss", ip(-1), nil), mv("h1h2", "draw", nil, nil)}, "h1h2"},
 		{"unknown skipped", []lichess.TablebaseMove{mv("h1h3", "unknown", nil, nil), mv("h1h2", "win", ip(5), nil)}, "h1h2"},
 		{"castling normalised", []lichess.TablebaseMove{mv("e1h1", "loss", ip(-9), nil)}, "e1g1"},

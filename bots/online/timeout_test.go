@@ -59,7 +59,7 @@ func TestTablebaseTimeoutCostsOnlyItsBound(t *testing.T) {
 // TestTablebaseChess960WithoutCastling: a Chess960 game is asked about once
 // no castling right is left; with rights it is not.
 func TestTablebaseChess960WithoutCastling(t *testing.T) {
-	api := &recordingTB{ans: &lichess.Tablebase{Category: "win", Moves: []lichess.TablebaseMove{{UCI: "f1f8", Category: "loss", Checkmate: true}}}}
+	api := &recordingTB{ans: &lichess.Tablebase{TablebaseResult: lichess.TablebaseResult{Category: "win"}, Moves: []lichess.TablebaseMove{{UCI: "f1f8", TablebaseResult: lichess.TablebaseResult{Category: "loss", Checkmate: true}}}}}
 	src, err := NewTablebase(api, TablebaseOptions{})
 	if err != nil {
 		t.Fatal(err)
