@@ -167,6 +167,25 @@ func TestRateLimitOptionAndCancel(t *testing.T) {
 	}
 }
 
+// sentAfterLockout checks a request that waits out a lockout, the second
+// request to f: it waits on clk (nothing sent after the first request)
+// until rest has passed, then is sent and succeeds (done delivers its
+// error).
+func sentAfterLockout(t *testing.T, f *fakeServer, clk *ManualClock, rest time.Duration, done <-chan error) {
+	t.Helper()
+	waitPending(t, clk, 1)
+	if n := f.count(); n != 1 {
+		t.Fatalf("%d requests: one was sent inside the lockout", n)
+	}
+	clk.Advance(rest)
+	if err := <-done; err != nil {
+		t.Fatalf("after the lockout: %v", err)
+	}
+	if n := f.count(); n != 2 {
+		t.Fatalf("%d requests, want 2", n)
+	}
+}
+
 // TestRateLimitLockoutSurvivesRestart: a 429 reports its lockout through
 // OnLockout; a new client seeded with it (LockedUntil, as a restarted
 // daemon reads it back from its store) sends nothing before it ends.
@@ -195,17 +214,7 @@ func TestRateLimitLockoutSurvivesRestart(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { _, err := second.Account(ctx); done <- err }()
-	waitPending(t, clk, 1) // the request waits on the clock for the lockout's end
-	if n := f.count(); n != 1 {
-		t.Fatalf("%d requests: the restarted client sent one inside the lockout", n)
-	}
-	clk.Advance(50 * time.Second)
-	if err := <-done; err != nil {
-		t.Fatalf("after the lockout: %v", err)
-	}
-	if n := f.count(); n != 2 {
-		t.Fatalf("%d requests, want 2", n)
-	}
+	sentAfterLockout(t, f, clk, 50*time.Second, done)
 
 	// A lockout already over when the client starts holds nothing.
 	third, _ := newTestClient(t, f.URL, func(o *Options) { o.Clock = clk; o.LockedUntil = t0 })

@@ -260,17 +260,7 @@ func TestLockoutHoldsQueuedMove(t *testing.T) {
 	if err := <-exported; !errors.Is(err, ErrRateLimited) {
 		t.Fatalf("account: %v", err)
 	}
-	waitPending(t, clk, 1) // the move waits out the lockout: it cannot be sent now
-	if n := f.count(); n != 1 {
-		t.Fatalf("%d requests sent during the lockout", n)
-	}
-	clk.Advance(60 * time.Second)
-	if err := <-moved; err != nil {
-		t.Fatalf("move after the lockout: %v", err)
-	}
-	if n := f.count(); n != 2 {
-		t.Fatalf("%d requests, want 2", n)
-	}
+	sentAfterLockout(t, f, clk, 60*time.Second, moved) // the move waits out the lockout
 }
 
 // BenchmarkMoveBehindQueue measures how long a move takes when it is
