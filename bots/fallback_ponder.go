@@ -2,7 +2,6 @@ package bots
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/outpostchess/outpost/bots/engine"
 )
@@ -12,11 +11,7 @@ import (
 // it, and when it fails or is illegal the move is chosen by an ordinary
 // SelectMove (primary, then secondary, then the first legal move).
 func (f *Fallback) Ponder(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Pondering, error) {
-	p, err := engine.PonderWrapped(ctx, f.primary, pos, lim, f.ponderHit)
-	if err != nil {
-		return nil, fmt.Errorf("bots: %s: %w", f.primary.Name(), err)
-	}
-	return p, nil
+	return engine.PonderWrapped(ctx, "bots: "+f.primary.Name(), f.primary, pos, lim, f.ponderHit)
 }
 
 // CanPonder reports whether the primary can ponder.

@@ -50,11 +50,12 @@ type HitFunc func(ctx context.Context, inner Pondering, pos Position, lim Limits
 // PonderWrapped starts e pondering pos under lim, as PonderOf does, and
 // returns a Pondering whose Hit is hit applied to e's Pondering and whose
 // Stop stops e's. Wrappers (fallback, move sources, limits) ponder through
-// it, each adding its own rule to a hit.
-func PonderWrapped(ctx context.Context, e Engine, pos Position, lim Limits, hit HitFunc) (Pondering, error) {
+// it, each adding its own rule to a hit; wrapper names the wrapper in the
+// error of an engine that cannot ponder.
+func PonderWrapped(ctx context.Context, wrapper string, e Engine, pos Position, lim Limits, hit HitFunc) (Pondering, error) {
 	in, err := PonderOf(ctx, e, pos, lim)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", wrapper, err)
 	}
 	return &wrappedPondering{inner: in, pos: pos, hit: hit}, nil
 }

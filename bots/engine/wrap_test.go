@@ -106,11 +106,11 @@ func TestPonderWrapped(t *testing.T) {
 		m.UCI += "/" + pos.Moves[0] + "/" + lim.MoveTime.String()
 		return m, err
 	}
-	if _, err := PonderWrapped(ctx, plain{}, Position{}, Limits{}, hit); err == nil || !strings.Contains(err.Error(), "plain cannot ponder") {
+	if _, err := PonderWrapped(ctx, "wrapper", plain{}, Position{}, Limits{}, hit); err == nil || !strings.Contains(err.Error(), "wrapper: engine plain cannot ponder") {
 		t.Errorf("PonderWrapped(plain) = %v, want an error naming it", err)
 	}
 	inner := &stopPonderer{}
-	p, err := PonderWrapped(ctx, inner, Position{Moves: []string{"d2d4"}}, Limits{}, hit)
+	p, err := PonderWrapped(ctx, "wrapper", inner, Position{Moves: []string{"d2d4"}}, Limits{}, hit)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package enginelimits
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/outpostchess/outpost/bots/engine"
 )
@@ -12,11 +11,7 @@ import (
 // the search, so they hold for a ponder search too), and a hit is capped
 // and given its think time as SelectMove is.
 func (e *Engine) Ponder(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Pondering, error) {
-	p, err := engine.PonderWrapped(ctx, e.inner, pos, e.opt.Caps.Apply(lim), e.ponderHit)
-	if err != nil {
-		return nil, fmt.Errorf("enginelimits: %w", err)
-	}
-	return p, nil
+	return engine.PonderWrapped(ctx, "enginelimits", e.inner, pos, e.opt.Caps.Apply(lim), e.ponderHit)
 }
 
 // CanPonder reports whether the wrapped engine can ponder.

@@ -2,7 +2,6 @@ package movesource
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/outpostchess/outpost/bots/engine"
@@ -14,11 +13,7 @@ import (
 // stopped when one answers. An engine that cannot ponder gives an error
 // naming it.
 func (e *Engine) Ponder(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Pondering, error) {
-	p, err := engine.PonderWrapped(ctx, e.inner, pos, lim, e.ponderHit)
-	if err != nil {
-		return nil, fmt.Errorf("movesource: %w", err)
-	}
-	return p, nil
+	return engine.PonderWrapped(ctx, "movesource", e.inner, pos, lim, e.ponderHit)
 }
 
 // CanPonder reports whether the wrapped engine can ponder.
