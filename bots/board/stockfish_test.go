@@ -10,10 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci/pipetest"
 )
-
-const stockfishPath = "/usr/games/stockfish"
 
 // stockfishPerft drives one Stockfish process in UCI_Chess960 mode as the
 // perft oracle.
@@ -21,10 +20,7 @@ type stockfishPerft struct{ *pipetest.Engine }
 
 func startStockfish(t *testing.T) stockfishPerft {
 	t.Helper()
-	if _, err := os.Stat(stockfishPath); err != nil {
-		t.Skipf("Stockfish not installed at %s (apt-get install stockfish): %v", stockfishPath, err)
-	}
-	sf := stockfishPerft{pipetest.Start(t, stockfishPath, 2*time.Minute)}
+	sf := stockfishPerft{pipetest.Start(t, pipetest.Installed(t, enginepath.DebianStockfish), 2*time.Minute)}
 	sf.Send(t, "uci\nsetoption name UCI_Chess960 value true\nisready")
 	sf.Until(t, "readyok")
 	return sf

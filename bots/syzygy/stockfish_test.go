@@ -13,11 +13,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci/pipetest"
 )
 
 // stockfishPath is Debian's Stockfish 15.1 (installed by `make setup`).
-const stockfishPath = "/usr/games/stockfish"
+const stockfishPath = enginepath.DebianStockfish
 
 // sfTBWinCP: Stockfish 15.1 reports a tablebase win as a score of several
 // thousand centipawns (8795 with its NNUE scaling); anything this large is

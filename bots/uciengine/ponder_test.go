@@ -2,22 +2,19 @@ package uciengine
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/bots/uci/pipetest"
 )
 
 // TestPonderStockfish ponders with the real Stockfish: a hit answers a legal
 // move within the deadline computed at the hit, a miss (Stop) leaves the
 // engine ready for an ordinary search.
 func TestPonderStockfish(t *testing.T) {
-	const sf = "/usr/games/stockfish"
-	if _, err := os.Stat(sf); err != nil {
-		t.Skip("Stockfish not installed at " + sf)
-	}
-	eng, err := New(context.Background(), Config{Path: sf, Options: map[string]string{"Hash": "16", "Threads": "1"}})
+	eng, err := New(context.Background(), Config{Path: pipetest.Installed(t, enginepath.DebianStockfish), Options: map[string]string{"Hash": "16", "Threads": "1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package uciengine
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/bots/uci/pipetest"
 	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
 
@@ -196,11 +196,7 @@ func TestStockfish(t *testing.T) {
 // here), then a standard position: UCI_Chess960 follows the variant and
 // every answer is legal, written as the variant's UCI writes it.
 func TestStockfishChess960(t *testing.T) {
-	path := "/usr/games/stockfish"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("stockfish not installed")
-	}
-	e, err := New(context.Background(), Config{Path: path, Options: map[string]string{"Hash": "16"}})
+	e, err := New(context.Background(), Config{Path: pipetest.Installed(t, enginepath.DebianStockfish), Options: map[string]string{"Hash": "16"}})
 	if err != nil {
 		t.Fatal(err)
 	}

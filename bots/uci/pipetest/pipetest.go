@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -18,6 +19,16 @@ import (
 type Engine struct {
 	in  io.WriteCloser
 	out *bufio.Scanner
+}
+
+// Installed returns path, the engine a test drives, skipping t when no
+// program is there (`make setup` installs the engines the tests use).
+func Installed(t testing.TB, path string) string {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("no engine at %s (make setup installs it): %v", path, err)
+	}
+	return path
 }
 
 // Start starts the program at path for the test, killed after timeout at
