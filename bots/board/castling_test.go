@@ -5,13 +5,10 @@ import (
 	"testing"
 )
 
+// mustFEN960 is mustFENv for a Chess960 position.
 func mustFEN960(t testing.TB, fen string) *Board {
 	t.Helper()
-	b, err := FromFEN960(fen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return mustFENv(t, fen, true)
 }
 
 func TestChess960FEN(t *testing.T) {
@@ -176,6 +173,8 @@ func TestCastling960Moves(t *testing.T) {
 	}
 }
 
+// mustFENv parses fen for Chess960 when chess960 is set, for standard chess
+// otherwise (FromFENVariant), or fails t.
 func mustFENv(t testing.TB, fen string, chess960 bool) *Board {
 	t.Helper()
 	b, err := FromFENVariant(fen, chess960)

@@ -53,13 +53,10 @@ func TestPerftPublished(t *testing.T) {
 	}
 }
 
+// mustFEN is mustFENv for a standard position.
 func mustFEN(t testing.TB, fen string) *Board {
 	t.Helper()
-	b, err := FromFEN(fen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return mustFENv(t, fen, false)
 }
 
 func notnilPos(t testing.TB, fen string) *chess.Position {
