@@ -44,25 +44,25 @@ func TestPolyglotKeyVectors(t *testing.T) {
 	}
 }
 
+// fenKey is the Polyglot key of the standard position fen.
+func fenKey(t *testing.T, fen string) uint64 {
+	t.Helper()
+	b, err := board.FromFEN(fen)
+	require.NoError(t, err)
+	k, err := Key(b)
+	require.NoError(t, err)
+	return k
+}
+
 func TestPolyglotKeyEnPassantOnlyWhenCapturable(t *testing.T) {
 	// After 1.e4 no black pawn stands beside e4: the FEN's e3 does not count.
-	withEP, err := board.FromFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
-	require.NoError(t, err)
-	withoutEP, err := board.FromFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
-	require.NoError(t, err)
-	k1, _ := Key(withEP)
-	k2, _ := Key(withoutEP)
-	require.Equal(t, k2, k1)
+	require.Equal(t, fenKey(t, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+		fenKey(t, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"))
 	// A pinned capturer still counts (Polyglot ignores legality): black
 	// king a4, black pawn b4 pinned by the rook h4... after c2c4 the pawn
 	// on b4 may not take, yet the key includes the c-file.
-	pinned, err := board.FromFEN("8/8/8/8/kpP4R/8/8/4K3 b - c3 0 1")
-	require.NoError(t, err)
-	noEP, err := board.FromFEN("8/8/8/8/kpP4R/8/8/4K3 b - - 0 1")
-	require.NoError(t, err)
-	kp, _ := Key(pinned)
-	kn, _ := Key(noEP)
-	require.Equal(t, kn^random64[enPassantOffset+2], kp)
+	require.Equal(t, fenKey(t, "8/8/8/8/kpP4R/8/8/4K3 b - - 0 1")^random64[enPassantOffset+2],
+		fenKey(t, "8/8/8/8/kpP4R/8/8/4K3 b - c3 0 1"))
 }
 
 func TestPolyglotKeyChess960(t *testing.T) {
