@@ -190,3 +190,49 @@ func TestCompareReportRepeat(t *testing.T) {
 	assert.Contains(t, out.String(), "(ref)")
 	assert.Contains(t, out.String(), "digests "+d[1]+" "+d[1])
 }
+
+// FuzzReadCompareReference: any input is read or refused with an error,
+// never a panic; what is read is A sides with results, by position.
+func FuzzReadCompareReference(f *testing.F) {
+	f.Add(`{"side":"A","position":"start","result":{"base_winrate":0.5}}` + "\n" + `{"side":"B","position":"start","result":{}}`)
+	f.Add(`{"side":"A","position":"qgd"}`)
+	f.Add("{oops")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, in string) {
+		refs, err := ReadCompareReference(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		for pos, cs := range refs {
+			if cs.Side != "A" || cs.Result == nil || cs.Position != pos {
+				t.Fatalf("reference %q: %+v", pos, cs)
+			}
+		}
+	})
+}
+
+// FuzzBenchPositionNames: every name returned is a benchmark position's,
+// trimmed; a refused list names what it did not know.
+func FuzzBenchPositionNames(f *testing.F) {
+	f.Add("start, pawn endgame")
+	f.Add(" ,,qgd")
+	f.Add("nope")
+	f.Fuzz(func(t *testing.T, list string) {
+		names, err := BenchPositionNames(list)
+		if err != nil {
+			if !strings.Contains(err.Error(), "no benchmark position") {
+				t.Fatalf("error %v", err)
+			}
+			return
+		}
+		for _, n := range names {
+			found := false
+			for _, bp := range BenchPositions {
+				found = found || bp.Name == n
+			}
+			if !found || n != strings.TrimSpace(n) {
+				t.Fatalf("name %q from %q", n, list)
+			}
+		}
+	})
+}
