@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 
 	"github.com/outpostchess/outpost/internal/app"
@@ -81,7 +82,13 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	log := env.logger()
-	log.Info().Str("addr", *addr).Bool("token", token != "").Msg("serve: web console listening")
-	fmt.Fprintf(env.Stderr, "outpost serve: console on http://%s/\n", *addr)
-	return srv.ListenAndServe(ctx, *addr)
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("--addr: %w", err)
+	}
+	// Listening before saying so: the line is the console's readiness, with
+	// the port chosen for --addr HOST:0.
+	log.Info().Str("addr", ln.Addr().String()).Bool("token", token != "").Msg("serve: web console listening")
+	fmt.Fprintf(env.Stderr, "outpost serve: console on http://%s/\n", ln.Addr())
+	return srv.Serve(ctx, ln)
 }

@@ -1,16 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestServeRefusesPublicAddressWithoutToken(t *testing.T) {
@@ -31,50 +32,47 @@ func TestServeRefusesPublicAddressWithoutToken(t *testing.T) {
 	}
 }
 
+// TestServeServesConsole starts `outpost serve` on a port of its choosing,
+// waits for the line saying where the console listens (it listens before
+// saying so), reads a page and stops it.
 func TestServeServesConsole(t *testing.T) {
 	dir := t.TempDir()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	env := &Env{Stdout: io.Discard, Stderr: io.Discard, LogLevel: "error"}
+	defer cancel()
+	pr, pw := io.Pipe()
+	defer pr.Close()
+	urls := make(chan string, 1)
 	go func() {
-		done <- runServe(ctx, env, []string{"--addr", addr, "--store", filepath.Join(dir, "o.db"), "--no-ewr"})
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "outpost serve: console on "); ok {
+				urls <- u
+			}
+		}
 	}()
-	// Poll until the server answers (it has no readiness event): a
-	// generous bound for a busy machine, and an early stop if it failed.
-	var resp *http.Response
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err = http.Get("http://" + addr + "/knobs")
-		if err == nil || time.Now().After(deadline) {
-			break
-		}
-		select {
-		case serr := <-done:
-			t.Fatalf("serve ended before it answered: %v", serr)
-		case <-time.After(20 * time.Millisecond):
-		}
+	done := make(chan error, 1)
+	env := &Env{Stdout: io.Discard, Stderr: pw, LogLevel: "error"}
+	go func() {
+		done <- runServe(ctx, env, []string{"--addr", "127.0.0.1:0", "--store", filepath.Join(dir, "o.db"), "--no-ewr"})
+		pw.Close()
+	}()
+	var url string
+	select {
+	case url = <-urls:
+	case err := <-done:
+		t.Fatalf("serve ended before it listened: %v", err)
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
+	require.Regexp(t, `^http://127\.0\.0\.1:[1-9][0-9]*/$`, url)
+	resp, err := http.Get(url + "knobs")
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	require.NoError(t, err)
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "Opponent Model") || !strings.Contains(string(body), "No configuration file") {
 		t.Errorf("knobs page: %d", resp.StatusCode)
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("serve did not stop")
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
 	}
 }
