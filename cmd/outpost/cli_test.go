@@ -30,3 +30,14 @@ func startSandbox(t *testing.T, accounts ...sandbox.Account) (*sandbox.Server, s
 	t.Cleanup(srv.Close)
 	return srv, url
 }
+
+// TestHelpEveryCommand: `outpost help COMMAND` prints every command's usage
+// naming it and exits 0.
+func TestHelpEveryCommand(t *testing.T) {
+	for name := range commands() {
+		code, out, errOut := runCLI(t, "", "help", name)
+		if code != 0 || !strings.Contains(out+errOut, "outpost "+name) {
+			t.Errorf("help %s: exit %d, output %q", name, code, out+errOut)
+		}
+	}
+}

@@ -9,7 +9,8 @@ import (
 
 // withLogFile sets env's logger to write to the [log] file too when one is
 // configured (secrets such as the token are redacted from every line); it
-// returns the function closing the file.
+// returns the function closing the file (an error closing it is said on
+// stderr).
 func withLogFile(env *Env, cfg *config.Config, secrets ...string) (func(), error) {
 	if cfg.Log.File == "" {
 		return func() {}, nil
@@ -20,5 +21,10 @@ func withLogFile(env *Env, cfg *config.Config, secrets ...string) (func(), error
 		return nil, fmt.Errorf("log file: %w", err)
 	}
 	env.Log = &l
-	return func() { env.Log = nil; _ = c.Close() }, nil
+	return func() {
+		env.Log = nil
+		if err := c.Close(); err != nil {
+			fmt.Fprintf(env.Stderr, "outpost: closing the log file: %v\n", err)
+		}
+	}, nil
 }

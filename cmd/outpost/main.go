@@ -99,7 +99,12 @@ func run(ctx context.Context, args []string, env *Env) int {
 	if len(rest) == 0 || rest[0] == "help" || rest[0] == "-h" || rest[0] == "--help" {
 		if len(rest) > 1 {
 			if c, ok := commands()[rest[1]]; ok {
-				_ = c.run(ctx, env, []string{"--help"})
+				// A command's help ends in flag.ErrHelp or nothing; a usage
+				// error was explained by the usage printed.
+				if err := c.run(ctx, env, []string{"--help"}); err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, errUsage) {
+					fmt.Fprintf(env.Stderr, "outpost %s: %v\n", rest[1], err)
+					return 1
+				}
 				return 0
 			}
 		}
