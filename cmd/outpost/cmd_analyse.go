@@ -18,7 +18,6 @@ import (
 	"github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/internal/app"
 	"github.com/outpostchess/outpost/internal/clusterconn"
-	webreport "github.com/outpostchess/outpost/internal/web/report"
 )
 
 const analyseSynopsis = "[--nodes N | --depth N | --preset quick|lichess|deep] [--threads N] [--workers N] [--hash MB] [--engine CMD] [--lichess-evals] [--format text|json|pgn|html] [--out FILE] [--server URL | --offline] [--ewr [--ewr-threshold 0.1] [--ewr-depth 15] [--ewr-loss -0.1] [--maia RATING] [--ewr-time 60s] [--bot NAME] [--ewr-bot-moves 5] [--ewr-store FILE] [--ewr-engine CMD]] INPUT..."
@@ -221,15 +220,16 @@ func analysePool(engine string, workers, threads, hash int, log zerolog.Logger) 
 	return analysis.PoolConfig{Command: cmdline, Workers: workers, Threads: threads, HashMB: hash, Logger: log}, nil
 }
 
-// readAnalyseInputs reads every input; unreadable games become messages.
+// readAnalyseInputs reads every input (all resolved first, as
+// openAnalyseInputs); unreadable games become messages.
 func readAnalyseInputs(ctx context.Context, env *Env, args []string, fetcher input.Fetcher) ([]*analysis.Game, []string, error) {
+	srcs, err := openAnalyseInputs(ctx, env, args, fetcher)
+	if err != nil {
+		return nil, nil, err
+	}
 	var games []*analysis.Game
 	var skipped []string
-	for _, arg := range args {
-		src, err := input.Open(ctx, arg, env.Stdin, fetcher)
-		if err != nil {
-			return nil, nil, err
-		}
+	for _, src := range srcs {
 		gs, errs, err := src.Games(ctx)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", src.Name(), err)
@@ -310,15 +310,5 @@ func writeAnalyseOutput(env *Env, path, format string, analyses []*analysis.Anal
 		}()
 		w = f
 	}
-	switch format {
-	case "json":
-		return report.WriteJSON(w, report.Document{Games: analyses, Errors: skipped, Aggregate: report.AggregateComparisons(analyses), EWR: moments})
-	case "pgn":
-		opt := report.DefaultPGNOptions
-		opt.EWR = moments
-		return report.WritePGN(w, analyses, opt)
-	case "html":
-		return webreport.WriteEWR(w, analyses, moments)
-	}
-	return report.WriteTextEWR(w, analyses, moments, nil)
+	return app.WriteAnalyses(w, format, analyses, moments, skipped)
 }

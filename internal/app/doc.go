@@ -2,7 +2,8 @@
 // cmd/outpost, which parse flags and call it: the live daemon with its
 // store, summaries, verification, web console and scheduled comparisons
 // (RunLive); the daemon against an embedded sandbox (RunSandboxDemo);
-// `outpost analyse`'s game-by-game stream (StreamAnalyses); the
+// `outpost analyse`'s game-by-game stream (StreamAnalyses) and whole-run
+// report (WriteAnalyses); the
 // expected-winrate calculator with Maia, a Stockfish pool and a cache
 // (OpenEWR, LazyEWR); the shared Maia predictor (MaiaOption); the
 // sandbox's stand-in fishnet (SandboxFishnet); `outpost config check`
