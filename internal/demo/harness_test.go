@@ -57,6 +57,15 @@ func fastConfig() *config.Config {
 	return cfg
 }
 
+// easyConfig is fastConfig with the easy engine, aborting no game
+// (abort_after 0).
+func easyConfig() *config.Config {
+	cfg := fastConfig()
+	cfg.Engines.Default = "easy"
+	cfg.Game.AbortAfter = 0
+	return cfg
+}
+
 // checkGames asserts what every demo run must hold: each game over, no move
 // refused as illegal, the bot never out of time, one summary per game.
 func checkGames(t *testing.T, res *Result, sum *countingSummariser) {

@@ -20,9 +20,7 @@ import (
 // matchConfig is a daemon configuration with matchmaking only: fast
 // rounds, bullet time controls, bots rated 1000..2000.
 func matchConfig() *config.Config {
-	cfg := fastConfig()
-	cfg.Engines.Default = "easy"
-	cfg.Game.AbortAfter = 0
+	cfg := easyConfig()
 	cfg.Game.ShutdownTimeout = 10 * time.Second
 	cfg.Matchmaking = config.MatchmakingConfig{Enabled: true, Interval: 150 * time.Millisecond, MinRating: 1000,
 		MaxRating: 2000, TimeControls: []string{"0.5+0", "1+0"}, Variant: "standard", Rated: true,

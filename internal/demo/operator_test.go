@@ -24,9 +24,7 @@ import (
 // operatorConfig is the daemon configuration of the operator-rule tests:
 // the easy engine, no chat but the commands, nobody aborted.
 func operatorConfig() *config.Config {
-	cfg := fastConfig()
-	cfg.Engines.Default = "easy"
-	cfg.Game.AbortAfter = 0
+	cfg := easyConfig()
 	cfg.Game.Greeting, cfg.Game.Goodbye = "", ""
 	cfg.Game.Shutdown = "leave"
 	return cfg

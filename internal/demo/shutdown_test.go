@@ -42,9 +42,7 @@ func (c *stopClock) since(t *testing.T) time.Duration {
 
 // shutdownConfig is a daemon configuration for the shutdown tests.
 func shutdownConfig(mode string, timeout time.Duration) *config.Config {
-	cfg := fastConfig()
-	cfg.Engines.Default = "easy"
-	cfg.Game.AbortAfter = 0 // only the shutdown aborts
+	cfg := easyConfig() // only the shutdown aborts
 	cfg.Game.Shutdown = mode
 	cfg.Game.ShutdownTimeout = timeout
 	return cfg

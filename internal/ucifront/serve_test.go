@@ -132,6 +132,15 @@ func (g *gui) bestmove(want, when string) {
 	}
 }
 
+// info reads up to the next "info string" line and reports it, as the
+// reply to what, unless it contains want.
+func (g *gui) info(want, what string) {
+	g.t.Helper()
+	if l, _ := g.expect("info string"); !strings.Contains(l, want) {
+		g.t.Errorf("%s %q", what, l)
+	}
+}
+
 // quiet asserts nothing is printed for d.
 func (g *gui) quiet(d time.Duration) {
 	g.t.Helper()
@@ -155,9 +164,7 @@ func TestServeSession(t *testing.T) {
 	}
 	g.send("setoption name Hash value 32")
 	g.send("setoption name Bad value 1")
-	if l, _ := g.expect("info string"); !strings.Contains(l, "bad option") {
-		t.Errorf("bad option reply %q", l)
-	}
+	g.info("bad option", "bad option reply")
 	g.send("isready")
 	g.expect("readyok")
 	g.send("ucinewgame")
@@ -187,9 +194,7 @@ func TestServeSession(t *testing.T) {
 
 	// Bad input keeps the previous position.
 	g.send("position startpos moves e2e5")
-	if l, _ := g.expect("info string"); !strings.Contains(l, "is not legal") {
-		t.Errorf("illegal move reply %q", l)
-	}
+	g.info("is not legal", "illegal move reply")
 	g.send("flibbertigibbet")
 	g.expect("info string")
 	g.send("go depth 1")
