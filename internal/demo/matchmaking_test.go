@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -168,7 +167,7 @@ func TestMatchmakingDeclineMemoryExpires(t *testing.T) {
 	stop := make(chan struct{})
 	time.AfterFunc(2500*time.Millisecond, func() { close(stop) })
 	res, err := Run(ctx, Options{Config: cfg, NoSparring: true, Bots: []SparringBot{a.bot("Grumpy", 1500, lichess.DeclineTimeControl)},
-		Dir: t.TempDir(), Logger: zerolog.Nop(), Stop: stop, Ready: func(s *sandbox.Server) { a.srv = s }})
+		Dir: t.TempDir(), Logger: testLogger(t), Stop: stop, Ready: func(s *sandbox.Server) { a.srv = s }})
 	require.NoError(t, err)
 	times := challengeTimes(res.Sandbox, "grumpy")
 	require.GreaterOrEqual(t, len(times), 2, "challenged again once the memory expired")
