@@ -125,8 +125,8 @@ func openAnalyseEWR(env *Env, f *analyseEWRFlags, p ewr.Params, games []*analysi
 	if err != nil {
 		return nil, err
 	}
-	mc := models.Config{Dir: cfg.Models.Dir, Library: cfg.Models.ORTLibrary, Maia2Model: cfg.Models.Maia2Model, Threads: cfg.Models.Threads}
-	if mc, err = mc.WithEnv(os.Getenv); err != nil {
+	mc, err := app.MaiaConfig(cfg)
+	if err != nil {
 		return nil, err
 	}
 	pred, err := models.NewPredictor(mc)

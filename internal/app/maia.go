@@ -16,9 +16,7 @@ import (
 // daemon still runs: a rule naming a Maia engine then fails to build it and
 // the game is played by the fallback engine (the log says why).
 func MaiaOption(cfg *config.Config, log zerolog.Logger) ([]bots.Option, *models.Predictor, func()) {
-	mc := models.Config{Dir: cfg.Models.Dir, Library: cfg.Models.ORTLibrary, Maia2Model: cfg.Models.Maia2Model,
-		Threads: cfg.Models.Threads}
-	mc, err := mc.WithEnv(os.Getenv)
+	mc, err := MaiaConfig(cfg)
 	if err == nil {
 		var pred *models.Predictor
 		if pred, err = models.NewPredictor(mc); err == nil {
@@ -27,4 +25,12 @@ func MaiaOption(cfg *config.Config, log zerolog.Logger) ([]bots.Option, *models.
 	}
 	log.Info().Err(err).Msg("Maia engines unavailable (run 'outpost models fetch')")
 	return nil, nil, func() {}
+}
+
+// MaiaConfig is the Maia configuration of cfg's [models] with the OUTPOST_*
+// environment applied.
+func MaiaConfig(cfg *config.Config) (models.Config, error) {
+	mc := models.Config{Dir: cfg.Models.Dir, Library: cfg.Models.ORTLibrary, Maia2Model: cfg.Models.Maia2Model,
+		Threads: cfg.Models.Threads}
+	return mc.WithEnv(os.Getenv)
 }
