@@ -30,11 +30,17 @@ type terminalProgress struct {
 
 // newTerminalProgress draws on w when it is a terminal.
 func newTerminalProgress(w io.Writer) *terminalProgress {
-	f, ok := w.(*os.File)
-	if !ok || !(isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
+	if !IsTerminal(w) {
 		return &terminalProgress{}
 	}
 	return &terminalProgress{w: w}
+}
+
+// IsTerminal reports whether w is a terminal (a file that is a TTY, or a
+// Cygwin terminal).
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
 // event draws one progress event.

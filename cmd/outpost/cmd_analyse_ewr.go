@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-isatty"
-
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/analysis/report"
@@ -189,7 +187,7 @@ func (e *analyseEWR) botName(ctx context.Context, env *Env, server string, offli
 // ewrRun is the moments' selection and reporting of these flags: our
 // bot's moves of bot, a line per moment on a terminal, warnings on stderr.
 func (e *analyseEWR) ewrRun(env *Env, bot string) report.EWRRun {
-	tty := isTerminal(env)
+	tty := ewr.IsTerminal(env.Stderr)
 	return report.EWRRun{Params: e.params, Rating: *e.flags.maia, Bot: bot, BotMoves: *e.flags.botMoves, TimeLimit: *e.flags.limit,
 		Moment: func(done, total int, game string, ply int) (func(ewr.Event), func()) {
 			if tty {
@@ -237,9 +235,4 @@ func (e *analyseEWR) calculator(ctx context.Context, env *Env, workers, hash int
 		cache = st
 	}
 	return ewr.New(e.pred, ev, cache), nil
-}
-
-func isTerminal(env *Env) bool {
-	f, ok := env.Stderr.(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

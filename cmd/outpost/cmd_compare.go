@@ -159,8 +159,7 @@ func printLastCompare(ctx context.Context, env *Env, path string, req comparerun
 // compareBudget picks the budget: --nodes, --preset, else the config's
 // [compare] nodes or preset.
 func compareBudget(fs *flag.FlagSet, cc config.CompareConfig, nodes int64, preset string) (analysis.Budget, error) {
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	set := setFlags(fs)
 	switch {
 	case set["nodes"] && set["preset"]:
 		return analysis.Budget{}, errors.New("use only one of --nodes and --preset")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"runtime"
@@ -149,12 +148,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
-
+// splitMoves splits a list of UCI moves at blanks and commas.
 func splitMoves(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\n' })
 }

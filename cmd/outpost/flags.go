@@ -111,8 +111,7 @@ func checkDurations(fs *flag.FlagSet) error {
 // flag. Flags left at their default are not checked: a default of 0 may
 // mean "automatic", but 0 given explicitly is then an error.
 func checkMin(fs *flag.FlagSet, min int64, names ...string) error {
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	set := setFlags(fs)
 	for _, name := range names {
 		f := fs.Lookup(name)
 		if f == nil {
@@ -155,3 +154,13 @@ func runSubcommand(env *Env, name, usage string, args []string, subs map[string]
 	fmt.Fprintf(env.Stderr, "outpost %s: unknown subcommand %q (want %s)\n", name, args[0], strings.Join(slices.Sorted(maps.Keys(subs)), " or "))
 	return errUsage
 }
+
+// setFlags returns the names of the flags set on the line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+// flagSet reports whether the flag name was set on the line.
+func flagSet(fs *flag.FlagSet, name string) bool { return setFlags(fs)[name] }

@@ -103,3 +103,21 @@ func TestLoadConfig(t *testing.T) {
 		t.Fatalf("loadConfig(missing) err %v, want one naming the file", err)
 	}
 }
+
+// TestSetFlags: only the flags given on the line count as set, even when
+// given their default value.
+func TestSetFlags(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.Int("depth", 15, "")
+	fs.Bool("fast", false, "")
+	fs.String("fen", "", "")
+	if err := fs.Parse([]string{"--depth", "15", "--fast"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := setFlags(fs); len(got) != 2 || !got["depth"] || !got["fast"] {
+		t.Errorf("set flags %v, want depth and fast", got)
+	}
+	if !flagSet(fs, "depth") || flagSet(fs, "fen") || flagSet(fs, "nope") {
+		t.Error("flagSet disagrees with the line")
+	}
+}
