@@ -65,15 +65,12 @@ func (wt *watcher) plies(n int) *lichess.GameState {
 // second proposal is declined.
 func TestRunnerTakebacks(t *testing.T) {
 	w := newWorld(t, sandbox.Config{})
-	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 600}, Color: lichess.White})
 	// The bot plays the first legal move of its list: d7d5, then g8f6
 	// after e4e5, but d5e4 after g1f3.
 	eng := &scripted{moves: []string{"d7d5", "d5e4", "g8f6"}, score: score.Score{CP: 10}, scored: true}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	g := gameCfg()
 	g.TakebacksPerGame = 1
-	done := runAsync(ctx, w.runner(id, eng, g))
+	id, ctx, done := w.playGame(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 600}, Color: lichess.White}, eng, g, nil)
 	alice := w.alice.Board()
 	watch := w.watch(t, ctx, id)
 

@@ -233,15 +233,8 @@ func TestPonderNeverInCorrespondence(t *testing.T) {
 	assert.Len(t, res.Notes, 2, "one note per move played")
 }
 
-// ponderGame has Alice challenge the bot with p and plays the game in the
-// background with eng, g and pondering on, for 30 seconds at most: it
-// returns the game, the run's context and the channel of its result.
+// ponderGame is playGame with pondering on.
 func (w *world) ponderGame(t *testing.T, p lichess.ChallengeParams, eng engine.Engine, g Conduct) (string, context.Context, chan runResult) {
 	t.Helper()
-	id := w.challenge(t, p)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	r := w.runner(id, eng, g)
-	r.cfg.Ponder = true
-	return id, ctx, runAsync(ctx, r)
+	return w.playGame(t, p, eng, g, func(r *Runner) { r.cfg.Ponder = true })
 }

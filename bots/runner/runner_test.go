@@ -179,6 +179,22 @@ func runAsync(ctx context.Context, r *Runner) chan runResult {
 	return ch
 }
 
+// playGame has alice challenge the bot with p and plays the game in the
+// background with eng and g (set adjusting the runner when not nil), for
+// 30 seconds at most: it returns the game, the run's context and the
+// channel of its result.
+func (w *world) playGame(t *testing.T, p lichess.ChallengeParams, eng engine.Engine, g Conduct, set func(*Runner)) (string, context.Context, chan runResult) {
+	t.Helper()
+	id := w.challenge(t, p)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	r := w.runner(id, eng, g)
+	if set != nil {
+		set(r)
+	}
+	return id, ctx, runAsync(ctx, r)
+}
+
 // runResult is what a runner run by runAsync returned.
 type runResult struct {
 	out Outcome
@@ -197,11 +213,8 @@ func (w *world) aliceResigns(t *testing.T, ctx context.Context, id string, done 
 
 func TestRunnerPlaysGreetsAnswersAndFinishes(t *testing.T) {
 	w := newWorld(t, sandbox.Config{})
-	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
 	eng := &scripted{moves: []string{"e2e4", "g1f3", "f1c4"}, score: score.Score{CP: 35}, scored: true}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	done := runAsync(ctx, w.runner(id, eng, gameCfg()))
+	id, ctx, done := w.playGame(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black}, eng, gameCfg(), nil)
 
 	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
 	require.NoError(t, w.alice.Board().Move(ctx, id, "e7e5", false))
@@ -324,13 +337,10 @@ func TestRunnerDrawPolicies(t *testing.T) {
 
 func TestRunnerResignsLostPosition(t *testing.T) {
 	w := newWorld(t, sandbox.Config{})
-	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
 	g := gameCfg()
 	g.ResignEnabled, g.ResignBelowCP, g.ResignMoves = true, -500, 2
 	eng := &scripted{score: score.Score{Mate: -3}, scored: true}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	done := runAsync(ctx, w.runner(id, eng, g))
+	id, ctx, done := w.playGame(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black}, eng, g, nil)
 	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
 	w.reply(t, ctx, id, false)
 	res := <-done
