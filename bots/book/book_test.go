@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -34,18 +35,54 @@ func openBook(t testing.TB, path string) *Book {
 	return b
 }
 
-// encodeMove writes a UCI move in Polyglot's encoding (castling as given).
+// encodeMove is EncodeMove, failing t on a bad move.
 func encodeMove(t testing.TB, uci string) uint16 {
 	t.Helper()
-	from, err := board.ParseSquare(uci[:2])
+	m, err := EncodeMove(uci)
 	require.NoError(t, err)
-	to, err := board.ParseSquare(uci[2:4])
-	require.NoError(t, err)
-	m := uint16(to.File()) | uint16(to.Rank())<<3 | uint16(from.File())<<6 | uint16(from.Rank())<<9
-	if len(uci) == 5 {
-		m |= uint16(strings.IndexByte("nbrq", uci[4])+1) << 12
-	}
 	return m
+}
+
+// TestMoveEncoding: EncodeMove writes Polyglot's bits (the e2e4 and
+// e1h1 of the format's description, a promotion), DecodeMove reads them
+// back, and a bad move is an error naming it.
+func TestMoveEncoding(t *testing.T) {
+	for uci, want := range map[string]uint16{
+		"e2e4":  4<<6 | 1<<9 | 4 | 3<<3,
+		"e1h1":  4<<6 | 7,
+		"a7a8q": 6<<9 | 7<<3 | 4<<12,
+		"b2a1n": 1<<6 | 1<<9 | 1<<12,
+	} {
+		m, err := EncodeMove(uci)
+		require.NoError(t, err)
+		require.Equalf(t, want, m, "EncodeMove(%s) = %016b", uci, m)
+		back, err := DecodeMove(m)
+		require.NoError(t, err)
+		require.Equal(t, uci, back)
+	}
+	for _, bad := range []string{"", "e2e", "e2e4qq", "i2e4", "e2e9", "e7e8k"} {
+		_, err := EncodeMove(bad)
+		require.ErrorContains(t, err, fmt.Sprintf("%q", bad))
+	}
+	_, err := DecodeMove(4<<6 | 4)
+	require.Error(t, err, "from and to the same square is no move")
+}
+
+// FuzzEncodeMove: a move EncodeMove accepts and DecodeMove reads back is
+// the move encoded.
+func FuzzEncodeMove(f *testing.F) {
+	for _, s := range []string{"e2e4", "e1h1", "a7a8q", "a1a1", "h8h1r", "e2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, uci string) {
+		m, err := EncodeMove(uci)
+		if err != nil {
+			return
+		}
+		if back, err := DecodeMove(m); err == nil && back != uci {
+			t.Fatalf("EncodeMove(%q) = %04x, decoded %q", uci, m, back)
+		}
+	})
 }
 
 // bookBytes builds a book from entries, in the order given.

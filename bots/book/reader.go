@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/edsrzf/mmap-go"
 
@@ -174,6 +175,35 @@ func (b *Book) Moves(pos *board.Board) (moves []Candidate, skipped []error, err 
 		skipped = append(skipped, fmt.Errorf("book: %s: key %016x: move %04x skipped: %w", b.name, key, e.Move, err))
 	}
 	return moves, skipped, nil
+}
+
+// EncodeMove returns a move written in UCI squares (e2e4, e7e8q; castling
+// as king takes rook, e1h1, as books store it) in Polyglot's encoding: to
+// file in bits 0–2, to rank 3–5, from file 6–8, from rank 9–11, promotion
+// (1 knight to 4 queen) 12–14. It checks the squares and the promotion
+// piece only, so that a book writer (or a test of a bad book) can store
+// any pair of squares; DecodeMove is its inverse for real moves.
+func EncodeMove(uci string) (uint16, error) {
+	if len(uci) != 4 && len(uci) != 5 {
+		return 0, fmt.Errorf("book: encode move %q: want 4 or 5 characters", uci)
+	}
+	from, err := board.ParseSquare(uci[:2])
+	if err != nil {
+		return 0, fmt.Errorf("book: encode move %q: %w", uci, err)
+	}
+	to, err := board.ParseSquare(uci[2:4])
+	if err != nil {
+		return 0, fmt.Errorf("book: encode move %q: %w", uci, err)
+	}
+	m := uint16(to.File()) | uint16(to.Rank())<<3 | uint16(from.File())<<6 | uint16(from.Rank())<<9
+	if len(uci) == 5 {
+		p := strings.IndexByte("nbrq", uci[4])
+		if p < 0 {
+			return 0, fmt.Errorf("book: encode move %q: promotion %q: want n, b, r or q", uci, uci[4])
+		}
+		m |= uint16(p+1) << 12
+	}
+	return m, nil
 }
 
 // DecodeMove returns a Polyglot move in UCI as the book writes it: castling
