@@ -377,8 +377,9 @@ func (d *decoder) decodeKind(key string, v any, dst reflect.Value) {
 			dst.SetBool(b)
 		}
 	case reflect.Int:
-		n, ok := typed[int64](d, key, v, "an integer")
+		n, ok := knobs.TOMLInt(v)
 		if !ok {
+			d.typeError(key, v, "an integer")
 			return
 		}
 		if n < math.MinInt32 || n > math.MaxInt32 {
@@ -387,12 +388,9 @@ func (d *decoder) decodeKind(key string, v any, dst reflect.Value) {
 		}
 		dst.SetInt(n)
 	case reflect.Float64:
-		switch n := v.(type) {
-		case float64:
-			dst.SetFloat(n)
-		case int64:
-			dst.SetFloat(float64(n))
-		default:
+		if x, ok := knobs.TOMLNumber(v); ok {
+			dst.SetFloat(x)
+		} else {
 			d.typeError(key, v, "a number")
 		}
 	case reflect.Pointer:
@@ -444,7 +442,7 @@ func (d *decoder) decodeSlice(key string, v any, dst reflect.Value) {
 	}
 	if t.Elem().Kind() == reflect.Int {
 		decodeList(d, key, v, dst, "an array of integers, e.g. [1600, 1800]", func(item any) (int, bool) {
-			n, ok := item.(int64)
+			n, ok := knobs.TOMLInt(item)
 			return int(n), ok && n >= math.MinInt32 && n <= math.MaxInt32
 		})
 		return

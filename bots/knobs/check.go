@@ -16,19 +16,12 @@ import (
 func (k KnobInfo) CheckValue(v any) (problem, allowed string, ok bool) {
 	switch k.Type {
 	case TypeInt, TypeFloat:
-		var x float64
-		switch n := v.(type) {
-		case int64:
-			x = float64(n)
-		case int:
-			x = float64(n)
-		case float64:
-			if k.Type == TypeInt {
-				return "wrong type: float", "an integer", false
-			}
-			x = n
-		default:
+		x, ok := TOMLNumber(v)
+		if !ok {
 			return "wrong type: " + TOMLType(v), "a number", false
+		}
+		if _, isInt := TOMLInt(v); k.Type == TypeInt && !isInt {
+			return "wrong type: float", "an integer", false
 		}
 		if math.IsNaN(x) || x < k.Min || x > k.Max {
 			return "out of range", fmtNum(k.Min) + ".." + fmtNum(k.Max), false

@@ -40,6 +40,31 @@ func TestCheckValue(t *testing.T) {
 	}
 }
 
+// TestTOMLNumbers: integers (int64 as decoded, int as Go code passes
+// them) and floats, and nothing else.
+func TestTOMLNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		v     any
+		n     int64
+		isInt bool
+		x     float64
+		isNum bool
+	}{
+		{int64(-7), -7, true, -7, true},
+		{12, 12, true, 12, true},
+		{2.5, 0, false, 2.5, true},
+		{"3", 0, false, 0, false},
+		{true, 0, false, 0, false},
+		{uint8(1), 0, false, 0, false},
+	} {
+		n, isInt := TOMLInt(tc.v)
+		x, isNum := TOMLNumber(tc.v)
+		if n != tc.n || isInt != tc.isInt || x != tc.x || isNum != tc.isNum {
+			t.Errorf("%#v: TOMLInt %d %v, TOMLNumber %g %v; want %d %v, %g %v", tc.v, n, isInt, x, isNum, tc.n, tc.isInt, tc.x, tc.isNum)
+		}
+	}
+}
+
 func TestTOMLType(t *testing.T) {
 	for _, tc := range []struct {
 		v    any

@@ -7,6 +7,28 @@ import (
 	"time"
 )
 
+// TOMLInt returns v as an int64 when it is a TOML integer as
+// BurntSushi/toml decodes it (an int64; an int counts too).
+func TOMLInt(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int64:
+		return n, true
+	case int:
+		return int64(n), true
+	}
+	return 0, false
+}
+
+// TOMLNumber returns v as a float64 when it is a TOML number: a float, or
+// an integer as TOMLInt takes it.
+func TOMLNumber(v any) (float64, bool) {
+	if x, ok := v.(float64); ok {
+		return x, true
+	}
+	n, ok := TOMLInt(v)
+	return float64(n), ok
+}
+
 // TOMLType names the TOML type of a value as BurntSushi/toml decodes it
 // (an int counting as an integer too), for the "wrong type" errors of the
 // knobs and of the config decoder.

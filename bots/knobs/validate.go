@@ -97,13 +97,8 @@ func (c *Config) setValue(key string, val any) error {
 	}
 	switch f.Kind() {
 	case reflect.Int:
-		var x int64
-		switch t := val.(type) {
-		case int64:
-			x = t
-		case int:
-			x = int64(t)
-		default:
+		x, ok := TOMLInt(val)
+		if !ok {
 			return bad()
 		}
 		if x < math.MinInt32 || x > math.MaxInt32 {
@@ -111,16 +106,11 @@ func (c *Config) setValue(key string, val any) error {
 		}
 		f.SetInt(x)
 	case reflect.Float64:
-		switch t := val.(type) {
-		case float64:
-			f.SetFloat(t)
-		case int64:
-			f.SetFloat(float64(t))
-		case int:
-			f.SetFloat(float64(t))
-		default:
+		x, ok := TOMLNumber(val)
+		if !ok {
 			return bad()
 		}
+		f.SetFloat(x)
 	case reflect.Bool:
 		b, ok := val.(bool)
 		if !ok {
