@@ -1,6 +1,7 @@
 package knobs
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -41,26 +42,20 @@ func TestCheckValue(t *testing.T) {
 }
 
 // TestTOMLNumbers: integers (int64 as decoded, int as Go code passes
-// them) and floats, and nothing else.
+// them) and floats are numbers, only the integers are integers.
 func TestTOMLNumbers(t *testing.T) {
-	for _, tc := range []struct {
-		v     any
-		n     int64
-		isInt bool
-		x     float64
-		isNum bool
-	}{
-		{int64(-7), -7, true, -7, true},
-		{12, 12, true, 12, true},
-		{2.5, 0, false, 2.5, true},
-		{"3", 0, false, 0, false},
-		{true, 0, false, 0, false},
-		{uint8(1), 0, false, 0, false},
+	for v, want := range map[any]string{
+		int64(-7): "integer true -7, number true -7",
+		12:        "integer true 12, number true 12",
+		2.5:       "integer false 0, number true 2.5",
+		"3":       "integer false 0, number false 0",
+		true:      "integer false 0, number false 0",
+		uint8(1):  "integer false 0, number false 0",
 	} {
-		n, isInt := TOMLInt(tc.v)
-		x, isNum := TOMLNumber(tc.v)
-		if n != tc.n || isInt != tc.isInt || x != tc.x || isNum != tc.isNum {
-			t.Errorf("%#v: TOMLInt %d %v, TOMLNumber %g %v; want %d %v, %g %v", tc.v, n, isInt, x, isNum, tc.n, tc.isInt, tc.x, tc.isNum)
+		n, isInt := TOMLInt(v)
+		x, isNum := TOMLNumber(v)
+		if got := fmt.Sprintf("integer %v %d, number %v %g", isInt, n, isNum, x); got != want {
+			t.Errorf("%#v: %s, want %s", v, got, want)
 		}
 	}
 }
