@@ -152,7 +152,7 @@ func (r *analyseRun) all(ctx context.Context, ewrFlags *analyseEWRFlags, ewrPara
 		if ewrCalc, err = openAnalyseEWR(env, ewrFlags, ewrParams, games); err != nil {
 			return err
 		}
-		defer ewrCalc.close(env)
+		defer ewrCalc.close()
 	}
 	batch, err := analysis.AnalyseBatch(ctx, games, r.opt)
 	r.finish()

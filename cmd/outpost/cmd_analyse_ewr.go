@@ -6,22 +6,16 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/analysis/report"
-	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/app"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/models"
 )
-
-// ewrSetupHint names the command that installs what --ewr needs.
-const ewrSetupHint = "install Stockfish, ONNX Runtime and the Maia weights with `make setup` (or `" + models.FetchCommand + "` for Maia alone)"
 
 // Defaults of analyse --ewr.
 const (
@@ -95,52 +89,24 @@ func (f *analyseEWRFlags) params() (ewr.Params, error) {
 
 // analyseEWR computes the expected-winrate moments of analysed games.
 type analyseEWR struct {
-	flags   *analyseEWRFlags
-	params  ewr.Params
-	pred    *models.Predictor
-	cfg     *config.Config
-	engine  []string
-	closers []func() error
+	flags  *analyseEWRFlags
+	params ewr.Params
+	cfg    *config.Config
+	parts  *app.EWRParts
 }
 
 // openAnalyseEWR checks up front that everything --ewr needs is installed
-// (so that a missing piece is one clear error before any analysis): the
-// Stockfish executable of --ewr-engine, ONNX Runtime and the Maia weights
-// of every level the games need.
+// (app.OpenEWRParts) for the Maia levels the games need.
 func openAnalyseEWR(env *Env, f *analyseEWRFlags, p ewr.Params, games []*analysis.Game) (*analyseEWR, error) {
-	r, err := enginepath.Resolve(strings.Fields(*f.engine))
-	if err != nil {
-		return nil, fmt.Errorf("--ewr-engine: %w", err)
-	}
-	if r.Notice != "" {
-		fmt.Fprintf(env.Stderr, "outpost analyse: --ewr-engine: %s\n", r.Notice)
-	}
-	engine := r.Command
-	if _, err := exec.LookPath(engine[0]); err != nil {
-		return nil, fmt.Errorf("--ewr needs Stockfish: %s not found (%s)", engine[0], ewrSetupHint)
-	}
 	cfg, err := analyseConfig()
 	if err != nil {
 		return nil, err
 	}
-	mc, err := app.MaiaConfig(cfg)
+	parts, err := app.OpenEWRParts(cfg, *f.engine, ewr.MaiaLevels(games, *f.maia), env.Stderr)
 	if err != nil {
 		return nil, err
 	}
-	pred, err := models.NewPredictor(mc)
-	if err != nil {
-		return nil, fmt.Errorf("--ewr needs Maia: %w", err)
-	}
-	e := &analyseEWR{flags: f, params: p, pred: pred, cfg: cfg, engine: engine, closers: []func() error{pred.Close}}
-	var levels []string
-	for _, lv := range ewr.MaiaLevels(games, *f.maia) {
-		levels = append(levels, models.Maia1Name(lv))
-	}
-	if err := pred.Load(levels...); err != nil {
-		e.close(env)
-		return nil, fmt.Errorf("--ewr needs Maia: %w", err)
-	}
-	return e, nil
+	return &analyseEWR{flags: f, params: p, cfg: cfg, parts: parts}, nil
 }
 
 // analyseConfig is $OUTPOST_CONFIG's configuration, else the defaults.
@@ -148,13 +114,11 @@ func analyseConfig() (*config.Config, error) {
 	return loadConfig(os.Getenv("OUTPOST_CONFIG"))
 }
 
-func (e *analyseEWR) close(env *Env) {
-	for i := len(e.closers) - 1; i >= 0; i-- {
-		if err := e.closers[i](); err != nil {
-			fmt.Fprintf(env.Stderr, "outpost analyse: closing --ewr engines: %v\n", err)
-		}
+// close stops Maia and the engines.
+func (e *analyseEWR) close() {
+	if e.parts != nil {
+		e.parts.Close()
 	}
-	e.closers = nil
 }
 
 // botName is our bot's name: --bot, else the account of the configured
@@ -220,19 +184,5 @@ func (e *analyseEWR) moments(ctx context.Context, env *Env, calc *ewr.Calculator
 
 // calculator starts the Stockfish engines and opens the cache.
 func (e *analyseEWR) calculator(ctx context.Context, env *Env, workers, hash int) (*ewr.Calculator, error) {
-	ev, err := ewr.StartEngines(ctx, ewr.EngineConfig{Command: e.engine, Workers: workers, HashMB: hash, Logger: env.logger()})
-	if err != nil {
-		return nil, fmt.Errorf("--ewr needs Stockfish: %w (%s)", err, ewrSetupHint)
-	}
-	e.closers = append(e.closers, ev.Close)
-	var cache ewr.Cache
-	if path := *e.flags.store; path != "" {
-		st, err := app.OpenCache(ctx, path)
-		if err != nil {
-			return nil, fmt.Errorf("--ewr-store: %w", err)
-		}
-		e.closers = append(e.closers, st.Close)
-		cache = st
-	}
-	return ewr.New(e.pred, ev, cache), nil
+	return e.parts.Calculator(ctx, workers, hash, *e.flags.store, env.logger())
 }

@@ -5,7 +5,7 @@
 // `outpost analyse`'s game-by-game stream (StreamAnalyses) and whole-run
 // report (WriteAnalyses); the
 // expected-winrate calculator with Maia, a Stockfish pool and a cache
-// (OpenEWR, LazyEWR); the shared Maia predictor (MaiaOption); the
+// (OpenEWR, LazyEWR, and analyse --ewr's EWRParts); the shared Maia predictor (MaiaOption); the
 // sandbox's stand-in fishnet (SandboxFishnet); `outpost config check`
 // (CheckConfigs, EnvironmentWarnings); and `outpost bench`
 // (BenchNPS, and BenchPerft, the one package outside the tests that
