@@ -23,7 +23,7 @@ const compareSynopsis = "(--user NAME [--since 30d] [--max 50] [--server URL] | 
 
 // runCompare implements `outpost compare`; the runs are analysis/comparerun's.
 // Long: eighteen flag definitions and three modes (--bot, --last, a run).
-func runCompare(ctx context.Context, env *Env, args []string) error {
+func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 	fs := newFlags(env, "compare", compareSynopsis)
 	cfgPath := configFlag(fs, "configuration file (TOML): [lichess] url, [store] path, [analysis] hash, [compare] defaults and engine")
 	user := fs.String("user", "", "Lichess user whose analysed games are compared")
@@ -130,7 +130,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeOnReturn(&err, "the store", st.Close)
 	progress, finish := analysis.TerminalProgress(env.Stderr, "comparing")
 	c := &comparerun.Comparer{
 		Store:          st,
@@ -147,12 +147,12 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 
 // printLastCompare prints the newest finished run stored for the user or
 // file.
-func printLastCompare(ctx context.Context, env *Env, path string, req comparerun.Request, trend int, asJSON bool) error {
+func printLastCompare(ctx context.Context, env *Env, path string, req comparerun.Request, trend int, asJSON bool) (err error) {
 	st, err := openExistingStore(ctx, path)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeOnReturn(&err, "the store", st.Close)
 	return comparerun.WriteLast(ctx, st, req.Key(), trend, asJSON, env.Stdout)
 }
 

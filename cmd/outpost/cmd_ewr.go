@@ -131,7 +131,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
-			return err
+			return fmt.Errorf("writing the result: %w", err)
 		}
 		for _, w := range res.Warnings {
 			fmt.Fprintf(env.Stderr, "outpost ewr: warning: %s\n", w)
@@ -164,7 +164,7 @@ func ewrMachine() ewr.Machine {
 
 // runEWRCompare opens --compare-ref and --compare-save and runs the
 // side-by-side benchmark.
-func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params, opt ewr.CompareReportOptions, savePath, refPath string) error {
+func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Params, opt ewr.CompareReportOptions, savePath, refPath string) (err error) {
 	if refPath != "" {
 		refs, err := readCompareRef(refPath)
 		if err != nil {
@@ -177,7 +177,11 @@ func runEWRCompare(ctx context.Context, env *Env, calc *ewr.Calculator, p ewr.Pa
 		if err != nil {
 			return fmt.Errorf("--compare-save: %w", err)
 		}
-		defer f.Close()
+		defer func() {
+			if cerr := f.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("--compare-save: %w", cerr)
+			}
+		}()
 		opt.Save = f
 	}
 	return ewr.CompareReport(ctx, env.Stdout, calc, p, opt)

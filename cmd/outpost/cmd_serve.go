@@ -16,7 +16,7 @@ import (
 const serveSynopsis = "[--addr 127.0.0.1:8090] [--store FILE] [--config FILE] [--token-file FILE] [--engine CMD] [--no-ewr]"
 
 // runServe implements `outpost serve`: the local web console.
-func runServe(ctx context.Context, env *Env, args []string) error {
+func runServe(ctx context.Context, env *Env, args []string) (err error) {
 	fs := newFlags(env, "serve", serveSynopsis)
 	cfgPath := configFlag(fs, "configuration file (TOML): [web], [store] path, [analysis] engine; the knobs editor saves knob sets into it")
 	addr := fs.String("addr", "", "listen address (default: the config's web.addr, 127.0.0.1:8090)")
@@ -59,7 +59,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeOnReturn(&err, "the store", st.Close)
 	opt := web.Options{Store: st, ConfigPath: *cfgPath, AccessToken: token, Addr: *addr, Logger: env.logger()}
 	if mon := clusterconn.NewMonitor(cfg.Cluster, "outpost-console"); mon != nil {
 		defer mon.Close()

@@ -11,7 +11,7 @@ import (
 
 // printBotVerifications implements `outpost compare --bot`: the bot's games
 // with their checks against Lichess, newest first, and the totals.
-func printBotVerifications(ctx context.Context, env *Env, cfgPath, storePath string, maxGames int, asJSON bool) error {
+func printBotVerifications(ctx context.Context, env *Env, cfgPath, storePath string, maxGames int, asJSON bool) (err error) {
 	cfg, err := loadConfig(cfgPath)
 	if err != nil {
 		return err
@@ -30,7 +30,7 @@ func printBotVerifications(ctx context.Context, env *Env, cfgPath, storePath str
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeOnReturn(&err, "the store", st.Close)
 	rows, err := verify.BotGames(ctx, st, maxGames)
 	if err != nil {
 		return err

@@ -164,3 +164,11 @@ func setFlags(fs *flag.FlagSet) map[string]bool {
 
 // flagSet reports whether the flag name was set on the line.
 func flagSet(fs *flag.FlagSet, name string) bool { return setFlags(fs)[name] }
+
+// closeOnReturn, deferred, closes what its caller opened and keeps the
+// caller's error, else the error closing it (naming what).
+func closeOnReturn(err *error, what string, close func() error) {
+	if cerr := close(); cerr != nil && *err == nil {
+		*err = fmt.Errorf("closing %s: %w", what, cerr)
+	}
+}

@@ -121,3 +121,32 @@ func TestSetFlags(t *testing.T) {
 		t.Error("flagSet disagrees with the line")
 	}
 }
+
+// TestCloseOnReturn: the caller's error wins; without one the error
+// closing is returned, naming what was closed; a clean close changes
+// nothing.
+func TestCloseOnReturn(t *testing.T) {
+	failing := func() error { return errors.New("disk full") }
+	clean := func() error { return nil }
+	for _, c := range []struct {
+		err   error
+		close func() error
+		want  string
+	}{
+		{errors.New("query failed"), failing, "query failed"},
+		{nil, failing, "closing the store: disk full"},
+		{nil, clean, ""},
+	} {
+		err := c.err
+		closeOnReturn(&err, "the store", c.close)
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("clean close: %v", err)
+			}
+			continue
+		}
+		if err == nil || err.Error() != c.want {
+			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+}

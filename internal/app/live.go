@@ -35,13 +35,13 @@ type Live struct {
 // RunLive runs the daemon against Lichess (the config's [lichess]) with its
 // store, summaries, verification, console and scheduled comparisons, until
 // ctx ends.
-func RunLive(ctx context.Context, l Live) error {
+func RunLive(ctx context.Context, l Live) (err error) {
 	cfg, log := l.Config, l.Logger
 	st, err := store.Open(ctx, cfg.Store.Path)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closeOnReturn(&err, "the store", st.Close)
 	copt := daemon.ClientOptions(cfg, cfg.Lichess.URL, l.Token, log)
 	if err := daemon.PersistLockouts(ctx, st, &copt, log); err != nil {
 		return err
@@ -121,4 +121,12 @@ func addConsole(ctx context.Context, l Live, st *store.Store, d *daemon.Daemon) 
 		}
 	})
 	return nil
+}
+
+// closeOnReturn, deferred, closes what its caller opened and keeps the
+// caller's error, else the error closing it (naming what).
+func closeOnReturn(err *error, what string, close func() error) {
+	if cerr := close(); cerr != nil && *err == nil {
+		*err = fmt.Errorf("closing %s: %w", what, cerr)
+	}
 }
