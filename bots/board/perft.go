@@ -1,5 +1,10 @@
 package board
 
+import (
+	"context"
+	"fmt"
+)
+
 // Perft counts the leaf nodes of the legal move tree to depth, making and
 // unmaking every move (no bulk counting at the leaves), the standard
 // correctness and speed test of a move generator.
@@ -26,13 +31,23 @@ type DivideEntry struct {
 
 // Divide returns the perft count below each root move, in generation order.
 func (b *Board) Divide(depth int) []DivideEntry {
+	out, _ := b.DivideContext(context.Background(), depth)
+	return out
+}
+
+// DivideContext is Divide that stops between root moves when ctx ends,
+// returning the entries counted so far and ctx's error.
+func (b *Board) DivideContext(ctx context.Context, depth int) ([]DivideEntry, error) {
 	var ml MoveList
 	b.GenerateMoves(&ml)
 	out := make([]DivideEntry, 0, ml.N)
 	for _, m := range ml.Slice() {
+		if err := ctx.Err(); err != nil {
+			return out, fmt.Errorf("board: divide: %w", err)
+		}
 		b.Make(m)
 		out = append(out, DivideEntry{Move: m, Nodes: b.Perft(depth - 1)})
 		b.Unmake()
 	}
-	return out
+	return out, nil
 }

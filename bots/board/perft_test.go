@@ -1,6 +1,8 @@
 package board
 
 import (
+	"context"
+	"errors"
 	"testing"
 
 	"github.com/notnil/chess"
@@ -136,5 +138,34 @@ func TestSpecialRules(t *testing.T) {
 		if (err == nil) != c.legal {
 			t.Errorf("%s: %s legal=%v, want %v (%v)", c.name, c.move, err == nil, c.legal, err)
 		}
+	}
+}
+
+// TestDivideContext: the counts are Divide's, and an ended context stops
+// the count between root moves with its error.
+func TestDivideContext(t *testing.T) {
+	b, err := FromFEN(StartFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.DivideContext(context.Background(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for _, e := range got {
+		total += e.Nodes
+	}
+	if len(got) != 20 || total != 8902 {
+		t.Errorf("divide(3) of the start: %d moves, %d nodes; want 20, 8902", len(got), total)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	part, err := b.DivideContext(ctx, 3)
+	if !errors.Is(err, context.Canceled) || len(part) != 0 {
+		t.Errorf("cancelled: %d entries, %v", len(part), err)
+	}
+	if b.FEN() != StartFEN {
+		t.Errorf("board changed: %s", b.FEN())
 	}
 }

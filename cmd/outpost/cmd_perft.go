@@ -33,20 +33,15 @@ func runPerft(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	start := time.Now()
+	entries, err := b.DivideContext(ctx, *depth)
+	if err != nil {
+		return fmt.Errorf("interrupted: %w", err)
+	}
 	var total int64
 	var lines []string
-	var ml board.MoveList
-	b.GenerateMoves(&ml)
-	// Root moves one by one so that an interrupt is noticed between them.
-	for _, m := range ml.Slice() {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("interrupted: %w", err)
-		}
-		b.Make(m)
-		n := b.Perft(*depth - 1)
-		b.Unmake()
-		total += n
-		lines = append(lines, fmt.Sprintf("%s: %d", m, n))
+	for _, e := range entries {
+		total += e.Nodes
+		lines = append(lines, fmt.Sprintf("%s: %d", e.Move, e.Nodes))
 	}
 	if *divide {
 		sort.Strings(lines)
