@@ -5,11 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"sort"
-	"strings"
-	"time"
 
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/lichess"
@@ -42,7 +38,7 @@ func runAccount(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("reading the account: %w", err)
 	}
-	printAccount(env.Stdout, u, info)
+	lichess.WriteProfile(env.Stdout, u, info)
 	if tokErr != nil {
 		fmt.Fprintf(env.Stdout, "warning:  %v\n", tokErr)
 	}
@@ -116,51 +112,4 @@ func accountClient(env *Env, cfgPath, url string) (*lichess.Client, error) {
 		return nil, err
 	}
 	return lichess.New(daemon.ClientOptions(cfg, url, token, env.logger()))
-}
-
-// printAccount writes a short profile.
-func printAccount(w io.Writer, u *lichess.User, info *lichess.TokenInfo) {
-	kind := "human (Board API)"
-	if u.IsBot() {
-		kind = "BOT (BOT API)"
-	}
-	fmt.Fprintf(w, "account:  %s (id %s)\n", u.Username, u.ID)
-	fmt.Fprintf(w, "type:     %s\n", kind)
-	if u.Title != "" && !u.IsBot() {
-		fmt.Fprintf(w, "title:    %s\n", u.Title)
-	}
-	if u.CreatedAt > 0 {
-		fmt.Fprintf(w, "created:  %s\n", time.UnixMilli(u.CreatedAt).UTC().Format("2006-01-02"))
-	}
-	if u.Count != nil {
-		fmt.Fprintf(w, "games:    %d (won %d, drawn %d, lost %d; playing now %d)\n", u.Count.All, u.Count.Win, u.Count.Draw, u.Count.Loss, u.Count.Playing)
-	}
-	var perfs []string
-	for name, p := range u.Perfs {
-		if p.Games > 0 && p.Rating > 0 {
-			prov := ""
-			if p.Prov {
-				prov = "?"
-			}
-			perfs = append(perfs, fmt.Sprintf("%s %d%s (%d games)", name, p.Rating, prov, p.Games))
-		}
-	}
-	sort.Strings(perfs)
-	if len(perfs) > 0 {
-		fmt.Fprintf(w, "ratings:  %s\n", strings.Join(perfs, ", "))
-	}
-	if u.Disabled || u.TosViolation {
-		fmt.Fprintf(w, "status:   disabled=%v tosViolation=%v\n", u.Disabled, u.TosViolation)
-	}
-	if info != nil {
-		scopes := strings.Join(info.Scopes, ", ")
-		if scopes == "" {
-			scopes = "(none)"
-		}
-		fmt.Fprintf(w, "token:    scopes %s", scopes)
-		if !info.Expires.IsZero() {
-			fmt.Fprintf(w, "; expires %s", info.Expires.UTC().Format(time.RFC3339))
-		}
-		fmt.Fprintln(w)
-	}
 }
