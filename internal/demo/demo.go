@@ -92,6 +92,11 @@ type Options struct {
 	// the bot's reply (the game can no longer be aborted then): the bot
 	// plays only its first move, on the first-move deadline.
 	SparringResignEarly bool
+	// SparringHoldAfter makes the sparring partners stop moving after
+	// their move number SparringHoldAfter (0: never): the game stays
+	// running, the partner to move, until the run ends — for tests of a
+	// game the daemon leaves, which must not end on the board meanwhile.
+	SparringHoldAfter int
 	// SparringFEN makes the sparring partners challenge from this position
 	// (variant fromPosition, or one of the 960 start positions with
 	// SparringVariant "chess960").

@@ -100,6 +100,18 @@ func movesPlayed(n int) func([]sandbox.GameSnapshot) bool {
 	}
 }
 
+// sparringHolds reports a running game in which both sides have moved and
+// the sparring partner, holding after its first move, is to move.
+func sparringHolds(games []sandbox.GameSnapshot) bool {
+	for _, g := range games {
+		whiteToMove := len(g.Moves)%2 == 0
+		if !g.Over() && len(g.Moves) >= 2 && whiteToMove == (g.White == SparringName) {
+			return true
+		}
+	}
+	return false
+}
+
 // botRequests counts the bot's successful requests whose path ends with suffix.
 func botRequests(srv *sandbox.Server, suffix string) int {
 	n := 0
@@ -268,20 +280,27 @@ func TestShutdownLeave(t *testing.T) {
 }
 
 // stopMidGame runs the daemon with shutdown mode and timeout against the
-// sparring partner (3+0, waiting delay before each move) and stops it once
-// the game has four moves; it returns the run and how long ago the
-// shutdown started.
+// sparring partner (3+0, waiting delay before its move) and stops it once
+// both sides have moved and the game can go no further: the partner holds
+// after its first move (SparringHoldAfter), so nothing can end the game on
+// the board while the daemon finishes or leaves it. (Stopping after four
+// moves with the partner still playing let two random movers reach a
+// quick mate inside the 600 ms "finish" wait: "the game was left running"
+// failed in CI.) It returns the run and how long ago the shutdown started.
 func stopMidGame(t *testing.T, mode string, timeout, delay time.Duration) (*Result, time.Duration) {
 	t.Helper()
 	ctx := leakChecked(t, time.Minute)
 	moves := newMoveSignal()
 	stop := make(chan struct{})
 	var clock stopClock
-	res, err := Run(ctx, Options{Config: shutdownConfig(mode, timeout), TC: "3+0", SparringMoveDelay: delay,
+	res, err := Run(ctx, Options{Config: shutdownConfig(mode, timeout), TC: "3+0", SparringMoveDelay: delay, SparringHoldAfter: 1,
 		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Stop: stop,
 		Hooks: daemon.Hooks{ShutdownStarted: clock.hook}, Sandbox: sandbox.Config{OnMove: moves.onMove},
-		Ready: func(s *sandbox.Server) { stopWhen(ctx, s, moves, stop, movesPlayed(4)) }})
+		Ready: func(s *sandbox.Server) { stopWhen(ctx, s, moves, stop, sparringHolds) }})
 	require.NoError(t, err)
+	for _, g := range res.Sandbox.Games() {
+		assert.Contains(t, []int{2, 3}, len(g.Moves), "the partner held after its first move: %v", g.Moves)
+	}
 	return res, clock.since(t)
 }
 

@@ -138,15 +138,23 @@ type scripted struct {
 	runner.GameAPI
 	after int64
 	early bool
+	// hold > 0 stops the partner after its move number hold: asked for
+	// another move, it waits without moving until the game's context ends.
+	hold  int64
 	delay time.Duration
-	moves atomic.Int64
+	moves atomic.Int64 // the moves asked of it so far
 }
 
 // Move sends the move after the delay, or resigns once the opponent has
-// made its moves.
+// made its moves, or holds (see hold).
 func (r *scripted) Move(ctx context.Context, gameID, uci string, offeringDraw bool) error {
-	if r.after > 0 && r.moves.Add(1) > r.after {
+	n := r.moves.Add(1)
+	if r.after > 0 && n > r.after {
 		return r.GameAPI.Resign(ctx, gameID)
+	}
+	if r.hold > 0 && n > r.hold {
+		<-ctx.Done()
+		return ctx.Err()
 	}
 	if r.delay > 0 {
 		select {
@@ -155,7 +163,7 @@ func (r *scripted) Move(ctx context.Context, gameID, uci string, offeringDraw bo
 		case <-time.After(r.delay):
 		}
 	}
-	if err := r.GameAPI.Move(ctx, gameID, uci, offeringDraw); err != nil || !r.early || r.moves.Load() != r.after {
+	if err := r.GameAPI.Move(ctx, gameID, uci, offeringDraw); err != nil || !r.early || n != r.after {
 		return err
 	}
 	return r.GameAPI.Resign(ctx, gameID)

@@ -117,7 +117,8 @@ func (s *sparring) waitStart(ctx context.Context, id string) bool {
 }
 
 func (s *sparring) play(ctx context.Context, id string, journal *store.Store, early bool) {
-	api := &scripted{GameAPI: s.client.Board(), after: int64(s.opt.SparringResignAfter), delay: s.opt.SparringMoveDelay, early: early}
+	api := &scripted{GameAPI: s.client.Board(), after: int64(s.opt.SparringResignAfter), hold: int64(s.opt.SparringHoldAfter),
+		delay: s.opt.SparringMoveDelay, early: early}
 	playOpponent(ctx, id, s.name, s.opt.Sparring, api, s.cfg, journal, s.log)
 }
 
