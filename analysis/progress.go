@@ -13,8 +13,7 @@ import (
 // drawing a bar on w when w is a terminal, and a finish function. When w is
 // not a terminal the callback is nil and nothing is drawn.
 func TerminalProgress(w io.Writer, desc string) (progress func(done, total int), finish func()) {
-	f, ok := w.(*os.File)
-	if !ok || !(isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
+	if !IsTerminal(w) {
 		return nil, func() {}
 	}
 	var mu sync.Mutex
@@ -47,4 +46,11 @@ func TerminalProgress(w io.Writer, desc string) (progress func(done, total int),
 		}
 	}
 	return progress, finish
+}
+
+// IsTerminal reports whether w is a terminal (a file that is a TTY, or a
+// Cygwin terminal): where progress bars are drawn.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

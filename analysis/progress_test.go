@@ -3,7 +3,11 @@ package analysis
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestTerminalProgressSilentWhenNotATerminal(t *testing.T) {
@@ -24,4 +28,13 @@ func TestTerminalProgressSilentWhenNotATerminal(t *testing.T) {
 	if b.Len() != 0 {
 		t.Errorf("wrote %q", b.String())
 	}
+}
+
+// TestIsTerminal: a buffer and a plain file are not terminals.
+func TestIsTerminal(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	require.NoError(t, err)
+	defer f.Close()
+	assert.False(t, IsTerminal(f))
+	assert.False(t, IsTerminal(&bytes.Buffer{}))
 }

@@ -3,11 +3,10 @@ package ewr
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
-	"github.com/mattn/go-isatty"
+	"github.com/outpostchess/outpost/analysis"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -30,17 +29,10 @@ type terminalProgress struct {
 
 // newTerminalProgress draws on w when it is a terminal.
 func newTerminalProgress(w io.Writer) *terminalProgress {
-	if !IsTerminal(w) {
+	if !analysis.IsTerminal(w) {
 		return &terminalProgress{}
 	}
 	return &terminalProgress{w: w}
-}
-
-// IsTerminal reports whether w is a terminal (a file that is a TTY, or a
-// Cygwin terminal).
-func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
 // event draws one progress event.

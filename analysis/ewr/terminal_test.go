@@ -62,12 +62,3 @@ func TestPhaseTitle(t *testing.T) {
 		assert.Equal(t, want, phaseTitle(ph), "phase %v", ph)
 	}
 }
-
-// TestIsTerminal: a buffer and a plain file are not terminals.
-func TestIsTerminal(t *testing.T) {
-	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
-	require.NoError(t, err)
-	defer f.Close()
-	assert.False(t, IsTerminal(f))
-	assert.False(t, IsTerminal(&bytes.Buffer{}))
-}

@@ -151,7 +151,7 @@ func (e *analyseEWR) botName(ctx context.Context, env *Env, server string, offli
 // ewrRun is the moments' selection and reporting of these flags: our
 // bot's moves of bot, a line per moment on a terminal, warnings on stderr.
 func (e *analyseEWR) ewrRun(env *Env, bot string) report.EWRRun {
-	tty := ewr.IsTerminal(env.Stderr)
+	tty := analysis.IsTerminal(env.Stderr)
 	return report.EWRRun{Params: e.params, Rating: *e.flags.maia, Bot: bot, BotMoves: *e.flags.botMoves, TimeLimit: *e.flags.limit,
 		Moment: func(done, total int, game string, ply int) (func(ewr.Event), func()) {
 			if tty {
