@@ -36,9 +36,11 @@ type Hooks struct {
 	GameFinished func(g store.Game)
 	// SummaryPosted is called once a game's summary is in the chat.
 	SummaryPosted func(gameID string, lines []string)
-	// SummaryFailed is called once a game's summary is marked post-failed:
-	// the server refused a line for good (for example a restarted server
-	// that no longer knows the game answers 404), with that refusal.
+	// SummaryFailed is called once it is settled that a game's summary
+	// will not be posted, with the reason: its analysis failed (the
+	// summariser's error), or the server refused a line for good (for
+	// example a restarted server that no longer knows the game answers
+	// 404). Every summarised game ends in SummaryPosted or SummaryFailed.
 	SummaryFailed func(gameID string, reason error)
 	// RunnerDone is called with each game runner's outcome, also when the
 	// runner stopped before the game ended.

@@ -77,7 +77,7 @@ func (d *Daemon) analyse(ctx context.Context, id string) store.Analysis {
 	g, err := d.store.Game(ctx, id)
 	if err != nil {
 		log.Warn().Err(err).Msg("analysis: game not in the store")
-		_ = d.store.FailAnalysis(ctx, id, err.Error())
+		d.failAnalysis(ctx, id, err)
 		return store.Analysis{GameID: id, State: store.AnalysisFailed}
 	}
 	start := time.Now()
@@ -85,7 +85,7 @@ func (d *Daemon) analyse(ctx context.Context, id string) store.Analysis {
 	if err != nil {
 		if ctx.Err() == nil {
 			log.Warn().Err(err).Msg("post-game analysis failed")
-			_ = d.store.FailAnalysis(ctx, id, err.Error())
+			d.failAnalysis(ctx, id, err)
 		}
 		return store.Analysis{GameID: id, State: store.AnalysisFailed}
 	}
@@ -96,6 +96,18 @@ func (d *Daemon) analyse(ctx context.Context, id string) store.Analysis {
 	}
 	log.Info().Dur("took", time.Since(start)).Msg("post-game analysis done")
 	return store.Analysis{GameID: id, State: store.AnalysisDone, Summary: summary}
+}
+
+// failAnalysis marks a game's analysis failed for good and reports that
+// no summary will come (Hooks.SummaryFailed).
+func (d *Daemon) failAnalysis(ctx context.Context, id string, reason error) {
+	if err := d.store.FailAnalysis(ctx, id, reason.Error()); err != nil {
+		d.log.Error().Err(err).Str("game", id).Msg("mark analysis failed")
+		return
+	}
+	if h := d.hooks.SummaryFailed; h != nil {
+		h(id, reason)
+	}
 }
 
 // post puts a summary in the configured rooms, exactly once per game: each

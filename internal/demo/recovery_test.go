@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -567,4 +568,48 @@ func TestStallAtGameEndChatOnce(t *testing.T) {
 			assert.Equal(t, wantRestarts, restarted, "daemon restarts")
 		})
 	}
+}
+
+// failingSummariser's analysis always fails.
+type failingSummariser struct{}
+
+var errNoAnalysis = errors.New("no engine for the summary")
+
+func (failingSummariser) Summarise(context.Context, store.Game) (string, []string, error) {
+	return "", nil, errNoAnalysis
+}
+
+// TestSummaryAnalysisFailedEndsTheRun: a game whose post-game analysis
+// fails is reported once through Hooks.SummaryFailed with the summariser's
+// error, and a demo of one game counts it and ends with exactly that game,
+// instead of waiting for a summary that cannot come (and letting the
+// sparring partner start more games meanwhile).
+func TestSummaryAnalysisFailedEndsTheRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a game: skipped in -short mode")
+	}
+	ctx := leakChecked(t, 3*time.Minute)
+	cfg := fastConfig()
+	var mu sync.Mutex
+	failed := map[string]error{}
+	hooks := daemon.Hooks{SummaryFailed: func(id string, reason error) {
+		mu.Lock()
+		defer mu.Unlock()
+		_, dup := failed[id]
+		assert.False(t, dup, "SummaryFailed called twice for %s", id)
+		failed[id] = reason
+	}}
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "1+0", Summariser: failingSummariser{}, Dir: t.TempDir(),
+		SparringResignAfter: 3, Logger: testLogger(t), Hooks: hooks})
+	require.NoError(t, err)
+	require.Len(t, res.Summary, 1)
+	require.Len(t, res.Sandbox.Games(), 1, "no game started after the one whose summary failed")
+	var id string
+	for id = range res.Summary {
+	}
+	assert.Nil(t, res.Summary[id])
+	mu.Lock()
+	defer mu.Unlock()
+	require.Contains(t, failed, id)
+	assert.ErrorIs(t, failed[id], errNoAnalysis)
 }
