@@ -271,12 +271,9 @@ func TestClusterServerRestartLosesNothing(t *testing.T) {
 	noLeaks(t)
 	addr, dir := freeAddr(t), t.TempDir()
 	srv := startServer(t, addr, dir)
-	jobs := make([]analysis.Job, 12)
-	for i := range jobs {
-		jobs[i] = analysis.Job{Pos: uci.Position{Moves: make([]string, 0, i)}, WhiteToMove: i%2 == 0, Limits: uci.Limits{Nodes: int64(1000 + i)}}
-	}
+	jobs := ruyLopez(12)
 	chunks := []analysis.Chunk{{Jobs: jobs[7:]}, {Jobs: jobs[2:7], Warmup: &jobs[7]}, {Jobs: jobs[:2], Warmup: &jobs[2]}}
-	spec := analysis.EngineSpec{Command: []string{"fake"}}
+	spec := analysis.EngineSpec{Command: []string{"sf15"}} // the workers' engine is a fake
 	ctx, cancel := context.WithCancel(context.Background())
 	conn := connect(t, srv.URL())
 	d := &cluster.Dispatcher{Conn: conn, Logger: zerolog.Nop()}
@@ -352,9 +349,9 @@ func TestClusterFailedChunkIsNotSticky(t *testing.T) {
 	}
 	stop := runWorker(&cluster.Worker{Conn: connect(t, srv.URL()), ID: "w", Engines: 1, Start: start, Logger: zerolog.Nop()})
 	defer stop()
-	jobs := []analysis.Job{{Limits: uci.Limits{Nodes: 1}}, {Limits: uci.Limits{Nodes: 2}}}
+	jobs := []analysis.Job{{WhiteToMove: true, Limits: uci.Limits{Nodes: 1}}, {WhiteToMove: true, Limits: uci.Limits{Nodes: 2}}}
 	chunks := []analysis.Chunk{{Jobs: jobs}}
-	spec := analysis.EngineSpec{Command: []string{"fake"}}
+	spec := analysis.EngineSpec{Command: []string{"sf15"}} // the worker's engine is a fake
 	conn := connect(t, srv.URL())
 	d := &cluster.Dispatcher{Conn: conn, Logger: zerolog.Nop()}
 	ctx := context.Background()
@@ -403,3 +400,14 @@ func (e *countingEngine) Analyse(ctx context.Context, pos uci.Position, lim uci.
 func (e *countingEngine) NewGame(ctx context.Context) error { e.n = 0; return nil }
 func (e *countingEngine) Restart(ctx context.Context) error { return nil }
 func (e *countingEngine) Close() error                      { return nil }
+
+// ruyLopez returns the positions after 0..n-1 plies of a Ruy Lopez, each
+// with a budget of 1000+ply nodes.
+func ruyLopez(n int) []analysis.Job {
+	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5"}
+	jobs := make([]analysis.Job, n)
+	for i := range jobs {
+		jobs[i] = analysis.Job{Pos: uci.Position{Moves: moves[:i]}, WhiteToMove: i%2 == 0, Limits: uci.Limits{Nodes: int64(1000 + i)}}
+	}
+	return jobs
+}

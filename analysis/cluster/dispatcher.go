@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -50,16 +49,31 @@ func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, ch
 	if err := d.Conn.Ensure(ctx, d.Settings); err != nil {
 		return nil, err
 	}
-	job, err := JobID(spec, chunks)
+	eng, err := EngineFor(spec)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	job, err := JobID(eng, chunks)
 	if err != nil {
 		return nil, err
+	}
+	nonce, err := newNonce()
+	if err != nil {
+		return nil, err
+	}
+	// every chunk is checked as a worker checks it before any is published
+	msgs := make([][]byte, len(chunks))
+	for i, c := range chunks {
+		if msgs[i], err = encodeChunk(job, i, nonce, eng, c); err != nil {
+			return nil, fmt.Errorf("cluster: job %s chunk %d: %w", job, i, err)
+		}
 	}
 	positions := 0
 	for _, c := range chunks {
 		positions += len(c.Jobs)
 	}
 	log := d.Logger.With().Str("job", job).Logger()
-	if err := d.recordJob(ctx, jobInfo{ID: job, Chunks: len(chunks), Positions: positions, Engine: strings.Join(spec.Command, " "), Created: time.Now().UTC()}); err != nil {
+	if err := d.recordJob(ctx, jobInfo{ID: job, Chunks: len(chunks), Positions: positions, Engine: eng.String(), Created: time.Now().UTC()}); err != nil {
 		return nil, err
 	}
 	// read the results first, so none published meanwhile is missed
@@ -78,20 +92,12 @@ func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, ch
 	if err != nil {
 		return nil, err
 	}
-	nonce, err := newNonce()
-	if err != nil {
-		return nil, err
-	}
 	published := 0
-	for i, c := range chunks {
+	for i := range chunks {
 		if have[i] || waiting[i] {
 			continue
 		}
-		b, err := json.Marshal(chunkMsg{Job: job, Index: i, Nonce: nonce, Spec: spec, Chunk: c})
-		if err != nil {
-			return nil, fmt.Errorf("cluster: job %s chunk %d: %w", job, i, err)
-		}
-		if _, err := d.Conn.JS.Publish(ctx, workSubject(job, i), b, jetstream.WithMsgID(msgID("chunk", job, i, nonce))); err != nil {
+		if _, err := d.Conn.JS.Publish(ctx, workSubject(job, i), msgs[i], jetstream.WithMsgID(msgID("chunk", job, i, nonce))); err != nil {
 			return nil, fmt.Errorf("cluster: job %s: publish chunk %d: %w", job, i, err)
 		}
 		published++
@@ -181,6 +187,11 @@ func (a *assembler) add(subject string, data []byte) (int, error) {
 	}
 	if len(r.Outcomes) != len(a.chunks[index].Jobs) {
 		return 0, fmt.Errorf("cluster: job %s chunk %d: %d outcomes for %d positions", a.job, index, len(r.Outcomes), len(a.chunks[index].Jobs))
+	}
+	for i, j := range a.chunks[index].Jobs {
+		if j.Skip {
+			r.Outcomes[i] = j.Fixed // a terminal position's outcome is the submitter's
+		}
 	}
 	if r.Engine != "" {
 		a.engine = r.Engine

@@ -142,8 +142,8 @@ func (st *ClusterStatus) String() string {
 	fmt.Fprintf(&b, "workers: %d   queued chunks: %d   in flight: %d   throughput: %.1f positions/s\n",
 		len(st.Workers), st.Queued, st.InFlight, st.PositionsPerSecond)
 	for _, w := range st.Workers {
-		fmt.Fprintf(&b, "  %-24s engines %d  busy %d  chunks %d  positions %d (%.1f/s)  nodes %d  seen %s ago\n",
-			w.ID, w.Engines, w.Busy, w.Chunks, w.Positions, w.Rate, w.Nodes, time.Since(w.Updated).Round(time.Second))
+		fmt.Fprintf(&b, "  %-24s engines %d  busy %d  chunks %d  failed %d  positions %d (%.1f/s)  nodes %d  seen %s ago\n",
+			w.ID, w.Engines, w.Busy, w.Chunks, w.Failed, w.Positions, w.Rate, w.Nodes, time.Since(w.Updated).Round(time.Second))
 	}
 	if len(st.Jobs) > 0 {
 		b.WriteString("jobs:\n")

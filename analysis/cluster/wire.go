@@ -32,18 +32,6 @@ const ResultsMaxAge = 7 * 24 * time.Hour
 // result published twice with the same id within it is stored once.
 const dedupWindow = 10 * time.Minute
 
-// chunkMsg is one chunk on the work stream.
-type chunkMsg struct {
-	Job   string `json:"job"`
-	Index int    `json:"index"`
-	// Nonce identifies this publication of the chunk: its message ids
-	// (chunk and result) carry it, so a chunk published again later (its
-	// result was purged or failed) is not dropped as a duplicate.
-	Nonce string              `json:"nonce"`
-	Spec  analysis.EngineSpec `json:"spec"`
-	Chunk analysis.Chunk      `json:"chunk"`
-}
-
 // resultMsg is one chunk's result on the results stream: the outcomes, or
 // the error that made the worker give the chunk up.
 type resultMsg struct {
@@ -54,6 +42,9 @@ type resultMsg struct {
 	Engine   string             `json:"engine,omitempty"` // the engine's self-reported name
 	Outcomes []analysis.Outcome `json:"outcomes,omitempty"`
 	Err      string             `json:"error,omitempty"`
+	// Refused is the subject of a chunk the worker refused (it was
+	// malformed or forged, or named an engine the worker does not have).
+	Refused string `json:"refused,omitempty"`
 }
 
 // jobInfo is a job's entry in the jobs bucket.
@@ -65,19 +56,31 @@ type jobInfo struct {
 	Created   time.Time `json:"created"`
 }
 
+// jobIDLen and nonceLen are the lengths in hex digits of a job id and of
+// a publication nonce.
+const (
+	jobIDLen = 24
+	nonceLen = 16
+)
+
+// refusedPrefix is where a worker answers a refused chunk whose subject
+// names no chunk (outpost.results.refused.SEQ, SEQ its work stream
+// sequence): an answer must not land on a real job's results.
+const refusedPrefix = resultsPrefix + "refused."
+
 // JobID is the id of a job: a hash of the engine settings and the chunks,
 // so the same work submitted again (a restarted submitter) has the same id
 // and finds its results.
-func JobID(spec analysis.EngineSpec, chunks []analysis.Chunk) (string, error) {
+func JobID(eng EngineSettings, chunks []analysis.Chunk) (string, error) {
 	b, err := json.Marshal(struct {
-		Spec   analysis.EngineSpec
+		Engine EngineSettings
 		Chunks []analysis.Chunk
-	}{spec, chunks})
+	}{eng, chunks})
 	if err != nil {
 		return "", fmt.Errorf("cluster: job id: %w", err)
 	}
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:12]), nil
+	return hex.EncodeToString(sum[:jobIDLen/2]), nil
 }
 
 func workSubject(job string, index int) string {
@@ -94,19 +97,20 @@ func msgID(kind, job string, index int, nonce string) string {
 	return kind + "-" + job + "-" + strconv.Itoa(index) + "-" + nonce
 }
 
-// parseSubject splits prefix+JOB.INDEX.
+// parseSubject splits prefix+JOB.INDEX; INDEX is written as workSubject
+// and resultSubject write it (no sign, no leading zero).
 func parseSubject(prefix, subject string) (job string, index int, err error) {
 	rest, ok := strings.CutPrefix(subject, prefix)
 	if !ok {
-		return "", 0, fmt.Errorf("cluster: subject %q: want prefix %q", subject, prefix)
+		return "", 0, fmt.Errorf("cluster: subject %q: want prefix %q", clip(subject), prefix)
 	}
 	job, idx, ok := strings.Cut(rest, ".")
 	if !ok || job == "" {
-		return "", 0, fmt.Errorf("cluster: subject %q: want %sJOB.INDEX", subject, prefix)
+		return "", 0, fmt.Errorf("cluster: subject %q: want %sJOB.INDEX", clip(subject), prefix)
 	}
 	index, err = strconv.Atoi(idx)
-	if err != nil || index < 0 {
-		return "", 0, fmt.Errorf("cluster: subject %q: bad chunk index %q", subject, idx)
+	if err != nil || index < 0 || strconv.Itoa(index) != idx {
+		return "", 0, fmt.Errorf("cluster: subject %q: bad chunk index %q", clip(subject), clip(idx))
 	}
 	return job, index, nil
 }

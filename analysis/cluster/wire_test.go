@@ -61,22 +61,22 @@ func sampleChunks() []analysis.Chunk {
 }
 
 func TestJobIDDependsOnSpecAndChunks(t *testing.T) {
-	spec := analysis.EngineSpec{Command: []string{"sf15"}, HashMB: 16}
-	a, err := JobID(spec, sampleChunks())
+	eng := EngineSettings{Name: "sf15", Threads: 1, HashMB: 16}
+	a, err := JobID(eng, sampleChunks())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := JobID(spec, sampleChunks())
+	b, _ := JobID(eng, sampleChunks())
 	if a != b || len(a) != 24 {
 		t.Fatalf("job ids %q %q: want equal, 24 hex digits", a, b)
 	}
-	spec.HashMB = 32
-	if c, _ := JobID(spec, sampleChunks()); c == a {
+	eng.HashMB = 32
+	if c, _ := JobID(eng, sampleChunks()); c == a {
 		t.Error("another hash size gave the same job id")
 	}
 	ch := sampleChunks()
 	ch[0].Jobs[0].Limits.Nodes = 2000
-	if c, _ := JobID(analysis.EngineSpec{Command: []string{"sf15"}, HashMB: 16}, ch); c == a {
+	if c, _ := JobID(EngineSettings{Name: "sf15", Threads: 1, HashMB: 16}, ch); c == a {
 		t.Error("another node budget gave the same job id")
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
 )
 
@@ -52,7 +53,8 @@ type Worker struct {
 	// OnChunk, if set, is called when an engine starts a chunk (tests).
 	OnChunk func(job string, index int)
 
-	chunks    atomic.Int64
+	chunks    atomic.Int64 // chunks done
+	failed    atomic.Int64 // chunks answered as failed
 	positions atomic.Int64
 	nodes     atomic.Int64
 	busy      atomic.Int64
@@ -60,13 +62,16 @@ type Worker struct {
 
 // WorkerState is a worker's heartbeat in the workers bucket.
 type WorkerState struct {
-	ID        string `json:"id"`
-	Host      string `json:"host"`
-	Engines   int    `json:"engines"`
-	Busy      int    `json:"busy"`
-	Chunks    int64  `json:"chunks"`
-	Positions int64  `json:"positions"`
-	Nodes     int64  `json:"nodes"`
+	ID      string `json:"id"`
+	Host    string `json:"host"`
+	Engines int    `json:"engines"`
+	Busy    int    `json:"busy"`
+	Chunks  int64  `json:"chunks"`
+	// Failed counts the chunks answered as failed (refused, or an engine
+	// error); they are not in Chunks.
+	Failed    int64 `json:"failed"`
+	Positions int64 `json:"positions"`
+	Nodes     int64 `json:"nodes"`
 	// Rate is positions per second over the last rateWindow.
 	Rate    float64   `json:"rate"`
 	Started time.Time `json:"started"`
@@ -167,7 +172,7 @@ func (w *Worker) heartbeat(ctx context.Context, kv jetstream.KeyValue, st Worker
 	var r rateWindow
 	for {
 		st.Busy = int(w.busy.Load())
-		st.Chunks, st.Positions, st.Nodes = w.chunks.Load(), w.positions.Load(), w.nodes.Load()
+		st.Chunks, st.Failed, st.Positions, st.Nodes = w.chunks.Load(), w.failed.Load(), w.positions.Load(), w.nodes.Load()
 		st.Updated = time.Now().UTC()
 		st.Rate = r.add(st.Updated, st.Positions)
 		if b, err := json.Marshal(st); err == nil {
@@ -215,39 +220,92 @@ func (w *Worker) loop(ctx context.Context, cons jetstream.Consumer, ackWait time
 	return nil
 }
 
-// handle runs one chunk and publishes its result, then acks. Errors of
+// handle runs one chunk and publishes its result, then acks. A chunk
+// decodeChunk refuses, or one naming an engine this machine does not have,
+// is answered as failed with the reason and terminated (refuse). Errors of
 // the chunk itself (a position an engine refuses) are published as the
-// result so the submitter fails at once instead of waiting; errors of
-// this worker (its engine does not start, ctx ended) leave the chunk for
+// result so the submitter fails at once instead of waiting; errors of this
+// worker (its engine does not start, ctx ended) leave the chunk for
 // redelivery.
 func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait time.Duration, log zerolog.Logger) {
 	w.busy.Add(1)
 	defer w.busy.Add(-1)
-	var cm chunkMsg
-	if err := json.Unmarshal(msg.Data(), &cm); err != nil {
-		log.Error().Err(err).Str("subject", msg.Subject()).Msg("cluster: malformed chunk dropped")
-		_ = msg.Term()
+	d, err := decodeChunk(msg.Subject(), msg.Data())
+	if err != nil {
+		w.refuse(ctx, msg, "chunk refused: "+err.Error(), log)
 		return
 	}
-	log = log.With().Str("job", cm.Job).Int("chunk", cm.Index).Logger()
+	log = log.With().Str("job", d.job).Int("chunk", d.index).Logger()
 	if w.OnChunk != nil {
-		w.OnChunk(cm.Job, cm.Index)
+		w.OnChunk(d.job, d.index)
 	}
-	key := specKey(cm.Spec)
-	if s.eng == nil || s.key != key {
-		if s.eng != nil {
-			s.eng.Close()
-			s.eng = nil
-		}
-		eng, err := w.Start(ctx, cm.Spec, log)
-		if err != nil {
-			log.Error().Err(err).Msg("cluster: engine does not start; chunk left for another worker")
-			_ = msg.NakWithDelay(ackWait / 3)
+	if err := w.engine(ctx, s, d.engine, log); err != nil {
+		if errors.Is(err, enginepath.ErrNotInstalled) {
+			w.refuse(ctx, msg, fmt.Sprintf("engine %s is not installed on worker %s: %v", d.engine.Name, w.ID, err), log)
 			return
 		}
-		s.eng, s.key = eng, key
+		log.Error().Err(err).Msg("cluster: engine does not start; chunk left for another worker")
+		_ = msg.NakWithDelay(ackWait / 3)
+		return
 	}
+	outs, err := w.search(ctx, msg, s.eng, d.chunk, ackWait, log)
+	if ctx.Err() != nil {
+		return // shutting down: the chunk goes to another worker
+	}
+	res := resultMsg{Job: d.job, Index: d.index, Worker: w.ID, Nonce: d.nonce, Engine: engineName(s.eng), Outcomes: outs}
+	if err != nil {
+		res = resultMsg{Job: d.job, Index: d.index, Worker: w.ID, Nonce: d.nonce, Err: err.Error()}
+	}
+	b, merr := json.Marshal(res)
+	if merr != nil {
+		log.Error().Err(merr).Msg("cluster: encode result")
+		_ = msg.Nak()
+		return
+	}
+	if _, perr := w.Conn.JS.Publish(ctx, resultSubject(d.job, d.index), b, jetstream.WithMsgID(msgID("result", d.job, d.index, d.nonce))); perr != nil {
+		log.Warn().Err(perr).Msg("cluster: publish result; chunk left for redelivery")
+		_ = msg.Nak()
+		return
+	}
+	if err := msg.DoubleAck(ctx); err != nil {
+		// the result is stored; a redelivery's second result is ignored
+		log.Warn().Err(err).Msg("cluster: ack")
+	}
+	if res.Err != "" {
+		w.failed.Add(1)
+		return
+	}
+	w.chunks.Add(1)
+	w.positions.Add(int64(len(outs)))
+	for _, o := range outs {
+		w.nodes.Add(o.Nodes)
+	}
+}
+
+// engine makes s hold an engine with the settings, starting one (the name
+// resolved on this machine) when the slot has none or another.
+func (w *Worker) engine(ctx context.Context, s *slot, eng EngineSettings, log zerolog.Logger) error {
+	key := eng.String()
+	if s.eng != nil && s.key == key {
+		return nil
+	}
+	if s.eng != nil {
+		s.eng.Close()
+		s.eng = nil
+	}
+	e, err := w.Start(ctx, eng.spec(), log)
+	if err != nil {
+		return err
+	}
+	s.eng, s.key = e, key
+	return nil
+}
+
+// search runs the chunk on eng, telling JetStream every ackWait/3 that the
+// chunk is in progress.
+func (w *Worker) search(ctx context.Context, msg jetstream.Msg, eng analysis.Searcher, c analysis.Chunk, ackWait time.Duration, log zerolog.Logger) ([]analysis.Outcome, error) {
 	hbCtx, stopHB := context.WithCancel(ctx)
+	defer stopHB()
 	go func() {
 		t := time.NewTicker(max(ackWait/3, 100*time.Millisecond))
 		defer t.Stop()
@@ -260,43 +318,49 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait
 			}
 		}
 	}()
-	outs, err := analysis.RunChunk(ctx, s.eng, cm.Chunk, w.Retries, log, nil)
-	stopHB()
-	if ctx.Err() != nil {
-		return // shutting down: the chunk goes to another worker
-	}
-	res := resultMsg{Job: cm.Job, Index: cm.Index, Worker: w.ID, Nonce: cm.Nonce, Engine: engineName(s.eng), Outcomes: outs}
-	if err != nil {
-		res = resultMsg{Job: cm.Job, Index: cm.Index, Worker: w.ID, Nonce: cm.Nonce, Err: err.Error()}
-	}
-	b, merr := json.Marshal(res)
-	if merr != nil {
-		log.Error().Err(merr).Msg("cluster: encode result")
-		_ = msg.Nak()
-		return
-	}
-	if _, perr := w.Conn.JS.Publish(ctx, resultSubject(cm.Job, cm.Index), b, jetstream.WithMsgID(msgID("result", cm.Job, cm.Index, cm.Nonce))); perr != nil {
-		log.Warn().Err(perr).Msg("cluster: publish result; chunk left for redelivery")
-		_ = msg.Nak()
-		return
-	}
-	if err := msg.DoubleAck(ctx); err != nil {
-		// the result is stored; a redelivery's second result is ignored
-		log.Warn().Err(err).Msg("cluster: ack")
-	}
-	w.chunks.Add(1)
-	w.positions.Add(int64(len(outs)))
-	for _, o := range outs {
-		w.nodes.Add(o.Nodes)
-	}
+	return analysis.RunChunk(ctx, eng, c, w.Retries, log, nil)
 }
 
-// specKey identifies engine settings: a slot keeps its engine while the
-// settings stay the same.
-func specKey(s analysis.EngineSpec) string {
-	b, _ := json.Marshal(s)
-	return strings.TrimSpace(string(b))
+// refuse answers a chunk this worker will not run as failed with the
+// reason, once, and terminates it, so JetStream never delivers it again;
+// it counts as failed, never as done. The answer goes to the chunk's
+// results subject when its subject names a chunk of a job, else to
+// outpost.results.refused.SEQ; its message id (the work stream's
+// sequence) keeps it single if the chunk is delivered again before the
+// termination lands.
+func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, reason string, log zerolog.Logger) {
+	if len(reason) > maxReasonLen {
+		reason = reason[:maxReasonLen] + "…"
+	}
+	subject := msg.Subject()
+	res := resultMsg{Worker: w.ID, Err: reason, Refused: clip(subject)}
+	var seq uint64
+	if md, err := msg.Metadata(); err == nil {
+		seq = md.Sequence.Stream
+	}
+	answer := refusedPrefix + strconv.FormatUint(seq, 10)
+	if job, index, err := parseSubject(workPrefix, subject); err == nil && isHex(job, jobIDLen) {
+		res.Job, res.Index, answer = job, index, resultSubject(job, index)
+	}
+	b, err := json.Marshal(res)
+	if err == nil {
+		_, err = w.Conn.JS.Publish(ctx, answer, b, jetstream.WithMsgID("refused-"+strconv.FormatUint(seq, 10)))
+	}
+	if err != nil {
+		log.Warn().Err(err).Str("subject", clip(subject)).Msg("cluster: publish a refusal; chunk left for redelivery")
+		_ = msg.Nak()
+		return
+	}
+	log.Error().Str("subject", clip(subject)).Str("reason", reason).Msg("cluster: chunk refused")
+	if err := msg.TermWithReason(clip(reason)); err != nil {
+		log.Warn().Err(err).Msg("cluster: terminate a refused chunk")
+	}
+	w.failed.Add(1)
 }
+
+// Counts returns the chunks this worker has done and those it answered
+// as failed (refused, or an engine error); a failed chunk is never done.
+func (w *Worker) Counts() (done, failed int64) { return w.chunks.Load(), w.failed.Load() }
 
 // engineName is the engine's self-reported name, "" when it has none.
 func engineName(e analysis.Searcher) string {
