@@ -174,7 +174,11 @@ func toWire(j analysis.Job) (wireJob, error) {
 // job is the analysis job of a checked wire job (a skipped job's outcome
 // is left empty: the submitter has it).
 func (w wireJob) job() analysis.Job {
-	return analysis.Job{Pos: uci.Position{FEN: w.FEN, Moves: w.Moves, Chess960: w.Chess960}, WhiteToMove: w.WhiteToMove,
+	moves := w.Moves
+	if len(moves) == 0 {
+		moves = nil // "moves": [] and no moves are the same position
+	}
+	return analysis.Job{Pos: uci.Position{FEN: w.FEN, Moves: moves, Chess960: w.Chess960}, WhiteToMove: w.WhiteToMove,
 		Limits: uci.Limits{Nodes: w.Nodes, Depth: w.Depth}, Skip: w.Skip}
 }
 
