@@ -97,7 +97,12 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		run.opt.Pool.Dispatcher = asDispatcher(clusterconn.New(cfg.Cluster, *clusterURL, "outpost-analyse", log))
+		if d := clusterconn.New(cfg.Cluster, *clusterURL, "outpost-analyse", log); d != nil {
+			if err := checkClusterEngine(run.opt.Pool.Command, "--engine", *threads, *hash, "--hash"); err != nil {
+				return err
+			}
+			run.opt.Pool.Dispatcher = d
+		}
 		run.opt.Engine.Progress, run.finish = analysis.TerminalProgress(env.Stderr, "analysing")
 	}
 	if *ewrFlags.on || *format == "html" {

@@ -103,7 +103,9 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 		if cmdline, err = comparerun.Engine(cmdline, log); err != nil {
 			return fmt.Errorf("--engine: %w", err)
 		}
-	} // with a cluster, each worker resolves the engine name on its machine
+	} else if err := checkClusterEngine(cmdline, "--engine (or compare.engine)", *threads, hashMB, "--hash (or analysis.hash_mb)"); err != nil {
+		return err // with a cluster, each worker resolves the engine name on its machine
+	}
 
 	req := comparerun.Request{File: *pgnFile, User: *user, Since: cfg.Compare.Since, Max: cfg.Compare.MaxGames}
 	if *user != "" {

@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/cluster"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
@@ -20,18 +21,27 @@ import (
 // [analysis] and [cluster]; me is our account name ("" until known). When
 // the configured engine is missing, our own hard engine (this binary in
 // UCI mode: `outpost uci --engine hard`) analyses instead, and the log
-// says so.
+// says so. With [cluster] url the positions go to the cluster's workers
+// when the engine is one a cluster names (sf15, sf18, sf19, within the
+// cluster's hash bound); otherwise the log says why (naming the key) and
+// the games are analysed in-process.
 func FromConfig(cfg *config.Config, me string, log zerolog.Logger) *Summariser {
-	cmd := cfg.Summary.Engine
+	cmd, key := cfg.Summary.Engine, "summary.engine"
 	if len(cmd) == 0 {
-		cmd = cfg.Analysis.Engine
+		cmd, key = cfg.Analysis.Engine, "analysis.engine"
 	}
 	pc := analysis.PoolConfig{Workers: 1, Threads: 1, HashMB: cfg.Analysis.HashMB}
 	if d := clusterconn.New(cfg.Cluster, "", "outpost-daemon", log); d != nil {
 		// [cluster] url: the game's positions go to the cluster's workers,
-		// which resolve the engine name on their machines
-		pc.Dispatcher = d
-	} else if len(cmd) > 0 {
+		// which resolve the engine name on their machines; a command line
+		// is never sent to them
+		if _, err := cluster.EngineFor(analysis.EngineSpec{Command: cmd, Threads: pc.Threads, HashMB: pc.HashMB}); err != nil {
+			log.Error().Err(err).Msgf("%s (or analysis.hash_mb) with [cluster] url: the summaries are analysed in-process instead", key)
+		} else {
+			pc.Dispatcher = d
+		}
+	}
+	if pc.Dispatcher == nil && len(cmd) > 0 {
 		// engine names (sf15) are resolved here; a missing engine is
 		// replaced by our own hard engine, and the log says so
 		r, err := enginepath.Resolve(cmd)

@@ -16,7 +16,9 @@ import (
 // TestFromConfigEngine: the summary's engine is [summary] engine, else
 // [analysis] engine; a missing one is replaced by our hard engine (this
 // binary over UCI) with a warning; with [cluster] url the positions go to
-// the cluster and the name stays for its workers to resolve.
+// the cluster and the name stays for its workers to resolve, but a
+// command line is never sent: the log names the key and the engine runs
+// here.
 func TestFromConfigEngine(t *testing.T) {
 	self, err := os.Executable()
 	if err != nil {
@@ -34,9 +36,17 @@ func TestFromConfigEngine(t *testing.T) {
 		{"analysis engine when the summary names none", func(c *config.Config) { c.Summary.Engine, c.Analysis.Engine = nil, []string{"/bin/sh", "-x"} }, []string{"/bin/sh", "-x"}, false, false},
 		{"missing engine: our hard engine", func(c *config.Config) { c.Summary.Engine = []string{"/nonexistent/stockfish"} }, hard, false, true},
 		{"cluster: the name goes to the workers", func(c *config.Config) {
+			c.Summary.Engine = []string{"sf18"}
+			c.Cluster.URL = "nats://127.0.0.1:1"
+		}, []string{"sf18"}, true, false},
+		{"cluster: a command line is not sent, the engine runs here", func(c *config.Config) {
 			c.Summary.Engine = []string{"/nonexistent/stockfish"}
 			c.Cluster.URL = "nats://127.0.0.1:1"
-		}, []string{"/nonexistent/stockfish"}, true, false},
+		}, hard, false, true},
+		{"cluster: the analysis engine, a command line, runs here", func(c *config.Config) {
+			c.Summary.Engine, c.Analysis.Engine = nil, []string{"/bin/sh"}
+			c.Cluster.URL = "nats://127.0.0.1:1"
+		}, []string{"/bin/sh"}, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,6 +63,11 @@ func TestFromConfigEngine(t *testing.T) {
 			}
 			if got := strings.Contains(logs.String(), "summary engine missing"); got != tc.warnings {
 				t.Errorf("warning logged %v, want %v: %s", got, tc.warnings, logs.String())
+			}
+			refused := cfg.Cluster.URL != "" && !tc.cluster
+			if got := strings.Contains(logs.String(), "engine (or analysis.hash_mb) with [cluster] url: the summaries are analysed in-process") &&
+				strings.Contains(logs.String(), "is a command line"); got != refused {
+				t.Errorf("refusal logged %v, want %v: %s", got, refused, logs.String())
 			}
 			if s.me != "OutpostBot" || s.nodes != int64(cfg.Summary.Nodes) {
 				t.Errorf("me %q nodes %d", s.me, s.nodes)
