@@ -57,7 +57,9 @@ func TestDecodeChunkRefuses(t *testing.T) {
 	}
 	pos := func(p map[string]any) func(map[string]any) { return func(m map[string]any) { m["jobs"] = []any{p} } }
 	eng := func(name string, threads, hash int) func(map[string]any) {
-		return func(m map[string]any) { m["engine"] = map[string]any{"name": name, "threads": threads, "hash_mb": hash} }
+		return func(m map[string]any) {
+			m["engine"] = map[string]any{"name": name, "threads": threads, "hash_mb": hash}
+		}
 	}
 	tests := []struct {
 		name    string
