@@ -24,6 +24,13 @@
 //   - Key-value buckets outpost_workers (worker heartbeats, with a TTL) and
 //     outpost_jobs (job sizes) feed Status.
 //
+// No command crosses the wire: a chunk names an engine of Engines() with
+// bounded settings, which each worker resolves on its own machine; a
+// worker decodes a chunk strictly and runs every position through the one
+// position check (analysis/replay) before an engine sees it, and answers a
+// chunk it refuses as failed with the reason, once, terminating it
+// (chunk.go).
+//
 // Serve embeds a NATS server with JetStream for a single machine or a
 // first node; any NATS cluster with JetStream works instead.
 package cluster
