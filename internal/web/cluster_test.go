@@ -14,7 +14,7 @@ import (
 func TestClusterPage(t *testing.T) {
 	now := time.Date(2026, 11, 26, 1, 2, 3, 0, time.UTC)
 	st := &cluster.ClusterStatus{
-		Workers:            []cluster.WorkerState{{ID: "w1<b>", Host: "box", Engines: 2, Busy: 1, Chunks: 7, Positions: 33, Nodes: 1234, Started: now, Updated: now}},
+		Workers:            []cluster.WorkerState{{ID: "w1<b>", Host: "box", Engines: 2, Busy: 1, Chunks: 7, Failed: 2, Positions: 33, Nodes: 1234, Started: now, Updated: now}},
 		Queued:             4,
 		InFlight:           1,
 		PositionsPerSecond: 3.25,
@@ -25,7 +25,7 @@ func TestClusterPage(t *testing.T) {
 	})
 	body := e.page(t, "/cluster")
 	mustContain(t, body, "<strong>1</strong> workers", "<strong>4</strong> chunks queued", "<strong>3.2</strong> positions/s",
-		"w1&lt;b&gt;", "<td>33</td>", "01:02:03", "<code>abc123</code>", "5 / 9", `href="/cluster" aria-current="page"`)
+		"w1&lt;b&gt;", "<td>7</td><td>2</td><td>33</td>", ">Failed</th>", "01:02:03", "<code>abc123</code>", "5 / 9", `href="/cluster" aria-current="page"`)
 	code, body := e.get(t, "/api/cluster")
 	var got cluster.ClusterStatus
 	if code != http.StatusOK || json.Unmarshal([]byte(body), &got) != nil || got.Queued != 4 || got.Jobs[0].ChunksDone != 5 {
