@@ -342,9 +342,13 @@ func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, reason string, l
 	if job, index, err := parseSubject(workPrefix, subject); err == nil && isHex(job, jobIDLen) {
 		res.Job, res.Index, answer = job, index, resultSubject(job, index)
 	}
+	var opts []jetstream.PublishOpt
+	if seq > 0 { // always, for a message of the work stream
+		opts = append(opts, jetstream.WithMsgID("refused-"+strconv.FormatUint(seq, 10)))
+	}
 	b, err := json.Marshal(res)
 	if err == nil {
-		_, err = w.Conn.JS.Publish(ctx, answer, b, jetstream.WithMsgID("refused-"+strconv.FormatUint(seq, 10)))
+		_, err = w.Conn.JS.Publish(ctx, answer, b, opts...)
 	}
 	if err != nil {
 		log.Warn().Err(err).Str("subject", clip(subject)).Msg("cluster: publish a refusal; chunk left for redelivery")
