@@ -1,6 +1,7 @@
 package ewr
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,4 +59,32 @@ func TestBenchPositionNamesOfSet(t *testing.T) {
 	assert.Equal(t, []string{"evans gambit", "knight endgame"}, got)
 	_, err = BenchPositionNamesOf(HoldoutPositions, "najdorf")
 	assert.ErrorContains(t, err, `no benchmark position "najdorf"`)
+}
+
+// TestReferenceFiles: the saved exact calculations of both sets
+// (testdata/reference, `--compare-ref`) hold every position of their set
+// at the default parameters, with a ranking, so that a variant can be
+// measured against them without calculating the exact side again.
+func TestReferenceFiles(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		set  []BenchPosition
+	}{
+		{"testdata/reference/standard.jsonl", BenchPositions},
+		{"testdata/reference/holdout.jsonl", HoldoutPositions},
+	} {
+		f, err := os.Open(c.file)
+		require.NoError(t, err)
+		refs, err := ReadCompareReference(f)
+		require.NoError(t, f.Close())
+		require.NoError(t, err, c.file)
+		require.Len(t, refs, len(c.set), c.file)
+		for _, bp := range c.set {
+			ref, ok := refs[bp.Name]
+			require.True(t, ok, "%s: no %s", c.file, bp.Name)
+			assert.Equal(t, DefaultParams().normalized(), ref.Params, bp.Name)
+			assert.NotEmpty(t, ref.Result.Moves, bp.Name)
+			assert.Positive(t, ref.Nodes, bp.Name)
+		}
+	}
 }
