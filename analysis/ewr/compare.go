@@ -67,6 +67,16 @@ type CompareOptions struct {
 	// Only, when not empty, limits the run to the benchmark positions of
 	// these names.
 	Only []string
+	// Positions is the set to run (nil: BenchPositions).
+	Positions []BenchPosition
+}
+
+// positionsOr returns set, or BenchPositions when it is nil.
+func positionsOr(set []BenchPosition) []BenchPosition {
+	if set == nil {
+		return BenchPositions
+	}
+	return set
 }
 
 // RunCompare calculates every benchmark position with a, then with b, on
@@ -82,7 +92,7 @@ func RunCompare(ctx context.Context, c *Calculator, a, b Params, opt CompareOpti
 	if w == nil {
 		w = io.Discard
 	}
-	for _, bp := range BenchPositions {
+	for _, bp := range positionsOr(opt.Positions) {
 		if len(opt.Only) > 0 && !slices.Contains(opt.Only, bp.Name) {
 			continue
 		}

@@ -93,6 +93,8 @@ type CompareReportOptions struct {
 	Machine
 	// Only, when not empty, limits the run to these benchmark positions.
 	Only []string
+	// Positions is the set to run (nil: BenchPositions).
+	Positions []BenchPosition
 	// Margin, when not nil, overrides the fast mode's decision margin.
 	Margin *float64
 	// Repeat calculates the same parameters on both sides, so that the
@@ -128,14 +130,14 @@ func compareSides(p Params, margin *float64) (exact, fast Params) {
 // --compare`.
 func CompareReport(ctx context.Context, w io.Writer, c *Calculator, p Params, opt CompareReportOptions) error {
 	fmt.Fprintf(w, "ewr benchmark, side by side: %d positions, threshold %g, loss %+.2f, Maia %d vs %d, %d engines\n",
-		len(BenchPositions), p.Threshold, p.LossThreshold, p.Rating, p.OpponentRating, opt.CPUs)
+		len(positionsOr(opt.Positions)), p.Threshold, p.LossThreshold, p.Rating, p.OpponentRating, opt.CPUs)
 	exact, fast := compareSides(p, opt.Margin)
 	writeCompareSides(w, p, exact, fast, opt.Repeat)
 	if opt.Repeat {
 		exact, fast = p, p
 	}
 	fmt.Fprintf(w, "load average before: %s\n", opt.load())
-	copt := CompareOptions{Load: opt.load, Out: w, Only: opt.Only, Reference: opt.Reference}
+	copt := CompareOptions{Load: opt.load, Out: w, Only: opt.Only, Positions: opt.Positions, Reference: opt.Reference}
 	if opt.Save != nil {
 		enc := json.NewEncoder(opt.Save)
 		copt.Record = func(cs CompareSide) error { return enc.Encode(cs) }
@@ -208,17 +210,7 @@ func ReadCompareReference(r io.Reader) (map[string]CompareSide, error) {
 }
 
 // BenchPositionNames splits a comma-separated list of benchmark position
-// names, checking that each names one.
+// names, checking that each names one of BenchPositions.
 func BenchPositionNames(list string) ([]string, error) {
-	var names []string
-	for _, n := range strings.Split(list, ",") {
-		if n = strings.TrimSpace(n); n == "" {
-			continue
-		}
-		if !slices.ContainsFunc(BenchPositions, func(bp BenchPosition) bool { return bp.Name == n }) {
-			return nil, fmt.Errorf("no benchmark position %q", n)
-		}
-		names = append(names, n)
-	}
-	return names, nil
+	return BenchPositionNamesOf(BenchPositions, list)
 }

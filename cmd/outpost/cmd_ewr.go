@@ -15,7 +15,7 @@ import (
 	"github.com/outpostchess/outpost/internal/app"
 )
 
-const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--clear-hash [--hash 16]] [--timeout 60s] [--fast | --tree-depth N [--full-depth-mass P]] | --bench [--compare [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
+const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--clear-hash [--hash 16]] [--timeout 60s] [--fast | --tree-depth N [--full-depth-mass P]] | --bench [--compare [--bench-set holdout] [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
 
 // runEWR implements `outpost ewr`: expected winrate of every reasonable
 // move for a human of a given rating (Maia × Stockfish).
@@ -48,6 +48,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	save := fs.String("compare-save", "", "with --compare: write every side's result and counts to this file (JSON lines)")
 	repeat := fs.Bool("repeat", false, "with --compare: B is A calculated again (the exact calculation; with --fast or --tree-depth that mode on both sides), so max |Δ| is the run-to-run difference; with --compare-ref, A is the earlier run")
 	only := fs.String("compare-only", "", "with --compare: only these benchmark positions (names, comma-separated)")
+	set := fs.String("bench-set", "standard", "with --bench --compare: the positions, "+strings.Join(ewr.BenchSets, " or ")+" (a second set of ten from real games)")
 	ref := fs.String("compare-ref", "", "with --compare: take the exact side (A) from a --compare-save file of the same parameters instead of calculating it")
 	bench := fs.Bool("bench", false, "benchmark ten typical positions at these parameters: fresh, repeated (result cache), repeated (evaluation cache only), another Maia rating")
 	if err := parseFlags(fs, args); err != nil {
@@ -88,7 +89,14 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	if (*save != "" || *ref != "" || *only != "" || *repeat) && !*compare {
 		return errors.New("--compare-save, --compare-ref, --compare-only and --repeat need --bench --compare")
 	}
-	onlyNames, err := ewr.BenchPositionNames(*only)
+	positions, ok := ewr.BenchSet(*set)
+	if !ok {
+		return fmt.Errorf("--bench-set %q: use %s", *set, strings.Join(ewr.BenchSets, " or "))
+	}
+	if flagSet(fs, "bench-set") && !*compare {
+		return errors.New("--bench-set needs --bench --compare")
+	}
+	onlyNames, err := ewr.BenchPositionNamesOf(positions, *only)
 	if err != nil {
 		return fmt.Errorf("--compare-only: %w", err)
 	}
@@ -113,7 +121,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeAll()
 	if *bench && *compare {
-		opt := ewr.CompareReportOptions{Machine: ewrMachine(), Only: onlyNames, Margin: marginSet, Repeat: *repeat}
+		opt := ewr.CompareReportOptions{Machine: ewrMachine(), Only: onlyNames, Positions: positions, Margin: marginSet, Repeat: *repeat}
 		return runEWRCompare(ctx, env, calc, p, opt, *save, *ref)
 	}
 	if *bench {

@@ -36,6 +36,9 @@ func TestEWRFlagErrors(t *testing.T) {
 		{[]string{"--bench", "--compare-ref", "x.jsonl"}, "need --bench --compare"},
 		{[]string{"--bench", "--compare", "--compare-only", "start,nope"}, `no benchmark position "nope"`},
 		{[]string{"--bench", "--repeat"}, "need --bench --compare"},
+		{[]string{"--bench", "--compare", "--bench-set", "nope"}, `--bench-set "nope": use standard or holdout`},
+		{[]string{"--bench", "--bench-set", "holdout"}, "--bench-set needs --bench --compare"},
+		{[]string{"--bench", "--compare", "--bench-set", "holdout", "--compare-only", "najdorf"}, `no benchmark position "najdorf"`},
 		{[]string{"--fast", "--decision-margin", "2"}, "decision margin 2"},
 	} {
 		var out, errb bytes.Buffer
