@@ -60,7 +60,7 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	out := fs.String("out", "", "write the output to FILE instead of stdout")
 	server := fs.String("server", "", "Lichess server for game ids and URLs (default: $OUTPOST_CONFIG's [lichess] url, else https://lichess.org)")
 	offline := fs.Bool("offline", false, "never fetch games: game ids and URLs are errors")
-	clusterURL := fs.String("cluster", "", "NATS URL of an analysis cluster: the positions go to its workers (default: $OUTPOST_CONFIG's cluster.url; none: in-process)")
+	cl := addClusterFlags(fs, "NATS URL of an analysis cluster: the positions go to its workers (default: $OUTPOST_CONFIG's cluster.url; none: in-process)")
 	ewrFlags := addAnalyseEWRFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -97,7 +97,7 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		run.opt.Pool.Dispatcher = asDispatcher(clusterconn.New(cfg.Cluster, *clusterURL, "outpost-analyse", log))
+		run.opt.Pool.Dispatcher = asDispatcher(clusterconn.New(cl.apply(cfg.Cluster), "", "outpost-analyse", log))
 		run.opt.Engine.Progress, run.finish = analysis.TerminalProgress(env.Stderr, "analysing")
 	}
 	if *ewrFlags.on || *format == "html" {
