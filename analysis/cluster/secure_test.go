@@ -351,7 +351,6 @@ func keepsUnchanged(t *testing.T, admin *cluster.Conn) func(what string) {
 	}
 }
 
-
 // testChunks are n chunks of 3 positions (fake searches: any node counts).
 func testChunks(n, salt int) []analysis.Chunk {
 	chunks := make([]analysis.Chunk, n)
