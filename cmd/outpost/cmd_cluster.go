@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -104,9 +105,9 @@ func serveOptions(fs *flag.FlagSet, opt *cluster.ServerOptions, authDir string, 
 	}
 	switch {
 	case authDir != "" && noAuth:
-		return fmt.Errorf("--auth and --no-auth exclude each other: %w", errUsage)
+		return errors.New("--auth and --no-auth exclude each other")
 	case authDir == "" && !noAuth:
-		return fmt.Errorf("--auth DIR is required (credentials by default: create DIR with outpost cluster init --dir DIR), or --no-auth for an open test server: %w", errUsage)
+		return errors.New("--auth DIR is required (credentials by default: create DIR with outpost cluster init --dir DIR), or --no-auth for an open test server")
 	case authDir != "":
 		a, err := cluster.LoadAuth(authDir)
 		if err != nil {
