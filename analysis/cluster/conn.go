@@ -199,6 +199,10 @@ const DefaultAckWait = 60 * time.Second
 // server created them (workers and clients may not) and Ensure only checks
 // that they are there.
 func (c *Conn) Ensure(ctx context.Context, s Settings) error {
+	return retryTransient(ctx, func() error { return c.ensure(ctx, s) })
+}
+
+func (c *Conn) ensure(ctx context.Context, s Settings) error {
 	if !c.managed {
 		return c.Setup(ctx, s)
 	}

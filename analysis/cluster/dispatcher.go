@@ -63,13 +63,13 @@ func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, ch
 		return nil, err
 	}
 	// read the results first, so none published meanwhile is missed
-	cons, err := d.Conn.JS.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{resultsPrefix + job + ".>"},
-		DeliverPolicy:  jetstream.DeliverAllPolicy,
-	})
+	results, err := openResults(ctx, d.Conn.JS, job, log)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: job %s: results consumer: %w", job, err)
+		return nil, err
 	}
+	stop := context.AfterFunc(ctx, results.stop)
+	defer stop()
+	defer results.stop()
 	have, err := d.resultsStored(ctx, job)
 	if err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, ch
 	}
 	log.Debug().Int("chunks", len(chunks)).Int("published", published).Int("done", len(have)).Int("waiting", len(waiting)).Msg("job submitted")
 	republish := func(i int) error { return d.publishChunk(ctx, job, i, nonce, spec, chunks[i]) }
-	return d.collect(ctx, job, nonce, cons, chunks, republish, done)
+	return d.collect(ctx, job, nonce, results, chunks, republish, done)
 }
 
 // publishChunk publishes chunk i of job for this run (nonce).
@@ -103,7 +103,10 @@ func (d *Dispatcher) publishChunk(ctx context.Context, job string, i int, nonce 
 	if err != nil {
 		return fmt.Errorf("cluster: job %s chunk %d: %w", job, i, err)
 	}
-	if _, err := d.Conn.JS.Publish(ctx, workSubject(job, i), b, jetstream.WithMsgID(msgID("chunk", job, i, nonce))); err != nil {
+	if err := retryTransient(ctx, func() error {
+		_, err := d.Conn.JS.Publish(ctx, workSubject(job, i), b, jetstream.WithMsgID(msgID("chunk", job, i, nonce)))
+		return err
+	}); err != nil {
 		return fmt.Errorf("cluster: job %s: publish chunk %d: %w", job, i, err)
 	}
 	return nil
@@ -114,22 +117,12 @@ func (d *Dispatcher) publishChunk(ctx context.Context, job string, i int, nonce 
 // the chunk is published again (republish), so a job asked again runs its
 // failed chunks again — without purging anything, which only the admin
 // may do.
-func (d *Dispatcher) collect(ctx context.Context, job, nonce string, cons jetstream.Consumer, chunks []analysis.Chunk, republish func(int) error, done func(int)) ([][]analysis.Outcome, error) {
-	it, err := cons.Messages()
-	if err != nil {
-		return nil, fmt.Errorf("cluster: job %s: read results: %w", job, err)
-	}
-	stop := context.AfterFunc(ctx, it.Stop)
-	defer stop()
-	defer it.Stop()
+func (d *Dispatcher) collect(ctx context.Context, job, nonce string, results *resultReader, chunks []analysis.Chunk, republish func(int) error, done func(int)) ([][]analysis.Outcome, error) {
 	a := newAssembler(job, chunks)
 	for !a.complete() {
-		msg, err := it.Next()
+		msg, err := results.next(ctx)
 		if err != nil {
-			if ctxErr := ctx.Err(); ctxErr != nil {
-				return nil, ctxErr
-			}
-			return nil, fmt.Errorf("cluster: job %s: read results: %w", job, err)
+			return nil, err
 		}
 		n, err := a.add(msg.Subject(), msg.Data())
 		if err != nil {
@@ -225,6 +218,10 @@ func newNonce() (string, error) {
 }
 
 func (d *Dispatcher) recordJob(ctx context.Context, info jobInfo) error {
+	return retryTransient(ctx, func() error { return d.recordJobOnce(ctx, info) })
+}
+
+func (d *Dispatcher) recordJobOnce(ctx context.Context, info jobInfo) error {
 	kv, err := d.Conn.JS.KeyValue(ctx, JobsBucket)
 	if err != nil {
 		return fmt.Errorf("cluster: bucket %s: %w", JobsBucket, err)
@@ -256,11 +253,14 @@ func (d *Dispatcher) workWaiting(ctx context.Context, job string) (map[int]bool,
 
 // subjectsIn lists the chunk indexes of job with a message in stream.
 func subjectsIn(ctx context.Context, js jetstream.JetStream, stream, prefix, job string) (map[int]bool, error) {
-	s, err := js.Stream(ctx, stream)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: stream %s: %w", stream, err)
-	}
-	info, err := s.Info(ctx, jetstream.WithSubjectFilter(prefix+job+".>"))
+	var info *jetstream.StreamInfo
+	err := retryTransient(ctx, func() error {
+		s, err := js.Stream(ctx, stream)
+		if err == nil {
+			info, err = s.Info(ctx, jetstream.WithSubjectFilter(prefix+job+".>"))
+		}
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("cluster: stream %s: %w", stream, err)
 	}
