@@ -190,6 +190,14 @@ type Settings struct {
 	Replicas int
 }
 
+// maxPulls is the workers' consumer's bound on waiting pull requests
+// (JetStream's max_waiting): each engine of each worker keeps one pull
+// open, so it bounds the engines of the whole cluster. NATS's default, 512,
+// is too few for 1,000 workers of 2 engines; 8,192 is 1,000 workers of 8.
+// NATS cannot change it on an existing consumer: a store made before keeps
+// its value until the admin deletes the consumer (Setup recreates it).
+const maxPulls = 8192
+
 // DefaultAckWait is the default ack wait of the workers' consumer.
 const DefaultAckWait = 60 * time.Second
 
@@ -259,12 +267,17 @@ func (c *Conn) Setup(ctx context.Context, s Settings) error {
 	}); err != nil {
 		return fmt.Errorf("cluster: stream %s: %w", ResultsStream, err)
 	}
+	pulls := maxPulls
+	if old, err := c.JS.Consumer(ctx, WorkStream, WorkConsumer); err == nil {
+		pulls = old.CachedInfo().Config.MaxWaiting // NATS cannot change it
+	}
 	if _, err := c.JS.CreateOrUpdateConsumer(ctx, WorkStream, jetstream.ConsumerConfig{
 		Durable:       WorkConsumer,
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       s.AckWait,
 		MaxDeliver:    s.MaxDeliver,
 		FilterSubject: workPrefix + ">",
+		MaxWaiting:    pulls,
 	}); err != nil {
 		return fmt.Errorf("cluster: consumer %s: %w", WorkConsumer, err)
 	}

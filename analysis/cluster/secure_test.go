@@ -381,6 +381,9 @@ func TestClusterRolesLeastPrivilege(t *testing.T) {
 	w2 := e.connectAs(t, srv.URL(), "worker-2", vw2)
 	ctx := context.Background()
 	spec := analysis.EngineSpec{Command: []string{"fake"}}
+	if cons, err := admin.JS.Consumer(ctx, cluster.WorkStream, cluster.WorkConsumer); err != nil || cons.CachedInfo().Config.MaxWaiting != 8192 {
+		t.Errorf("the workers' consumer: %v; want room for 8,192 waiting pulls (one per engine)", err)
+	}
 
 	stop := runWorker(&cluster.Worker{Conn: w1, ID: "w1", Engines: 1, Start: fakeStart, Logger: zerolog.Nop()})
 	stop2 := runWorker(&cluster.Worker{Conn: w2, ID: "w2", Engines: 1, Start: fakeStart, Logger: zerolog.Nop()})

@@ -93,6 +93,12 @@ func runClusterServe(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, ", routes at %s", u)
 	}
 	fmt.Fprintf(env.Stdout, "; workers: outpost worker --cluster %s --creds worker.creds\n", srv.URL())
+	if opt.Auth != nil {
+		// the streams are created once the cluster's nodes are up
+		if err := srv.Ready(ctx); err == nil {
+			fmt.Fprintln(env.Stdout, "streams ready")
+		}
+	}
 	<-ctx.Done()
 	return nil
 }
