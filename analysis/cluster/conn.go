@@ -188,6 +188,9 @@ type Settings struct {
 	// bucket (default 1; 3 on a three-node cluster survives the loss of
 	// one node).
 	Replicas int
+	// ResultsMaxAge is how long results and job entries are kept (default
+	// ResultsMaxAge): a large cluster keeps them shorter (docs/cluster.md).
+	ResultsMaxAge time.Duration
 }
 
 // maxPulls is the workers' consumer's bound on waiting pull requests
@@ -246,6 +249,9 @@ func (c *Conn) Setup(ctx context.Context, s Settings) error {
 	if s.Replicas <= 0 {
 		s.Replicas = 1
 	}
+	if s.ResultsMaxAge <= 0 {
+		s.ResultsMaxAge = ResultsMaxAge
+	}
 	if _, err := c.JS.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:       WorkStream,
 		Subjects:   []string{workPrefix + ">"},
@@ -261,7 +267,7 @@ func (c *Conn) Setup(ctx context.Context, s Settings) error {
 		Subjects:   []string{resultsPrefix + ">"},
 		Retention:  jetstream.LimitsPolicy,
 		Storage:    jetstream.FileStorage,
-		MaxAge:     ResultsMaxAge,
+		MaxAge:     s.ResultsMaxAge,
 		Replicas:   s.Replicas,
 		Duplicates: dedupWindow,
 	}); err != nil {
@@ -287,7 +293,7 @@ func (c *Conn) Setup(ctx context.Context, s Settings) error {
 		return fmt.Errorf("cluster: bucket %s: %w", WorkersBucket, err)
 	}
 	if _, err := c.JS.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: JobsBucket, TTL: ResultsMaxAge, Storage: jetstream.FileStorage, Replicas: s.Replicas,
+		Bucket: JobsBucket, TTL: s.ResultsMaxAge, Storage: jetstream.FileStorage, Replicas: s.Replicas,
 	}); err != nil {
 		return fmt.Errorf("cluster: bucket %s: %w", JobsBucket, err)
 	}

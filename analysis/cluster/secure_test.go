@@ -103,7 +103,7 @@ func newSecureEnv(t testing.TB) secureEnv {
 // authorization and TLS.
 func (e secureEnv) serverOptions(t testing.TB, name string) cluster.ServerOptions {
 	return cluster.ServerOptions{Addr: "127.0.0.1:0", StoreDir: t.TempDir(), Name: name, Auth: e.auth,
-		TLSCert: e.pki.Cert, TLSKey: e.pki.Key, TLSCA: e.pki.CA, AckWait: testAckWait}
+		TLSCert: e.pki.Cert, TLSKey: e.pki.Key, TLSCA: e.pki.CA, AckWait: testAckWait, ResultsMaxAge: 2 * time.Hour}
 }
 
 // startSecure starts a server with auth and TLS and waits until it has
@@ -383,6 +383,9 @@ func TestClusterRolesLeastPrivilege(t *testing.T) {
 	spec := analysis.EngineSpec{Command: []string{"fake"}}
 	if cons, err := admin.JS.Consumer(ctx, cluster.WorkStream, cluster.WorkConsumer); err != nil || cons.CachedInfo().Config.MaxWaiting != 8192 {
 		t.Errorf("the workers' consumer: %v; want room for 8,192 waiting pulls (one per engine)", err)
+	}
+	if rs, err := admin.JS.Stream(ctx, cluster.ResultsStream); err != nil || rs.CachedInfo().Config.MaxAge != 2*time.Hour {
+		t.Errorf("the results stream: %v; want the server's results max age, 2h", err)
 	}
 
 	stop := runWorker(&cluster.Worker{Conn: w1, ID: "w1", Engines: 1, Start: fakeStart, Logger: zerolog.Nop()})

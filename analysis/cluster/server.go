@@ -55,6 +55,9 @@ type ServerOptions struct {
 	// AckWait is the workers' consumer's ack wait when the server creates
 	// it (with Auth; default DefaultAckWait).
 	AckWait time.Duration
+	// ResultsMaxAge is how long results are kept when the server creates
+	// the streams (with Auth; default ResultsMaxAge).
+	ResultsMaxAge time.Duration
 }
 
 // clusterName is the NATS cluster's name: every node must agree on it.
@@ -254,7 +257,7 @@ func (s *Server) setupOnce(ctx context.Context, opt ServerOptions) error {
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	return conn.Setup(ctx, Settings{Replicas: max(opt.Replicas, 1), AckWait: opt.AckWait})
+	return conn.Setup(ctx, Settings{Replicas: max(opt.Replicas, 1), AckWait: opt.AckWait, ResultsMaxAge: opt.ResultsMaxAge})
 }
 
 // selfURL is the URL of ns's own client port from this machine

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/cluster"
@@ -75,11 +76,12 @@ func runClusterServe(ctx context.Context, env *Env, args []string) error {
 	clusterAddr := fs.String("cluster-addr", "", "HOST:PORT for the routes to the other nodes (a NATS cluster with JetStream)")
 	routes := fs.String("routes", "", "the other nodes' route URLs, comma-separated (nats://HOST:PORT,…)")
 	replicas := fs.Int("replicas", 0, "nodes keeping each stream (default 1, or 3 with --cluster-addr)")
+	resultsAge := fs.Duration("results-max-age", cluster.ResultsMaxAge, "how long results are kept (a job asked again within it is not searched again); shorter on a large cluster")
 	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
 	opt := cluster.ServerOptions{Addr: *addr, StoreDir: *dir, Name: *name, TLSCert: *cert, TLSKey: *key, TLSCA: *ca,
-		Insecure: *insecure, ClusterAddr: *clusterAddr, Replicas: *replicas}
+		Insecure: *insecure, ClusterAddr: *clusterAddr, Replicas: *replicas, ResultsMaxAge: *resultsAge}
 	if err := serveOptions(fs, &opt, *authDir, *noAuth, *routes); err != nil {
 		return err
 	}
@@ -108,6 +110,9 @@ func serveOptions(fs *flag.FlagSet, opt *cluster.ServerOptions, authDir string, 
 	if opt.StoreDir == "" {
 		fs.Usage()
 		return fmt.Errorf("--store DIR is required: %w", errUsage)
+	}
+	if opt.ResultsMaxAge < time.Minute {
+		return fmt.Errorf("--results-max-age %s: want at least 1m (a submitter must find its results)", opt.ResultsMaxAge)
 	}
 	switch {
 	case authDir != "" && noAuth:
