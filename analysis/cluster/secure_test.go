@@ -408,8 +408,9 @@ func TestClusterRolesLeastPrivilege(t *testing.T) {
 	}
 	// a job waits in the work stream, no worker running
 	jctx, cancelJob := context.WithCancel(ctx)
-	defer cancelJob()
-	go func() { _, _ = d.RunChunks(jctx, spec, testChunks(3, 2), nil) }()
+	jobDone := make(chan struct{})
+	defer func() { cancelJob(); <-jobDone }()
+	go func() { defer close(jobDone); _, _ = d.RunChunks(jctx, spec, testChunks(3, 2), nil) }()
 	require.Eventually(t, func() bool { return streamMsgs(t, admin, cluster.WorkStream) == 3 }, 30*time.Second, 10*time.Millisecond)
 	// w2 writes its own heartbeat (allowed), so w1 has a key to attack
 	kv2, err := w2.JS.KeyValue(ctx, cluster.WorkersBucket)
