@@ -119,9 +119,11 @@ func (e secureEnv) startSecure(t testing.TB) *cluster.Server {
 	return srv
 }
 
+// waitReady waits until every server has created the streams (an event
+// of the server: its setup succeeded); the bound only ends a hung test.
 func waitReady(t testing.TB, srvs ...*cluster.Server) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for _, s := range srvs {
 		if err := s.Ready(ctx); err != nil {
