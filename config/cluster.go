@@ -11,7 +11,7 @@ import (
 // everything runs in-process.
 type ClusterConfig struct {
 	URL       string        `toml:"url"`        // nats://host:4222[,nats://other:4222]; "" = no cluster
-	CredsFile string        `toml:"creds_file"` // NATS credentials file (JWT + NKey)
+	CredsFile string        `toml:"creds_file"` // credentials: a .creds of outpost cluster init (nkey) or a NATS JWT .creds
 	TLSCA     string        `toml:"tls_ca"`     // CA to verify the servers
 	TLSCert   string        `toml:"tls_cert"`   // client certificate
 	TLSKey    string        `toml:"tls_key"`    // its key

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/cluster"
 )
@@ -52,4 +54,52 @@ func BenchmarkClusterOverhead(b *testing.B) {
 	b.ReportMetric(local.Seconds()/float64(b.N), "local-s/game")
 	b.ReportMetric(remote.Seconds()/float64(b.N), "cluster-s/game")
 	b.ReportMetric(100*(remote.Seconds()-local.Seconds())/local.Seconds(), "overhead-%")
+}
+
+// BenchmarkChunkOverhead measures the bus's cost per chunk, side by side:
+// the same jobs of 3-position chunks through a plain loopback server and
+// through one with credentials (nkeys, per-role permissions) and TLS,
+// alternating, with one worker of one fake engine that answers at once —
+// the order alternating; so the time is the bus's: publishing the chunk, the pull, the result,
+// the ack, the submitter's read. A Stockfish chunk at Lichess's budget
+// takes seconds; compare with that.
+//
+//	go test ./analysis/cluster -run '^$' -bench ChunkOverhead -benchtime 5x
+func BenchmarkChunkOverhead(b *testing.B) {
+	const perJob = 200 // chunks per job: enough to average over
+	e := newSecureEnv(b)
+	plain := startServer(b, "127.0.0.1:0", b.TempDir())
+	defer plain.Shutdown()
+	secure := e.startSecure(b)
+	type side struct {
+		name         string
+		worker, conn *cluster.Conn
+		total        time.Duration
+	}
+	sides := []*side{
+		{name: "plain", worker: connect(b, plain.URL()), conn: connect(b, plain.URL())},
+		{name: "auth+TLS", worker: e.connectAs(b, secure.URL(), "worker", nil), conn: e.connectAs(b, secure.URL(), "client", nil)},
+	}
+	for _, s := range sides {
+		stop := runWorker(&cluster.Worker{Conn: s.worker, ID: "bench", Engines: 1, Start: fakeStart, Logger: zerolog.Nop()})
+		defer stop()
+	}
+	ctx := context.Background()
+	spec := analysis.EngineSpec{Command: []string{"fake"}}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		chunks := testChunks(perJob, 100+i) // a new job each time: nothing stored
+		for k := range sides {
+			s := sides[(i+k)%len(sides)] // alternate which goes first
+			start := time.Now()
+			if _, err := (&cluster.Dispatcher{Conn: s.conn, Logger: zerolog.Nop()}).RunChunks(ctx, spec, chunks, nil); err != nil {
+				b.Fatal(s.name, err)
+			}
+			s.total += time.Since(start)
+		}
+	}
+	per := func(s *side) float64 { return float64(s.total.Microseconds()) / float64(b.N*perJob) }
+	b.ReportMetric(per(sides[0]), "plain-µs/chunk")
+	b.ReportMetric(per(sides[1]), "auth+TLS-µs/chunk")
+	b.ReportMetric(100*(per(sides[1])-per(sides[0]))/per(sides[0]), "auth+TLS-overhead-%")
 }

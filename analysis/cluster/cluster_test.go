@@ -336,24 +336,38 @@ func noLeaks(t *testing.T) {
 
 // A chunk an engine refuses fails the job with the worker's message; the
 // failure is not kept, so the same job asked again runs the chunk again.
-// Results purged from the stream are computed again too.
+// Results purged from the stream are computed again too. Over auth and
+// TLS too, where the client may not purge.
 func TestClusterFailedChunkIsNotSticky(t *testing.T) {
-	noLeaks(t)
-	srv := startServer(t, "127.0.0.1:0", t.TempDir())
-	defer srv.Shutdown()
+	t.Run("open", func(t *testing.T) {
+		noLeaks(t)
+		srv := startServer(t, "127.0.0.1:0", t.TempDir())
+		defer srv.Shutdown()
+		failedChunkIsNotSticky(t, func(string) *cluster.Conn { return connect(t, srv.URL()) })
+	})
+	t.Run("auth and TLS", func(t *testing.T) {
+		noLeaks(t)
+		e := newSecureEnv(t)
+		srv := e.startSecure(t)
+		failedChunkIsNotSticky(t, func(role string) *cluster.Conn { return e.connectAs(t, srv.URL(), role, nil) })
+	})
+}
+
+// failedChunkIsNotSticky runs the test with connections of connectAs
+// (role: worker, client or admin).
+func failedChunkIsNotSticky(t *testing.T, connectAs func(role string) *cluster.Conn) {
 	var refuse atomic.Bool
 	refuse.Store(true)
 	var searches atomic.Int64
 	start := func(ctx context.Context, spec analysis.EngineSpec, log zerolog.Logger) (analysis.Searcher, error) {
 		return &countingEngine{refuse: &refuse, searches: &searches}, nil
 	}
-	stop := runWorker(&cluster.Worker{Conn: connect(t, srv.URL()), ID: "w", Engines: 1, Start: start, Logger: zerolog.Nop()})
+	stop := runWorker(&cluster.Worker{Conn: connectAs("worker"), ID: "w", Engines: 1, Start: start, Logger: zerolog.Nop()})
 	defer stop()
 	jobs := []analysis.Job{{WhiteToMove: true, Limits: uci.Limits{Nodes: 1}}, {WhiteToMove: true, Limits: uci.Limits{Nodes: 2}}}
 	chunks := []analysis.Chunk{{Jobs: jobs}}
 	spec := analysis.EngineSpec{Command: []string{"sf15"}} // the worker's engine is a fake
-	conn := connect(t, srv.URL())
-	d := &cluster.Dispatcher{Conn: conn, Logger: zerolog.Nop()}
+	d := &cluster.Dispatcher{Conn: connectAs("client"), Logger: zerolog.Nop()}
 	ctx := context.Background()
 	if _, err := d.RunChunks(ctx, spec, chunks, nil); err == nil || !strings.Contains(err.Error(), "refused by the fake") || !strings.Contains(err.Error(), "worker w") {
 		t.Fatalf("first run: %v, want the worker's error", err)
@@ -364,7 +378,7 @@ func TestClusterFailedChunkIsNotSticky(t *testing.T) {
 		t.Fatalf("second run: %v %+v", err, res)
 	}
 	before := searches.Load()
-	s, err := conn.JS.Stream(ctx, cluster.ResultsStream)
+	s, err := connectAs("admin").JS.Stream(ctx, cluster.ResultsStream)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,11 @@ package cluster
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -22,29 +25,104 @@ type ConnOptions struct {
 	TLSCA, TLSCert, TLSKey string
 	// Name identifies this connection in the server's monitoring.
 	Name string
+	// OnViolation, when set, is called with each permissions violation
+	// the server reports (a publish or subscription it refused).
+	OnViolation func(error)
 }
 
 // Conn is a connection to the cluster with its JetStream context.
 type Conn struct {
 	NC *nats.Conn
 	JS jetstream.JetStream
+	// Identity is the public nkey of the connection's credentials ("":
+	// none, or a JWT credentials file). A worker's heartbeat key starts
+	// with it.
+	Identity string
+	// managed: the connection has credentials, so the server (or an
+	// admin) creates the streams and Ensure only checks they exist.
+	managed bool
+
+	violation atomic.Pointer[error] // the last permissions violation the server reported
 }
+
+// connectWait bounds the wait for a server that is not up yet (started a
+// moment ago, or restarting).
+const connectWait = 10 * time.Second
+
+// connectRetry is the pause between two attempts while no server answers.
+const connectRetry = 100 * time.Millisecond
 
 // Connect connects to the cluster. It retries the first connection for a
 // few seconds (a server started a moment ago) and reconnects for ever
-// after a drop.
+// after a drop. A server that refuses the credentials (or their absence)
+// or whose certificate is not trusted is an error at once that says so.
 func Connect(ctx context.Context, opt ConnOptions) (*Conn, error) {
 	if opt.URL == "" {
 		return nil, errors.New("cluster: connect: no URL")
 	}
+	c := &Conn{managed: opt.CredsFile != ""}
+	opts, err := c.options(opt)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(connectWait)
+	for {
+		nc, err := nats.Connect(opt.URL, opts...)
+		if err == nil {
+			c.NC = nc
+			break
+		}
+		if hint := refusal(err, opt); hint != "" {
+			return nil, fmt.Errorf("cluster: connect %s: %s: %w", opt.URL, hint, err)
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("cluster: connect %s: no server answered within %s: %w", opt.URL, connectWait, err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(connectRetry):
+		}
+	}
+	js, err := jetstream.New(c.NC)
+	if err != nil {
+		c.NC.Close()
+		return nil, fmt.Errorf("cluster: jetstream: %w", err)
+	}
+	c.JS = js
+	return c, nil
+}
+
+// options are the NATS options of opt; they set c.Identity.
+func (c *Conn) options(opt ConnOptions) ([]nats.Option, error) {
 	opts := []nats.Option{
 		nats.Name(opt.Name),
-		nats.RetryOnFailedConnect(true),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(500 * time.Millisecond),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			if errors.Is(err, nats.ErrPermissionViolation) {
+				c.violation.Store(&err)
+				if opt.OnViolation != nil {
+					opt.OnViolation(err)
+				}
+			}
+		}),
 	}
 	if opt.CredsFile != "" {
-		opts = append(opts, nats.UserCredentials(opt.CredsFile))
+		id, err := credsIdentity(opt.CredsFile)
+		if err != nil {
+			return nil, err
+		}
+		c.Identity = id
+		if id == "" {
+			opts = append(opts, nats.UserCredentials(opt.CredsFile))
+		} else {
+			o, err := nats.NkeyOptionFromSeed(opt.CredsFile)
+			if err != nil {
+				return nil, fmt.Errorf("cluster: credentials %s: %w", opt.CredsFile, err)
+			}
+			opts = append(opts, o, nats.CustomInboxPrefix(InboxPrefix(id)))
+		}
 	}
 	if opt.TLSCA != "" {
 		opts = append(opts, nats.RootCAs(opt.TLSCA))
@@ -55,30 +133,43 @@ func Connect(ctx context.Context, opt ConnOptions) (*Conn, error) {
 		}
 		opts = append(opts, nats.ClientCert(opt.TLSCert, opt.TLSKey))
 	}
-	nc, err := nats.Connect(opt.URL, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: connect %s: %w", opt.URL, err)
-	}
-	// RetryOnFailedConnect returns at once: wait for the first connection
-	deadline := time.NewTimer(10 * time.Second)
-	defer deadline.Stop()
-	for !nc.IsConnected() {
-		select {
-		case <-ctx.Done():
-			nc.Close()
-			return nil, ctx.Err()
-		case <-deadline.C:
-			nc.Close()
-			return nil, fmt.Errorf("cluster: connect %s: no server answered within 10s", opt.URL)
-		case <-time.After(20 * time.Millisecond):
+	return opts, nil
+}
+
+// refusal explains an error that retrying does not cure ("" for others).
+func refusal(err error, opt ConnOptions) string {
+	var uae x509.UnknownAuthorityError
+	var hn x509.HostnameError
+	msg := strings.ToLower(err.Error())
+	switch {
+	case errors.Is(err, nats.ErrAuthorization) || strings.Contains(msg, "authorization violation"):
+		if opt.CredsFile == "" {
+			return "refused: the server requires credentials and none were given (--creds FILE, or [cluster] creds_file: a .creds file of outpost cluster init)"
 		}
+		return fmt.Sprintf("refused: the server does not accept the credentials in %s", opt.CredsFile)
+	case errors.Is(err, nats.ErrAuthExpired) || errors.Is(err, nats.ErrAuthRevoked):
+		return fmt.Sprintf("refused: the credentials in %s are expired or revoked", opt.CredsFile)
+	case errors.As(err, &uae) || strings.Contains(msg, "certificate signed by unknown authority"):
+		return "TLS: the server's certificate is not signed by a trusted CA (give the CA with --tls-ca, or [cluster] tls_ca)"
+	case errors.As(err, &hn):
+		return "TLS: the server's certificate is not valid for this host name"
+	case errors.Is(err, nats.ErrSecureConnRequired):
+		return "TLS: the server requires TLS (use tls:// and --tls-ca)"
+	case errors.Is(err, nats.ErrSecureConnWanted):
+		return "TLS: the client wants TLS (--tls-ca or a tls:// URL) but the server has no TLS"
 	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		nc.Close()
-		return nil, fmt.Errorf("cluster: jetstream: %w", err)
+	return ""
+}
+
+// PermissionViolation is the last permissions violation the server
+// reported on this connection (nil: none). A publish or request the
+// server denies is dropped, so the request itself only times out: this
+// says why.
+func (c *Conn) PermissionViolation() error {
+	if p := c.violation.Load(); p != nil {
+		return *p
 	}
-	return &Conn{NC: nc, JS: js}, nil
+	return nil
 }
 
 // Close drains nothing and closes the connection.
@@ -97,16 +188,58 @@ type Settings struct {
 	// bucket (default 1; 3 on a three-node cluster survives the loss of
 	// one node).
 	Replicas int
+	// ResultsMaxAge is how long results and job entries are kept (default
+	// ResultsMaxAge): a large cluster keeps them shorter (docs/cluster.md).
+	ResultsMaxAge time.Duration
 }
+
+// maxPulls is the workers' consumer's bound on waiting pull requests
+// (JetStream's max_waiting): each engine of each worker keeps one pull
+// open, so it bounds the engines of the whole cluster. NATS's default, 512,
+// is too few for 1,000 workers of 2 engines; 8,192 is 1,000 workers of 8.
+// NATS cannot change it on an existing consumer: a store made before keeps
+// its value until the admin deletes the consumer (Setup recreates it).
+const maxPulls = 8192
 
 // DefaultAckWait is the default ack wait of the workers' consumer.
 const DefaultAckWait = 60 * time.Second
 
-// Ensure creates the streams, the workers' consumer and the buckets if
-// they do not exist, and updates their settings otherwise. Every
-// submitter and worker calls it, so the order they start in does not
-// matter.
+// Ensure makes sure the streams, the workers' consumer and the buckets
+// exist. Without credentials it creates them (Setup), so the order
+// submitters and workers start in does not matter; with credentials the
+// server created them (workers and clients may not) and Ensure only checks
+// that they are there.
 func (c *Conn) Ensure(ctx context.Context, s Settings) error {
+	return retryTransient(ctx, func() error { return c.ensure(ctx, s) })
+}
+
+func (c *Conn) ensure(ctx context.Context, s Settings) error {
+	if !c.managed {
+		return c.Setup(ctx, s)
+	}
+	for _, name := range []string{WorkStream, ResultsStream, "KV_" + WorkersBucket, "KV_" + JobsBucket} {
+		if _, err := c.JS.Stream(ctx, name); err != nil {
+			return fmt.Errorf("cluster: stream %s: %w (with credentials the server creates the streams: outpost cluster serve --auth)", name, c.explain(err))
+		}
+	}
+	if _, err := c.JS.Consumer(ctx, WorkStream, WorkConsumer); err != nil {
+		return fmt.Errorf("cluster: consumer %s: %w", WorkConsumer, c.explain(err))
+	}
+	return nil
+}
+
+// explain adds the server's permissions violation, if any, to err.
+func (c *Conn) explain(err error) error {
+	if v := c.PermissionViolation(); v != nil {
+		return fmt.Errorf("%w (%v)", err, v)
+	}
+	return err
+}
+
+// Setup creates the streams, the workers' consumer and the buckets if
+// they do not exist, and updates their settings otherwise (it needs the
+// admin's rights when the server enforces credentials).
+func (c *Conn) Setup(ctx context.Context, s Settings) error {
 	if s.AckWait <= 0 {
 		s.AckWait = DefaultAckWait
 	}
@@ -115,6 +248,9 @@ func (c *Conn) Ensure(ctx context.Context, s Settings) error {
 	}
 	if s.Replicas <= 0 {
 		s.Replicas = 1
+	}
+	if s.ResultsMaxAge <= 0 {
+		s.ResultsMaxAge = ResultsMaxAge
 	}
 	if _, err := c.JS.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:       WorkStream,
@@ -131,11 +267,15 @@ func (c *Conn) Ensure(ctx context.Context, s Settings) error {
 		Subjects:   []string{resultsPrefix + ">"},
 		Retention:  jetstream.LimitsPolicy,
 		Storage:    jetstream.FileStorage,
-		MaxAge:     ResultsMaxAge,
+		MaxAge:     s.ResultsMaxAge,
 		Replicas:   s.Replicas,
 		Duplicates: dedupWindow,
 	}); err != nil {
 		return fmt.Errorf("cluster: stream %s: %w", ResultsStream, err)
+	}
+	pulls := maxPulls
+	if old, err := c.JS.Consumer(ctx, WorkStream, WorkConsumer); err == nil {
+		pulls = old.CachedInfo().Config.MaxWaiting // NATS cannot change it
 	}
 	if _, err := c.JS.CreateOrUpdateConsumer(ctx, WorkStream, jetstream.ConsumerConfig{
 		Durable:       WorkConsumer,
@@ -143,6 +283,7 @@ func (c *Conn) Ensure(ctx context.Context, s Settings) error {
 		AckWait:       s.AckWait,
 		MaxDeliver:    s.MaxDeliver,
 		FilterSubject: workPrefix + ">",
+		MaxWaiting:    pulls,
 	}); err != nil {
 		return fmt.Errorf("cluster: consumer %s: %w", WorkConsumer, err)
 	}
@@ -152,7 +293,7 @@ func (c *Conn) Ensure(ctx context.Context, s Settings) error {
 		return fmt.Errorf("cluster: bucket %s: %w", WorkersBucket, err)
 	}
 	if _, err := c.JS.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: JobsBucket, TTL: ResultsMaxAge, Storage: jetstream.FileStorage, Replicas: s.Replicas,
+		Bucket: JobsBucket, TTL: s.ResultsMaxAge, Storage: jetstream.FileStorage, Replicas: s.Replicas,
 	}); err != nil {
 		return fmt.Errorf("cluster: bucket %s: %w", JobsBucket, err)
 	}

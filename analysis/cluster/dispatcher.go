@@ -77,13 +77,13 @@ func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, ch
 		return nil, err
 	}
 	// read the results first, so none published meanwhile is missed
-	cons, err := d.Conn.JS.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{resultsPrefix + job + ".>"},
-		DeliverPolicy:  jetstream.DeliverAllPolicy,
-	})
+	results, err := openResults(ctx, d.Conn.JS, job, log)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: job %s: results consumer: %w", job, err)
+		return nil, err
 	}
+	stop := context.AfterFunc(ctx, results.stop)
+	defer stop()
+	defer results.stop()
 	have, err := d.resultsStored(ctx, job)
 	if err != nil {
 		return nil, err
@@ -97,40 +97,48 @@ func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, ch
 		if have[i] || waiting[i] {
 			continue
 		}
-		if _, err := d.Conn.JS.Publish(ctx, workSubject(job, i), msgs[i], jetstream.WithMsgID(msgID("chunk", job, i, nonce))); err != nil {
-			return nil, fmt.Errorf("cluster: job %s: publish chunk %d: %w", job, i, err)
+		if err := d.publishChunk(ctx, job, i, nonce, msgs[i]); err != nil {
+			return nil, err
 		}
 		published++
 	}
 	log.Debug().Int("chunks", len(chunks)).Int("published", published).Int("done", len(have)).Int("waiting", len(waiting)).Msg("job submitted")
-	return d.collect(ctx, job, cons, chunks, done)
+	republish := func(i int) error { return d.publishChunk(ctx, job, i, nonce, msgs[i]) }
+	return d.collect(ctx, job, nonce, results, chunks, republish, done)
 }
 
-// collect reads results until every chunk has one.
-func (d *Dispatcher) collect(ctx context.Context, job string, cons jetstream.Consumer, chunks []analysis.Chunk, done func(int)) ([][]analysis.Outcome, error) {
-	it, err := cons.Messages()
-	if err != nil {
-		return nil, fmt.Errorf("cluster: job %s: read results: %w", job, err)
+// publishChunk publishes chunk i of job for this run (nonce), encoded
+// and checked beforehand (b).
+func (d *Dispatcher) publishChunk(ctx context.Context, job string, i int, nonce string, b []byte) error {
+	if err := retryTransient(ctx, func() error {
+		_, err := d.Conn.JS.Publish(ctx, workSubject(job, i), b, jetstream.WithMsgID(msgID("chunk", job, i, nonce)))
+		return err
+	}); err != nil {
+		return fmt.Errorf("cluster: job %s: publish chunk %d: %w", job, i, err)
 	}
-	stop := context.AfterFunc(ctx, it.Stop)
-	defer stop()
-	defer it.Stop()
+	return nil
+}
+
+// collect reads results until every chunk has one. A failure of this run
+// (nonce) fails the job; a failure stored by an earlier run is not kept:
+// the chunk is published again (republish), so a job asked again runs its
+// failed chunks again — without purging anything, which only the admin
+// may do.
+func (d *Dispatcher) collect(ctx context.Context, job, nonce string, results *resultReader, chunks []analysis.Chunk, republish func(int) error, done func(int)) ([][]analysis.Outcome, error) {
 	a := newAssembler(job, chunks)
 	for !a.complete() {
-		msg, err := it.Next()
+		msg, err := results.next(ctx)
 		if err != nil {
-			if ctxErr := ctx.Err(); ctxErr != nil {
-				return nil, ctxErr
-			}
-			return nil, fmt.Errorf("cluster: job %s: read results: %w", job, err)
+			return nil, err
 		}
 		n, err := a.add(msg.Subject(), msg.Data())
 		if err != nil {
 			var fe *failedChunk
-			if errors.As(err, &fe) {
-				// the failure is not kept: the same job asked again
-				// publishes the chunk again instead of failing at once
-				d.forget(ctx, job, fe.index)
+			if errors.As(err, &fe) && fe.nonce != nonce {
+				if err := republish(fe.index); err != nil {
+					return nil, err
+				}
+				continue
 			}
 			return nil, err
 		}
@@ -183,7 +191,7 @@ func (a *assembler) add(subject string, data []byte) (int, error) {
 		return 0, fmt.Errorf("cluster: job %s chunk %d: bad result: %w", a.job, index, err)
 	}
 	if r.Err != "" {
-		return 0, &failedChunk{index: index, err: fmt.Errorf("cluster: job %s chunk %d: worker %s: %s", a.job, index, r.Worker, r.Err)}
+		return 0, &failedChunk{index: index, nonce: r.Nonce, err: fmt.Errorf("cluster: job %s chunk %d: worker %s: %s", a.job, index, r.Worker, r.Err)}
 	}
 	if len(r.Outcomes) != len(a.chunks[index].Jobs) {
 		return 0, fmt.Errorf("cluster: job %s chunk %d: %d outcomes for %d positions", a.job, index, len(r.Outcomes), len(a.chunks[index].Jobs))
@@ -205,22 +213,12 @@ func (a *assembler) add(subject string, data []byte) (int, error) {
 // failedChunk is a result that carries a worker's error.
 type failedChunk struct {
 	index int
+	nonce string // the run that published the chunk
 	err   error
 }
 
 func (f *failedChunk) Error() string { return f.err.Error() }
 func (f *failedChunk) Unwrap() error { return f.err }
-
-// forget removes a chunk's stored results.
-func (d *Dispatcher) forget(ctx context.Context, job string, index int) {
-	s, err := d.Conn.JS.Stream(ctx, ResultsStream)
-	if err == nil {
-		err = s.Purge(ctx, jetstream.WithPurgeSubject(resultSubject(job, index)))
-	}
-	if err != nil {
-		d.Logger.Warn().Err(err).Str("job", job).Int("chunk", index).Msg("cluster: could not remove a failed result")
-	}
-}
 
 // newNonce returns a random publication id.
 func newNonce() (string, error) {
@@ -232,6 +230,10 @@ func newNonce() (string, error) {
 }
 
 func (d *Dispatcher) recordJob(ctx context.Context, info jobInfo) error {
+	return retryTransient(ctx, func() error { return d.recordJobOnce(ctx, info) })
+}
+
+func (d *Dispatcher) recordJobOnce(ctx context.Context, info jobInfo) error {
 	kv, err := d.Conn.JS.KeyValue(ctx, JobsBucket)
 	if err != nil {
 		return fmt.Errorf("cluster: bucket %s: %w", JobsBucket, err)
@@ -263,11 +265,14 @@ func (d *Dispatcher) workWaiting(ctx context.Context, job string) (map[int]bool,
 
 // subjectsIn lists the chunk indexes of job with a message in stream.
 func subjectsIn(ctx context.Context, js jetstream.JetStream, stream, prefix, job string) (map[int]bool, error) {
-	s, err := js.Stream(ctx, stream)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: stream %s: %w", stream, err)
-	}
-	info, err := s.Info(ctx, jetstream.WithSubjectFilter(prefix+job+".>"))
+	var info *jetstream.StreamInfo
+	err := retryTransient(ctx, func() error {
+		s, err := js.Stream(ctx, stream)
+		if err == nil {
+			info, err = s.Info(ctx, jetstream.WithSubjectFilter(prefix+job+".>"))
+		}
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("cluster: stream %s: %w", stream, err)
 	}

@@ -31,6 +31,10 @@
 // chunk it refuses as failed with the reason, once, terminating it
 // (chunk.go).
 //
-// Serve embeds a NATS server with JetStream for a single machine or a
-// first node; any NATS cluster with JetStream works instead.
+// Serve embeds a NATS server with JetStream, alone or as a node of a
+// three-node cluster (R3 streams); any NATS cluster with JetStream works
+// instead. With an Authorization (InitAuth) only its nkey identities
+// connect, each with its role's NATS permissions (admin, client, worker),
+// and the server creates the streams itself; with a certificate every
+// connection is TLS.
 package cluster

@@ -1,12 +1,20 @@
 package cluster
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 )
 
 // ServerOptions configure an embedded NATS server.
@@ -15,50 +23,75 @@ type ServerOptions struct {
 	Addr string
 	// StoreDir is where JetStream keeps its streams; it survives restarts.
 	StoreDir string
-	// Name is the server's name (default "outpost").
+	// Name is the server's name (default "outpost"); the nodes of a
+	// cluster need different names.
 	Name string
 	// ReadyTimeout bounds the wait for the server to accept connections
 	// (default 10 s).
 	ReadyTimeout time.Duration
+
+	// Auth, when set, is enforced: only its identities connect, each with
+	// its role's permissions, and the server creates the streams itself
+	// (clients and workers may not). Nil: anyone may connect and do
+	// anything (a loopback test server).
+	Auth *Authorization
+	// TLSCert and TLSKey are the server's certificate and key (PEM): with
+	// them every client connection is TLS.
+	TLSCert, TLSKey string
+	// TLSCA verifies the other nodes of a cluster: with it (and TLSCert)
+	// the routes between nodes are TLS with certificates both ways.
+	TLSCA string
+	// Insecure allows a non-loopback address without TLS.
+	Insecure bool
+
+	// ClusterAddr is HOST:PORT for the routes to the other nodes of a
+	// NATS cluster ("" : a single server; port 0 picks a free one).
+	ClusterAddr string
+	// Routes are the other nodes' cluster URLs (nats://HOST:PORT).
+	Routes []string
+	// Replicas is how many nodes keep each stream when the server creates
+	// them (with Auth; default 1, or 3 with a ClusterAddr).
+	Replicas int
+	// AckWait is the workers' consumer's ack wait when the server creates
+	// it (with Auth; default DefaultAckWait).
+	AckWait time.Duration
+	// ResultsMaxAge is how long results are kept when the server creates
+	// the streams (with Auth; default ResultsMaxAge).
+	ResultsMaxAge time.Duration
 }
+
+// clusterName is the NATS cluster's name: every node must agree on it.
+const clusterName = "outpost"
+
+// tlsTimeout is the seconds a TLS handshake may take (NATS's default is
+// 2 s): on a loaded machine with a hundred workers connecting at once the
+// handshakes queue for CPU.
+const tlsTimeout = 10
+
+// setupRetry is how long the server waits between attempts to create
+// the streams while the cluster is not ready (its other nodes starting).
+const setupRetry = 250 * time.Millisecond
 
 // Server is an embedded NATS server with JetStream.
 type Server struct {
 	ns *server.Server
+
+	stop     context.CancelFunc
+	wg       sync.WaitGroup
+	ready    chan struct{} // closed when the streams exist
+	mu       sync.Mutex
+	setupErr error // the last failed attempt to create the streams
 }
 
 // Serve starts an embedded NATS server with JetStream persisted in
-// opt.StoreDir and waits until it accepts connections.
+// opt.StoreDir and waits until it accepts connections. With opt.Auth it
+// then creates the streams in the background (Ready waits for them).
 func Serve(opt ServerOptions) (*Server, error) {
-	if opt.StoreDir == "" {
-		return nil, fmt.Errorf("cluster: serve: a store directory is required")
-	}
-	host, portStr, err := net.SplitHostPort(opt.Addr)
+	sopts, err := serverOptions(&opt)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: serve: address %q: want HOST:PORT: %w", opt.Addr, err)
+		return nil, err
 	}
-	port, err := strconv.Atoi(portStr)
-	if err != nil || port < 0 || port > 65535 {
-		return nil, fmt.Errorf("cluster: serve: address %q: bad port %q", opt.Addr, portStr)
-	}
-	if port == 0 {
-		port = server.RANDOM_PORT
-	}
-	if opt.Name == "" {
-		opt.Name = "outpost"
-	}
-	if opt.ReadyTimeout <= 0 {
-		opt.ReadyTimeout = 10 * time.Second
-	}
-	ns, err := server.NewServer(&server.Options{
-		ServerName: opt.Name,
-		Host:       host,
-		Port:       port,
-		JetStream:  true,
-		StoreDir:   opt.StoreDir,
-		NoSigs:     true,
-		NoLog:      true,
-	})
+	ns, err := server.NewServer(sopts)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: serve %s: %w", opt.Addr, err)
 	}
@@ -67,15 +100,253 @@ func Serve(opt ServerOptions) (*Server, error) {
 		ns.Shutdown()
 		return nil, fmt.Errorf("cluster: serve %s: not ready within %s", opt.Addr, opt.ReadyTimeout)
 	}
-	return &Server{ns: ns}, nil
+	s := &Server{ns: ns, ready: make(chan struct{})}
+	if opt.Auth == nil {
+		close(s.ready) // clients create the streams themselves
+		return s, nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop = cancel
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.setup(ctx, opt)
+	}()
+	return s, nil
 }
 
-// URL is the client URL of the server (nats://HOST:PORT).
+// serverOptions checks opt, fills its defaults and returns the NATS
+// server's options.
+func serverOptions(opt *ServerOptions) (*server.Options, error) {
+	if opt.StoreDir == "" {
+		return nil, fmt.Errorf("cluster: serve: a store directory is required")
+	}
+	host, port, err := splitAddr("address", opt.Addr)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Name == "" {
+		opt.Name = "outpost"
+	}
+	if opt.ReadyTimeout <= 0 {
+		opt.ReadyTimeout = 10 * time.Second
+	}
+	tlsOn := opt.TLSCert != "" || opt.TLSKey != ""
+	if !tlsOn && !opt.Insecure && !isLoopback(host) {
+		return nil, fmt.Errorf("cluster: serve: address %s is not loopback and TLS is off: anyone on the network would read and write the cluster's traffic; give a certificate (--tls-cert/--tls-key) or, on a network you trust, --insecure", opt.Addr)
+	}
+	o := &server.Options{
+		ServerName: opt.Name,
+		Host:       host,
+		Port:       port,
+		JetStream:  true,
+		StoreDir:   opt.StoreDir,
+		NoSigs:     true,
+		NoLog:      true,
+	}
+	if tlsOn {
+		if o.TLSConfig, err = serverTLS(opt.TLSCert, opt.TLSKey, ""); err != nil {
+			return nil, err
+		}
+		o.TLSTimeout = tlsTimeout
+	}
+	if opt.Auth != nil {
+		o.Nkeys = opt.Auth.users()
+	}
+	if err := clusterOptions(opt, o); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// clusterOptions sets the routes of a node of a NATS cluster.
+func clusterOptions(opt *ServerOptions, o *server.Options) error {
+	if opt.ClusterAddr == "" {
+		if len(opt.Routes) > 0 {
+			return errors.New("cluster: serve: routes need a cluster address (--cluster-addr)")
+		}
+		return nil
+	}
+	host, port, err := splitAddr("cluster address", opt.ClusterAddr)
+	if err != nil {
+		return err
+	}
+	routeTLS := opt.TLSCA != "" && opt.TLSCert != ""
+	if !routeTLS && !opt.Insecure && !isLoopback(host) {
+		return fmt.Errorf("cluster: serve: cluster address %s is not loopback and the routes are not TLS: give --tls-cert, --tls-key and --tls-ca (the CA of the other nodes' certificates) or, on a network you trust, --insecure", opt.ClusterAddr)
+	}
+	o.Cluster = server.ClusterOpts{Name: clusterName, Host: host, Port: port}
+	if routeTLS {
+		if o.Cluster.TLSConfig, err = serverTLS(opt.TLSCert, opt.TLSKey, opt.TLSCA); err != nil {
+			return err
+		}
+		o.Cluster.TLSTimeout = tlsTimeout
+	}
+	var user *url.Userinfo
+	if opt.Auth != nil {
+		o.Cluster.Username, o.Cluster.Password = "route", opt.Auth.RoutePassword
+		user = url.UserPassword("route", opt.Auth.RoutePassword)
+	}
+	for _, r := range opt.Routes {
+		u, err := url.Parse(strings.TrimSpace(r))
+		if err != nil || u.Host == "" {
+			return fmt.Errorf("cluster: serve: route %q: want nats://HOST:PORT", r)
+		}
+		if user != nil {
+			u.User = user
+		}
+		o.Routes = append(o.Routes, u)
+	}
+	if opt.Replicas <= 0 {
+		opt.Replicas = 3
+	}
+	return nil
+}
+
+// splitAddr parses HOST:PORT (port 0: a free port).
+func splitAddr(what, addr string) (string, int, error) {
+	host, portStr, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("cluster: serve: %s %q: want HOST:PORT: %w", what, addr, err)
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil || port < 0 || port > 65535 {
+		return "", 0, fmt.Errorf("cluster: serve: %s %q: bad port %q", what, addr, portStr)
+	}
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	return host, port, nil
+}
+
+// isLoopback reports whether host only listens on this machine.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// setup creates the streams as the server's own identity, retrying while
+// the cluster is not ready (a three-node cluster needs its three nodes
+// for R3 streams), until it succeeds or the server stops.
+func (s *Server) setup(ctx context.Context, opt ServerOptions) {
+	for {
+		err := s.setupOnce(ctx, opt)
+		if err == nil {
+			close(s.ready)
+			return
+		}
+		s.mu.Lock()
+		s.setupErr = err
+		s.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(setupRetry):
+		}
+	}
+}
+
+func (s *Server) setupOnce(ctx context.Context, opt ServerOptions) error {
+	conn, err := connectSelf(s.ns, opt.Auth.serverSeed, opt.TLSCert)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return conn.Setup(ctx, Settings{Replicas: max(opt.Replicas, 1), AckWait: opt.AckWait, ResultsMaxAge: opt.ResultsMaxAge})
+}
+
+// selfURL is the URL of ns's own client port from this machine
+// (loopback when it listens on every interface).
+func selfURL(ns *server.Server) string {
+	a, ok := ns.Addr().(*net.TCPAddr)
+	if !ok {
+		return ns.ClientURL()
+	}
+	host := a.IP.String()
+	if a.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "tls://" + net.JoinHostPort(host, strconv.Itoa(a.Port))
+}
+
+// Ready waits until the server has created the streams (at once without
+// Auth) or ctx ends.
+func (s *Server) Ready(ctx context.Context) error {
+	select {
+	case <-s.ready:
+		return nil
+	case <-ctx.Done():
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return fmt.Errorf("cluster: server %s: streams not created: %w (last attempt: %v)", s.ns.Name(), ctx.Err(), s.setupErr)
+	}
+}
+
+// URL is the client URL of the server (nats://HOST:PORT, tls:// with TLS).
 func (s *Server) URL() string { return s.ns.ClientURL() }
+
+// ClusterURL is the node's route URL for the other nodes ("" without a
+// cluster address).
+func (s *Server) ClusterURL() string {
+	a := s.ns.ClusterAddr()
+	if a == nil {
+		return ""
+	}
+	return "nats://" + a.String()
+}
+
+// Name is the server's name.
+func (s *Server) Name() string { return s.ns.Name() }
 
 // Shutdown stops the server and waits until it is down; the streams stay
 // in the store directory.
 func (s *Server) Shutdown() {
+	if s.stop != nil {
+		s.stop()
+	}
+	s.wg.Wait()
 	s.ns.Shutdown()
 	s.ns.WaitForShutdown()
+}
+
+// connectSelf connects to ns as the identity of seed (the server's own,
+// which may create the streams): in-process without TLS; with TLS
+// (certFile) over its own client port (NATS's in-process connections do
+// not do TLS), accepting exactly the server's own certificate.
+func connectSelf(ns *server.Server, seed []byte, certFile string) (*Conn, error) {
+	kp, err := nkeys.ParseDecoratedNKey(seed)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: server identity: %w", err)
+	}
+	pub, err := kp.PublicKey()
+	if err != nil {
+		return nil, fmt.Errorf("cluster: server identity: %w", err)
+	}
+	opts := []nats.Option{nats.Nkey(pub, kp.Sign), nats.Name("outpost-server")}
+	url := ns.ClientURL()
+	if certFile == "" {
+		opts = append(opts, nats.InProcessServer(ns))
+	} else {
+		pinned, err := pinnedTLS(certFile)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, nats.Secure(pinned))
+		url = selfURL(ns)
+	}
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: server %s: connect in-process: %w", ns.Name(), err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("cluster: server %s: jetstream: %w", ns.Name(), err)
+	}
+	return &Conn{NC: nc, JS: js, Identity: pub}, nil
 }

@@ -25,6 +25,21 @@ type ClusterStatus struct {
 	PositionsPerSecond float64 `json:"positions_per_second"`
 	// Jobs are the jobs in the jobs bucket, newest first.
 	Jobs []JobStatus `json:"jobs"`
+	// Nodes are the servers that keep the work stream, its leader first
+	// (one node on a single server).
+	Nodes []NodeState `json:"nodes"`
+}
+
+// NodeState is one server's part in the work stream.
+type NodeState struct {
+	Name string `json:"name"`
+	// Leader: this node leads the work stream (takes its writes).
+	Leader bool `json:"leader"`
+	// Current: the node's copy is up to date; Offline: it does not answer.
+	Current bool `json:"current"`
+	Offline bool `json:"offline"`
+	// Lag is how many operations its copy is behind the leader.
+	Lag uint64 `json:"lag"`
 }
 
 // JobStatus is one job's progress.
@@ -55,10 +70,39 @@ func (c *Conn) Status(ctx context.Context) (*ClusterStatus, error) {
 		return nil, fmt.Errorf("cluster: status: %w", err)
 	}
 	st.Queued, st.InFlight = ci.NumPending, ci.NumAckPending
+	if err := c.nodes(ctx, st); err != nil {
+		return nil, err
+	}
 	if err := c.jobs(ctx, st); err != nil {
 		return nil, err
 	}
 	return st, nil
+}
+
+// nodes reads the work stream's leader and replicas.
+func (c *Conn) nodes(ctx context.Context, st *ClusterStatus) error {
+	s, err := c.JS.Stream(ctx, WorkStream)
+	if err != nil {
+		return fmt.Errorf("cluster: status: %w", err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("cluster: status: %w", err)
+	}
+	if info.Cluster == nil {
+		return nil
+	}
+	if info.Cluster.Leader != "" {
+		st.Nodes = append(st.Nodes, NodeState{Name: info.Cluster.Leader, Leader: true, Current: true})
+	}
+	for _, p := range info.Cluster.Replicas {
+		st.Nodes = append(st.Nodes, NodeState{Name: p.Name, Current: p.Current, Offline: p.Offline, Lag: p.Lag})
+	}
+	sort.SliceStable(st.Nodes[min(1, len(st.Nodes)):], func(i, j int) bool {
+		rest := st.Nodes[min(1, len(st.Nodes)):]
+		return rest[i].Name < rest[j].Name
+	})
+	return nil
 }
 
 func (c *Conn) workers(ctx context.Context, st *ClusterStatus) error {
@@ -141,6 +185,13 @@ func (st *ClusterStatus) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "workers: %d   queued chunks: %d   in flight: %d   throughput: %.1f positions/s\n",
 		len(st.Workers), st.Queued, st.InFlight, st.PositionsPerSecond)
+	if len(st.Nodes) > 0 {
+		b.WriteString("nodes:")
+		for _, n := range st.Nodes {
+			b.WriteString(" " + n.String())
+		}
+		b.WriteString("\n")
+	}
 	for _, w := range st.Workers {
 		fmt.Fprintf(&b, "  %-24s engines %d  busy %d  chunks %d  failed %d  positions %d (%.1f/s)  nodes %d  seen %s ago\n",
 			w.ID, w.Engines, w.Busy, w.Chunks, w.Failed, w.Positions, w.Rate, w.Nodes, time.Since(w.Updated).Round(time.Second))
@@ -157,4 +208,18 @@ func (st *ClusterStatus) String() string {
 			j.ID, pct, j.ChunksDone, j.Chunks, j.Positions, j.Created.Format(time.RFC3339), j.Engine)
 	}
 	return b.String()
+}
+
+// String is the node's name and state: "n1 (leader)", "n2 (current)",
+// "n3 (offline)", "n2 (behind by 12)".
+func (n NodeState) String() string {
+	switch {
+	case n.Leader:
+		return n.Name + " (leader)"
+	case n.Offline:
+		return n.Name + " (offline)"
+	case n.Current:
+		return n.Name + " (current)"
+	}
+	return fmt.Sprintf("%s (behind by %d)", n.Name, n.Lag)
 }

@@ -156,7 +156,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	// the worker's key goes at once, not after its TTL
 	delCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
-	_ = kv.Delete(delCtx, w.ID)
+	_ = kv.Delete(delCtx, w.statusKey())
 	var all []error
 	for err := range errs {
 		if err != nil {
@@ -164,6 +164,17 @@ func (w *Worker) Run(ctx context.Context) error {
 		}
 	}
 	return errors.Join(all...)
+}
+
+// statusKey is the worker's key in the workers bucket: its ID, under its
+// identity's public key when it has credentials (the server lets an
+// identity write only the keys under its own public key, so no worker can
+// write another's entry).
+func (w *Worker) statusKey() string {
+	if w.Conn.Identity == "" {
+		return w.ID
+	}
+	return w.Conn.Identity + "." + w.ID
 }
 
 func (w *Worker) heartbeat(ctx context.Context, kv jetstream.KeyValue, st WorkerState) {
@@ -176,7 +187,7 @@ func (w *Worker) heartbeat(ctx context.Context, kv jetstream.KeyValue, st Worker
 		st.Updated = time.Now().UTC()
 		st.Rate = r.add(st.Updated, st.Positions)
 		if b, err := json.Marshal(st); err == nil {
-			if _, err := kv.Put(ctx, w.ID, b); err != nil && ctx.Err() == nil {
+			if _, err := kv.Put(ctx, w.statusKey(), b); err != nil && ctx.Err() == nil {
 				w.Logger.Warn().Err(err).Msg("cluster: heartbeat")
 			}
 		}

@@ -60,7 +60,7 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	out := fs.String("out", "", "write the output to FILE instead of stdout")
 	server := fs.String("server", "", "Lichess server for game ids and URLs (default: $OUTPOST_CONFIG's [lichess] url, else https://lichess.org)")
 	offline := fs.Bool("offline", false, "never fetch games: game ids and URLs are errors")
-	clusterURL := fs.String("cluster", "", "NATS URL of an analysis cluster: the positions go to its workers (default: $OUTPOST_CONFIG's cluster.url; none: in-process)")
+	cl := addClusterFlags(fs, "NATS URL of an analysis cluster: the positions go to its workers (default: $OUTPOST_CONFIG's cluster.url; none: in-process)")
 	ewrFlags := addAnalyseEWRFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -97,7 +97,7 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if d := clusterconn.New(cfg.Cluster, *clusterURL, "outpost-analyse", log); d != nil {
+		if d := clusterconn.New(cl.apply(cfg.Cluster), "", "outpost-analyse", log); d != nil {
 			if err := checkClusterEngine(run.opt.Pool.Command, "--engine", *threads, *hash, "--hash"); err != nil {
 				return err
 			}

@@ -3,23 +3,30 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/cluster"
+	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/clusterconn"
 )
 
-const clusterSynopsis = "serve --addr HOST:PORT --store DIR | status [--cluster URL] [--json]"
+const clusterSynopsis = "init --dir DIR [--workers N] | serve --store DIR --auth DIR [--addr HOST:PORT] [--tls-cert FILE --tls-key FILE] [--name N --cluster-addr HOST:PORT --routes URL,…] | status [--cluster URL --creds FILE --tls-ca FILE] [--json]"
 
-// runCluster implements `outpost cluster serve|status`.
+// runCluster implements `outpost cluster init|serve|status`.
 func runCluster(ctx context.Context, env *Env, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprintf(env.Stderr, "usage: outpost cluster %s\n", clusterSynopsis)
 		return errUsage
 	}
 	switch args[0] {
+	case "init":
+		return runClusterInit(env, args[1:])
 	case "serve":
 		return runClusterServe(ctx, env, args[1:])
 	case "status":
@@ -32,39 +39,111 @@ func runCluster(ctx context.Context, env *Env, args []string) error {
 	return errUsage
 }
 
-func runClusterServe(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "cluster serve", "--addr HOST:PORT --store DIR")
-	addr := fs.String("addr", "127.0.0.1:4222", "address to listen on (NATS clients and workers connect here)")
-	dir := fs.String("store", "", "directory where JetStream keeps the streams (required; survives restarts)")
+func runClusterInit(env *Env, args []string) error {
+	fs := newFlags(env, "cluster init", "--dir DIR [--workers N]")
+	dir := fs.String("dir", "", "directory for the server's authorization and the credentials files (required)")
+	workers := fs.Int("workers", 1, "worker identities: worker.creds, worker-2.creds … (one per machine, so no worker can write another's status)")
 	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
 	if *dir == "" {
 		fs.Usage()
-		return fmt.Errorf("--store DIR is required: %w", errUsage)
+		return fmt.Errorf("--dir DIR is required: %w", errUsage)
 	}
-	if err := os.MkdirAll(*dir, 0o700); err != nil {
-		return fmt.Errorf("--store %s: %w", *dir, err)
+	files, err := cluster.InitAuth(*dir, *workers)
+	if err != nil {
+		return err
 	}
-	srv, err := cluster.Serve(cluster.ServerOptions{Addr: *addr, StoreDir: *dir})
+	fmt.Fprintf(env.Stdout, "wrote the authorization of %s (outpost cluster serve --auth %s) and the credentials (mode 600):\n", *dir, *dir)
+	for _, f := range files {
+		fmt.Fprintf(env.Stdout, "  %s\n", f)
+	}
+	fmt.Fprintln(env.Stdout, "admin.creds may purge and delete; give worker*.creds to the workers (--creds) and client.creds to analyse/compare/status and [cluster] creds_file")
+	return nil
+}
+
+func runClusterServe(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "cluster serve", "--store DIR --auth DIR [--addr HOST:PORT] [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--name N --cluster-addr HOST:PORT --routes URL,…]")
+	addr := fs.String("addr", "127.0.0.1:4222", "address to listen on (NATS clients and workers connect here); not loopback: TLS is required")
+	dir := fs.String("store", "", "directory where JetStream keeps the streams (required; survives restarts)")
+	authDir := fs.String("auth", "", "directory of outpost cluster init: only its credentials connect, each with its role's permissions")
+	noAuth := fs.Bool("no-auth", false, "accept any connection with every right (a loopback test server only)")
+	cert := fs.String("tls-cert", "", "server certificate (PEM): clients connect with TLS")
+	key := fs.String("tls-key", "", "its private key (PEM)")
+	ca := fs.String("tls-ca", "", "CA of the other nodes' certificates: the routes between nodes are TLS too")
+	insecure := fs.Bool("insecure", false, "allow a non-loopback --addr or --cluster-addr without TLS")
+	name := fs.String("name", "outpost", "server name (each node of a cluster its own)")
+	clusterAddr := fs.String("cluster-addr", "", "HOST:PORT for the routes to the other nodes (a NATS cluster with JetStream)")
+	routes := fs.String("routes", "", "the other nodes' route URLs, comma-separated (nats://HOST:PORT,…)")
+	replicas := fs.Int("replicas", 0, "nodes keeping each stream (default 1, or 3 with --cluster-addr)")
+	resultsAge := fs.Duration("results-max-age", cluster.ResultsMaxAge, "how long results are kept (a job asked again within it is not searched again); shorter on a large cluster")
+	if err := parseOnlyFlags(fs, args); err != nil {
+		return err
+	}
+	opt := cluster.ServerOptions{Addr: *addr, StoreDir: *dir, Name: *name, TLSCert: *cert, TLSKey: *key, TLSCA: *ca,
+		Insecure: *insecure, ClusterAddr: *clusterAddr, Replicas: *replicas, ResultsMaxAge: *resultsAge}
+	if err := serveOptions(fs, &opt, *authDir, *noAuth, *routes); err != nil {
+		return err
+	}
+	srv, err := cluster.Serve(opt)
 	if err != nil {
 		return err
 	}
 	defer srv.Shutdown()
-	fmt.Fprintf(env.Stdout, "NATS JetStream server at %s (store %s); workers: outpost worker --cluster %s\n", srv.URL(), *dir, srv.URL())
+	fmt.Fprintf(env.Stdout, "NATS JetStream server %s at %s (store %s)", srv.Name(), srv.URL(), *dir)
+	if u := srv.ClusterURL(); u != "" {
+		fmt.Fprintf(env.Stdout, ", routes at %s", u)
+	}
+	fmt.Fprintf(env.Stdout, "; workers: outpost worker --cluster %s --creds worker.creds\n", srv.URL())
+	if opt.Auth != nil {
+		// the streams are created once the cluster's nodes are up
+		if err := srv.Ready(ctx); err == nil {
+			fmt.Fprintln(env.Stdout, "streams ready")
+		}
+	}
 	<-ctx.Done()
 	return nil
 }
 
+// serveOptions checks the serve flags that need each other and fills opt.
+func serveOptions(fs *flag.FlagSet, opt *cluster.ServerOptions, authDir string, noAuth bool, routes string) error {
+	if opt.StoreDir == "" {
+		fs.Usage()
+		return fmt.Errorf("--store DIR is required: %w", errUsage)
+	}
+	if opt.ResultsMaxAge < time.Minute {
+		return fmt.Errorf("--results-max-age %s: want at least 1m (a submitter must find its results)", opt.ResultsMaxAge)
+	}
+	switch {
+	case authDir != "" && noAuth:
+		return errors.New("--auth and --no-auth exclude each other")
+	case authDir == "" && !noAuth:
+		return errors.New("--auth DIR is required (credentials by default: create DIR with outpost cluster init --dir DIR), or --no-auth for an open test server")
+	case authDir != "":
+		a, err := cluster.LoadAuth(authDir)
+		if err != nil {
+			return err
+		}
+		opt.Auth = a
+	}
+	if routes != "" {
+		opt.Routes = strings.Split(routes, ",")
+	}
+	if err := os.MkdirAll(opt.StoreDir, 0o700); err != nil {
+		return fmt.Errorf("--store %s: %w", opt.StoreDir, err)
+	}
+	return nil
+}
+
 func runClusterStatus(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "cluster status", "[--cluster URL] [--config FILE] [--json]")
-	url := fs.String("cluster", "", "NATS URL (default: the config's cluster.url)")
+	fs := newFlags(env, "cluster status", "[--cluster URL --creds FILE --tls-ca FILE] [--config FILE] [--json]")
+	cl := addClusterFlags(fs, "NATS URL, or several comma-separated (default: the config's cluster.url)")
 	cfgPath := configFlag(fs, "configuration file (TOML) with a [cluster] section")
 	asJSON := fs.Bool("json", false, "print the status as JSON")
 	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
-	conn, err := connectCluster(ctx, *cfgPath, *url, "outpost-status")
+	conn, err := connectCluster(ctx, *cfgPath, cl, "outpost-status")
 	if err != nil {
 		return err
 	}
@@ -82,13 +161,42 @@ func runClusterStatus(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// connectCluster connects to --cluster URL, else the config's [cluster].
-func connectCluster(ctx context.Context, cfgPath, url, name string) (*cluster.Conn, error) {
+// clusterFlags are the flags that reach a cluster: they override the
+// config's [cluster] url, creds_file and tls_ca.
+type clusterFlags struct {
+	url, creds, tlsCA *string
+}
+
+func addClusterFlags(fs *flag.FlagSet, urlUsage string) *clusterFlags {
+	return &clusterFlags{
+		url:   fs.String("cluster", "", urlUsage),
+		creds: fs.String("creds", "", "credentials file of outpost cluster init (client.creds, worker.creds; default: the config's cluster.creds_file)"),
+		tlsCA: fs.String("tls-ca", "", "CA certificate (PEM) that signed the servers' certificates (default: the config's cluster.tls_ca)"),
+	}
+}
+
+// apply returns c with the flags that were given.
+func (f *clusterFlags) apply(c config.ClusterConfig) config.ClusterConfig {
+	if *f.url != "" {
+		c.URL = *f.url
+	}
+	if *f.creds != "" {
+		c.CredsFile = *f.creds
+	}
+	if *f.tlsCA != "" {
+		c.TLSCA = *f.tlsCA
+	}
+	return c
+}
+
+// connectCluster connects to the cluster of the flags, else the config's
+// [cluster].
+func connectCluster(ctx context.Context, cfgPath string, cl *clusterFlags, name string) (*cluster.Conn, error) {
 	cfg, err := loadConfig(cfgPath)
 	if err != nil {
 		return nil, err
 	}
-	opts := clusterconn.Options(cfg.Cluster, url, name)
+	opts := clusterconn.Options(cl.apply(cfg.Cluster), "", name)
 	if opts.URL == "" {
 		return nil, fmt.Errorf("no cluster: give --cluster URL or set [cluster] url: %w", errUsage)
 	}

@@ -41,7 +41,7 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 	storePath := fs.String("store", "", "SQLite file of the runs (default: the config's store.path)")
 	trend := fs.Int("trend", comparerun.DefaultTrendRuns, "runs shown in the trend, this one included")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	clusterURL := fs.String("cluster", "", "NATS URL of an analysis cluster: the positions go to its workers (default: the config's cluster.url; none: in-process)")
+	cl := addClusterFlags(fs, "NATS URL of an analysis cluster: the positions go to its workers (default: the config's cluster.url; none: in-process)")
 	last := fs.Bool("last", false, "print the newest stored report (e.g. of a scheduled run) without running anything")
 	bot := fs.Bool("bot", false, "list the bot's own games as the daemon verified them against Lichess ([verify]: cloud evals, Lichess's server analysis), from the store; no network, no engine")
 	if err := parseFlags(fs, args); err != nil {
@@ -98,7 +98,7 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 	if *last {
 		return printLastCompare(ctx, env, path, comparerun.Request{File: *pgnFile, User: *user}, *trend, *asJSON)
 	}
-	dispatcher := clusterconn.New(cfg.Cluster, *clusterURL, "outpost-compare", log)
+	dispatcher := clusterconn.New(cl.apply(cfg.Cluster), "", "outpost-compare", log)
 	if dispatcher == nil {
 		if cmdline, err = comparerun.Engine(cmdline, log); err != nil {
 			return fmt.Errorf("--engine: %w", err)

@@ -11,8 +11,8 @@ import (
 // runWorker implements `outpost worker`: search analysis chunks from the
 // cluster until interrupted.
 func runWorker(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "worker", "--cluster URL [--engines N] [--name ID] [--config FILE]")
-	url := fs.String("cluster", "", "NATS URL of the cluster (default: the config's cluster.url)")
+	fs := newFlags(env, "worker", "--cluster URL[,URL…] --creds FILE [--tls-ca FILE] [--engines N] [--name ID] [--config FILE]")
+	cl := addClusterFlags(fs, "NATS URL of the cluster, or every node's comma-separated (default: the config's cluster.url)")
 	engines := fs.Int("engines", 1, "engines run at once (one chunk each); at most the CPU cores for full speed")
 	name := fs.String("name", "", "worker id in the status (default: HOST-PID)")
 	cfgPath := configFlag(fs, "configuration file (TOML) with a [cluster] section")
@@ -26,7 +26,7 @@ func runWorker(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	conn, err := connectCluster(ctx, *cfgPath, *url, "outpost-worker")
+	conn, err := connectCluster(ctx, *cfgPath, cl, "outpost-worker")
 	if err != nil {
 		return err
 	}
