@@ -85,7 +85,7 @@ func BenchmarkChunkOverhead(b *testing.B) {
 		defer stop()
 	}
 	ctx := context.Background()
-	spec := analysis.EngineSpec{Command: []string{"fake"}}
+	spec := analysis.EngineSpec{Command: []string{"sf15"}} // the worker's engine is a fake
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		chunks := testChunks(perJob, 100+i) // a new job each time: nothing stored

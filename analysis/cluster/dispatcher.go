@@ -134,7 +134,9 @@ func (d *Dispatcher) collect(ctx context.Context, job, nonce string, results *re
 		n, err := a.add(msg.Subject(), msg.Data())
 		if err != nil {
 			var fe *failedChunk
-			if errors.As(err, &fe) && fe.nonce != nonce {
+			// a refusal of an undecodable chunk carries no nonce: it is
+			// this run's (a stored failure of an earlier run has one)
+			if errors.As(err, &fe) && fe.nonce != nonce && fe.nonce != "" {
 				if err := republish(fe.index); err != nil {
 					return nil, err
 				}

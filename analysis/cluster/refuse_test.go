@@ -249,9 +249,9 @@ func TestClusterWorkerWithoutTheEngineAnswersFailed(t *testing.T) {
 	if done, failed := w.Counts(); done != 0 || failed != 1 {
 		t.Errorf("worker counted %d done, %d failed; want 0, 1", done, failed)
 	}
-	// the failed result is forgotten by the submitter (asked again, the
-	// job runs the chunk again)
-	assertNothingLeft(t, conn, 0)
+	// the failed result stays (only the admin may purge); asked again, the
+	// job publishes the chunk again (TestClusterFailedChunkIsNotSticky)
+	assertNothingLeft(t, conn, 1)
 }
 
 // The dispatcher sends engine names, never a command: a command line, auto,

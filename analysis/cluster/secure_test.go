@@ -359,7 +359,7 @@ func testChunks(n, salt int) []analysis.Chunk {
 	for i := range chunks {
 		jobs := make([]analysis.Job, 3)
 		for j := range jobs {
-			jobs[j] = analysis.Job{WhiteToMove: j%2 == 0, Limits: uci.Limits{Nodes: int64(1000*salt + 10*i + j + 1)}}
+			jobs[j] = analysis.Job{WhiteToMove: true, Limits: uci.Limits{Nodes: int64(1000*salt + 10*i + j + 1)}}
 		}
 		chunks[i] = analysis.Chunk{Jobs: jobs}
 	}
@@ -382,7 +382,7 @@ func TestClusterRolesLeastPrivilege(t *testing.T) {
 	w1 := e.connectAs(t, srv.URL(), "worker", vw)
 	w2 := e.connectAs(t, srv.URL(), "worker-2", vw2)
 	ctx := context.Background()
-	spec := analysis.EngineSpec{Command: []string{"fake"}}
+	spec := analysis.EngineSpec{Command: []string{"sf15"}} // the worker's engine is a fake
 	if cons, err := admin.JS.Consumer(ctx, cluster.WorkStream, cluster.WorkConsumer); err != nil || cons.CachedInfo().Config.MaxWaiting != 8192 {
 		t.Errorf("the workers' consumer: %v; want room for 8,192 waiting pulls (one per engine)", err)
 	}

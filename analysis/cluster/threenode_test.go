@@ -75,7 +75,7 @@ func TestThreeNodesSurviveAKilledNode(t *testing.T) {
 	t.Logf("before: %s", st)
 
 	chunks := testChunks(8, 3)
-	spec := analysis.EngineSpec{Command: []string{"fake"}}
+	spec := analysis.EngineSpec{Command: []string{"sf15"}} // the worker's engine is a fake
 	type result struct {
 		out [][]analysis.Outcome
 		err error

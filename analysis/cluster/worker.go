@@ -243,7 +243,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait
 	defer w.busy.Add(-1)
 	d, err := decodeChunk(msg.Subject(), msg.Data())
 	if err != nil {
-		w.refuse(ctx, msg, "chunk refused: "+err.Error(), log)
+		w.refuse(ctx, msg, "", "chunk refused: "+err.Error(), log)
 		return
 	}
 	log = log.With().Str("job", d.job).Int("chunk", d.index).Logger()
@@ -252,7 +252,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait
 	}
 	if err := w.engine(ctx, s, d.engine, log); err != nil {
 		if errors.Is(err, enginepath.ErrNotInstalled) {
-			w.refuse(ctx, msg, fmt.Sprintf("engine %s is not installed on worker %s: %v", d.engine.Name, w.ID, err), log)
+			w.refuse(ctx, msg, d.nonce, fmt.Sprintf("engine %s is not installed on worker %s: %v", d.engine.Name, w.ID, err), log)
 			return
 		}
 		log.Error().Err(err).Msg("cluster: engine does not start; chunk left for another worker")
@@ -332,19 +332,24 @@ func (w *Worker) search(ctx context.Context, msg jetstream.Msg, eng analysis.Sea
 	return analysis.RunChunk(ctx, eng, c, w.Retries, log, nil)
 }
 
+// refusalPublishWait bounds the publication of a refusal once the worker is
+// stopping: one round trip to the server, with room for a busy machine.
+const refusalPublishWait = 5 * time.Second
+
 // refuse answers a chunk this worker will not run as failed with the
 // reason, once, and terminates it, so JetStream never delivers it again;
 // it counts as failed, never as done. The answer goes to the chunk's
 // results subject when its subject names a chunk of a job, else to
 // outpost.results.refused.SEQ; its message id (the work stream's
 // sequence) keeps it single if the chunk is delivered again before the
-// termination lands.
-func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, reason string, log zerolog.Logger) {
+// termination lands. nonce is the chunk's run when it was decoded ("" when
+// not): the submitter fails that run's job with the reason.
+func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, nonce, reason string, log zerolog.Logger) {
 	if len(reason) > maxReasonLen {
 		reason = reason[:maxReasonLen] + "…"
 	}
 	subject := msg.Subject()
-	res := resultMsg{Worker: w.ID, Err: reason, Refused: clip(subject)}
+	res := resultMsg{Worker: w.ID, Nonce: nonce, Err: reason, Refused: clip(subject)}
 	var seq uint64
 	if md, err := msg.Metadata(); err == nil {
 		seq = md.Sequence.Stream
@@ -359,7 +364,11 @@ func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, reason string, l
 	}
 	b, err := json.Marshal(res)
 	if err == nil {
-		_, err = w.Conn.JS.Publish(ctx, answer, b, opts...)
+		// the answer is sent even while the worker stops: its submitter
+		// may already have read it before the acknowledgement arrives
+		pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refusalPublishWait)
+		_, err = w.Conn.JS.Publish(pubCtx, answer, b, opts...)
+		cancel()
 	}
 	if err != nil {
 		log.Warn().Err(err).Str("subject", clip(subject)).Msg("cluster: publish a refusal; chunk left for redelivery")
