@@ -87,7 +87,11 @@ func BenchmarkPredict(b *testing.B) {
 // BenchmarkSession measures the ONNX Runtime session alone (pre-encoded
 // inputs) at several batch sizes.
 func BenchmarkSession(b *testing.B) {
-	p := testPredictor(b)
+	p, err := NewPredictor(ortConfig(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
 	be, err := p.backend("maia-1500")
 	if err != nil {
 		b.Fatal(err)
@@ -121,7 +125,7 @@ func BenchmarkEncodeDecode(b *testing.B) {
 //
 //	go test ./models -run '^$' -bench SessionOptions -benchtime 5x
 func BenchmarkSessionOptions(b *testing.B) {
-	base := testConfig(b)
+	base := ortConfig(b)
 	one := encodedPosition(b)
 	const n = 256
 	for _, c := range []struct {
@@ -152,7 +156,7 @@ func BenchmarkSessionOptions(b *testing.B) {
 //
 //	go test ./models -run '^$' -bench PredictConcurrent -benchtime 3s
 func BenchmarkPredictConcurrent(b *testing.B) {
-	base := testConfig(b)
+	base := ortConfig(b)
 	reqs := make([]Request, 64)
 	for i := range reqs {
 		reqs[i] = Request{Moves: testGames[i%len(testGames)], Rating: 1500}

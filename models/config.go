@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -32,13 +33,23 @@ const (
 
 // Environment variables that override Config fields.
 const (
-	EnvDir      = "OUTPOST_MODELS_DIR"   // models directory
-	EnvLibrary  = "OUTPOST_ORT_LIBRARY"  // ONNX Runtime shared library path
-	EnvMaia1Dir = "OUTPOST_MAIA1_DIR"    // directory holding maia-<elo>.pb.gz
-	EnvMaia2    = "OUTPOST_MAIA2_MODEL"  // Maia-2 ONNX file
-	EnvThreads  = "OUTPOST_ORT_THREADS"  // intra-op threads
-	EnvSpin     = "OUTPOST_ORT_SPIN"     // "1" lets worker threads spin
-	EnvSessions = "OUTPOST_ORT_SESSIONS" // session replicas per model
+	EnvDir      = "OUTPOST_MODELS_DIR"     // models directory
+	EnvLibrary  = "OUTPOST_ORT_LIBRARY"    // ONNX Runtime shared library path
+	EnvMaia1Dir = "OUTPOST_MAIA1_DIR"      // directory holding maia-<elo>.pb.gz
+	EnvMaia2    = "OUTPOST_MAIA2_MODEL"    // Maia-2 ONNX file
+	EnvThreads  = "OUTPOST_ORT_THREADS"    // intra-op threads
+	EnvSpin     = "OUTPOST_ORT_SPIN"       // "1" lets worker threads spin
+	EnvSessions = "OUTPOST_ORT_SESSIONS"   // session replicas per model
+	EnvRuntime  = "OUTPOST_MODELS_RUNTIME" // "onnx" or "go"
+)
+
+// Inference runtimes (Config.Runtime).
+const (
+	// RuntimeONNX runs the networks through ONNX Runtime (cgo builds only).
+	RuntimeONNX = "onnx"
+	// RuntimeGo runs Maia-1 on the pure-Go forward pass (every build; no
+	// Maia-2).
+	RuntimeGo = "go"
 )
 
 // Defaults.
@@ -51,6 +62,11 @@ const (
 // field means its default; Resolve fills them in. It maps onto the [models]
 // section of the Outpost config file.
 type Config struct {
+	// Runtime is the inference runtime: RuntimeONNX ("onnx", ONNX Runtime,
+	// needs a cgo build and the shared library) or RuntimeGo ("go", the
+	// pure-Go Maia-1 forward pass). Default: DefaultRuntime, "onnx" in cgo
+	// builds and "go" in CGO_ENABLED=0 builds.
+	Runtime string `toml:"runtime"`
 	// Dir is the models directory. Default: $OUTPOST_MODELS_DIR, else
 	// ~/.cache/outpost/models.
 	Dir string `toml:"dir"`
@@ -61,7 +77,8 @@ type Config struct {
 	Maia1Dir string `toml:"maia1_dir"`
 	// Maia2Model is an optional Maia-2 ONNX file.
 	Maia2Model string `toml:"maia2_model"`
-	// Threads is ONNX Runtime's intra-op thread count per session. Default 2.
+	// Threads is ONNX Runtime's intra-op thread count per session, or the
+	// goroutines per replica of the pure-Go runtime. Default 2.
 	Threads int `toml:"threads"`
 	// Sessions is the number of session replicas per model: batches run on
 	// them concurrently, each with Threads intra-op threads. Default 1; on a
@@ -110,6 +127,9 @@ func (c Config) WithEnv(getenv func(string) string) (Config, error) {
 	}
 	if v := getenv(EnvMaia2); v != "" {
 		c.Maia2Model = v
+	}
+	if v := getenv(EnvRuntime); v != "" {
+		c.Runtime = v
 	}
 	if v := getenv(EnvSpin); v != "" {
 		c.Spin = v == "1" || v == "true"
@@ -164,8 +184,11 @@ func (c Config) Resolve() (Config, error) {
 	if c.GraphOptimization == "" {
 		c.GraphOptimization = "all"
 	}
-	if _, ok := graphOptLevels[c.GraphOptimization]; !ok {
+	if !slices.Contains(graphOptNames, c.GraphOptimization) {
 		return c, fmt.Errorf("models: graph_optimization %q: want all, extended, basic or none", c.GraphOptimization)
+	}
+	if err := c.resolveRuntime(); err != nil {
+		return c, err
 	}
 	if c.Threads < 1 || c.Threads > 256 {
 		return c, fmt.Errorf("models: threads %d out of range 1..256", c.Threads)
@@ -174,6 +197,26 @@ func (c Config) Resolve() (Config, error) {
 		return c, fmt.Errorf("models: max_batch %d out of range 1..4096", c.MaxBatch)
 	}
 	return c, nil
+}
+
+// graphOptNames are the values of Config.GraphOptimization.
+var graphOptNames = []string{"all", "extended", "basic", "none"}
+
+// resolveRuntime fills in and checks c.Runtime.
+func (c *Config) resolveRuntime() error {
+	if c.Runtime == "" {
+		c.Runtime = DefaultRuntime
+	}
+	switch c.Runtime {
+	case RuntimeGo:
+		return nil
+	case RuntimeONNX:
+		if !HasONNXRuntime {
+			return fmt.Errorf("models: runtime %q needs a cgo build of outpost (this one was built with CGO_ENABLED=0); use runtime %q (the pure-Go Maia-1) or build with CGO_ENABLED=1", RuntimeONNX, RuntimeGo)
+		}
+		return nil
+	}
+	return fmt.Errorf("models: runtime %q: want %q or %q", c.Runtime, RuntimeONNX, RuntimeGo)
 }
 
 // LoadConfig returns the default configuration with environment overrides
