@@ -28,6 +28,7 @@ type scratch struct {
 	hidden  []float32 // value hidden layer
 	se      []float32 // SE squeeze, hidden and excitation vectors
 	cols    []float32 // column matrix of the widest convolution
+	par     int       // goroutines per convolution (output channels split)
 }
 
 // convShape is the shape a convolution of the network must have.
@@ -92,11 +93,18 @@ func (fw *Forward) newScratch() *scratch {
 // Encode writes them), policy receives the PolicySize logits and wdl the
 // softmaxed [win, draw, loss] of the side to move.
 func (fw *Forward) Eval(in, policy, wdl []float32) error {
+	return fw.eval(in, policy, wdl, 1)
+}
+
+// eval is Eval with each convolution's output channels split over par
+// goroutines.
+func (fw *Forward) eval(in, policy, wdl []float32, par int) error {
 	if len(in) != InputSize || len(policy) != PolicySize || len(wdl) != 3 {
 		return fmt.Errorf("maia1: eval buffers of %d, %d and %d floats, want %d, %d and 3", len(in), len(policy), len(wdl), InputSize, PolicySize)
 	}
 	s := fw.pool.Get().(*scratch)
 	defer fw.pool.Put(s)
+	s.par = par
 	fw.tower(s, in)
 	fw.policyHead(s, policy)
 	fw.valueHead(s, wdl)
@@ -104,12 +112,17 @@ func (fw *Forward) Eval(in, policy, wdl []float32) error {
 }
 
 // EvalBatch evaluates n positions laid out one after another in in, policy
-// and wdl, spreading them over up to workers goroutines (each position is
-// evaluated whole by one goroutine, so there is no synchronisation inside a
-// forward pass). It returns when all are done.
+// and wdl with up to workers goroutines: several positions go to separate
+// goroutines, each evaluated whole (no synchronisation inside a forward
+// pass); a single position has its convolutions' output channels split
+// over the workers instead, for the latency of one move. It returns when
+// all are done.
 func (fw *Forward) EvalBatch(in, policy, wdl []float32, n, workers int) error {
 	if len(in) < n*InputSize || len(policy) < n*PolicySize || len(wdl) < n*3 {
 		return fmt.Errorf("maia1: batch buffers too small for %d positions", n)
+	}
+	if n == 1 {
+		return fw.eval(in[:InputSize], policy[:PolicySize], wdl[:3], max(1, workers))
 	}
 	workers = max(1, min(workers, n))
 	var next atomic.Int64
@@ -121,8 +134,8 @@ func (fw *Forward) EvalBatch(in, policy, wdl []float32, n, workers int) error {
 				if k >= n {
 					return
 				}
-				// The lengths were checked above, so Eval cannot fail.
-				_ = fw.Eval(in[k*InputSize:(k+1)*InputSize], policy[k*PolicySize:(k+1)*PolicySize], wdl[k*3:k*3+3])
+				// The lengths were checked above, so eval cannot fail.
+				_ = fw.eval(in[k*InputSize:(k+1)*InputSize], policy[k*PolicySize:(k+1)*PolicySize], wdl[k*3:k*3+3], 1)
 			}
 		})
 	}
@@ -134,13 +147,13 @@ func (fw *Forward) EvalBatch(in, policy, wdl []float32, n, workers int) error {
 // tower's output in s.x.
 func (fw *Forward) tower(s *scratch, in []float32) {
 	n := fw.net
-	applyConv(s.x, in, n.Input, s.cols)
+	applyConv(s.x, in, n.Input, s.cols, s.par)
 	relu(s.x)
 	for i := range n.Blocks {
 		b := &n.Blocks[i]
-		applyConv(s.y, s.x, b.Conv1, s.cols)
+		applyConv(s.y, s.x, b.Conv1, s.cols, s.par)
 		relu(s.y)
-		applyConv(s.z, s.y, b.Conv2, s.cols)
+		applyConv(s.z, s.y, b.Conv2, s.cols, s.par)
 		squeezeExcite(s.z, &b.SE, s.se)
 		for j, v := range s.z {
 			s.x[j] = max(0, v+s.x[j])

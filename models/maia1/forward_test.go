@@ -148,6 +148,11 @@ func compareForward(t *testing.T, net *lc0.Net, inputs [][]float32) (dLogit, dWD
 	if err := fw.EvalBatch(batchIn, batchPol, batchWDL, n, 2); err != nil {
 		t.Fatal(err)
 	}
+	// One position alone has its channels split over three goroutines.
+	onePol, oneWDL := make([]float32, PolicySize), make([]float32, 3)
+	if err := fw.EvalBatch(inputs[0], onePol, oneWDL, 1, 3); err != nil {
+		t.Fatal(err)
+	}
 	pol, wdl := make([]float32, PolicySize), make([]float32, 3)
 	for k, in := range inputs {
 		if err := fw.Eval(in, pol, wdl); err != nil {
@@ -156,8 +161,8 @@ func compareForward(t *testing.T, net *lc0.Net, inputs [][]float32) (dLogit, dWD
 		refL, refW := refForward(net, in)
 		for i := range PolicySize {
 			dLogit = max(dLogit, math.Abs(float64(pol[i])-refL[i]))
-			if batchPol[k*PolicySize+i] != pol[i] {
-				t.Fatalf("position %d: batch logit %d = %v, single %v", k, i, batchPol[k*PolicySize+i], pol[i])
+			if batchPol[k*PolicySize+i] != pol[i] || k == 0 && onePol[i] != pol[i] {
+				t.Fatalf("position %d: logit %d = %v in a batch, %v split over goroutines, %v alone", k, i, batchPol[k*PolicySize+i], onePol[i], pol[i])
 			}
 		}
 		for i := range 3 {

@@ -5,9 +5,9 @@ package maia1
 // the gather of each move's (channel, from-square) entry (GatherIndices).
 func (fw *Forward) policyHead(s *scratch, logits []float32) {
 	n := fw.net
-	applyConv(s.y, s.x, n.Policy1, s.cols)
+	applyConv(s.y, s.x, n.Policy1, s.cols, s.par)
 	relu(s.y)
-	applyConv(s.pol, s.y, n.Policy, s.cols)
+	applyConv(s.pol, s.y, n.Policy, s.cols, s.par)
 	for i, g := range fw.gather {
 		logits[i] = s.pol[g]
 	}
@@ -18,7 +18,7 @@ func (fw *Forward) policyHead(s *scratch, logits []float32) {
 // and a dense layer to three logits.
 func (fw *Forward) valueHead(s *scratch, wdl []float32) {
 	n := fw.net
-	applyConv(s.val, s.x, n.Value, s.cols)
+	applyConv(s.val, s.x, n.Value, s.cols, s.par)
 	relu(s.val)
 	hidden := s.hidden[:n.Value1.Out]
 	applyDense(hidden, s.val, n.Value1)

@@ -2,14 +2,17 @@ package maia1
 
 import (
 	"math"
+	"sync"
 
 	"github.com/outpostchess/outpost/models/lc0"
 )
 
 // applyConv applies the same-padded convolution c (batch norm folded in by
 // package lc0) to x, c.In planes of 64 squares, writing c.Out planes to dst.
-// cols is scratch space of at least 64·c.In·c.K² floats.
-func applyConv(dst, x []float32, c lc0.Conv, cols []float32) {
+// cols is scratch space of at least 64·c.In·c.K² floats. With par > 1 the
+// output channels are split into par ranges (multiples of the kernel's
+// 4-row tile) computed by as many goroutines, which share the column matrix.
+func applyConv(dst, x []float32, c lc0.Conv, cols []float32, par int) {
 	k := c.In * c.K * c.K
 	cols = cols[:PlaneSize*k]
 	if c.K == 3 {
@@ -17,7 +20,19 @@ func applyConv(dst, x []float32, c lc0.Conv, cols []float32) {
 	} else {
 		transpose1x1(cols, x, c.In)
 	}
-	mulCols(dst, c.W, c.B, cols, c.Out, k, PlaneSize)
+	if par < 2 {
+		mulCols(dst, c.W, c.B, cols, c.Out, k, PlaneSize)
+		return
+	}
+	step := (c.Out/par + 3) &^ 3
+	var wg sync.WaitGroup
+	for o0 := 0; o0 < c.Out; o0 += step {
+		o1 := min(o0+step, c.Out)
+		wg.Go(func() {
+			mulCols(dst[o0*PlaneSize:o1*PlaneSize], c.W[o0*k:o1*k], c.B[o0:o1], cols, o1-o0, k, PlaneSize)
+		})
+	}
+	wg.Wait()
 }
 
 // applyDense writes d's outputs for input x into dst: dst[o] = B[o] + W[o]·x.
