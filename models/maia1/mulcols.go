@@ -36,13 +36,22 @@ func mulCols(dst, w, bias, cols []float32, out, k, n int) {
 	}
 }
 
-// dot4x2 adds the eight dot products of rows w0..w3 with rows c0, c1 into
-// s (s[2i+j] = wi·cj). All rows must have the same length.
+// dot4x2 writes the eight dot products of rows w0..w3 with rows c0, c1
+// into s (s[2i+j] = wi·cj). All rows must have the same length. Where the
+// CPU has them (amd64 with AVX2 and FMA, see haveSIMD) the leading multiple
+// of 8 goes through the vector kernel, the rest through the scalar loop.
 func dot4x2(s *[8]float32, w0, w1, w2, w3, c0, c1 []float32) {
 	n := len(w0)
 	w1, w2, w3, c0, c1 = w1[:n], w2[:n], w3[:n], c0[:n], c1[:n]
-	var a0, a1, a2, a3, a4, a5, a6, a7 float32
-	for i := range n {
+	m := 0
+	if haveSIMD && n >= simdWidth {
+		m = n &^ (simdWidth - 1)
+		dot4x2SIMD(s, &w0[0], &w1[0], &w2[0], &w3[0], &c0[0], &c1[0], m)
+	} else {
+		*s = [8]float32{}
+	}
+	a0, a1, a2, a3, a4, a5, a6, a7 := s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+	for i := m; i < n; i++ {
 		x, y := c0[i], c1[i]
 		a0 += w0[i] * x
 		a1 += w0[i] * y
