@@ -251,7 +251,7 @@ func TestValidValues(t *testing.T) {
 // build.
 func TestModelsRuntimeNeedsCgo(t *testing.T) {
 	for _, rt := range []string{"go", "onnx", ""} {
-		_, err := Parse([]byte("[models]\nruntime = \"" + rt + "\"\n"), "test.toml")
+		_, err := Parse([]byte("[models]\nruntime = \""+rt+"\"\n"), "test.toml")
 		bad := rt == models.RuntimeONNX && !models.HasONNXRuntime
 		if bad != (err != nil) {
 			t.Errorf("runtime %q (cgo %v): error %v", rt, models.HasONNXRuntime, err)
