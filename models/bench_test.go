@@ -3,20 +3,12 @@ package models
 import (
 	"context"
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/outpostchess/outpost/models/game"
 	"github.com/outpostchess/outpost/models/maia1"
 )
-
-// cpuTime returns the process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // report adds throughput metrics: positions/s (wall clock) and CPU
 // microseconds per position, which stays meaningful on a busy machine.
