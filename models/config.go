@@ -1,15 +1,15 @@
 // Package models runs the Maia neural networks in-process: Maia-1 (from lc0
 // weights, nine rating levels) and a user-supplied Maia-2 ONNX file through
 // ONNX Runtime in cgo builds, or Maia-1 on a pure-Go forward pass
-// (maia1.Forward) in any build (Config.Runtime). A Predictor takes many positions with their
-// game history and the players' ratings and returns each position's legal
-// moves with probabilities and its value, batching concurrent requests.
+// (maia1.Forward) in any build (Config.Runtime). A Predictor takes many
+// positions with their game history and the players' ratings and returns
+// each position's legal moves with probabilities and its value, batching
+// concurrent requests.
 //
 // Files live in one models directory (see Config): the ONNX Runtime shared
 // library libonnxruntime.so.1 (not needed by the pure-Go runtime) and the
 // Maia-1 weights under maia1/ (plus the converted .onnx files cached next to
-// them). `outpost models fetch`
-// installs both.
+// them). `outpost models fetch` installs both.
 //
 // Create one Predictor per process and share it (engines, analysis): each
 // Predictor loads its own sessions, and ONNX Runtime itself is initialised
