@@ -263,6 +263,7 @@ type ModelsConfig struct {
 	ORTLibrary string `toml:"ort_library"` // onnxruntime shared library; "" = default location
 	Threads    int    `toml:"threads"`     // inference threads; 0 = automatic
 	Maia2Model string `toml:"maia2_model"` // user-supplied Maia-2 ONNX file; "" = none
+	Runtime    string `toml:"runtime"`     // "onnx" (ONNX Runtime, cgo builds) or "go" (pure Go); "" = the build's default
 }
 
 // EWRConfig is the [ewr] section: expected-winrate defaults.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/analysis/duration"
+	"github.com/outpostchess/outpost/models"
 )
 
 // Validate checks every value of the configuration and returns all
@@ -332,6 +333,10 @@ func (c *Config) checkCompare(ch *checker) {
 
 func (c *Config) checkModels(ch *checker) {
 	ch.intRange("models.threads", c.Models.Threads, 0, 64, "(0 = automatic)")
+	ch.oneOf("models.runtime", c.Models.Runtime, []string{"", models.RuntimeONNX, models.RuntimeGo})
+	if c.Models.Runtime == models.RuntimeONNX && !models.HasONNXRuntime {
+		ch.fail("models.runtime", c.Models.Runtime, "this build has no cgo (CGO_ENABLED=0), which ONNX Runtime needs", `"go" or "" (the pure-Go Maia-1), or a cgo build`)
+	}
 }
 
 // EWRThresholds lists the allowed expected-winrate probability thresholds.

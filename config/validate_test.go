@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/outpostchess/outpost/models"
 )
 
 // TestValidationRules checks every validation rule: each snippet must be
@@ -174,6 +176,7 @@ func TestValidationRules(t *testing.T) {
 		{"compare nodes", "[compare]\nnodes = 5", "compare.nodes", "1000.."},
 
 		{"models threads", "[models]\nthreads = 65", "models.threads", "0..64"},
+		{"models runtime", "[models]\nruntime = \"tensorflow\"", "models.runtime", "onnx, go"},
 
 		{"ewr threshold", "[ewr]\nthreshold = 0.05", "ewr.threshold", "0.1, 0.01 or 0.001"},
 		{"ewr depth", "[ewr]\ndepth = 16", "ewr.depth", "15, 20 or 25"},
@@ -239,6 +242,23 @@ func TestValidValues(t *testing.T) {
 	} {
 		if _, err := Parse([]byte(src), "valid"); err != nil {
 			t.Errorf("%q refused: %v", src, err)
+		}
+	}
+}
+
+// TestModelsRuntimeNeedsCgo: runtime "onnx" is refused in a build without
+// cgo, naming the key and the pure-Go alternative; "go" is valid in every
+// build.
+func TestModelsRuntimeNeedsCgo(t *testing.T) {
+	for _, rt := range []string{"go", "onnx", ""} {
+		_, err := Parse([]byte("[models]\nruntime = \""+rt+"\"\n"), "test.toml")
+		bad := rt == models.RuntimeONNX && !models.HasONNXRuntime
+		if bad != (err != nil) {
+			t.Errorf("runtime %q (cgo %v): error %v", rt, models.HasONNXRuntime, err)
+			continue
+		}
+		if bad && (!strings.Contains(err.Error(), "models.runtime") || !strings.Contains(err.Error(), "cgo")) {
+			t.Errorf("runtime %q: error %v should name models.runtime and cgo", rt, err)
 		}
 	}
 }

@@ -3,12 +3,9 @@ package models
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	ort "github.com/yalue/onnxruntime_go"
 )
 
 // ErrClosed is returned for requests made to a closed Predictor.
@@ -64,16 +61,25 @@ type batcher struct {
 	batches, positions atomic.Int64 // counters for Stats
 }
 
-// worker is one session replica with its reusable batch buffers.
+// evaluator runs one batch on one replica of a model: inF and inI hold
+// count positions of each input port (float or int64), out receives count
+// positions of each output port. An ONNX Runtime session is one, the
+// pure-Go Maia-1 forward pass another.
+type evaluator interface {
+	eval(ins, outs []port, inF [][]float32, inI [][]int64, out [][]float32, count int) error
+	close() error
+}
+
+// worker is one model replica with its reusable batch buffers.
 type worker struct {
-	sess  *session
+	sess  evaluator
 	batch chan []*job // batches handed over by the loop
 	bufF  [][]float32
 	bufI  [][]int64
 	outB  [][]float32
 }
 
-func newBatcher(sessions []*session, ins, outs []port, maxBatch int, maxWait time.Duration) *batcher {
+func newBatcher(sessions []evaluator, ins, outs []port, maxBatch int, maxWait time.Duration) *batcher {
 	b := &batcher{ins: ins, outs: outs, maxBatch: maxBatch, maxWait: maxWait,
 		jobs: make(chan *job), idle: make(chan *worker, len(sessions)), quit: make(chan struct{})}
 	for _, sess := range sessions {
@@ -249,50 +255,24 @@ func (b *batcher) loop() {
 	}
 }
 
-// run executes one batch of count positions.
+// run executes one batch of count positions: it gathers the jobs' inputs
+// into the worker's buffers, evaluates them and scatters the outputs.
 func (b *batcher) run(w *worker, batch []*job, count int) error {
-	values := make([]ort.Value, 0, len(b.ins)+len(b.outs))
-	defer func() {
-		for _, v := range values {
-			_ = v.Destroy()
-		}
-	}()
 	for k, p := range b.ins {
-		sz := p.size()
-		off := 0
-		shape := append([]int64{int64(count)}, p.shape...)
-		var v ort.Value
-		var err error
-		if p.int64 {
-			for _, j := range batch {
+		sz, off := p.size(), 0
+		for _, j := range batch {
+			if p.int64 {
 				off += copy(w.bufI[k][off:], j.inI[k][:j.n*sz])
-			}
-			v, err = ort.NewTensor(ort.NewShape(shape...), w.bufI[k][:count*sz])
-		} else {
-			for _, j := range batch {
+			} else {
 				off += copy(w.bufF[k][off:], j.inF[k][:j.n*sz])
 			}
-			v, err = ort.NewTensor(ort.NewShape(shape...), w.bufF[k][:count*sz])
 		}
-		if err != nil {
-			return fmt.Errorf("models: input %s: %w", p.name, err)
-		}
-		values = append(values, v)
+	}
+	if err := w.sess.eval(b.ins, b.outs, w.bufF, w.bufI, w.outB, count); err != nil {
+		return err
 	}
 	for k, p := range b.outs {
-		shape := append([]int64{int64(count)}, p.shape...)
-		v, err := ort.NewTensor(ort.NewShape(shape...), w.outB[k][:count*p.size()])
-		if err != nil {
-			return fmt.Errorf("models: output %s: %w", p.name, err)
-		}
-		values = append(values, v)
-	}
-	if err := w.sess.s.Run(values[:len(b.ins)], values[len(b.ins):]); err != nil {
-		return fmt.Errorf("models: run batch of %d: %w", count, err)
-	}
-	for k, p := range b.outs {
-		sz := p.size()
-		off := 0
+		sz, off := p.size(), 0
 		for _, j := range batch {
 			off += copy(j.out[k], w.outB[k][off:off+j.n*sz])
 		}

@@ -3,20 +3,12 @@ package models
 import (
 	"context"
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/outpostchess/outpost/models/game"
 	"github.com/outpostchess/outpost/models/maia1"
 )
-
-// cpuTime returns the process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // report adds throughput metrics: positions/s (wall clock) and CPU
 // microseconds per position, which stays meaningful on a busy machine.
@@ -87,7 +79,11 @@ func BenchmarkPredict(b *testing.B) {
 // BenchmarkSession measures the ONNX Runtime session alone (pre-encoded
 // inputs) at several batch sizes.
 func BenchmarkSession(b *testing.B) {
-	p := testPredictor(b)
+	p, err := NewPredictor(ortConfig(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
 	be, err := p.backend("maia-1500")
 	if err != nil {
 		b.Fatal(err)
@@ -121,7 +117,7 @@ func BenchmarkEncodeDecode(b *testing.B) {
 //
 //	go test ./models -run '^$' -bench SessionOptions -benchtime 5x
 func BenchmarkSessionOptions(b *testing.B) {
-	base := testConfig(b)
+	base := ortConfig(b)
 	one := encodedPosition(b)
 	const n = 256
 	for _, c := range []struct {
@@ -152,7 +148,7 @@ func BenchmarkSessionOptions(b *testing.B) {
 //
 //	go test ./models -run '^$' -bench PredictConcurrent -benchtime 3s
 func BenchmarkPredictConcurrent(b *testing.B) {
-	base := testConfig(b)
+	base := ortConfig(b)
 	reqs := make([]Request, 64)
 	for i := range reqs {
 		reqs[i] = Request{Moves: testGames[i%len(testGames)], Rating: 1500}

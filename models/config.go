@@ -1,13 +1,15 @@
-// Package models runs the Maia neural networks in-process through ONNX
-// Runtime: Maia-1 (converted from lc0 weights, nine rating levels) and a
-// user-supplied Maia-2 ONNX file. A Predictor takes many positions with their
-// game history and the players' ratings and returns each position's legal
-// moves with probabilities and its value, batching concurrent requests.
+// Package models runs the Maia neural networks in-process: Maia-1 (from lc0
+// weights, nine rating levels) and a user-supplied Maia-2 ONNX file through
+// ONNX Runtime in cgo builds, or Maia-1 on a pure-Go forward pass
+// (maia1.Forward) in any build (Config.Runtime). A Predictor takes many
+// positions with their game history and the players' ratings and returns
+// each position's legal moves with probabilities and its value, batching
+// concurrent requests.
 //
 // Files live in one models directory (see Config): the ONNX Runtime shared
-// library libonnxruntime.so.1 and the Maia-1 weights under maia1/ (plus the
-// converted .onnx files cached next to them). `outpost models fetch`
-// installs both.
+// library libonnxruntime.so.1 (not needed by the pure-Go runtime) and the
+// Maia-1 weights under maia1/ (plus the converted .onnx files cached next to
+// them). `outpost models fetch` installs both.
 //
 // Create one Predictor per process and share it (engines, analysis): each
 // Predictor loads its own sessions, and ONNX Runtime itself is initialised
@@ -18,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -32,13 +35,23 @@ const (
 
 // Environment variables that override Config fields.
 const (
-	EnvDir      = "OUTPOST_MODELS_DIR"   // models directory
-	EnvLibrary  = "OUTPOST_ORT_LIBRARY"  // ONNX Runtime shared library path
-	EnvMaia1Dir = "OUTPOST_MAIA1_DIR"    // directory holding maia-<elo>.pb.gz
-	EnvMaia2    = "OUTPOST_MAIA2_MODEL"  // Maia-2 ONNX file
-	EnvThreads  = "OUTPOST_ORT_THREADS"  // intra-op threads
-	EnvSpin     = "OUTPOST_ORT_SPIN"     // "1" lets worker threads spin
-	EnvSessions = "OUTPOST_ORT_SESSIONS" // session replicas per model
+	EnvDir      = "OUTPOST_MODELS_DIR"     // models directory
+	EnvLibrary  = "OUTPOST_ORT_LIBRARY"    // ONNX Runtime shared library path
+	EnvMaia1Dir = "OUTPOST_MAIA1_DIR"      // directory holding maia-<elo>.pb.gz
+	EnvMaia2    = "OUTPOST_MAIA2_MODEL"    // Maia-2 ONNX file
+	EnvThreads  = "OUTPOST_ORT_THREADS"    // intra-op threads
+	EnvSpin     = "OUTPOST_ORT_SPIN"       // "1" lets worker threads spin
+	EnvSessions = "OUTPOST_ORT_SESSIONS"   // session replicas per model
+	EnvRuntime  = "OUTPOST_MODELS_RUNTIME" // "onnx" or "go"
+)
+
+// Inference runtimes (Config.Runtime).
+const (
+	// RuntimeONNX runs the networks through ONNX Runtime (cgo builds only).
+	RuntimeONNX = "onnx"
+	// RuntimeGo runs Maia-1 on the pure-Go forward pass (every build; no
+	// Maia-2).
+	RuntimeGo = "go"
 )
 
 // Defaults.
@@ -51,6 +64,11 @@ const (
 // field means its default; Resolve fills them in. It maps onto the [models]
 // section of the Outpost config file.
 type Config struct {
+	// Runtime is the inference runtime: RuntimeONNX ("onnx", ONNX Runtime,
+	// needs a cgo build and the shared library) or RuntimeGo ("go", the
+	// pure-Go Maia-1 forward pass). Default: DefaultRuntime, "onnx" in cgo
+	// builds and "go" in CGO_ENABLED=0 builds.
+	Runtime string `toml:"runtime"`
 	// Dir is the models directory. Default: $OUTPOST_MODELS_DIR, else
 	// ~/.cache/outpost/models.
 	Dir string `toml:"dir"`
@@ -61,7 +79,8 @@ type Config struct {
 	Maia1Dir string `toml:"maia1_dir"`
 	// Maia2Model is an optional Maia-2 ONNX file.
 	Maia2Model string `toml:"maia2_model"`
-	// Threads is ONNX Runtime's intra-op thread count per session. Default 2.
+	// Threads is ONNX Runtime's intra-op thread count per session, or the
+	// goroutines per replica of the pure-Go runtime. Default 2.
 	Threads int `toml:"threads"`
 	// Sessions is the number of session replicas per model: batches run on
 	// them concurrently, each with Threads intra-op threads. Default 1; on a
@@ -110,6 +129,9 @@ func (c Config) WithEnv(getenv func(string) string) (Config, error) {
 	}
 	if v := getenv(EnvMaia2); v != "" {
 		c.Maia2Model = v
+	}
+	if v := getenv(EnvRuntime); v != "" {
+		c.Runtime = v
 	}
 	if v := getenv(EnvSpin); v != "" {
 		c.Spin = v == "1" || v == "true"
@@ -164,8 +186,11 @@ func (c Config) Resolve() (Config, error) {
 	if c.GraphOptimization == "" {
 		c.GraphOptimization = "all"
 	}
-	if _, ok := graphOptLevels[c.GraphOptimization]; !ok {
+	if !slices.Contains(graphOptNames, c.GraphOptimization) {
 		return c, fmt.Errorf("models: graph_optimization %q: want all, extended, basic or none", c.GraphOptimization)
+	}
+	if err := c.resolveRuntime(); err != nil {
+		return c, err
 	}
 	if c.Threads < 1 || c.Threads > 256 {
 		return c, fmt.Errorf("models: threads %d out of range 1..256", c.Threads)
@@ -174,6 +199,26 @@ func (c Config) Resolve() (Config, error) {
 		return c, fmt.Errorf("models: max_batch %d out of range 1..4096", c.MaxBatch)
 	}
 	return c, nil
+}
+
+// graphOptNames are the values of Config.GraphOptimization.
+var graphOptNames = []string{"all", "extended", "basic", "none"}
+
+// resolveRuntime fills in and checks c.Runtime.
+func (c *Config) resolveRuntime() error {
+	if c.Runtime == "" {
+		c.Runtime = DefaultRuntime
+	}
+	switch c.Runtime {
+	case RuntimeGo:
+		return nil
+	case RuntimeONNX:
+		if !HasONNXRuntime {
+			return fmt.Errorf("models: runtime %q needs a cgo build of outpost (this one was built with CGO_ENABLED=0); use runtime %q (the pure-Go Maia-1) or build with CGO_ENABLED=1", RuntimeONNX, RuntimeGo)
+		}
+		return nil
+	}
+	return fmt.Errorf("models: runtime %q: want %q or %q", c.Runtime, RuntimeONNX, RuntimeGo)
 }
 
 // LoadConfig returns the default configuration with environment overrides

@@ -10,15 +10,17 @@ import (
 // sharedMaia1 is the reference copy of the Maia-1 weights.
 const sharedMaia1 = "../../shared/models/maia1"
 
-// testConfig returns a config using the installed library, skipping the test
-// when it is absent. Weights come from the models dir, else the shared copy.
+// testConfig returns a config on the build's default runtime (ONNX Runtime
+// with cgo, the pure-Go forward pass without), skipping the test when that
+// runtime's files are absent. Weights come from the models dir, else the
+// shared copy.
 func testConfig(t testing.TB) Config {
 	t.Helper()
 	cfg, err := LoadConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(cfg.Library); err != nil {
+	if _, err := os.Stat(cfg.Library); err != nil && cfg.Runtime == RuntimeONNX {
 		t.Skipf("ONNX Runtime library not installed at %s; run `%s`", cfg.Library, FetchCommand)
 	}
 	if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
@@ -26,6 +28,21 @@ func testConfig(t testing.TB) Config {
 			t.Skipf("Maia-1 weights not installed; run `%s`", FetchCommand)
 		}
 		cfg.Maia1Dir = sharedMaia1
+	}
+	return cfg
+}
+
+// ortConfig is testConfig on ONNX Runtime, skipping the test in a build
+// without cgo (which cannot load it).
+func ortConfig(t testing.TB) Config {
+	t.Helper()
+	if !HasONNXRuntime {
+		t.Skip("ONNX Runtime needs a cgo build")
+	}
+	cfg := testConfig(t)
+	cfg.Runtime = RuntimeONNX
+	if _, err := os.Stat(cfg.Library); err != nil {
+		t.Skipf("ONNX Runtime library not installed at %s; run `%s`", cfg.Library, FetchCommand)
 	}
 	return cfg
 }

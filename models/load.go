@@ -60,11 +60,8 @@ func (c Config) Maia1Weights(level int) string {
 	return filepath.Join(c.Maia1Dir, fmt.Sprintf("maia-%d.pb.gz", level))
 }
 
-// Maia1ONNX returns the ONNX model of a Maia-1 level, converting the lc0
-// weights on first use. The conversion is cached next to the weights as
-// maia-<level>-<sha256 prefix>.onnx, keyed by the weights' SHA-256; when the
-// directory is not writable the model is converted in memory each time.
-func Maia1ONNX(cfg Config, level int) ([]byte, error) {
+// readMaia1 reads the lc0 weights file of a Maia-1 level.
+func readMaia1(cfg Config, level int) ([]byte, error) {
 	path := cfg.Maia1Weights(level)
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -73,6 +70,33 @@ func Maia1ONNX(cfg Config, level int) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("models: read %s: %w", path, err)
 	}
+	return raw, nil
+}
+
+// Maia1Net reads and parses the lc0 network of a Maia-1 level (what the
+// pure-Go runtime evaluates).
+func Maia1Net(cfg Config, level int) (*lc0.Net, error) {
+	raw, err := readMaia1(cfg, level)
+	if err != nil {
+		return nil, err
+	}
+	net, err := lc0.Read(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("models: %s: %w", cfg.Maia1Weights(level), err)
+	}
+	return net, nil
+}
+
+// Maia1ONNX returns the ONNX model of a Maia-1 level, converting the lc0
+// weights on first use. The conversion is cached next to the weights as
+// maia-<level>-<sha256 prefix>.onnx, keyed by the weights' SHA-256; when the
+// directory is not writable the model is converted in memory each time.
+func Maia1ONNX(cfg Config, level int) ([]byte, error) {
+	raw, err := readMaia1(cfg, level)
+	if err != nil {
+		return nil, err
+	}
+	path := cfg.Maia1Weights(level)
 	sum := sha256.Sum256(raw)
 	cache := filepath.Join(cfg.Maia1Dir, fmt.Sprintf("maia-%d-%s.onnx", level, hex.EncodeToString(sum[:8])))
 	if b, err := os.ReadFile(cache); err == nil && len(b) > 0 {

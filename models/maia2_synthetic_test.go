@@ -157,7 +157,7 @@ func expected(t *testing.T, r Request) (map[string]float64, float64) {
 }
 
 func TestMaia2Synthetic(t *testing.T) {
-	base := testConfig(t)
+	base := ortConfig(t)
 	for _, v := range []struct {
 		self, oppo string
 		valueCol   bool
@@ -212,7 +212,7 @@ func TestMaia2Synthetic(t *testing.T) {
 }
 
 func TestMaia2BadModel(t *testing.T) {
-	cfg := testConfig(t)
+	cfg := ortConfig(t)
 	path := filepath.Join(t.TempDir(), "bad.onnx")
 	if err := os.WriteFile(path, syntheticMaia2("rating_a", "rating_b", false), 0o644); err != nil {
 		t.Fatal(err)

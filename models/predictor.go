@@ -75,16 +75,19 @@ type backend struct {
 	b     *batcher
 }
 
-// NewPredictor checks the ONNX Runtime library and returns a Predictor.
-// Models are loaded lazily (or eagerly with Load).
+// NewPredictor returns a Predictor on cfg's runtime, checking the ONNX
+// Runtime library when that is the runtime. Models are loaded lazily (or
+// eagerly with Load).
 func NewPredictor(cfg Config) (*Predictor, error) {
 	cfg, err := cfg.Resolve()
 	if err != nil {
 		return nil, err
 	}
-	rt, err := NewRuntime(cfg)
-	if err != nil {
-		return nil, err
+	var rt *Runtime // nil for the pure-Go runtime
+	if cfg.Runtime == RuntimeONNX {
+		if rt, err = NewRuntime(cfg); err != nil {
+			return nil, err
+		}
 	}
 	return &Predictor{cfg: cfg, rt: rt, games: newGameCache(gameCacheSize), backends: map[string]*backend{}}, nil
 }
@@ -141,32 +144,83 @@ func (p *Predictor) backend(name string) (*backend, error) {
 	return be, nil
 }
 
+// load loads be's model on every replica and starts its batcher.
 func (p *Predictor) load(be *backend, level int) error {
 	var (
-		onnx      []byte
+		sessions  []evaluator
 		ins, outs []port
 		err       error
 	)
 	if be.maia2 {
-		if p.cfg.Maia2Model == "" {
-			return fmt.Errorf("models: no Maia-2 model configured (set %s or models.maia2_model)", EnvMaia2)
-		}
-		if onnx, err = os.ReadFile(p.cfg.Maia2Model); err != nil {
-			return fmt.Errorf("models: Maia-2 model: %w", err)
-		}
-		if ins, outs, err = p.rt.maia2Ports(onnx); err != nil {
-			return err
-		}
+		sessions, ins, outs, err = p.loadMaia2(be.name)
 	} else {
-		if onnx, err = Maia1ONNX(p.cfg, level); err != nil {
-			return err
-		}
 		ins = []port{{name: maia1.InputName, shape: []int64{maia1.Planes, 8, 8}}}
 		outs = []port{
 			{name: maia1.PolicyName, shape: []int64{maia1.PolicySize}},
 			{name: maia1.WDLName, shape: []int64{3}},
 		}
+		sessions, err = p.loadMaia1(be.name, level, ins, outs)
 	}
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		closeAll(sessions)
+		return ErrClosed
+	}
+	be.b = newBatcher(sessions, ins, outs, p.cfg.MaxBatch, p.cfg.MaxWait)
+	return nil
+}
+
+// loadMaia1 makes the replicas of a Maia-1 level on the configured runtime.
+func (p *Predictor) loadMaia1(name string, level int, ins, outs []port) ([]evaluator, error) {
+	if p.cfg.Runtime == RuntimeGo {
+		net, err := Maia1Net(p.cfg, level)
+		if err != nil {
+			return nil, err
+		}
+		fw, err := maia1.NewForward(net)
+		if err != nil {
+			return nil, fmt.Errorf("models: %s: %w", name, err)
+		}
+		var sessions []evaluator
+		for range p.cfg.Sessions {
+			sessions = append(sessions, &goEvaluator{fw: fw, threads: p.cfg.Threads})
+		}
+		return sessions, nil
+	}
+	onnx, err := Maia1ONNX(p.cfg, level)
+	if err != nil {
+		return nil, err
+	}
+	return p.sessions(name, onnx, ins, outs)
+}
+
+// loadMaia2 makes the ONNX Runtime sessions of the configured Maia-2 file,
+// which only ONNX Runtime can run.
+func (p *Predictor) loadMaia2(name string) ([]evaluator, []port, []port, error) {
+	if p.cfg.Maia2Model == "" {
+		return nil, nil, nil, fmt.Errorf("models: no Maia-2 model configured (set %s or models.maia2_model)", EnvMaia2)
+	}
+	if p.rt == nil {
+		return nil, nil, nil, fmt.Errorf("models: Maia-2 needs ONNX Runtime (runtime %q in a cgo build); the %q runtime runs Maia-1 only", RuntimeONNX, p.cfg.Runtime)
+	}
+	onnx, err := os.ReadFile(p.cfg.Maia2Model)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("models: Maia-2 model: %w", err)
+	}
+	ins, outs, err := p.rt.maia2Ports(onnx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sessions, err := p.sessions(name, onnx, ins, outs)
+	return sessions, ins, outs, err
+}
+
+// sessions creates cfg.Sessions ONNX Runtime sessions of one model.
+func (p *Predictor) sessions(name string, onnx []byte, ins, outs []port) ([]evaluator, error) {
 	names := func(ps []port) []string {
 		s := make([]string, len(ps))
 		for i, x := range ps {
@@ -174,28 +228,23 @@ func (p *Predictor) load(be *backend, level int) error {
 		}
 		return s
 	}
-	var sessions []*session
-	release := func() {
-		for _, s := range sessions {
-			_ = s.close()
-		}
-	}
+	var sessions []evaluator
 	for range p.cfg.Sessions {
 		sess, err := p.rt.newSession(onnx, names(ins), names(outs))
 		if err != nil {
-			release()
-			return fmt.Errorf("models: %s: %w", be.name, err)
+			closeAll(sessions)
+			return nil, fmt.Errorf("models: %s: %w", name, err)
 		}
 		sessions = append(sessions, sess)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
-		release()
-		return ErrClosed
+	return sessions, nil
+}
+
+// closeAll releases replicas that will not be used.
+func closeAll(sessions []evaluator) {
+	for _, s := range sessions {
+		_ = s.close()
 	}
-	be.b = newBatcher(sessions, ins, outs, p.cfg.MaxBatch, p.cfg.MaxWait)
-	return nil
 }
 
 // PredictOne predicts a single position.

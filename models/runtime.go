@@ -1,3 +1,5 @@
+//go:build cgo
+
 package models
 
 import (
@@ -8,6 +10,14 @@ import (
 
 	ort "github.com/yalue/onnxruntime_go"
 )
+
+// HasONNXRuntime reports whether this build can run ONNX Runtime (it has
+// cgo, which onnxruntime_go needs).
+const HasONNXRuntime = true
+
+// DefaultRuntime is the runtime of a Config that names none: ONNX Runtime,
+// the faster one, in builds that have it.
+const DefaultRuntime = RuntimeONNX
 
 // ortProcess guards ONNX Runtime's process-global environment. The
 // onnxruntime_go library keeps the loaded shared library and the ORT
@@ -81,13 +91,6 @@ func (r *Runtime) Version() (string, error) {
 	return ort.GetVersion(), nil
 }
 
-// tensorInfo describes one graph input or output.
-type tensorInfo struct {
-	Name  string
-	Int64 bool    // element type int64 (else float32)
-	Dims  []int64 // dimensions; -1 for symbolic ones
-}
-
 // modelIO returns the input and output names and types of an ONNX model.
 func (r *Runtime) modelIO(onnx []byte) (ins, outs []tensorInfo, err error) {
 	if err := r.init(); err != nil {
@@ -116,7 +119,7 @@ type session struct {
 
 // newSession loads a model from memory with the runtime's thread settings and
 // full graph optimisation.
-func (r *Runtime) newSession(onnx []byte, inputs, outputs []string) (*session, error) {
+func (r *Runtime) newSession(onnx []byte, inputs, outputs []string) (evaluator, error) {
 	if err := r.init(); err != nil {
 		return nil, err
 	}
@@ -141,6 +144,42 @@ func (r *Runtime) newSession(onnx []byte, inputs, outputs []string) (*session, e
 		return nil, fmt.Errorf("models: create session: %w", err)
 	}
 	return &session{s: s, inputs: inputs, outputs: outputs}, nil
+}
+
+// eval runs one batch of count positions through the session.
+func (s *session) eval(ins, outs []port, inF [][]float32, inI [][]int64, out [][]float32, count int) error {
+	values := make([]ort.Value, 0, len(ins)+len(outs))
+	defer func() {
+		for _, v := range values {
+			_ = v.Destroy()
+		}
+	}()
+	for k, p := range ins {
+		shape := ort.NewShape(append([]int64{int64(count)}, p.shape...)...)
+		var v ort.Value
+		var err error
+		if p.int64 {
+			v, err = ort.NewTensor(shape, inI[k][:count*p.size()])
+		} else {
+			v, err = ort.NewTensor(shape, inF[k][:count*p.size()])
+		}
+		if err != nil {
+			return fmt.Errorf("models: input %s: %w", p.name, err)
+		}
+		values = append(values, v)
+	}
+	for k, p := range outs {
+		shape := ort.NewShape(append([]int64{int64(count)}, p.shape...)...)
+		v, err := ort.NewTensor(shape, out[k][:count*p.size()])
+		if err != nil {
+			return fmt.Errorf("models: output %s: %w", p.name, err)
+		}
+		values = append(values, v)
+	}
+	if err := s.s.Run(values[:len(ins)], values[len(ins):]); err != nil {
+		return fmt.Errorf("models: run batch of %d: %w", count, err)
+	}
+	return nil
 }
 
 // close releases the session.

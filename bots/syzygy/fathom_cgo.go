@@ -65,6 +65,10 @@ import (
 	"unsafe"
 )
 
+// Available reports whether this build can load libfathom: it can, being
+// a cgo build on Linux (the library itself is looked for at Open).
+const Available = true
+
 // tbMaxMoves is the size fathom requires of tb_probe_root's results
 // array (TB_MAX_MOVES in tbprobe.h: 192 moves and a terminator).
 const tbMaxMoves = 193

@@ -14,10 +14,20 @@ import (
 // sharedTables is the 3–4-piece Syzygy set of ../shared (see its SOURCES.md).
 var sharedTables = filepath.Join("..", "..", "..", "shared", "tablebases", "syzygy")
 
+// needFathom skips t in a build that cannot load libfathom (no cgo, or not
+// Linux): every probe needs it.
+func needFathom(t testing.TB) {
+	t.Helper()
+	if !Available {
+		t.Skip("Syzygy probing needs a cgo build on Linux")
+	}
+}
+
 // openShared opens the shared tables; libfathom1 is installed by `make
 // setup`, so its absence fails the test with that hint.
 func openShared(t testing.TB, opts ...Option) *Tables {
 	t.Helper()
+	needFathom(t)
 	tb, err := Open([]string{sharedTables}, opts...)
 	if err != nil {
 		t.Fatalf("opening the shared tables (run `make setup` for libfathom1): %v", err)

@@ -12,6 +12,7 @@ import (
 // TestSyzygyManyOpen: any number of Tables over the same directories are
 // open at once (one game each in the daemon), all answering.
 func TestSyzygyManyOpen(t *testing.T) {
+	needFathom(t)
 	var open []*Tables
 	for i := 0; i < 64; i++ {
 		tb, err := Open([]string{sharedTables})

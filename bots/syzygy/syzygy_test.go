@@ -29,6 +29,11 @@ func TestSyzygyOpenErrors(t *testing.T) {
 	empty := t.TempDir()
 	file := filepath.Join(empty, "x.rtbw.txt")
 	require.NoError(t, os.WriteFile(file, []byte("x"), 0o600))
+	// Without libfathom's cgo shim, Open says which build it needs.
+	libraryMissing := "install Debian's libfathom1"
+	if !Available {
+		libraryMissing = "cgo (CGO_ENABLED=1)"
+	}
 	tests := []struct {
 		name string
 		dirs []string
@@ -40,7 +45,7 @@ func TestSyzygyOpenErrors(t *testing.T) {
 		{"not a directory", []string{file}, nil, "not a directory"},
 		{"no tables", []string{empty}, nil, "no Syzygy WDL table"},
 		{"colon in path", []string{"/a:b"}, nil, "fathom's path separator"},
-		{"library missing", []string{sharedTables}, []Option{WithLibrary("libfathom-not-here.so.1")}, "install Debian's libfathom1"},
+		{"library missing", []string{sharedTables}, []Option{WithLibrary("libfathom-not-here.so.1")}, libraryMissing},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -213,6 +218,7 @@ func TestSyzygyMaterial(t *testing.T) {
 }
 
 func TestSyzygyClosed(t *testing.T) {
+	needFathom(t)
 	tb, err := Open([]string{sharedTables})
 	require.NoError(t, err)
 	src := OwnedSource(tb)

@@ -11,7 +11,7 @@ import (
 )
 
 func runPredict(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "predict", "--maia RATING [--start-fen FEN] [--moves \"e2e4 e7e5 …\"] [--json]")
+	fs := newFlags(env, "predict", "--maia RATING [--start-fen FEN] [--moves \"e2e4 e7e5 …\"] [--runtime onnx|go] [--json]")
 	rating := fs.Int("maia", 1500, "Maia-1 rating level (1100..1900; other ratings use the nearest level)")
 	maia2 := fs.String("maia2", "", "use this Maia-2 ONNX file instead of Maia-1")
 	opp := fs.Int("opp-rating", 0, "opponent rating for Maia-2 (default: --maia)")
@@ -19,12 +19,19 @@ func runPredict(ctx context.Context, env *Env, args []string) error {
 	moves := fs.String("moves", "", "moves played from the start position, in UCI, space-separated")
 	asJSON := fs.Bool("json", false, "print JSON: {\"model\",\"wdl\",\"moves\":[{\"uci\",\"p\"}…]}")
 	top := fs.Int("top", 0, "print only the N most likely moves (text output; 0 = all)")
+	runtime := fs.String("runtime", "", "inference runtime: onnx (ONNX Runtime, cgo builds) or go (pure-Go Maia-1); default: [models] runtime, else the build's")
 	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
 	cfg, err := models.LoadConfig()
 	if err != nil {
 		return err
+	}
+	if *runtime != "" {
+		cfg.Runtime = *runtime
+		if cfg, err = cfg.Resolve(); err != nil {
+			return fmt.Errorf("--runtime: %w", err)
+		}
 	}
 	req := models.Request{StartFEN: *startFEN, Moves: strings.Fields(*moves), Rating: *rating, OppRating: *opp}
 	if *maia2 != "" {

@@ -18,10 +18,22 @@ func predictEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer) {
 	return &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}, &out, &errb
 }
 
+// TestPredictJSON runs the build's default runtime and the pure-Go one
+// (every build has it) on the same position.
 func TestPredictJSON(t *testing.T) {
+	for _, rt := range [][]string{nil, {"--runtime", "go"}} {
+		name := "default"
+		if rt != nil {
+			name = strings.Join(rt, "=")
+		}
+		t.Run(name, func(t *testing.T) { checkPredictJSON(t, rt) })
+	}
+}
+
+func checkPredictJSON(t *testing.T, extra []string) {
 	env, out, errb := predictEnv(t)
-	code := run(context.Background(), []string{"predict", "--maia", "1500", "--moves", "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1g1 g8f6 d2d3", "--json"}, env)
-	if code != 0 {
+	args := append([]string{"predict", "--maia", "1500", "--moves", "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1g1 g8f6 d2d3", "--json"}, extra...)
+	if code := run(context.Background(), args, env); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
 	var res struct {
@@ -63,5 +75,9 @@ func TestPredictText(t *testing.T) {
 	env, _, errb = predictEnv(t)
 	if code := run(context.Background(), []string{"predict", "--moves", "e2e4 e2e4"}, env); code != 1 || !strings.Contains(errb.String(), "e2e4") {
 		t.Errorf("illegal move: exit %d, %s", code, errb)
+	}
+	env, _, errb = predictEnv(t)
+	if code := run(context.Background(), []string{"predict", "--runtime", "tensorflow"}, env); code == 0 || !strings.Contains(errb.String(), "--runtime") {
+		t.Errorf("unknown runtime: exit %d, %s", code, errb)
 	}
 }

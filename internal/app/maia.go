@@ -12,8 +12,8 @@ import (
 
 // MaiaOption returns the factory option that gives maia-NNNN engines one
 // shared Predictor (also returned, nil when unavailable), configured from [models] and the OUTPOST_* environment,
-// and a function that closes it. When ONNX Runtime is not installed the
-// daemon still runs: a rule naming a Maia engine then fails to build it and
+// and a function that closes it. When the runtime's files (ONNX Runtime, the
+// weights) are not installed the daemon still runs: a rule naming a Maia engine then fails to build it and
 // the game is played by the fallback engine (the log says why).
 func MaiaOption(cfg *config.Config, log zerolog.Logger) ([]bots.Option, *models.Predictor, func()) {
 	mc, err := MaiaConfig(cfg)
@@ -31,6 +31,6 @@ func MaiaOption(cfg *config.Config, log zerolog.Logger) ([]bots.Option, *models.
 // environment applied.
 func MaiaConfig(cfg *config.Config) (models.Config, error) {
 	mc := models.Config{Dir: cfg.Models.Dir, Library: cfg.Models.ORTLibrary, Maia2Model: cfg.Models.Maia2Model,
-		Threads: cfg.Models.Threads}
+		Threads: cfg.Models.Threads, Runtime: cfg.Models.Runtime}
 	return mc.WithEnv(os.Getenv)
 }

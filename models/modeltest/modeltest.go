@@ -1,5 +1,7 @@
-// Package modeltest gives tests a Maia configuration or predictor, skipping
-// the test when ONNX Runtime or the Maia-1 weights are not installed. The
+// Package modeltest gives tests a Maia configuration or predictor on the
+// build's default runtime (ONNX Runtime with cgo, the pure-Go forward pass
+// without), skipping the test when that runtime's library or the Maia-1
+// weights are not installed. The
 // weights come from the models directory, else from the shared copy beside
 // the checkout (../shared/models/maia1). For tests only.
 package modeltest
@@ -20,7 +22,7 @@ func Config(t testing.TB, rating int) models.Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(cfg.Library); err != nil {
+	if _, err := os.Stat(cfg.Library); err != nil && cfg.Runtime == models.RuntimeONNX {
 		t.Skipf("ONNX Runtime not installed at %s; run `%s`", cfg.Library, models.FetchCommand)
 	}
 	if _, err := os.Stat(cfg.Maia1Weights(rating)); err != nil {

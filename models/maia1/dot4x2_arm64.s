@@ -1,0 +1,47 @@
+//go:build arm64 && !purego
+
+#include "textflag.h"
+
+// func dot4x2NEON(lanes *[32]float32, w0, w1, w2, w3, c0, c1 *float32, n int)
+//
+// V16..V23 accumulate w0·c0, w0·c1, w1·c0, w1·c1, w2·c0, w2·c1, w3·c0,
+// w3·c1 four lanes at a time; n is a positive multiple of 4.
+TEXT ·dot4x2NEON(SB), NOSPLIT, $0-64
+	MOVD w0+8(FP), R1
+	MOVD w1+16(FP), R2
+	MOVD w2+24(FP), R3
+	MOVD w3+32(FP), R4
+	MOVD c0+40(FP), R5
+	MOVD c1+48(FP), R6
+	MOVD n+56(FP), R7
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+
+loop:
+	VLD1.P 16(R5), [V0.S4]
+	VLD1.P 16(R6), [V1.S4]
+	VLD1.P 16(R1), [V2.S4]
+	VLD1.P 16(R2), [V3.S4]
+	VLD1.P 16(R3), [V4.S4]
+	VLD1.P 16(R4), [V5.S4]
+	VFMLA V2.S4, V0.S4, V16.S4
+	VFMLA V2.S4, V1.S4, V17.S4
+	VFMLA V3.S4, V0.S4, V18.S4
+	VFMLA V3.S4, V1.S4, V19.S4
+	VFMLA V4.S4, V0.S4, V20.S4
+	VFMLA V4.S4, V1.S4, V21.S4
+	VFMLA V5.S4, V0.S4, V22.S4
+	VFMLA V5.S4, V1.S4, V23.S4
+	SUBS $4, R7, R7
+	BNE  loop
+
+	MOVD lanes+0(FP), R0
+	VST1.P [V16.S4, V17.S4, V18.S4, V19.S4], 64(R0)
+	VST1   [V20.S4, V21.S4, V22.S4, V23.S4], (R0)
+	RET
