@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/outpostchess/outpost/models"
 )
 
 // ORTBuild is ONNX Runtime's shared library for one OS/architecture inside
@@ -73,7 +75,11 @@ func (in *Installer) ONNXRuntime(ctx context.Context) error {
 	if err := os.Remove(tgz); err != nil {
 		return fmt.Errorf("ONNX Runtime: %w", err)
 	}
+	_ = os.Remove(filepath.Dir(tgz)) // only when empty
 	in.logf("ONNX Runtime: installed %s (SHA-256 checked; the tarball was removed)", dst)
+	if b.File != models.LibraryFile {
+		in.logf("ONNX Runtime: on %s set [models] library = %q in the config (or $%s)", key, dst, models.EnvLibrary)
+	}
 	return nil
 }
 
