@@ -161,12 +161,10 @@ func TestEngineSkips(t *testing.T) {
 		{"stockfish on PATH", "sf15", "is installed; not building a native one", func(f *fixture) {
 			writeExec(t, f.debian)
 		}},
-		{"native build kept", "sf18", "already built", func(f *fixture) {
-			dir, _ := f.opts.Locator.NativeDir("sf18")
-			writeExec(t, filepath.Join(dir, enginepath.Binary))
-			if err := os.WriteFile(filepath.Join(dir, enginepath.BuildInfo), []byte("{}"), 0o644); err != nil {
-				t.Fatal(err)
-			}
+		{"native build kept", "sf18", "already built", func(f *fixture) { fakeNative(t, f, "sf18") }},
+		{"native sf15 named before PATH's", "sf15", "already built", func(f *fixture) {
+			fakeNative(t, f, "sf15")
+			writeExec(t, f.debian)
 		}},
 	}
 	for _, c := range cases {
@@ -375,6 +373,52 @@ func TestRunReportsEveryStep(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, f.log.String())
 		}
 	}
+}
+
+// fakeNative makes the files by which enginepath counts a native build.
+func fakeNative(t *testing.T, f *fixture, name string) {
+	t.Helper()
+	dir, err := f.opts.Locator.NativeDir(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeExec(t, filepath.Join(dir, enginepath.Binary))
+	writeIf(t, filepath.Join(dir, enginepath.BuildInfo), []byte("{}"))
+}
+
+// TestEngineComparesWithCachedSource: with the source archive in the
+// download cache, an installed build goes to sfbuild, which compares it
+// with the source (and skips an identical one) — nothing is downloaded.
+func TestEngineComparesWithCachedSource(t *testing.T) {
+	f := newFixture(t)
+	r := sfbuild.Stockfish18()
+	archive, err := os.ReadFile(filepath.Join(shared, "stockfish", r.Archive))
+	if err != nil {
+		t.Skipf("no shared source: %v", err)
+	}
+	fakeNative(t, f, "sf18")
+	writeIf(t, filepath.Join(mkdir(t, filepath.Join(f.engines, SourceDir)), r.Archive), archive)
+	for _, n := range r.Nets {
+		f.m.files["/nn/"+n.Name] = ""
+	}
+	f.m.files["/npm/stockfish/-/"+StockfishNPM18.File()] = ""
+	_ = f.run(t, func(in *Installer) error { return in.Engine(context.Background(), "sf18") })
+	if len(f.built) != 1 {
+		t.Fatalf("%d builds, want sfbuild to be asked (it compares)\n%s", len(f.built), f.log.String())
+	}
+	for _, p := range f.m.requests() {
+		if strings.HasPrefix(p, "/sf/") {
+			t.Errorf("downloaded the source again: %s", p)
+		}
+	}
+}
+
+func mkdir(t *testing.T, dir string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 func writeExec(t *testing.T, path string) {

@@ -31,15 +31,15 @@ func (in *Installer) Engine(ctx context.Context, name string) error {
 	}
 	label := fmt.Sprintf("Stockfish %s (%s)", recipe.Version, recipe.Engine)
 	isDefault := recipe.Engine == enginepath.Stockfish15
+	if p, _ := in.opts.Locator.Native(recipe.Engine); p != "" && !in.opts.Force && !in.haveSource(recipe) {
+		in.logf("%s: already built: %s (no source at hand to compare the build with; --force rebuilds)", label, p)
+		return nil
+	}
 	if isDefault && !in.opts.Build {
 		if p := in.opts.Locator.DebianStockfish(); p != "" {
 			in.logf("%s: %s is installed; not building a native one (--build does)", label, p)
 			return nil
 		}
-	}
-	if p, _ := in.opts.Locator.Native(recipe.Engine); p != "" && !in.opts.Force && !in.localSource(recipe) {
-		in.logf("%s: already built: %s (no local source to compare the build with; --force rebuilds)", label, p)
-		return nil
 	}
 	srcDir, err := in.source(ctx, recipe, rel)
 	if err != nil {
@@ -67,6 +67,21 @@ func (in *Installer) localSource(r sfbuild.Recipe) bool {
 		return false
 	}
 	sum, err := FileSHA256(filepath.Join(in.opts.StockfishSrc, r.Archive))
+	return err == nil && sum == r.ArchiveSHA256
+}
+
+// haveSource says whether the recipe's pinned archive is at hand, locally
+// or in the download cache: then sfbuild can compare the installed build
+// with it at no cost.
+func (in *Installer) haveSource(r sfbuild.Recipe) bool {
+	if in.localSource(r) {
+		return true
+	}
+	root, err := in.opts.Locator.Dir()
+	if err != nil {
+		return false
+	}
+	sum, err := FileSHA256(filepath.Join(root, SourceDir, r.Archive))
 	return err == nil && sum == r.ArchiveSHA256
 }
 
