@@ -390,26 +390,31 @@ func fakeNative(t *testing.T, f *fixture, name string) {
 // download cache, an installed build goes to sfbuild, which compares it
 // with the source (and skips an identical one) — nothing is downloaded.
 func TestEngineComparesWithCachedSource(t *testing.T) {
-	f := newFixture(t)
-	r := sfbuild.Stockfish18()
-	archive, err := os.ReadFile(filepath.Join(shared, "stockfish", r.Archive))
-	if err != nil {
-		t.Skipf("no shared source: %v", err)
-	}
-	fakeNative(t, f, "sf18")
-	writeIf(t, filepath.Join(mkdir(t, filepath.Join(f.engines, SourceDir)), r.Archive), archive)
-	for _, n := range r.Nets {
-		f.m.files["/nn/"+n.Name] = ""
-	}
-	f.m.files["/npm/stockfish/-/"+StockfishNPM18.File()] = ""
-	_ = f.run(t, func(in *Installer) error { return in.Engine(context.Background(), "sf18") })
-	if len(f.built) != 1 {
-		t.Fatalf("%d builds, want sfbuild to be asked (it compares)\n%s", len(f.built), f.log.String())
-	}
-	for _, p := range f.m.requests() {
-		if strings.HasPrefix(p, "/sf/") {
-			t.Errorf("downloaded the source again: %s", p)
-		}
+	for _, name := range []string{"sf18", "sf15"} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			r, _ := sfbuild.RecipeFor(name)
+			archive, err := os.ReadFile(filepath.Join(shared, "stockfish", r.Archive))
+			if err != nil {
+				t.Skipf("no shared source: %v", err)
+			}
+			fakeNative(t, f, name)
+			writeExec(t, f.debian) // sf15: a Stockfish on PATH does not hide the native build
+			writeIf(t, filepath.Join(mkdir(t, filepath.Join(f.engines, SourceDir)), r.Archive), archive)
+			for _, n := range r.Nets {
+				f.m.files["/nn/"+n.Name] = ""
+			}
+			f.m.files["/npm/stockfish/-/"+StockfishNPM18.File()] = ""
+			_ = f.run(t, func(in *Installer) error { return in.Engine(context.Background(), name) })
+			if len(f.built) != 1 {
+				t.Fatalf("%d builds, want sfbuild to be asked (it compares)\n%s", len(f.built), f.log.String())
+			}
+			for _, p := range f.m.requests() {
+				if strings.HasPrefix(p, "/sf/") {
+					t.Errorf("downloaded the source again: %s", p)
+				}
+			}
+		})
 	}
 }
 

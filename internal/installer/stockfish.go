@@ -31,11 +31,12 @@ func (in *Installer) Engine(ctx context.Context, name string) error {
 	}
 	label := fmt.Sprintf("Stockfish %s (%s)", recipe.Version, recipe.Engine)
 	isDefault := recipe.Engine == enginepath.Stockfish15
-	if p, _ := in.opts.Locator.Native(recipe.Engine); p != "" && !in.opts.Force && !in.haveSource(recipe) {
-		in.logf("%s: already built: %s (no source at hand to compare the build with; --force rebuilds)", label, p)
+	native, _ := in.opts.Locator.Native(recipe.Engine)
+	if native != "" && !in.opts.Force && !in.haveSource(recipe) {
+		in.logf("%s: already built: %s (no source at hand to compare the build with; --force rebuilds)", label, native)
 		return nil
 	}
-	if isDefault && !in.opts.Build {
+	if isDefault && !in.opts.Build && native == "" {
 		if p := in.opts.Locator.DebianStockfish(); p != "" {
 			in.logf("%s: %s is installed; not building a native one (--build does)", label, p)
 			return nil
