@@ -4,7 +4,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 STATICCHECK := bin/staticcheck
 
-.PHONY: demo test test-race race race-demo-soak race-rest soak setup build bench fuzz vet
+.PHONY: demo test test-race race race-demo-soak race-rest soak setup build bench fuzz vet cross arm64 dist
 
 ## demo: the daemon against the embedded Lichess sandbox, a few fast games, then exit.
 demo: setup
@@ -14,7 +14,8 @@ demo: setup
 ## race detector, and the soak at its full volume without it. What .ci/run
 ## calls; docs/testing.md says what runs where. Two lanes side by side: the
 ## daemon's end-to-end tests (internal/demo, the longest package, mostly
-## waiting on game clocks) then the soak, beside every other package.
+## waiting on game clocks), the soak, then the cross-builds of the release
+## targets and the linux/arm64 checks under qemu, beside every other package.
 test: setup vet
 	$(MAKE) --no-print-directory -j2 race-demo-soak race-rest
 
@@ -33,6 +34,7 @@ DEMO_PKG := ./internal/demo
 race-demo-soak:
 	$(GO) test -race -count=1 -timeout 40m $(DEMO_PKG)
 	$(MAKE) --no-print-directory soak
+	$(MAKE) --no-print-directory arm64
 
 race-rest:
 	$(GO) test -race -count=1 -timeout 40m $$($(GO) list ./... | grep -v '/internal/demo$$')
@@ -42,12 +44,31 @@ race-rest:
 soak:
 	$(GO) test -count=1 -timeout 10m -run '^TestSoakWithFaults$$' $(DEMO_PKG)
 
-## setup: install Stockfish, ONNX Runtime and the Maia weights; build bin/outpost.
+## setup: the Debian packages the test suite needs (as root), then
+## `outpost setup`: Stockfish, ONNX Runtime and the Maia weights; builds bin/outpost.
 setup:
 	bash internal/scripts/setup.sh
 
 build:
 	$(GO) build -o bin/outpost ./cmd/outpost
+
+## cross: the release targets, built without cgo into bin/cross/
+## (outpost-GOOS-GOARCH, .exe on windows).
+CROSS_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+CROSS_DIR := bin/cross
+cross:
+	bash internal/scripts/cross.sh $(CROSS_DIR) $(CROSS_TARGETS)
+
+## arm64: the linux/arm64 binary under qemu-aarch64 (Debian qemu-user):
+## perft, analysis with Lichess's evals and one sandbox game, each against
+## the native binary (internal/scripts/arm64-qemu.sh).
+arm64: cross build
+	bash internal/scripts/arm64-qemu.sh $(CROSS_DIR)/outpost-linux-arm64 bin/outpost
+
+## dist: the release archives (binary, README, licences, example config,
+## install guide, systemd unit) and SHA256SUMS in dist/.
+dist: cross
+	bash internal/scripts/dist.sh $(CROSS_DIR) dist
 
 ## vet: gofmt, go vet and staticcheck, all clean.
 vet:

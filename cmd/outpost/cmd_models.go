@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
-	"time"
 
+	"github.com/outpostchess/outpost/internal/installer"
 	"github.com/outpostchess/outpost/models"
-	"github.com/outpostchess/outpost/models/fetch"
 )
 
 // envMaiaSource names a folder holding maia-*.pb.gz to copy instead of
@@ -38,7 +36,8 @@ func runModels(ctx context.Context, env *Env, args []string) error {
 	})
 }
 
-// runModelsFetch installs ONNX Runtime and the Maia-1 weights.
+// runModelsFetch installs ONNX Runtime and the Maia-1 weights: the same
+// steps as `outpost setup` without the engines.
 func runModelsFetch(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "models fetch", "[--dir DIR] [--source DIR]")
 	def, err := models.DefaultDir(os.Getenv)
@@ -64,26 +63,18 @@ func runModelsFetch(ctx context.Context, env *Env, args []string) error {
 			src = defaultMaiaSource
 		}
 	}
-	if !*skipLib {
-		fmt.Fprintf(env.Stderr, "installing ONNX Runtime from npm package %s …\n", fetch.NPMPackage)
-		path, err := fetch.InstallLibrary(ctx, *dir)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "library  %s\n", path)
+	in, err := installer.New(installer.Options{
+		Sources: installer.DefaultSources(os.Getenv), ModelsDir: *dir, MaiaSource: src,
+		SkipEngines: true, SkipLibrary: *skipLib, SkipWeights: *skipW, Client: setupClient(), Log: env.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	if err := in.Run(ctx); err != nil {
+		return fmt.Errorf("outpost models fetch: %w", err)
 	}
 	if !*skipW {
-		wdir := filepath.Join(*dir, models.Maia1Subdir)
-		levels := models.Maia1Levels[:]
-		client := &http.Client{Timeout: 5 * time.Minute}
-		if err := fetch.InstallWeights(ctx, wdir, levels, fetch.WeightsOptions{Source: src, Client: client}); err != nil {
-			return err
-		}
-		how := "downloaded from the maia-chess v1.0 release"
-		if src != "" {
-			how = "copied from " + src
-		}
-		fmt.Fprintf(env.Stdout, "weights  %s (%d Maia-1 levels, %s)\n", wdir, len(levels), how)
+		fmt.Fprintf(env.Stdout, "weights  %s\n", filepath.Join(*dir, models.Maia1Subdir))
 	}
 	return nil
 }

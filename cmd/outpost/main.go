@@ -46,6 +46,7 @@ func commands() map[string]command {
 		"run":     {"run the bot daemon (or, with --sandbox, the offline demo)", runRun},
 		"sandbox": {"run a Lichess-compatible sandbox server on loopback", runSandbox},
 		"serve":   {"serve the local web console: dashboard, game reports, expected winrate, knobs", runServe},
+		"setup":   {"install Stockfish, its networks, ONNX Runtime and the Maia weights into the user's cache (no root needed)", runSetup},
 		"uci":     {"speak UCI on stdin/stdout for one of our engines (for chess GUIs)", runUCI},
 		"worker":  {"search analysis chunks from a NATS JetStream cluster", runWorker},
 	}

@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # Installs everything Outpost's demo and test suite need on a fresh machine.
 # Idempotent: each step checks first and does nothing when already done.
-#   - Stockfish 15.1 from Debian's package (/usr/games/stockfish)
-#   - native builds of Stockfish 15.1 and 18 for this CPU (engine names sf15,
-#     sf18) from ../shared/stockfish into
-#     ${OUTPOST_ENGINES_DIR:-~/.cache/outpost/engines} via `outpost engines
-#     install`; 15.1 falls back to Debian's binary when it cannot be built
-#     (build-essential is installed for the compiler)
+# What a user needs to run Outpost is installed by `outpost setup` (no root,
+# into ~/.cache/outpost; docs/install.md); this script adds what only the
+# test suite needs, and runs `outpost setup` with the reference files of
+# ../shared as local sources:
+#   - Debian packages, as root (skipped with a message otherwise): Stockfish
+#     15.1 (/usr/games/stockfish: the suite's reference engine, and the
+#     network of the native 15.1 build), Chromium and chromium-driver (web
+#     console browser tests), libfathom1 (Syzygy probing), build-essential
+#     (native Stockfish builds), nodejs/npm (Stockfish 19), qemu-user (the
+#     linux/arm64 checks of `make test`, qemu-aarch64)
 #   - Stockfish 19 (WebAssembly, run with node) from the npm package
 #     stockfish@19.0.0: only bin/stockfish-19-single.js + .wasm and
 #     Copying.txt, into ${OUTPOST_STOCKFISH19_DIR:-~/.cache/outpost/stockfish19}
-#   - Chromium and chromium-driver from Debian (web console browser tests)
-#   - libfathom1 from Debian (Syzygy tablebase probing, loaded at run time)
 #   - staticcheck (pinned) into bin/, for `make vet`
-#   - ONNX Runtime and the Maia-1 weights via `outpost models fetch`
-#     (libonnxruntime.so.1 from the npm package onnxruntime-node@1.24.1;
-#      weights from ../shared/models/maia1 when present)
+#   - `outpost setup --build`: native Stockfish 15.1 and 18 (engine names
+#     sf15, sf18) from ../shared/stockfish into
+#     ${OUTPOST_ENGINES_DIR:-~/.cache/outpost/engines}, ONNX Runtime
+#     (onnxruntime-node@1.24.1 from the npm registry) and the Maia-1
+#     weights (from ../shared/models/maia1) into ~/.cache/outpost/models
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -25,6 +29,7 @@ as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
     log "need root for: $*"; return 1; fi
 }
+can_root() { [ "$(id -u)" = 0 ] || command -v sudo >/dev/null; }
 
 if ! command -v go >/dev/null; then
   log "Go is not installed (need Go 1.26: https://go.dev/dl/)"; exit 1
@@ -39,7 +44,10 @@ command -v npm >/dev/null || need+=(npm)
 command -v chromium >/dev/null || need+=(chromium chromium-driver)
 /sbin/ldconfig -p 2>/dev/null | grep -q 'libfathom\.so\.1 ' || need+=(libfathom1)
 { command -v g++ >/dev/null && command -v make >/dev/null; } || need+=(build-essential)
-if [ ${#need[@]} -gt 0 ]; then
+command -v qemu-aarch64 >/dev/null || need+=(qemu-user)
+if [ ${#need[@]} -gt 0 ] && ! { can_root && command -v apt-get >/dev/null; }; then
+  log "skipping Debian packages ${need[*]}: not root (or no apt-get); the tests that need them skip or fail, saying so"
+elif [ ${#need[@]} -gt 0 ]; then
   log "installing Debian packages: ${need[*]}"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
@@ -75,23 +83,19 @@ if ! bin/staticcheck -version 2>/dev/null | grep -q "${staticcheck_version#v}"; 
   GOBIN="$PWD/bin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
 fi
 go build -o bin/outpost ./cmd/outpost
-if bin/outpost help 2>/dev/null | grep -q '^  models '; then
-  # The ONNX Runtime library is kept across clones (~/.cache/outpost/models):
-  # when the installed one is onnxruntime-node@1.24.1's linux-x64 build (by
-  # its SHA-256), the npm package is not unpacked again.
-  onnx_lib=$(bin/outpost models path 2>/dev/null | sed -n 's/^library  //p') || onnx_lib=
-  onnx_sum=53ef1ac028dd1b05554b8da28d9159eb3876f99868193d2aaa6e67f0243c23d4
-  if [ -n "$onnx_lib" ] && printf '%s  %s\n' "$onnx_sum" "$onnx_lib" | sha256sum --check --status 2>/dev/null; then
-    bin/outpost models fetch --skip-library
-  else
-    bin/outpost models fetch
-  fi
-fi
 
-# Native Stockfish (docs/stockfish.md). Each step skips an identical build.
-# sf15 falls back to Debian's binary, saying why, when it cannot be built.
+# What a user needs, through the product's own installer. Local sources:
+# the Stockfish source archives and the Maia weights of ../shared (when
+# present; otherwise `outpost setup` downloads them, pinned by SHA-256).
 sf_src=${OUTPOST_STOCKFISH_SRC:-../shared/stockfish}
-bin/outpost engines install sf15 --src "$sf_src"
-# sf18: its networks come from npm stockfish@18.0.8 (about 170 MB, cached).
-bin/outpost engines install sf18 --src "$sf_src" ||
-  log "Stockfish 18 was not built (see above): engine sf18 is unavailable and its tests skip"
+maia_src=${OUTPOST_MAIA_SOURCE:-}
+[ -n "$maia_src" ] || [ ! -d ../shared/models/maia1 ] || maia_src=../shared/models/maia1
+# sf15 is built natively even though Debian's is installed (--build); it
+# falls back to Debian's binary, saying why, when it cannot be built.
+bin/outpost setup --build --engines sf15 --stockfish-src "$sf_src" ${maia_src:+--maia-source "$maia_src"}
+# sf18: its networks come from the official server or npm stockfish@18.0.8
+# (about 170 MB, cached). Not fatal: the sf18 tests skip without it.
+for v in sf18; do
+  bin/outpost setup --engines "$v" --stockfish-src "$sf_src" --skip-library --skip-weights ||
+    log "$v was not built (see above): that engine is unavailable and its tests skip"
+done
