@@ -237,7 +237,16 @@ func (d *Daemon) finishFromServer(ctx context.Context, id string) {
 	if g.Status.Ongoing() {
 		return
 	}
-	out := runner.Outcome{GameID: id, Status: g.Status, Winner: g.Winner, Moves: strings.Fields(g.Moves), InitialFEN: g.InitialFEN}
+	moves, err := exportedMoves(g)
+	if err != nil {
+		// Keep what the runner journalled (UCI) rather than store moves
+		// nothing downstream can read.
+		d.log.Warn().Err(err).Str("game", id).Msg("export game: moves unreadable; keeping the stored ones")
+		if known, kerr := d.store.Game(ctx, id); kerr == nil {
+			moves = strings.Fields(known.Moves)
+		}
+	}
+	out := runner.Outcome{GameID: id, Status: g.Status, Winner: g.Winner, Moves: moves, InitialFEN: g.InitialFEN}
 	d.finishGame(ctx, out)
 }
 
