@@ -156,6 +156,9 @@ func (d *Daemon) gameRecord(ctx context.Context, id string, info lichess.GameInf
 func (d *Daemon) runGame(ctx context.Context, id, engineName, variant string, release func()) {
 	defer release() // also on the early returns
 	log := d.log.With().Str("game", id).Logger()
+	// The engine's own log lines (a fallback move, a UCI engine's crash)
+	// name the game and the bot: the factory logs through this logger.
+	ctx = log.WithContext(ctx)
 	eng, err := d.eng(ctx, engineName)
 	if err != nil {
 		log.Error().Err(err).Str("engine", engineName).Msg("cannot build engine; falling back to easy")
