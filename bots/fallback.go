@@ -195,9 +195,18 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 			return a.m, nil
 		}
 	case <-wait:
-		// Past the deadline and its grace: the engine's best move so far,
-		// when it reported one, is still its move (under load its search
-		// may simply not have been scheduled to return it).
+		// Past the deadline and its grace: the engine's answer if it came
+		// at this very moment, else its best move so far when it reported
+		// one (under load its search may simply not have been scheduled
+		// to return it).
+		select {
+		case a := <-ch:
+			if a.stands(g, &ev) {
+				return a.m, nil
+			}
+			return f.fallBack(ctx, g, pos, lim, ev), nil
+		default:
+		}
 		if m, ok := f.bestSoFar(g, &best, budget); ok {
 			return m, nil
 		}
