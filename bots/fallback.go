@@ -41,7 +41,13 @@ type FallbackEvent struct {
 // when the primary errors, returns an illegal move or does not answer within
 // its budget (MoveBudget plus a grace period), Fallback logs why and returns
 // a legal move from the secondary engine, or failing that the first legal
-// move. It is Configurable, Stateful and Inspectable through the primary.
+// move. A primary still searching at that point but that reported a best
+// move so far (engine.ReportBestSoFar: each completed iteration, each
+// principal variation of a UCI engine) has that move played instead: the
+// secondary plays only for an engine with no move at all. When the caller
+// gives up (its context ends: the game is over) nothing is logged as an
+// engine failure. It is Configurable, Stateful and Inspectable through the
+// primary.
 //
 // A primary that overruns keeps running in the background with a cancelled
 // context until it returns; engines that honour cancellation (all of ours)
@@ -174,6 +180,8 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 	}
 	defer cancel()
 
+	var best engine.BestSoFar
+	pctx = engine.WithBestSoFar(pctx, &best)
 	ch := make(chan primaryAnswer, 1)
 	go func() {
 		m, err := f.primary.SelectMove(pctx, pos, lim)
@@ -187,26 +195,90 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 			return a.m, nil
 		}
 	case <-wait:
-		ev.Reason, ev.Budget = ReasonTimeout, budget
-	case <-ctx.Done():
-		// The caller gave up: still answer, quickly, if the primary does.
-		t := time.NewTimer(minGrace)
+		// Past the deadline and its grace: the engine's answer if it came
+		// at this very moment, else its best move so far when it reported
+		// one (under load its search may simply not have been scheduled
+		// to return it).
 		select {
 		case a := <-ch:
-			t.Stop()
 			if a.stands(g, &ev) {
 				return a.m, nil
 			}
-		case <-t.C:
-			ev.Reason, ev.Err = ReasonTimeout, ctx.Err()
+			return f.fallBack(ctx, g, pos, lim, ev), nil
+		default:
 		}
+		if m, ok := f.bestSoFar(g, &best, budget); ok {
+			return m, nil
+		}
+		ev.Reason, ev.Budget = ReasonTimeout, budget
+	case <-ctx.Done():
+		return f.callerGaveUp(ctx, g, pos, lim, ch, &best), nil
 	}
 	return f.fallBack(ctx, g, pos, lim, ev), nil
+}
+
+// bestSoFar returns the primary's best move so far when it reported a
+// legal one, logging that it was played at the deadline.
+func (f *Fallback) bestSoFar(g *board.Board, best *engine.BestSoFar, budget time.Duration) (engine.Move, bool) {
+	m, ok := best.Get()
+	if !ok || !isLegal(g, m.UCI) {
+		return engine.Move{}, false
+	}
+	f.log.Info().Str("engine", f.primary.Name()).Str("move", m.UCI).Int("depth", m.Depth).Dur("budget", budget).
+		Msg("bots: engine still searching at its deadline; playing its best move so far")
+	return m, true
+}
+
+// callerGaveUp answers a SelectMove whose caller's context ended (the game
+// ended, the position changed): quickly, with the primary's answer if it
+// comes at once, else its best move so far, else a fallback move — which
+// nobody will play, so it is not logged as an engine failure.
+func (f *Fallback) callerGaveUp(ctx context.Context, g *board.Board, pos engine.Position, lim engine.Limits,
+	ch <-chan primaryAnswer, best *engine.BestSoFar) engine.Move {
+	ev := FallbackEvent{Primary: f.primary.Name()}
+	t := time.NewTimer(minGrace)
+	defer t.Stop()
+	select {
+	case a := <-ch:
+		if a.stands(g, &ev) {
+			return a.m
+		}
+	case <-t.C:
+		if m, ok := best.Get(); ok && isLegal(g, m.UCI) {
+			return m
+		}
+		ev.Reason, ev.Err = ReasonTimeout, ctx.Err()
+	}
+	f.log.Debug().Str("engine", ev.Primary).Str("reason", string(ev.Reason)).AnErr("primary_error", ev.Err).
+		Msg("bots: the caller gave up on the move; answering with a fallback move")
+	return f.fallBackQuiet(ctx, g, pos, lim, &ev)
 }
 
 // fallBack asks the secondary (briefly) and returns its move if legal, or
 // else the first legal move, logging the event.
 func (f *Fallback) fallBack(ctx context.Context, g *board.Board, pos engine.Position, lim engine.Limits, ev FallbackEvent) engine.Move {
+	m := f.fallBackQuiet(ctx, g, pos, lim, &ev)
+	l := f.log.Warn().Str("engine", ev.Primary).Str("reason", string(ev.Reason)).
+		Str("move", ev.Move).Str("by", ev.Secondary)
+	if ev.Err != nil {
+		l = l.AnErr("primary_error", ev.Err)
+	}
+	if ev.Illegal != "" {
+		l = l.Str("illegal_move", ev.Illegal)
+	}
+	if ev.Reason == ReasonTimeout {
+		l = l.Dur("budget", ev.Budget)
+	}
+	l.Msg("bots: engine failed; playing a fallback move")
+	if f.onEvent != nil {
+		f.onEvent(ev)
+	}
+	return m
+}
+
+// fallBackQuiet chooses the fallback move (the secondary's, briefly, if
+// legal, else the first legal move) and records it in ev.
+func (f *Fallback) fallBackQuiet(ctx context.Context, g *board.Board, pos engine.Position, lim engine.Limits, ev *FallbackEvent) engine.Move {
 	var m engine.Move
 	if f.secondary != nil {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 100*time.Millisecond)
@@ -223,21 +295,6 @@ func (f *Fallback) fallBack(ctx context.Context, g *board.Board, pos engine.Posi
 		ev.Secondary = "legal-move"
 	}
 	ev.Move = m.UCI
-	l := f.log.Warn().Str("engine", ev.Primary).Str("reason", string(ev.Reason)).
-		Str("move", ev.Move).Str("by", ev.Secondary)
-	if ev.Err != nil {
-		l = l.AnErr("primary_error", ev.Err)
-	}
-	if ev.Illegal != "" {
-		l = l.Str("illegal_move", ev.Illegal)
-	}
-	if ev.Reason == ReasonTimeout {
-		l = l.Dur("budget", ev.Budget)
-	}
-	l.Msg("bots: engine failed; playing a fallback move")
-	if f.onEvent != nil {
-		f.onEvent(ev)
-	}
 	return m
 }
 

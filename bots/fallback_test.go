@@ -1,11 +1,15 @@
 package bots
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
@@ -294,6 +298,99 @@ func TestFallbackPositionCache(t *testing.T) {
 		// The caller owns its board: playing on it leaves the cache alone.
 		if ms := got.LegalMoves(); len(ms) > 0 {
 			got.Make(ms[0])
+		}
+	}
+}
+
+// alarmAfter is an injected alarm that fires once ready is closed: the
+// fallback gives the primary up then, whatever the machine's speed.
+func alarmAfter(ready <-chan struct{}) func(time.Duration) (<-chan time.Time, func()) {
+	return func(time.Duration) (<-chan time.Time, func()) {
+		c := make(chan time.Time, 1)
+		go func() {
+			<-ready
+			c <- time.Now()
+		}()
+		return c, func() {}
+	}
+}
+
+// TestFallbackPlaysBestSoFarAtDeadline: a primary still searching when the
+// fallback gives it up has its best move so far played, not the
+// secondary's; only a primary that reported no (legal) move falls back.
+func TestFallbackPlaysBestSoFarAtDeadline(t *testing.T) {
+	stuck := make(chan struct{}) // the search is not scheduled again before the test ends
+	t.Cleanup(func() { close(stuck) })
+	tests := []struct {
+		name     string
+		reported []string // best moves so far the primary reports, in order
+		want     string
+		fellBack bool
+	}{
+		{name: "one iteration", reported: []string{"b1c3"}, want: "b1c3"},
+		{name: "the last iteration", reported: []string{"b1c3", "g1f3"}, want: "g1f3"},
+		{name: "nothing reported", want: "d2d4", fellBack: true},
+		{name: "an illegal report", reported: []string{"e1e3"}, want: "d2d4", fellBack: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var events []FallbackEvent
+			reported := make(chan struct{})
+			primary := &scripted{name: "first", fn: func(ctx context.Context) (engine.Move, error) {
+				for _, m := range tc.reported {
+					engine.ReportBestSoFar(ctx, engine.Move{UCI: m, Depth: 3})
+				}
+				close(reported) // the deadline passes now
+				<-stuck
+				return engine.Move{}, ctx.Err()
+			}}
+			f := NewFallback(primary, &scripted{name: "second", fn: answer("d2d4")},
+				WithFallbackAlarm(alarmAfter(reported)), WithFallbackHook(func(ev FallbackEvent) { events = append(events, ev) }))
+			lim := engine.Limits{Deadline: 10 * time.Second, WTime: time.Minute, BTime: time.Minute}
+			m, err := f.SelectMove(context.Background(), engine.Position{Moves: []string{"e2e4", "e7e5"}}, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.UCI != tc.want {
+				t.Errorf("move %q, want %q", m.UCI, tc.want)
+			}
+			if got := len(events) == 1 && events[0].Reason == ReasonTimeout; got != tc.fellBack || len(events) > 1 {
+				t.Errorf("events %+v, want a timeout fallback: %v", events, tc.fellBack)
+			}
+		})
+	}
+}
+
+// TestFallbackCallerGaveUpIsNoEngineFailure: when the caller's context ends
+// during the search (the game ended), the answer is not logged as an
+// engine failure (no warn line, no fallback event): nobody plays it.
+func TestFallbackCallerGaveUpIsNoEngineFailure(t *testing.T) {
+	stuck := make(chan struct{})
+	t.Cleanup(func() { close(stuck) })
+	for _, reported := range []string{"", "b1c3"} {
+		var logs bytes.Buffer
+		var events []FallbackEvent
+		primary := &scripted{name: "first", fn: func(ctx context.Context) (engine.Move, error) {
+			if reported != "" {
+				engine.ReportBestSoFar(ctx, engine.Move{UCI: reported, Depth: 2})
+			}
+			<-stuck
+			return engine.Move{}, ctx.Err()
+		}}
+		f := NewFallback(primary, &scripted{name: "second", fn: answer("d2d4")},
+			WithFallbackLogger(zerolog.New(&logs)), WithFallbackHook(func(ev FallbackEvent) { events = append(events, ev) }),
+			WithFallbackAlarm(func(time.Duration) (<-chan time.Time, func()) { return nil, func() {} }))
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // the game is over
+		m, err := f.SelectMove(ctx, engine.Position{Moves: []string{"e2e4", "e7e5"}}, engine.Limits{Deadline: time.Second, WTime: time.Minute, BTime: time.Minute})
+		if err != nil || m.UCI == "" {
+			t.Errorf("reported %q: %+v, %v", reported, m, err)
+		}
+		if strings.Contains(logs.String(), `"level":"warn"`) || strings.Contains(logs.String(), "engine failed") {
+			t.Errorf("reported %q: logged as an engine failure:\n%s", reported, logs.String())
+		}
+		if len(events) != 0 {
+			t.Errorf("reported %q: fallback events %+v", reported, events)
 		}
 	}
 }

@@ -241,11 +241,15 @@ func (e *Engine) run(ctx context.Context, cfg Config, pos engine.Position, lim e
 	}
 	s.orderMoves(root, moves)
 	for d := 1; d <= o.target; d++ {
+		s.depth = d
 		cands, ok := s.iterate(root, moves, d, exact)
 		if !ok {
 			break
 		}
 		o.best, o.reached = cands, d
+		// Whoever enforces the deadline may play it if this search is
+		// not scheduled again in time (see engine.BestSoFar).
+		engine.ReportBestSoFar(ctx, engine.Move{UCI: cands[0].uci, Depth: d, PV: cands[0].res.pv})
 		if cands[0].res.bd.Mated == 1 {
 			break // a forced mate cannot be improved on by searching deeper
 		}

@@ -28,6 +28,7 @@ type searcher struct {
 	killers  [maxKillerPly][2]killer // quiet moves that caused cut-offs, by ply
 	tb       Tablebase               // probed below the root; nil = none
 	tbDepth  int                     // least nominal depth left to probe at
+	depth    int                     // the iteration being searched
 }
 
 // maxKillerPly bounds the plies that keep killer moves.
@@ -64,7 +65,10 @@ type node struct {
 
 func (s *searcher) tick() {
 	s.nodes++
-	if s.nodes&255 == 0 {
+	// The first iteration always finishes (a few hundred nodes): the
+	// engine then has a searched move to play at its deadline, never an
+	// unsearched one.
+	if s.nodes&255 == 0 && s.depth > 1 {
 		if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) {
 			panic(abortSignal{})
 		}

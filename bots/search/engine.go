@@ -225,7 +225,7 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 	res := engine.Move{UCI: legal[0].String()}
 	var bestMove board.Move
 	for d := 1; d <= depthLimit; d++ {
-		s.iterBest = board.NullMove
+		s.iterBest, s.depth = board.NullMove, d
 		score := s.searchRoot(d, res.Score, res.Depth > 0)
 		if s.stopped {
 			// A move that beat the previous best during a partial
@@ -247,6 +247,9 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 		for _, m := range s.pv[0][:s.pvLen[0]] {
 			res.PV = append(res.PV, m.String())
 		}
+		// Whoever enforces the deadline may play it if this search is
+		// not scheduled again in time (see engine.BestSoFar).
+		engine.ReportBestSoFar(ctx, res)
 		elapsed := time.Since(start)
 		e.cfg.log.Debug().Str("engine", e.cfg.name).Int("depth", d).Int("score", score).
 			Int64("nodes", s.nodes).Int64("tbhits", s.tbHits).Dur("elapsed", elapsed).Strs("pv", res.PV).Msg("search iteration")

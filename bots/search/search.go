@@ -87,6 +87,7 @@ type searcher struct {
 	stopped   bool
 	ctx       context.Context
 	deadline  time.Time // hard stop; zero = none
+	depth     int       // the iteration being searched
 	prevBest  board.Move
 	iterBest  board.Move
 	iterScore int
@@ -111,7 +112,10 @@ func (s *searcher) checkStop() bool {
 		s.stopped = true
 		return true
 	}
-	if s.nodes&1023 == 0 {
+	// The first iteration always finishes (a few dozen nodes): the engine
+	// then has a searched move to play at its deadline, never an
+	// unsearched one.
+	if s.nodes&1023 == 0 && s.depth > 1 {
 		if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) {
 			s.stopped = true
 		}

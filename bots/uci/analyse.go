@@ -40,7 +40,7 @@ func (e *Engine) Analyse(ctx context.Context, pos Position, lim Limits) (*Result
 	if err := e.start(ctx, p, lim.MultiPV, pos.Chess960, posCmd, goCmd, "search"); err != nil {
 		return nil, err
 	}
-	return e.collect(ctx, p)
+	return e.collect(ctx, p, lim.OnInfo)
 }
 
 // start sets the engine's MultiPV and Chess960 options as needed and sends
@@ -61,8 +61,9 @@ func (e *Engine) start(ctx context.Context, p *process, multiPV int, chess960 bo
 	return nil
 }
 
-// collect reads the search output up to bestmove.
-func (e *Engine) collect(ctx context.Context, p *process) (*Result, error) {
+// collect reads the search output up to bestmove, passing each useful info
+// line to onInfo (nil: none).
+func (e *Engine) collect(ctx context.Context, p *process, onInfo func(Info)) (*Result, error) {
 	res := &Result{}
 	done := ctx.Done()
 	var stopTimer <-chan time.Time
@@ -100,6 +101,9 @@ func (e *Engine) collect(ctx context.Context, p *process) (*Result, error) {
 				continue
 			}
 			res.add(in)
+			if onInfo != nil && in.Useful() {
+				onInfo(in)
+			}
 		case line == "bestmove" || strings.HasPrefix(line, "bestmove "):
 			f := strings.Fields(line)
 			if len(f) < 2 {

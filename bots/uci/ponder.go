@@ -64,7 +64,7 @@ func (e *Engine) Ponder(ctx context.Context, pos Position, lim Limits) (*PonderS
 	go func() {
 		defer e.op.Unlock()
 		defer close(s.done)
-		s.res, s.err = e.collect(sctx, p)
+		s.res, s.err = e.collect(sctx, p, nil)
 	}()
 	return s, nil
 }

@@ -37,6 +37,12 @@ type Limits struct {
 
 	// SearchMoves restricts the search to these moves (UCI), when non-empty.
 	SearchMoves []string
+
+	// OnInfo, when set, is called with each info line that carries a score
+	// or a PV, as it is read (on Analyse's goroutine: keep it short); the
+	// caller learns the engine's best move so far before its bestmove.
+	// It is not part of the go command.
+	OnInfo func(Info)
 }
 
 // WDL is a win/draw/loss estimate in permille from the side to move's view.

@@ -178,6 +178,7 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 		return engine.Move{}, fmt.Errorf("uciengine: %w", err)
 	}
 	upos := uci.Position{FEN: pos.StartFEN, Moves: moves, Chess960: pos.Chess960}
+	ul.OnInfo = bestSoFar(ctx, b)
 	res, err := e.c.Analyse(ctx, upos, ul)
 	if errors.Is(err, uci.ErrCrashed) && ctx.Err() == nil {
 		e.log.Warn().Err(err).Msg("uciengine: engine crashed; restarting and retrying")
@@ -199,6 +200,24 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 		}
 	}
 	return mv, nil
+}
+
+// bestSoFar reports the first move of each principal variation the engine
+// prints (the main line, a score not bounded by a failed window) as the
+// best move so far (engine.ReportBestSoFar), written as our board writes
+// it. b is the position searched; it is only read.
+func bestSoFar(ctx context.Context, b *board.Board) func(uci.Info) {
+	return func(in uci.Info) {
+		if len(in.PV) == 0 || in.MultiPV > 1 || in.LowerBound || in.UpperBound {
+			return
+		}
+		m, err := b.ParseUCI(in.PV[0])
+		if err != nil {
+			return
+		}
+		mv := engine.Move{UCI: m.String(), Depth: in.Depth, Score: in.Score, HasScore: in.HasScore, PV: in.PV}
+		engine.ReportBestSoFar(ctx, mv)
+	}
 }
 
 // replay sets up pos on a board, returning the board at the last move and

@@ -29,18 +29,28 @@ func NewEngineFactory(cfg *config.Config, log zerolog.Logger, extra ...bots.Opti
 		if err != nil {
 			return nil, err
 		}
-		opts = append(opts, bots.WithLogger(log), bots.WithFallback(), bots.WithName(name))
+		glog := gameLogger(ctx, log)
+		opts = append(opts, bots.WithLogger(glog), bots.WithFallback(), bots.WithName(name))
 		opts = append(opts, extra...)
 		e, err := bots.New(ctx, spec, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("engine %s: %w", name, err)
 		}
-		w, err := withMoveSources(ctx, cfg, name, e, log)
+		w, err := withMoveSources(ctx, cfg, name, e, glog)
 		if err != nil {
 			return nil, errors.Join(err, e.Close())
 		}
 		return w, nil
 	}
+}
+
+// gameLogger is the logger of the game an engine is built for (the
+// daemon's, naming the game and the bot, carried by ctx), else log.
+func gameLogger(ctx context.Context, log zerolog.Logger) zerolog.Logger {
+	if l := zerolog.Ctx(ctx); l.GetLevel() != zerolog.Disabled {
+		return *l
+	}
+	return log
 }
 
 // engineSpec turns an engine name into a bots spec and options.

@@ -156,6 +156,9 @@ func (d *Daemon) gameRecord(ctx context.Context, id string, info lichess.GameInf
 func (d *Daemon) runGame(ctx context.Context, id, engineName, variant string, release func()) {
 	defer release() // also on the early returns
 	log := d.log.With().Str("game", id).Logger()
+	// The engine's own log lines (a fallback move, a UCI engine's crash)
+	// name the game and the bot: the factory logs through this logger.
+	ctx = log.WithContext(ctx)
 	eng, err := d.eng(ctx, engineName)
 	if err != nil {
 		log.Error().Err(err).Str("engine", engineName).Msg("cannot build engine; falling back to easy")
@@ -237,7 +240,16 @@ func (d *Daemon) finishFromServer(ctx context.Context, id string) {
 	if g.Status.Ongoing() {
 		return
 	}
-	out := runner.Outcome{GameID: id, Status: g.Status, Winner: g.Winner, Moves: strings.Fields(g.Moves), InitialFEN: g.InitialFEN}
+	moves, err := exportedMoves(g)
+	if err != nil {
+		// Keep what the runner journalled (UCI) rather than store moves
+		// nothing downstream can read.
+		d.log.Warn().Err(err).Str("game", id).Msg("export game: moves unreadable; keeping the stored ones")
+		if known, kerr := d.store.Game(ctx, id); kerr == nil {
+			moves = strings.Fields(known.Moves)
+		}
+	}
+	out := runner.Outcome{GameID: id, Status: g.Status, Winner: g.Winner, Moves: moves, InitialFEN: g.InitialFEN}
 	d.finishGame(ctx, out)
 }
 

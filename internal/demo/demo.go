@@ -121,6 +121,11 @@ type Options struct {
 	// games left running) and starts a new one on the same store. Send on
 	// it; do not close it.
 	Restart <-chan struct{}
+	// WhileDown, when set, is called after each Restart has stopped the
+	// daemon and before the next one starts, with the sandbox and the
+	// sparring partners' tokens: tests act for the opponent (resign, say)
+	// while the bot is down.
+	WhileDown func(ctx context.Context, s *sandbox.Server, sparringTokens []string)
 	// Hooks are called in addition to the demo's own.
 	Hooks daemon.Hooks
 	// BotToken is the bot account's token (default: random).
@@ -205,7 +210,7 @@ func (opt *Options) accounts(botToken string) (sbCfg sandbox.Config, sparTokens,
 // again on opt.Restart. It returns the last run's error, or an error that
 // kept a daemon from starting.
 func runDaemons(runCtx context.Context, opt Options, copt lichess.Options, cfg *config.Config, st *store.Store,
-	engines daemon.EngineFactory, hooks daemon.Hooks, vf *verifyFlow, report func(string, []string)) (runErr, err error) {
+	engines daemon.EngineFactory, hooks daemon.Hooks, vf *verifyFlow, report func(string, []string), whileDown func()) (runErr, err error) {
 	for {
 		dcopt := copt // each (re)started daemon reads the lockout back from the store
 		if err := daemon.PersistLockouts(runCtx, st, &dcopt, copt.Logger); err != nil {
@@ -248,6 +253,9 @@ func runDaemons(runCtx context.Context, opt Options, copt lichess.Options, cfg *
 		client.Close()
 		select {
 		case <-restarted:
+			if whileDown != nil {
+				whileDown()
+			}
 			fmt.Fprintln(opt.Out, "(daemon restarted)")
 			continue
 		case <-stopped:
@@ -441,7 +449,11 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if err := waitOnline(runCtx, srv, opt.Bots); err != nil {
 		return fail(err)
 	}
-	runErr, err := runDaemons(runCtx, opt, copt, &cfg, st, engines, hooks, vf, report)
+	var whileDown func()
+	if opt.WhileDown != nil {
+		whileDown = func() { opt.WhileDown(runCtx, srv, sparTokens) }
+	}
+	runErr, err := runDaemons(runCtx, opt, copt, &cfg, st, engines, hooks, vf, report, whileDown)
 	if err != nil {
 		return fail(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
@@ -245,8 +246,9 @@ func TestEngineProcessKilledMidGame(t *testing.T) {
 		mu.Unlock()
 	}}
 	sum := &countingSummariser{}
+	var logs testkit.SyncBuffer
 	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Summariser: sum, Dir: t.TempDir(),
-		Logger: zerolog.Nop(), Sandbox: sandbox.Config{OnMove: onMove}, Hooks: hooks})
+		Logger: zerolog.New(&logs).Level(zerolog.WarnLevel), Sandbox: sandbox.Config{OnMove: onMove}, Hooks: hooks})
 	require.NoError(t, err)
 	select {
 	case <-killed:
@@ -254,4 +256,27 @@ func TestEngineProcessKilledMidGame(t *testing.T) {
 		t.Fatal("the engine was never killed")
 	}
 	checkGames(t, res, sum)
+	checkEngineWarnsNameTheGame(t, logs.String())
+}
+
+// checkEngineWarnsNameTheGame: every warn or error line of the daemon and
+// its engines (not the sandbox's, the sparring partners' or the HTTP
+// client's) names the game and the bot, and at least one such line (the
+// engine's crash) was logged.
+func checkEngineWarnsNameTheGame(t *testing.T, logs string) {
+	t.Helper()
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(logs), "\n") {
+		if !strings.Contains(line, `"level":"warn"`) && !strings.Contains(line, `"level":"error"`) {
+			continue
+		}
+		if strings.Contains(line, `"component":"sandbox"`) || strings.Contains(line, `"component":"sparring"`) ||
+			strings.Contains(line, `"component":"client"`) || strings.Contains(line, `"component":"sparbot"`) {
+			continue
+		}
+		n++
+		assert.Contains(t, line, `"game":`, "a warn line names the game")
+		assert.Contains(t, line, `"bot":"`+BotName+`"`, "a warn line names the bot")
+	}
+	assert.NotZero(t, n, "the engine's crash was logged")
 }
