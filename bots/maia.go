@@ -35,7 +35,7 @@ func maiaBuilders() map[string]builder {
 }
 
 func buildMaia(level int) builder {
-	return func(_ context.Context, s Spec, c *config) (engine.Engine, error) {
+	return func(ctx context.Context, s Spec, c *config) (engine.Engine, error) {
 		pred, owned := c.predictor, false
 		if pred == nil {
 			cfg, err := models.LoadConfig()
@@ -52,7 +52,7 @@ func buildMaia(level int) builder {
 				_ = pred.Close()
 			}
 		}
-		if err := pred.Load(models.Maia1Name(level)); err != nil {
+		if err := warmMaia(ctx, pred, models.Maia1Name(level)); err != nil {
 			closePred()
 			return nil, fmt.Errorf("bots: %s: %w", s.Name, err)
 		}
@@ -82,4 +82,23 @@ type ownedPredictor struct {
 // Close closes the engine and its predictor.
 func (o *ownedPredictor) Close() error {
 	return errors.Join(o.Engine.Close(), o.pred.Close())
+}
+
+// warmMaia loads a Maia model and, when it has evaluated nothing yet, runs
+// it once on the start position. A runtime's first evaluation of a model
+// pays for its allocations and kernel choices (many times one move's
+// evaluation), and a Maia engine's single evaluation has no best move so
+// far to answer with at a deadline: paying that first cost while the engine
+// is built, before any clock runs, keeps the first move within its budget.
+func warmMaia(ctx context.Context, pred *models.Predictor, model string) error {
+	if err := pred.Load(model); err != nil {
+		return err
+	}
+	if pred.Stats()[model].Positions > 0 {
+		return nil
+	}
+	if _, err := pred.PredictOne(ctx, models.Request{Model: model}); err != nil {
+		return fmt.Errorf("warm-up evaluation: %w", err)
+	}
+	return nil
 }

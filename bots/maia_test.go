@@ -44,3 +44,25 @@ func TestMaiaNames(t *testing.T) {
 		t.Error("maia-1550 accepted")
 	}
 }
+
+// A Maia engine is built warm: its model has evaluated a position before
+// the engine plays its first move (on the game's clock), once per model.
+func TestMaiaBuiltWarm(t *testing.T) {
+	pred := modeltest.Predictor(t, 1100)
+	e, err := New(context.Background(), "maia-1100", WithPredictor(pred))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if got := pred.Stats()["maia-1100"].Positions; got != 1 {
+		t.Errorf("maia-1100 evaluated %d positions when built, want 1 (the warm-up)", got)
+	}
+	e2, err := New(context.Background(), "maia-1100", WithPredictor(pred))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	if got := pred.Stats()["maia-1100"].Positions; got != 1 {
+		t.Errorf("a second maia-1100 engine on the same predictor warmed it again: %d positions", got)
+	}
+}
