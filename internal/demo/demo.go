@@ -268,11 +268,12 @@ func runDaemons(runCtx context.Context, opt Options, copt lichess.Options, cfg *
 }
 
 // demoHooks are opt.Hooks with the demo's own: a game counts as done when
-// it is over (no summariser), else once its summary is posted (and verified,
+// it is over (no summariser, or [summary] enabled = false), else once its
+// summary is posted (and verified,
 // when the verification flow is on) or refused by the server for good.
 func demoHooks(opt Options, vf *verifyFlow, report func(string, []string)) daemon.Hooks {
 	hooks := opt.Hooks
-	if opt.Summariser == nil {
+	if opt.Summariser == nil || !opt.Config.Summary.Enabled {
 		inner := hooks.GameFinished
 		hooks.GameFinished = func(g store.Game) {
 			if inner != nil {

@@ -613,3 +613,27 @@ func TestSummaryAnalysisFailedEndsTheRun(t *testing.T) {
 	require.Contains(t, failed, id)
 	assert.ErrorIs(t, failed[id], errNoAnalysis)
 }
+
+// TestSummaryDisabledEndsTheRun: with [summary] enabled = false a demo of
+// one game ends with that game (no summary is coming) instead of waiting
+// for ever (it did: the game's place was freed but never counted).
+func TestSummaryDisabledEndsTheRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a game: skipped in -short mode")
+	}
+	ctx := leakChecked(t, 3*time.Minute)
+	cfg := fastConfig()
+	cfg.Summary.Enabled = false
+	sum := &countingSummariser{}
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "1+0", Summariser: sum, Dir: t.TempDir(),
+		SparringResignAfter: 3, Logger: testLogger(t)})
+	require.NoError(t, err)
+	require.Len(t, res.Summary, 1)
+	require.Len(t, res.Sandbox.Games(), 1, "exactly one game played")
+	for id, lines := range res.Summary {
+		assert.Nil(t, lines, "game %s: no summary with [summary] enabled = false", id)
+	}
+	sum.mu.Lock()
+	defer sum.mu.Unlock()
+	assert.Empty(t, sum.calls, "the summariser was not asked")
+}
