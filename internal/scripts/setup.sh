@@ -2,8 +2,8 @@
 # Installs everything Outpost's demo and test suite need on a fresh machine.
 # Idempotent: each step checks first and does nothing when already done.
 #   - Stockfish 15.1 from Debian's package (/usr/games/stockfish)
-#   - native builds of Stockfish 15.1 and 18 for this CPU (engine names sf15,
-#     sf18) from ../shared/stockfish into
+#   - native builds of Stockfish 15.1, 16, 17.1 and 18 for this CPU (engine
+#     names sf15, sf16, sf17.1, sf18) from ../shared/stockfish into
 #     ${OUTPOST_ENGINES_DIR:-~/.cache/outpost/engines} via `outpost engines
 #     install`; 15.1 falls back to Debian's binary when it cannot be built
 #     (build-essential is installed for the compiler)
@@ -95,3 +95,11 @@ bin/outpost engines install sf15 --src "$sf_src"
 # sf18: its networks come from npm stockfish@18.0.8 (about 170 MB, cached).
 bin/outpost engines install sf18 --src "$sf_src" ||
   log "Stockfish 18 was not built (see above): engine sf18 is unavailable and its tests skip"
+# sf16 and sf17.1, the engines of Lichess's analysis from 2023-07 to 2024-02
+# and from 2025-03 to 2026-01: 16's network is a file in npm
+# stockfish@16.0.0 (63 MB), 17.1's two are recovered from npm
+# stockfish@17.1.0 (147 MB); both tarballs are cached.
+for v in sf16 sf17.1; do
+  bin/outpost engines install "$v" --src "$sf_src" ||
+    log "$v was not built (see above): that engine is unavailable and its tests skip"
+done
