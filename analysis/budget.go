@@ -62,14 +62,14 @@ type Budget struct {
 //     (LichessPeriods), saying when the period's engine is not one we can
 //     run.
 var Presets = map[string]Budget{
-	"quick":        {Nodes: 100_000},
-	"lichess":      {Nodes: 1_000_000},
-	"lichess-sf15": {Nodes: 1_500_000, FreshHash: true, Engine: enginepath.Stockfish15},
+	"quick":          {Nodes: 100_000},
+	"lichess":        {Nodes: 1_000_000},
+	"lichess-sf15":   {Nodes: 1_500_000, FreshHash: true, Engine: enginepath.Stockfish15},
 	"lichess-sf16":   {Nodes: fishnetSF16Nodes, FreshHash: true, Engine: enginepath.Stockfish16},
 	"lichess-sf17.1": {Nodes: 1_000_000, Engine: enginepath.Stockfish171},
 	"lichess-sf18":   {Nodes: 1_000_000, Engine: enginepath.Stockfish18},
-	"by-date":      {ByDate: true},
-	"deep":         {Nodes: 5_000_000},
+	"by-date":        {ByDate: true},
+	"deep":           {Nodes: 5_000_000},
 }
 
 // DefaultBudget is the lichess preset.

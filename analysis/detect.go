@@ -30,9 +30,11 @@ type DetectOptions struct {
 	Evals int
 	// Periods are the candidates (default ExactPeriods).
 	Periods []Period
-	// Pool starts the engine named by a preset (Budget.Engine); the
-	// default is NewPool with one worker and the 16 MB hash fishnet keeps.
-	Pool func(ctx context.Context, engine string) (*Pool, error)
+	// Pool returns a pool of the engine named by a preset (Budget.Engine)
+	// and the function that releases it after the trial; the default
+	// starts one with NewPool (one worker, the 16 MB hash fishnet keeps)
+	// and closes it.
+	Pool func(ctx context.Context, engine string) (*Pool, func(), error)
 }
 
 // PeriodTrial is one candidate period's method run on the detection
@@ -126,8 +128,12 @@ func (o DetectOptions) withDefaults() DetectOptions {
 		o.Periods = ExactPeriods()
 	}
 	if o.Pool == nil {
-		o.Pool = func(ctx context.Context, engine string) (*Pool, error) {
-			return NewPool(ctx, PoolConfig{Command: []string{engine}, Workers: 1, HashMB: DefaultHashMB})
+		o.Pool = func(ctx context.Context, engine string) (*Pool, func(), error) {
+			p, err := NewPool(ctx, PoolConfig{Command: []string{engine}, Workers: 1, HashMB: DefaultHashMB})
+			if err != nil {
+				return nil, nil, err
+			}
+			return p, func() { p.Close() }, nil
 		}
 	}
 	return o
@@ -183,7 +189,7 @@ func runTrial(ctx context.Context, p Period, gp *gamePositions, win detectWindow
 	if !ok || budget.Engine == "" {
 		return t, fmt.Errorf("preset %q names no engine", p.Preset)
 	}
-	pool, err := opt.Pool(ctx, budget.Engine)
+	pool, release, err := opt.Pool(ctx, budget.Engine)
 	if err != nil {
 		if ctx.Err() != nil {
 			return t, ctx.Err()
@@ -191,7 +197,7 @@ func runTrial(ctx context.Context, p Period, gp *gamePositions, win detectWindow
 		t.Unavailable = err.Error()
 		return t, nil
 	}
-	defer pool.Close()
+	defer release()
 	got, err := searchWindow(ctx, pool, budget, gp, win)
 	if err != nil {
 		return t, err

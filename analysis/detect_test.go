@@ -71,7 +71,7 @@ func (e *lichessEngine) Close() error                  { return nil }
 // fakePools starts, per engine name, a lichessEngine that gives Lichess's
 // evals with the method of right (and is off by a centipawn for every other
 // engine); names in missing are not installed.
-func fakePools(g *analysis.Game, right string, missing ...string) (func(context.Context, string) (*analysis.Pool, error), *[]string) {
+func fakePools(g *analysis.Game, right string, missing ...string) (func(context.Context, string) (*analysis.Pool, func(), error), *[]string) {
 	evals := map[int]score.Score{}
 	for i, p := range g.Lichess.Plies {
 		if p.Eval != nil {
@@ -79,10 +79,10 @@ func fakePools(g *analysis.Game, right string, missing ...string) (func(context.
 		}
 	}
 	var log []string
-	return func(ctx context.Context, engine string) (*analysis.Pool, error) {
+	return func(ctx context.Context, engine string) (*analysis.Pool, func(), error) {
 		for _, m := range missing {
 			if m == engine {
-				return nil, fmt.Errorf("engine %s: not built: %w", engine, enginepath.ErrNotInstalled)
+				return nil, nil, fmt.Errorf("engine %s: not built: %w", engine, enginepath.ErrNotInstalled)
 			}
 		}
 		var b analysis.Budget
@@ -95,9 +95,10 @@ func fakePools(g *analysis.Game, right string, missing ...string) (func(context.
 		if engine != right {
 			nodes = -1 // never the right method
 		}
-		return analysis.NewPool(ctx, analysis.PoolConfig{Command: []string{engine}, Factory: func(context.Context, int) (analysis.Searcher, error) {
+		p, err := analysis.NewPool(ctx, analysis.PoolConfig{Command: []string{engine}, Factory: func(context.Context, int) (analysis.Searcher, error) {
 			return &lichessEngine{evals: evals, nodes: nodes, fresh: b.FreshHash, last: -1, log: &log, engine: engine}, nil
 		}})
+		return p, func() { p.Close() }, err
 	}, &log
 }
 
@@ -166,8 +167,8 @@ func TestDetectPeriodErrors(t *testing.T) {
 	if _, err := analysis.DetectPeriod(context.Background(), &bare, analysis.DetectOptions{}); err == nil || !strings.Contains(err.Error(), "no Lichess analysis") {
 		t.Errorf("err = %v", err)
 	}
-	d, err := analysis.DetectPeriod(context.Background(), g, analysis.DetectOptions{Pool: func(context.Context, string) (*analysis.Pool, error) {
-		return nil, errors.New("boom")
+	d, err := analysis.DetectPeriod(context.Background(), g, analysis.DetectOptions{Pool: func(context.Context, string) (*analysis.Pool, func(), error) {
+		return nil, nil, errors.New("boom")
 	}})
 	if err != nil || d.Found != nil || !strings.Contains(d.String(), "not installed") {
 		t.Errorf("detection %v, %v", d, err)

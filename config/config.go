@@ -400,7 +400,7 @@ func Default() *Config {
 			Interval: 24 * time.Hour,
 			MaxGames: 50,
 			Since:    30 * 24 * time.Hour,
-			Preset:   "lichess",
+			Preset:   "by-date",
 			Engine:   []string{enginepath.Stockfish15},
 		},
 		Models: ModelsConfig{},
