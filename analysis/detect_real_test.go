@@ -19,9 +19,10 @@ func needEngine(t *testing.T, name string) {
 
 // TestDetectPeriodOnRealGames runs the detection with this machine's
 // engines: lila's fixture (fishnet 2.6.11) is Stockfish 15.1's period,
-// 5/5 evals exact; CCW6EEru (played 2024-01-25) is Stockfish 16's; the
-// 2021 game ZlCTzfMG (Stockfish 13/14 era) must be rejected: no
-// obtainable method gives its five evals.
+// 5/5 evals exact; the 2021 game ZlCTzfMG (Stockfish 13/14 era) and
+// CCW6EEru (played 2024-01-25, yet analysed by none of our engines and
+// methods: docs/stockfish.md) must be rejected: no obtainable method gives
+// their five evals.
 func TestDetectPeriodOnRealGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: runs every installed period's engine on 5 positions per game")
@@ -30,7 +31,7 @@ func TestDetectPeriodOnRealGames(t *testing.T) {
 		game, engine, want string // want "" = none matches
 	}{
 		{"lila-expected1.pgn", "sf15", "15.1"},
-		{"CCW6EEru.pgn", "sf16", "16"},
+		{"CCW6EEru.pgn", "sf16", ""},
 		{"ZlCTzfMG.pgn", "sf15", ""},
 	} {
 		t.Run(tc.game, func(t *testing.T) {
