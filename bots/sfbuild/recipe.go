@@ -56,7 +56,7 @@ func Stockfish18() Recipe {
 			{Name: "nn-37f18f62d772.nnue", Size: 3_519_630, SHA256: "37f18f62d772f3107e1d6aaca3898c130c3c86f2ab63e6555fbbca20635a899d"},
 		},
 		BenchNodes: 2_050_811,
-		NPM: &NPMSource{Package: NPMPackage, Tarball: NPMTarball, Wasm: []string{NPMMember}},
+		NPM:        &NPMSource{Package: NPMPackage, Tarball: NPMTarball, Wasm: []string{NPMMember}},
 	}
 }
 
