@@ -305,7 +305,11 @@ func (c *Comparer) gamePlan(ctx context.Context, g *analysis.Game, engines *pool
 	if d.Found != nil {
 		return c.planFor(g, &d.Found.Period), nil
 	}
-	return c.planFor(g, nil), nil
+	p := c.planFor(g, nil)
+	if p.preset != "" {
+		p.preset += "; but Lichess's evals match no obtainable period's: not exact"
+	}
+	return p, nil
 }
 
 // comparable reports whether g carries Lichess's own analysis.
