@@ -47,16 +47,29 @@ type Budget struct {
 //     carry it (uci.Position.Chess960), and a standard game's leave it off:
 //     there it changes only how castling is written (king takes rook), not
 //     the search (docs/stockfish.md).
+//   - lichess-sf16: Lichess's analysis with fishnet 2.7.0 to 2.8.x
+//     (2023-07-01 to 2024-02-23): Stockfish 16 (engine sf16), each
+//     position on its own after ucinewgame (fishnet's stockfish.rs of that
+//     time sends ucinewgame before every position), Hash 16, Threads 1,
+//     MultiPV 1, fishnetSF16Nodes nodes (docs/stockfish.md: how this was
+//     measured on a game of the period).
+//   - lichess-sf17.1: fishnet 2.9.5 (2025-03-30 to 2026-01-30): Stockfish
+//     17.1 (engine sf17.1) with lichess-sf18's method: 1,000,000 nodes
+//     sent as "go nodes 857142", chunks of 5 backwards after ucinewgame
+//     and a warm-up search (fishnet's queue.rs and NodeLimit::get since
+//     2.9.2).
 //   - by-date: per game, the preset of the period it was played in
-//     (LichessPeriods): lichess-sf15 or lichess-sf18, saying when the
-//     period's engine is not one we can run.
+//     (LichessPeriods), saying when the period's engine is not one we can
+//     run.
 var Presets = map[string]Budget{
-	"quick":        {Nodes: 100_000},
-	"lichess":      {Nodes: 1_000_000},
-	"lichess-sf15": {Nodes: 1_500_000, FreshHash: true, Engine: enginepath.Stockfish15},
-	"lichess-sf18": {Nodes: 1_000_000, Engine: enginepath.Stockfish18},
-	"by-date":      {ByDate: true},
-	"deep":         {Nodes: 5_000_000},
+	"quick":          {Nodes: 100_000},
+	"lichess":        {Nodes: 1_000_000},
+	"lichess-sf15":   {Nodes: 1_500_000, FreshHash: true, Engine: enginepath.Stockfish15},
+	"lichess-sf16":   {Nodes: fishnetSF16Nodes, FreshHash: true, Engine: enginepath.Stockfish16},
+	"lichess-sf17.1": {Nodes: 1_000_000, Engine: enginepath.Stockfish171},
+	"lichess-sf18":   {Nodes: 1_000_000, Engine: enginepath.Stockfish18},
+	"by-date":        {ByDate: true},
+	"deep":           {Nodes: 5_000_000},
 }
 
 // DefaultBudget is the lichess preset.
@@ -171,3 +184,9 @@ func (b Budget) String() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// fishnetSF16Nodes is the node limit of Lichess's analysis in Stockfish
+// 16's period (lila's "sf16" node limit, sent to every position after its
+// own ucinewgame by fishnet 2.7.x): the figure that reproduces a game of
+// that period's evals exactly (docs/stockfish.md, "Stockfish 16's method").
+const fishnetSF16Nodes = 1_500_000

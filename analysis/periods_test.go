@@ -17,12 +17,13 @@ func TestLichessPeriodAt(t *testing.T) {
 		{"2022-11-30", "lichess-sf15", "before 2.6.7", false},
 		{"2022-12-01", "lichess-sf15", "2.6.7", true},
 		{"2023-06-30", "lichess-sf15", "2.6.7", true},
-		{"2023-07-01", "lichess-sf18", "2.7.0", false},
-		{"2024-02-24", "lichess-sf18", "2.9.0", false},
-		{"2024-09-07", "lichess-sf18", "2.9.4", false},
-		{"2025-03-29", "lichess-sf18", "2.9.4", false},
-		{"2025-03-30", "lichess-sf18", "2.9.5", false},
-		{"2026-01-30", "lichess-sf18", "2.9.5", false},
+		{"2023-07-01", "lichess-sf16", "2.7.0", true},
+		{"2024-01-25", "lichess-sf16", "2.7.0", true},
+		{"2024-02-24", "lichess-sf16", "2.9.0", false},
+		{"2024-09-07", "lichess-sf17.1", "2.9.4", false},
+		{"2025-03-29", "lichess-sf17.1", "2.9.4", false},
+		{"2025-03-30", "lichess-sf17.1", "2.9.5", true},
+		{"2026-01-30", "lichess-sf17.1", "2.9.5", true},
 		{"2026-01-31", "lichess-sf18", "2.13.0", true},
 		{"2026-02-01", "lichess-sf18", "2.13.1", false},
 		{"2026-07-01", "lichess-sf18", "2.13.3", false},
@@ -84,6 +85,17 @@ func TestPresetsOfLichess(t *testing.T) {
 	}
 	if b := Presets["lichess-sf15"]; b.Engine != "sf15" || !b.FreshHash || b.FishnetLimits().Nodes != 1_500_000 {
 		t.Errorf("lichess-sf15 = %+v", b)
+	}
+	if b := Presets["lichess-sf17.1"]; b.Engine != "sf17.1" || b.FreshHash || b.FishnetLimits().Nodes != 857_142 {
+		t.Errorf("lichess-sf17.1 = %+v, limits %+v", b, b.FishnetLimits())
+	}
+	if b := Presets["lichess-sf16"]; b.Engine != "sf16" || !b.FreshHash || b.FishnetLimits().Nodes != fishnetSF16Nodes {
+		t.Errorf("lichess-sf16 = %+v", b)
+	}
+	for _, p := range ExactPeriods() {
+		if b := Presets[p.Preset]; b.Engine == "" {
+			t.Errorf("exact period %s: preset %s names no engine", p.Label(), p.Preset)
+		}
 	}
 	if b, err := Preset("by-date"); err != nil || !b.ByDate || b.String() != "preset by game date" {
 		t.Errorf("by-date = %+v, %v", b, err)

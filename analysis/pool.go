@@ -528,3 +528,23 @@ func toOutcome(res *uci.Result, whiteToMove bool) Outcome {
 	o.Eval = &e
 	return o
 }
+
+// SearchChunk runs one chunk as it is (RunChunk: ucinewgame, its warm-up
+// search, its jobs backwards) on the pool's first engine, or through the
+// pool's Dispatcher, and returns one outcome per job.
+func (p *Pool) SearchChunk(ctx context.Context, c Chunk) ([]Outcome, error) {
+	if p.cfg.Dispatcher != nil {
+		res, err := p.cfg.Dispatcher.RunChunks(ctx, p.Spec(), []Chunk{c}, func(int) {})
+		if err != nil {
+			return nil, fmt.Errorf("analysis: dispatch a chunk: %w", err)
+		}
+		if len(res) != 1 || len(res[0]) != len(c.Jobs) {
+			return nil, fmt.Errorf("analysis: dispatcher returned %d results for one chunk", len(res))
+		}
+		return res[0], nil
+	}
+	if len(p.engines) == 0 {
+		return nil, errors.New("analysis: the pool has no engine")
+	}
+	return RunChunk(ctx, p.engines[0], c, p.cfg.Retries, p.cfg.Logger, nil)
+}

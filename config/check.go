@@ -119,7 +119,7 @@ func (c *checker) command(key string, cmd []string, required bool) {
 
 // looksLikeEngineName reports whether a one-word command is meant as an
 // engine name rather than a program: "sf" or "stockfish" followed by a
-// version ("sf17", "stockfish-16").
+// version ("sf17", "stockfish-16.1").
 func looksLikeEngineName(word string) bool {
 	for _, p := range []string{"stockfish-", "stockfish", "sf"} {
 		if rest, ok := strings.CutPrefix(word, p); ok {

@@ -207,6 +207,9 @@ type VerifyConfig struct {
 	FirstDelay time.Duration `toml:"first_delay"` // wait after the first unsuccessful poll
 	MaxDelay   time.Duration `toml:"max_delay"`   // longest wait between polls
 	ChatLine   bool          `toml:"chat_line"`   // add the agreement line to the summary
+	// DetectPeriod detects which period's engine made Lichess's analysis
+	// from its evals (runs each obtainable engine on 5 positions).
+	DetectPeriod bool `toml:"detect_period"`
 }
 
 // MatchmakingConfig is the [matchmaking] section: challenging online bots
@@ -401,7 +404,7 @@ func Default() *Config {
 			Interval: 24 * time.Hour,
 			MaxGames: 50,
 			Since:    30 * 24 * time.Hour,
-			Preset:   "lichess",
+			Preset:   "by-date",
 			Engine:   []string{enginepath.Stockfish15},
 		},
 		Models: ModelsConfig{},

@@ -23,22 +23,47 @@ type plan struct {
 }
 
 // planFor returns the game's plan: the run's budget and engines, or with
-// Budget.ByDate the preset of the period the game was played in, run with
-// the preset's engine (falling back to the run's engines, saying so, when
-// that engine is not installed).
-func (c *Comparer) planFor(g *analysis.Game) plan {
+// Budget.ByDate the preset of the game's period — detected, when detected
+// is set, else the period the game was played in — run with the preset's
+// engine (falling back to the run's engines, saying so, when that engine
+// is not installed).
+func (c *Comparer) planFor(g *analysis.Game, detected *analysis.Period) plan {
 	if !c.Budget.ByDate {
 		return plan{budget: c.Budget, pool: c.Pool}
 	}
-	date, ok := g.Date()
-	if !ok {
-		return plan{budget: analysis.DefaultBudget, pool: c.Pool,
-			preset: "lichess (the game has no date, so its period of Lichess's analysis is unknown: not exact)"}
+	period, how := analysis.Period{}, "by game date"
+	if detected != nil {
+		period, how = *detected, "by the evals"
+	} else {
+		date, ok := g.Date()
+		if !ok {
+			return plan{budget: analysis.DefaultBudget, pool: c.Pool,
+				preset: "lichess (the game has no date, so its period of Lichess's analysis is unknown: not exact)"}
+		}
+		period = analysis.LichessPeriodAt(date)
 	}
-	period := analysis.LichessPeriodAt(date)
-	p := plan{budget: analysis.Presets[period.Preset], pool: c.Pool, preset: period.String()}
-	if c.Pool.Factory != nil || p.budget.Engine == "" {
+	p := plan{budget: analysis.Presets[period.Preset], pool: c.Pool, preset: period.String() + ", " + how}
+	if p.budget.Engine == "" {
 		return p
+	}
+	cfg, err := c.enginePool(p.budget.Engine)
+	if err != nil {
+		p.preset = fmt.Sprintf("%s; but %v, so %s ran instead: not exact", p.preset, shortErr(err), strings.Join(c.Pool.Command, " "))
+		return p
+	}
+	p.pool = cfg
+	return p
+}
+
+// enginePool is the run's pool configuration running the named engine:
+// the name resolved (ResolveEngine, else enginepath.Resolve) and wrapped
+// (WrapCommand); with a Factory (tests) or a Dispatcher (whose workers
+// resolve names themselves) the name is kept as it is.
+func (c *Comparer) enginePool(name string) (analysis.PoolConfig, error) {
+	cfg := c.Pool
+	if c.Pool.Factory != nil || c.Pool.Dispatcher != nil {
+		cfg.Command = []string{name}
+		return cfg, nil
 	}
 	resolve := c.ResolveEngine
 	if resolve == nil {
@@ -47,16 +72,15 @@ func (c *Comparer) planFor(g *analysis.Game) plan {
 			return r.Command, err
 		}
 	}
-	cmd, err := resolve(p.budget.Engine)
+	cmd, err := resolve(name)
 	if err != nil {
-		p.preset = fmt.Sprintf("%s; but %v, so %s ran instead: not exact", p.preset, shortErr(err), strings.Join(c.Pool.Command, " "))
-		return p
+		return cfg, err
 	}
 	if c.WrapCommand != nil {
 		cmd = c.WrapCommand(cmd)
 	}
-	p.pool.Command = cmd
-	return p
+	cfg.Command = cmd
+	return cfg, nil
 }
 
 // shortErr drops the package prefixes of an engine lookup error.

@@ -21,7 +21,13 @@ type GameRecord struct {
 	// Preset says which preset (and engine) the game was analysed with when
 	// the run picks them by date, and whether that reproduces Lichess
 	// exactly.
-	Preset   string             `json:"preset,omitempty"`
+	Preset string `json:"preset,omitempty"`
+	// Engine is the engine command line the game was analysed with (the
+	// preset's engine by period, else the run's).
+	Engine string `json:"engine,omitempty"`
+	// Period is the period of Lichess's analysis detected from its evals
+	// (analysis.Detection.String), with --detect-period.
+	Period   string             `json:"period,omitempty"`
 	Analysis *analysis.Analysis `json:"analysis,omitempty"`
 }
 

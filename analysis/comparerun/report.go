@@ -17,7 +17,12 @@ type Params struct {
 	Budget string       `json:"budget"` // "nodes 1000000"
 	// BorderlineBand is the re-search band (negative: off).
 	BorderlineBand float64 `json:"borderline_band"`
-	Engine         string  `json:"engine"` // the engine command line
+	// Engine is the engine command line; with a budget by period, "by
+	// period" and the engines each game ran are in its games[].engine.
+	Engine string `json:"engine"`
+	// DetectPeriod is set when each game's period was detected from its
+	// evals (games[].period).
+	DetectPeriod bool `json:"detect_period,omitempty"`
 }
 
 func (p Params) encode() string {
@@ -60,7 +65,11 @@ type GameSummary struct {
 	// Error says why the game was not compared.
 	Error string `json:"error,omitempty"`
 	// Preset is the preset chosen by date (GameRecord.Preset).
-	Preset    string                  `json:"preset,omitempty"`
+	Preset string `json:"preset,omitempty"`
+	// Engine is the engine the game was analysed with (GameRecord.Engine).
+	Engine string `json:"engine,omitempty"`
+	// Period is the period detected from the evals (GameRecord.Period).
+	Period    string                  `json:"period,omitempty"`
 	Judgments analysis.JudgmentCounts `json:"judgments"`
 	F1        *float64                `json:"f1"`
 	EvalMAECP float64                 `json:"eval_mae_cp"`
@@ -147,7 +156,7 @@ func (r *RunReport) summarise(records []GameRecord, user string) {
 	var stats PlayerStats
 	var us, them DiffStats
 	for _, rec := range records {
-		gs := GameSummary{ID: rec.ID, White: rec.White, Black: rec.Black, Result: rec.Result, Error: rec.Error, Preset: rec.Preset}
+		gs := GameSummary{ID: rec.ID, White: rec.White, Black: rec.Black, Result: rec.Result, Error: rec.Error, Preset: rec.Preset, Engine: rec.Engine, Period: rec.Period}
 		a := rec.Analysis
 		if a != nil {
 			gs.White, gs.Black, gs.Result = a.Players.White.Name, a.Players.Black.Name, a.Result

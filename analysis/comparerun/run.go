@@ -40,8 +40,13 @@ type Comparer struct {
 	// scheduler's LowPriority).
 	WrapCommand func([]string) []string
 	// EngineLabel names the engine in the run's parameters (default: the
-	// pool's command line).
+	// pool's command line; with Budget.ByDate, "by period").
 	EngineLabel string
+	// DetectPeriod detects each game's period of Lichess's analysis from
+	// its evals (analysis.DetectPeriod) before analysing it; with
+	// Budget.ByDate the detected period's preset and engine then run
+	// instead of the date's.
+	DetectPeriod bool
 	// Progress, when set, gets positions done / total over the run.
 	Progress func(done, total int)
 	// ProgressDone, when set, is called by Execute once the run is over,
@@ -55,6 +60,9 @@ type Comparer struct {
 
 func (c *Comparer) params(src Source) Params {
 	label := c.EngineLabel
+	if label == "" && c.Budget.ByDate {
+		label = "by period (each game's engine: games[].engine)"
+	}
 	if label == "" {
 		cmd := c.Pool.Command
 		if len(cmd) == 0 {
@@ -66,7 +74,7 @@ func (c *Comparer) params(src Source) Params {
 	if band == 0 {
 		band = analysis.DefaultBorderlineBand
 	}
-	return Params{Source: src.Params(), Budget: c.Budget.String(), BorderlineBand: band, Engine: label}
+	return Params{Source: src.Params(), Budget: c.Budget.String(), BorderlineBand: band, Engine: label, DetectPeriod: c.DetectPeriod}
 }
 
 // Run performs (or resumes) one comparison run over src's games: every game
@@ -217,8 +225,11 @@ func (c *Comparer) analyse(ctx, bg context.Context, runID int64, pending []*anal
 		if !comparable(g) {
 			rec.Error = "no Lichess analysis to compare with"
 		} else {
-			pl := c.planFor(g)
-			rec.Preset = pl.preset
+			pl, err := c.gamePlan(ctx, g, engines, &rec)
+			if err != nil {
+				return err
+			}
+			rec.Preset, rec.Engine = pl.preset, strings.Join(pl.pool.Command, " ")
 			pool, err := engines.get(ctx, pl.pool)
 			if err != nil {
 				return err
@@ -267,6 +278,38 @@ func (c *Comparer) analyse(ctx, bg context.Context, runID int64, pending []*anal
 		}
 	}
 	return nil
+}
+
+// gamePlan is planFor with, when DetectPeriod is set, the period
+// detected from the game's evals (written to rec.Period).
+func (c *Comparer) gamePlan(ctx context.Context, g *analysis.Game, engines *pools, rec *GameRecord) (plan, error) {
+	if !c.DetectPeriod {
+		return c.planFor(g, nil), nil
+	}
+	d, err := analysis.DetectPeriod(ctx, g, analysis.DetectOptions{Pool: func(ctx context.Context, name string) (*analysis.Pool, func(), error) {
+		cfg, err := c.enginePool(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := engines.get(ctx, cfg)
+		return p, func() {}, err
+	}})
+	switch {
+	case ctx.Err() != nil:
+		return plan{}, ctx.Err()
+	case err != nil:
+		rec.Period = "not detected: " + err.Error()
+		return c.planFor(g, nil), nil
+	}
+	rec.Period = d.String()
+	if d.Found != nil {
+		return c.planFor(g, &d.Found.Period), nil
+	}
+	p := c.planFor(g, nil)
+	if p.preset != "" {
+		p.preset += "; but Lichess's evals match no obtainable period's: not exact"
+	}
+	return p, nil
 }
 
 // comparable reports whether g carries Lichess's own analysis.

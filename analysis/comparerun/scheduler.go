@@ -69,13 +69,17 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 		cmd = analysis.DefaultEngineCommand()
 	}
 	s := &Scheduler{cfg: cfg, fetcher: NewFetcher(cfg.Client)}
+	label := strings.Join(cmd, " ")
+	if cfg.Compare.Budget.ByDate {
+		label = "" // by period: each game's engine is in its record
+	}
 	s.comparer = &Comparer{
 		Store: cfg.Store,
 		Pool: analysis.PoolConfig{Command: LowPriority(cmd), Workers: 1, Threads: 1, HashMB: cfg.Compare.HashMB,
 			Factory: cfg.Factory, Logger: cfg.Logger},
 		Budget:      cfg.Compare.Budget,
 		WrapCommand: LowPriority,
-		EngineLabel: strings.Join(cmd, " "),
+		EngineLabel: label,
 		Logger:      cfg.Logger,
 	}
 	return s, nil

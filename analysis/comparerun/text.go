@@ -53,6 +53,7 @@ func WriteText(w io.Writer, r *RunReport) error {
 	bw.WriteString("\n")
 	writeGames(bw, r)
 	writePresets(bw, r)
+	writePeriods(bw, r)
 	if len(r.Skipped) > 0 {
 		bw.WriteString("\nUnreadable games:\n")
 		for _, s := range r.Skipped {
@@ -113,6 +114,22 @@ func writePresets(w *bufio.Writer, r *RunReport) {
 	w.WriteString("Presets by game date:\n")
 	for _, p := range order {
 		fmt.Fprintf(w, "  %d game(s): %s\n", count[p], p)
+	}
+}
+
+// writePeriods lists, per game, the period of Lichess's analysis detected
+// from its evals (--detect-period) and the engine the game ran.
+func writePeriods(w *bufio.Writer, r *RunReport) {
+	first := true
+	for _, g := range r.Games {
+		if g.Period == "" {
+			continue
+		}
+		if first {
+			w.WriteString("Periods detected from Lichess's evals:\n")
+			first = false
+		}
+		fmt.Fprintf(w, "  %s: %s; analysed with %s\n", g.ID, g.Period, g.Engine)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // Where things are.
@@ -34,6 +35,8 @@ const (
 	SetupCommand = "make setup (or bash internal/scripts/setup.sh)"
 	// InstallSF18Command builds Stockfish 18.
 	InstallSF18Command = "outpost engines install sf18"
+	// InstallCommand builds a native Stockfish: the engine's name follows.
+	InstallCommand = "outpost engines install"
 )
 
 // ErrNotInstalled is wrapped by the errors of an engine name whose engine
@@ -86,12 +89,14 @@ func (l Locator) Dir() (string, error) {
 	return l.cacheDir(EnvEnginesDir, "engines")
 }
 
-// NativeDir is the directory of the native build of name (sf15 or sf18).
+// NativeDir is the directory of the native build of name (sf15, sf16,
+// sf17.1 or sf18): "stockfish-" and the version.
 func (l Locator) NativeDir(name string) (string, error) {
-	sub := map[string]string{Stockfish15: "stockfish-15.1", Stockfish18: "stockfish-18"}[Canonical(name)]
-	if sub == "" {
-		return "", fmt.Errorf("enginepath: %q has no native build (want %s or %s)", name, Stockfish15, Stockfish18)
+	v := nativeVersion(Canonical(name))
+	if v == "" {
+		return "", fmt.Errorf("enginepath: %q has no native build (want one of %s)", name, strings.Join(NativeNames(), ", "))
 	}
+	sub := "stockfish-" + v
 	d, err := l.Dir()
 	if err != nil {
 		return "", err

@@ -26,8 +26,8 @@ type Resolved struct {
 // Resolve turns an engine command line into the one to run. A one-word
 // engine name is looked up:
 //   - sf15: the native build when built, else Debian's Stockfish 15.1;
-//   - sf18: the native build (an error naming the install command when
-//     missing);
+//   - sf16, sf17.1, sf18: the native build (an error naming the install
+//     command when missing);
 //   - sf19: node and Stockfish 19's script;
 //   - auto: sf19 when installed, else sf15 with a Notice.
 //
@@ -40,8 +40,8 @@ func (l Locator) Resolve(cmdline []string) (Resolved, error) {
 	switch Name(cmdline) {
 	case Stockfish15:
 		return l.stockfish15()
-	case Stockfish18:
-		return l.stockfish18()
+	case Stockfish16, Stockfish171, Stockfish18:
+		return l.nativeOnly(Name(cmdline))
 	case Stockfish19:
 		cmd, missing, err := l.stockfish19()
 		if err != nil {
@@ -87,18 +87,19 @@ func (l Locator) stockfish15() (Resolved, error) {
 		Stockfish15, DebianStockfish, SetupCommand, ErrNotInstalled)
 }
 
-// stockfish18 is the native 18 build.
-func (l Locator) stockfish18() (Resolved, error) {
-	bin, err := l.Native(Stockfish18)
+// nativeOnly is the native build of name (sf16, sf17.1, sf18), which has
+// no fallback.
+func (l Locator) nativeOnly(name string) (Resolved, error) {
+	bin, err := l.Native(name)
 	if err != nil {
 		return Resolved{}, err
 	}
 	if bin == "" {
-		dir, _ := l.NativeDir(Stockfish18)
-		return Resolved{}, fmt.Errorf("enginepath: engine %s: not built in %s (build it with %s, which %s runs): %w",
-			Stockfish18, dir, InstallSF18Command, SetupCommand, ErrNotInstalled)
+		dir, _ := l.NativeDir(name)
+		return Resolved{}, fmt.Errorf("enginepath: engine %s: not built in %s (build it with %s %s, which %s runs): %w",
+			name, dir, InstallCommand, name, SetupCommand, ErrNotInstalled)
 	}
-	return Resolved{Command: []string{bin}, Name: Stockfish18, Native: true, Label: "Stockfish 18 (native build)"}, nil
+	return Resolved{Command: []string{bin}, Name: name, Native: true, Label: Describe(name) + " (native build)"}, nil
 }
 
 // stockfish19 returns Stockfish 19's command line, or what is missing (""

@@ -11,10 +11,11 @@ import (
 
 // machine describes a fake machine for a Locator.
 type machine struct {
-	native15, native18 bool // native builds present (binary + build.json)
-	half18             bool // sf18 binary without build.json (an unfinished build)
-	debian             bool // Debian's package installed
-	sf19, node         bool // Stockfish 19 files, node on PATH
+	native15, native18  bool // native builds present (binary + build.json)
+	native16, native171 bool
+	half18              bool // sf18 binary without build.json (an unfinished build)
+	debian              bool // Debian's package installed
+	sf19, node          bool // Stockfish 19 files, node on PATH
 }
 
 // fake builds the machine in temporary directories.
@@ -34,6 +35,12 @@ func fake(t *testing.T, m machine) (Locator, string) {
 	if m.native15 {
 		write(filepath.Join(engines, "stockfish-15.1", Binary), 0o755)
 		write(filepath.Join(engines, "stockfish-15.1", BuildInfo), 0o644)
+	}
+	for dir, ok := range map[string]bool{"stockfish-16": m.native16, "stockfish-17.1": m.native171} {
+		if ok {
+			write(filepath.Join(engines, dir, Binary), 0o755)
+			write(filepath.Join(engines, dir, BuildInfo), 0o644)
+		}
 	}
 	if m.native18 || m.half18 {
 		write(filepath.Join(engines, "stockfish-18", Binary), 0o755)
@@ -66,6 +73,8 @@ func TestCanonical(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"sf15", Stockfish15}, {"Stockfish", Stockfish15}, {"stockfish-15", Stockfish15}, {"stockfish15", Stockfish15},
 		{"sf18", Stockfish18}, {"STOCKFISH-18", Stockfish18},
+		{"sf16", Stockfish16}, {"stockfish-16", Stockfish16}, {"Stockfish16", Stockfish16},
+		{"sf17.1", Stockfish171}, {"sf171", Stockfish171}, {"stockfish-17.1", Stockfish171}, {"sf17", ""},
 		{"sf19", Stockfish19}, {" stockfish19 ", Stockfish19},
 		{"auto", Auto},
 		{"/usr/games/stockfish", ""}, {"sf20", ""}, {"", ""},
@@ -80,7 +89,7 @@ func TestCanonical(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	all := machine{native15: true, native18: true, debian: true, sf19: true, node: true}
+	all := machine{native15: true, native16: true, native171: true, native18: true, debian: true, sf19: true, node: true}
 	for _, tc := range []struct {
 		name    string
 		m       machine
@@ -96,6 +105,10 @@ func TestResolve(t *testing.T) {
 		{"sf15 nothing", machine{}, []string{"sf15"}, nil, false, false, "apt-get install stockfish"},
 		{"sf18 native", all, []string{"sf18"}, []string{"~/engines/stockfish-18/stockfish"}, true, false, ""},
 		{"sf18 missing names the command", machine{debian: true}, []string{"sf18"}, nil, false, false, InstallSF18Command},
+		{"sf16 native", all, []string{"stockfish-16"}, []string{"~/engines/stockfish-16/stockfish"}, true, false, ""},
+		{"sf17.1 native", all, []string{"sf17.1"}, []string{"~/engines/stockfish-17.1/stockfish"}, true, false, ""},
+		{"sf16 missing names the command", machine{debian: true}, []string{"sf16"}, nil, false, false, "outpost engines install sf16"},
+		{"sf17.1 missing names the command", machine{native18: true}, []string{"sf17.1"}, nil, false, false, "outpost engines install sf17.1"},
 		{"sf18 unfinished build", machine{half18: true}, []string{"sf18"}, nil, false, false, "not built"},
 		{"sf19", all, []string{"sf19"}, []string{"/usr/bin/node", "~/sf19/" + Stockfish19Script}, false, false, ""},
 		{"sf19 missing", machine{node: true}, []string{"sf19"}, nil, false, false, Stockfish19Script + " is missing"},

@@ -9,15 +9,16 @@ import (
 )
 
 // TestNativeIdentity: the native builds of this machine (made by `make
-// setup`: `outpost engines install sf15` and `… sf18`) are the versions they
-// claim: Stockfish 15.1's `bench 16 1 13` searches 3,467,381 nodes (as
-// Debian's build does), Stockfish 18's default bench 2,050,811 (the figure
-// of its release commit). Skipped for a build that is not there.
+// setup`: `outpost engines install sf15`, `sf16`, `sf17.1`, `sf18`) are the
+// versions they claim: Stockfish 15.1's `bench 16 1 13` searches 3,467,381
+// nodes (as Debian's build does); the default bench of 16 2,593,605, of
+// 17.1 2,030,154, of 18 2,050,811 (the figures of their release commits).
+// Skipped for a build that is not there.
 func TestNativeIdentity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: runs Stockfish's bench")
 	}
-	for _, r := range []Recipe{Stockfish15(), Stockfish18()} {
+	for _, r := range Recipes() {
 		t.Run(r.Engine, func(t *testing.T) {
 			bin, err := enginepath.Locator{}.Native(r.Engine)
 			if err != nil {

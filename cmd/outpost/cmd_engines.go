@@ -14,7 +14,7 @@ import (
 // without it).
 const defaultStockfishSource = "../shared/stockfish"
 
-const enginesUsage = `usage: outpost engines install sf15|sf18 [--src DIR] [--arch ARCH] [--jobs N] [--force]
+const enginesUsage = `usage: outpost engines install sf15|sf16|sf17.1|sf18 [--src DIR] [--arch ARCH] [--jobs N] [--force]
        outpost engines list`
 
 // runEngines implements `outpost engines`.
@@ -28,8 +28,8 @@ func runEngines(ctx context.Context, env *Env, args []string) error {
 // runEnginesInstall builds one native Stockfish. Stockfish 15.1 falls back
 // to Debian's binary (saying so, exit 0) when it cannot be built.
 func runEnginesInstall(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "engines install", "sf15|sf18 [--src DIR] [--arch ARCH] [--jobs N] [--force]")
-	src := fs.String("src", defaultStockfishSource, "directory of the source archives (stockfish-15.1-src.tar.gz, stockfish-18-src.tar.gz)")
+	fs := newFlags(env, "engines install", "sf15|sf16|sf17.1|sf18 [--src DIR] [--arch ARCH] [--jobs N] [--force]")
+	src := fs.String("src", defaultStockfishSource, "directory of the source archives (stockfish-VERSION-src.tar.gz)")
 	arch := fs.String("arch", "", "Makefile ARCH (default: chosen from /proc/cpuinfo): "+strings.Join(sfbuild.Arches(), ", "))
 	jobs := fs.Int("jobs", 2, "parallel compile jobs (make -j)")
 	force := fs.Bool("force", false, "rebuild even when an identical build is installed")
@@ -37,13 +37,13 @@ func runEnginesInstall(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(env.Stderr, "outpost engines install: name one engine: sf15 or sf18")
+		fmt.Fprintln(env.Stderr, "outpost engines install: name one engine: "+strings.Join(enginepath.NativeNames(), ", "))
 		fs.Usage()
 		return errUsage
 	}
 	recipe, ok := sfbuild.RecipeFor(fs.Arg(0))
 	if !ok {
-		return fmt.Errorf("outpost engines install: %q has no native build (want sf15 or sf18)", fs.Arg(0))
+		return fmt.Errorf("outpost engines install: %q has no native build (want one of %s)", fs.Arg(0), strings.Join(enginepath.NativeNames(), ", "))
 	}
 	if *jobs < 1 {
 		return fmt.Errorf("--jobs %d: want at least 1", *jobs)
@@ -76,10 +76,10 @@ func runEnginesList(env *Env) error {
 	for _, name := range enginepath.Names() {
 		r, err := l.Resolve([]string{name})
 		if err != nil {
-			fmt.Fprintf(env.Stdout, "%-5s not installed: %v\n", name, err)
+			fmt.Fprintf(env.Stdout, "%-6s not installed: %v\n", name, err)
 			continue
 		}
-		line := fmt.Sprintf("%-5s %s: %s", name, r.Label, strings.Join(r.Command, " "))
+		line := fmt.Sprintf("%-6s %s: %s", name, r.Label, strings.Join(r.Command, " "))
 		if r.Native {
 			if dir, err := l.NativeDir(r.Name); err == nil {
 				if info, err := sfbuild.ReadInfo(dir); err == nil {

@@ -63,7 +63,8 @@ func CompareSchedule(c config.CompareConfig, a config.AnalysisConfig) (compareru
 }
 
 // CompareBudget is the budget of the [compare] section: compare.nodes when
-// set, else compare.preset (default lichess).
+// set, else compare.preset (default by-date: each game with its period's
+// preset and engine).
 func CompareBudget(c config.CompareConfig) (analysis.Budget, error) {
 	var b analysis.Budget
 	var err error

@@ -61,4 +61,8 @@ func TestCompareSchedule(t *testing.T) {
 	if _, err = CompareSchedule(c, config.AnalysisConfig{}); err == nil || !strings.Contains(err.Error(), "compare.preset") {
 		t.Errorf("bad preset: %v", err)
 	}
+	// the scheduled runs pick each game's period (preset and engine) by default
+	if s, err = CompareSchedule(config.Default().Compare, config.AnalysisConfig{}); err != nil || !s.Budget.ByDate {
+		t.Errorf("default schedule budget %+v, %v: want by-date", s.Budget, err)
+	}
 }

@@ -11,6 +11,9 @@
 #     console browser tests), libfathom1 (Syzygy probing), build-essential
 #     (native Stockfish builds), nodejs/npm (Stockfish 19), qemu-user (the
 #     linux/arm64 checks of `make test`, qemu-aarch64)
+#   - native builds of Stockfish 15.1, 16, 17.1 and 18 for this CPU (engine
+#     names sf15, sf16, sf17.1, sf18) from ../shared/stockfish into
+#     ${OUTPOST_ENGINES_DIR:-~/.cache/outpost/engines}, through `outpost setup`
 #   - Stockfish 19 (WebAssembly, run with node) from the npm package
 #     stockfish@19.0.0: only bin/stockfish-19-single.js + .wasm and
 #     Copying.txt, into ${OUTPOST_STOCKFISH19_DIR:-~/.cache/outpost/stockfish19}
@@ -93,9 +96,12 @@ maia_src=${OUTPOST_MAIA_SOURCE:-}
 # sf15 is built natively even though Debian's is installed (--build); it
 # falls back to Debian's binary, saying why, when it cannot be built.
 bin/outpost setup --build --engines sf15 --stockfish-src "$sf_src" ${maia_src:+--maia-source "$maia_src"}
-# sf18: its networks come from the official server or npm stockfish@18.0.8
-# (about 170 MB, cached). Not fatal: the sf18 tests skip without it.
-for v in sf18; do
+# sf18, sf16, sf17.1: their networks come from the official server or npm
+# stockfish@18.0.8 (about 170 MB), stockfish@16.0.0 (63 MB, a plain file)
+# and stockfish@17.1.0 (147 MB, recovered from its split wasm), cached.
+# sf16 and sf17.1 are the engines of Lichess's analysis from 2023-07 to
+# 2024-02 and from 2025-03 to 2026-01. Not fatal: their tests skip without.
+for v in sf18 sf16 sf17.1; do
   bin/outpost setup --engines "$v" --stockfish-src "$sf_src" --skip-library --skip-weights ||
     log "$v was not built (see above): that engine is unavailable and its tests skip"
 done

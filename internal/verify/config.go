@@ -10,9 +10,14 @@ import (
 )
 
 // ConfigOptions returns the worker options of a [verify] section: the poll
-// schedule and the cloud check (API, Store and the rest are the caller's).
+// schedule, the cloud check and the period detection (API, Store and the
+// rest are the caller's).
 func ConfigOptions(c config.VerifyConfig) Options {
-	return Options{Backoff: Backoff{First: c.FirstDelay, Max: c.MaxDelay, Window: c.Window}, Cloud: c.Cloud}
+	o := Options{Backoff: Backoff{First: c.FirstDelay, Max: c.MaxDelay, Window: c.Window}, Cloud: c.Cloud}
+	if c.DetectPeriod {
+		o.Detect = DetectWithEngines
+	}
+	return o
 }
 
 // Attach adds the verification of summaries against Lichess ([verify])

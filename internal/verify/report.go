@@ -14,20 +14,23 @@ import (
 // BotGame is one game of the bot with its checks against Lichess: one
 // line of `outpost compare --bot` (and one element of its --json "games").
 type BotGame struct {
-	ID           string          `json:"id"`
-	Opponent     string          `json:"opponent"`
-	Color        string          `json:"color"`
-	Finished     time.Time       `json:"finished"`
-	State        string          `json:"state"`
-	Judgements   int             `json:"judgements"`
-	Agree        int             `json:"agree"`
-	CloudChecked int             `json:"cloud_checked"`
-	CloudAgree   int             `json:"cloud_agree"`
-	CloudMissing int             `json:"cloud_missing"`
-	Polls        int             `json:"polls"`
-	Note         string          `json:"note,omitempty"`
-	Comparison   json.RawMessage `json:"lichess,omitempty"`
-	Cloud        json.RawMessage `json:"cloud,omitempty"`
+	ID           string    `json:"id"`
+	Opponent     string    `json:"opponent"`
+	Color        string    `json:"color"`
+	Finished     time.Time `json:"finished"`
+	State        string    `json:"state"`
+	Judgements   int       `json:"judgements"`
+	Agree        int       `json:"agree"`
+	CloudChecked int       `json:"cloud_checked"`
+	CloudAgree   int       `json:"cloud_agree"`
+	CloudMissing int       `json:"cloud_missing"`
+	Polls        int       `json:"polls"`
+	Note         string    `json:"note,omitempty"`
+	// Period is the period of Lichess's analysis detected from its evals
+	// ([verify] detect_period), "" when not detected.
+	Period     string          `json:"period,omitempty"`
+	Comparison json.RawMessage `json:"lichess,omitempty"`
+	Cloud      json.RawMessage `json:"cloud,omitempty"`
 	// CloudDone is true once the cloud check ran (its counts are then
 	// meaningful, even when zero).
 	CloudDone bool `json:"-"`
@@ -50,6 +53,10 @@ func BotGames(ctx context.Context, st *store.Store, maxGames int) ([]BotGame, er
 		}
 		if v.LichessResult != "" {
 			r.Comparison = json.RawMessage(v.LichessResult)
+			var rep ServerReport
+			if json.Unmarshal(r.Comparison, &rep) == nil {
+				r.Period = rep.Period
+			}
 		}
 		if v.CloudResult != "" {
 			r.Cloud = json.RawMessage(v.CloudResult)
@@ -82,6 +89,9 @@ func WriteBotGames(w io.Writer, rows []BotGame) {
 		lichessCol := "-"
 		if r.State == string(store.VerifyDone) {
 			lichessCol = fmt.Sprintf("%d/%d agree", r.Agree, r.Judgements)
+			if r.Period != "" {
+				lichessCol += " (" + r.Period + ")"
+			}
 			j, a, done = j+r.Judgements, a+r.Agree, done+1
 		}
 		cloudCol := "-"

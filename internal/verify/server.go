@@ -27,6 +27,20 @@ type ServerReport struct {
 	Agree      int `json:"agree"`
 	// Comparison is the full comparison, as `outpost compare` computes it.
 	Comparison *analysis.Comparison `json:"comparison"`
+	// Period is the period of Lichess's analysis detected from its evals
+	// (analysis.Detection.String), "" when detection is off.
+	Period string `json:"period,omitempty"`
+}
+
+// Detector finds the period of Lichess's analysis of a game from its evals
+// (analysis.DetectPeriod with its engines).
+type Detector func(ctx context.Context, g *analysis.Game) (*analysis.Detection, error)
+
+// DetectWithEngines is the Detector that runs this machine's engines
+// (analysis.DetectPeriod's defaults: each obtainable period's engine, one
+// worker, 16 MB hash).
+func DetectWithEngines(ctx context.Context, g *analysis.Game) (*analysis.Detection, error) {
+	return analysis.DetectPeriod(ctx, g, analysis.DetectOptions{})
 }
 
 // CheckServer fetches the game's export with evals and, when Lichess has
@@ -34,6 +48,13 @@ type ServerReport struct {
 // `outpost compare` does (analysis.Compare on Lichess's own evals and
 // stated judgements). found is false when the export has no analysis yet.
 func CheckServer(ctx context.Context, api ExportAPI, ours *analysis.Analysis) (rep ServerReport, found bool, err error) {
+	return CheckServerDetect(ctx, api, ours, nil)
+}
+
+// CheckServerDetect is CheckServer that, with a detector, also says which
+// period's method gave Lichess's evals (ServerReport.Period). A detection
+// that fails is reported in Period, not as the check's error.
+func CheckServerDetect(ctx context.Context, api ExportAPI, ours *analysis.Analysis, detect Detector) (rep ServerReport, found bool, err error) {
 	lg, err := api.ExportGame(ctx, ours.ID, exportOptions)
 	if err != nil {
 		return ServerReport{}, false, fmt.Errorf("verify: export of %s: %w", ours.ID, err)
@@ -56,8 +77,19 @@ func CheckServer(ctx context.Context, api ExportAPI, ours *analysis.Analysis) (r
 	if err != nil {
 		return ServerReport{}, false, fmt.Errorf("verify: Lichess's analysis of %s: %w", ours.ID, err)
 	}
-	c := analysis.Compare(mine, theirs, g.Lichess)
-	return reportOf(c), true, nil
+	rep = reportOf(analysis.Compare(mine, theirs, g.Lichess))
+	if detect != nil {
+		d, err := detect(ctx, g)
+		switch {
+		case ctx.Err() != nil:
+			return ServerReport{}, false, ctx.Err()
+		case err != nil:
+			rep.Period = "not detected: " + err.Error()
+		default:
+			rep.Period = d.String()
+		}
+	}
+	return rep, true, nil
 }
 
 // reportOf counts the flagged plies of a comparison.

@@ -14,6 +14,10 @@ func Text(v store.Verification) string {
 	switch v.State {
 	case store.VerifyDone:
 		s = fmt.Sprintf("verified against Lichess: %d/%d judgements agree", v.Agree, v.Judgements)
+		var rep ServerReport
+		if json.Unmarshal([]byte(v.LichessResult), &rep) == nil && rep.Period != "" {
+			s += "; Lichess's engine: " + rep.Period
+		}
 	case store.VerifyWaiting:
 		s = fmt.Sprintf("waiting for Lichess's analysis (%d polls so far, next %s UTC)", v.Attempts, v.NextAt.UTC().Format("01-02 15:04"))
 	case store.VerifyExpired:

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -168,6 +170,29 @@ func TestCheckServer(t *testing.T) {
 		assert.Equal(t, 14, d.Ply)
 		assert.Equal(t, analysis.CauseGate, d.Cause)
 		assert.Equal(t, "Checked against Lichess's own analysis: 13/14 judgements agree.", Line(rep))
+	})
+	t.Run("the period is detected from Lichess's evals", func(t *testing.T) {
+		ours := lichessAnalysis(t, lg)
+		var seen *analysis.Game
+		detect := func(_ context.Context, g *analysis.Game) (*analysis.Detection, error) {
+			seen = g
+			return &analysis.Detection{}, nil
+		}
+		rep, found, err := CheckServerDetect(ctx, &fakeAPI{export: lg}, ours, detect)
+		require.NoError(t, err)
+		require.True(t, found)
+		require.NotNil(t, seen, "the detector ran")
+		assert.Equal(t, len(lg.Analysis), len(seen.Lichess.Plies), "on the export's evals")
+		assert.Contains(t, rep.Period, "no obtainable period gives Lichess's evals")
+		failing := func(context.Context, *analysis.Game) (*analysis.Detection, error) {
+			return nil, errors.New("no eval past ply 16")
+		}
+		rep, _, err = CheckServerDetect(ctx, &fakeAPI{export: lg}, ours, failing)
+		require.NoError(t, err, "a failed detection is reported, not fatal")
+		assert.Equal(t, "not detected: no eval past ply 16", rep.Period)
+		raw, _ := json.Marshal(ServerReport{Judgements: 14, Agree: 13, Period: "Stockfish 16 (fishnet 2.7.0): 5/5 evals exact"})
+		assert.Equal(t, "verified against Lichess: 13/14 judgements agree; Lichess's engine: Stockfish 16 (fishnet 2.7.0): 5/5 evals exact",
+			Text(store.Verification{State: store.VerifyDone, Agree: 13, Judgements: 14, LichessResult: string(raw)}))
 	})
 	t.Run("another game is refused", func(t *testing.T) {
 		ours := lichessAnalysis(t, lg)

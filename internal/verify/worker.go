@@ -78,6 +78,9 @@ type Options struct {
 	// Rescan is how often the store is scanned for newly analysed games
 	// without a Kick (default one minute).
 	Rescan time.Duration
+	// Detect, when set, finds the period of Lichess's analysis from its
+	// evals once it is there (it runs engines: [verify] detect_period).
+	Detect Detector
 	// Seed seeds the jitter (0: random).
 	Seed  uint64
 	Hooks Hooks
@@ -232,7 +235,7 @@ func (w *Worker) verify(ctx context.Context, v store.Verification) {
 		}
 		log.Info().Int("checked", rep.Checked).Int("agree", rep.Agree).Int("missing", rep.Missing).Msg("verified against the cloud evals")
 	}
-	rep, found, err := CheckServer(ctx, w.o.API, ours)
+	rep, found, err := CheckServerDetect(ctx, w.o.API, ours, w.o.Detect)
 	switch {
 	case err != nil && Permanent(err):
 		// 404 game not found, 401/403: asking again for 48 hours
