@@ -19,6 +19,7 @@ type challenge struct {
 	variant      string
 	fen          string
 	rated        bool
+	source       string // lila's game source of the game it starts: SourceFriend unless Server.Pair
 	clock        *timeControl
 	days         int
 	color        string // white, black or random

@@ -40,6 +40,7 @@ type game struct {
 	variant     string // "standard", "fromPosition" or "chess960"
 	initialFEN  string // "" for the standard start position
 	rated       bool
+	source      string        // lila's game source: "friend" (a challenge), "lobby", "arena", "pool", "swiss"
 	clock       *timeControl  // nominal time control; nil for correspondence / unlimited
 	initial     time.Duration // the running (possibly scaled) clock's initial time
 	increment   time.Duration // the running clock's increment
@@ -98,6 +99,14 @@ func (g *game) colorOf(acc *account) int {
 // abortable reports whether the game can still be aborted: fewer than two
 // plies, so at least one side has not moved.
 func (g *game) abortable() bool { return !g.over() && g.plies() < 2 }
+
+// forceResignable reports whether a gone player's opponent may claim the
+// game: lila's Game.forceResignable (modules/core/src/main/game/Game.scala)
+// needs the game resignable (started, past the abortable first moves), a
+// clock and no Swiss tournament; so a correspondence game is never claimed.
+func (g *game) forceResignable() bool {
+	return !g.over() && !g.abortable() && g.clock != nil && g.source != SourceSwiss
+}
 
 // clockRunning reports whether the side to move's clock is ticking: real-
 // time games, once both sides have made their first move.
