@@ -158,13 +158,32 @@ func perfName(speed string) string {
 	return strings.ToUpper(speed[:1]) + speed[1:]
 }
 
+// lichessVariants are the variants Lichess offers, by key: name and short
+// name as lila's chess.variant.Variant writes them in the API.
+var lichessVariants = map[string]variantJSON{
+	"standard":      {Key: "standard", Name: "Standard", Short: "Std"},
+	"fromPosition":  {Key: "fromPosition", Name: "From Position", Short: "FEN"},
+	"chess960":      {Key: "chess960", Name: "Chess960", Short: "960"},
+	"crazyhouse":    {Key: "crazyhouse", Name: "Crazyhouse", Short: "Crazy"},
+	"antichess":     {Key: "antichess", Name: "Antichess", Short: "Anti"},
+	"atomic":        {Key: "atomic", Name: "Atomic", Short: "Atom"},
+	"horde":         {Key: "horde", Name: "Horde", Short: "Horde"},
+	"kingOfTheHill": {Key: "kingOfTheHill", Name: "King of the Hill", Short: "KotH"},
+	"racingKings":   {Key: "racingKings", Name: "Racing Kings", Short: "Race"},
+	"threeCheck":    {Key: "threeCheck", Name: "Three-check", Short: "3check"},
+}
+
+// playableVariant reports whether the sandbox has the rules of a variant:
+// standard chess, from a position, and Chess960. Challenges in the other
+// Lichess variants are created and delivered, but not played.
+func playableVariant(key string) bool {
+	return key == "standard" || key == "fromPosition" || key == "chess960"
+}
+
 // variantOf is the Variant object of a variant key.
 func variantOf(key string) variantJSON {
-	switch key {
-	case "fromPosition":
-		return variantJSON{Key: "fromPosition", Name: "From Position", Short: "FEN"}
-	case "chess960":
-		return variantJSON{Key: "chess960", Name: "Chess960", Short: "960"}
+	if v, ok := lichessVariants[key]; ok {
+		return v
 	}
-	return variantJSON{Key: "standard", Name: "Standard", Short: "Std"}
+	return lichessVariants["standard"]
 }

@@ -94,3 +94,36 @@ func TestCorrespondenceNeverClaimable(t *testing.T) {
 		t.Fatalf("claimed: %+v", g)
 	}
 }
+
+// TestEveryLichessVariantChallenge: a challenge in any variant Lichess
+// offers is created and delivered to the bot (variant key and name, the
+// variant as its perf); the sandbox cannot play the ones without its rules,
+// so accepting one is refused, and the decline with "variant" reaches the
+// challenger's stream with Lichess's text.
+func TestEveryLichessVariantChallenge(t *testing.T) {
+	e := newEnv(t, Config{})
+	botEvents := e.open(tokBot1, "/api/stream/event")
+	aliceEvents := e.open(tokAlice, "/api/stream/event")
+	for _, key := range []string{"crazyhouse", "antichess", "atomic", "horde", "kingOfTheHill", "racingKings", "threeCheck"} {
+		id := e.challenge(tokAlice, "bot1", url.Values{"clock.limit": {"180"}, "clock.increment": {"2"}, "variant": {key}})
+		ch := botEvents.nextType("challenge")["challenge"].(map[string]any)
+		v := ch["variant"].(map[string]any)
+		if ch["id"] != id || v["key"] != key || v["name"] != lichessVariants[key].Name || ch["perf"].(map[string]any)["name"] != v["name"] {
+			t.Fatalf("%s: the bot was sent %v", key, ch)
+		}
+		e.wantError(tokBot1, "/api/challenge/"+id+"/accept", 400,
+			"The sandbox has no rules for "+lichessVariants[key].Name+": it plays standard chess, from a position and Chess960 (decline the challenge)")
+		e.mustOK(tokBot1, "/api/challenge/"+id+"/decline", url.Values{"reason": {"variant"}})
+		for {
+			ev := aliceEvents.next()
+			if ev["type"] != "challengeDeclined" {
+				continue
+			}
+			d := ev["challenge"].(map[string]any)
+			if d["id"] != id || d["declineReasonKey"] != "variant" || d["declineReason"] != "I'm not willing to play this variant right now." {
+				t.Fatalf("%s: the challenger saw %v", key, d)
+			}
+			break
+		}
+	}
+}
