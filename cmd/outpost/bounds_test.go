@@ -59,3 +59,61 @@ func TestAnalyseHTMLRefusesPastItsBound(t *testing.T) {
 		t.Errorf("at the bound: exit %d %s, %d bytes %v", code, stderr, len(b), err)
 	}
 }
+
+// TestClusterURLChecked: worker and cluster status without a cluster URL
+// say so (exit 2; they printed nothing); a --cluster that is no NATS URL is
+// refused at once, naming the flag, by analyse, worker and cluster status
+// (garbage:// made the client retry for 10 s).
+func TestClusterURLChecked(t *testing.T) {
+	for _, cmd := range [][]string{{"worker"}, {"cluster", "status"}} {
+		code, _, stderr := runCLI(t, "", cmd...)
+		if code != 2 || !strings.Contains(stderr, "no cluster: give --cluster URL or set [cluster] url") {
+			t.Errorf("%v without a URL: exit %d, stderr %q", cmd, code, stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"worker", "--cluster", "garbage://"},
+		{"cluster", "status", "--cluster", "garbage://"},
+		{"analyse", "--cluster", "garbage://", "--offline", "-"},
+	} {
+		code, _, stderr := runCLI(t, analyseTestPGN, args...)
+		if code != 1 || !strings.Contains(stderr, `--cluster "garbage://": scheme "garbage"`) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}
+
+// TestCheckClusterURL: the URLs the NATS client takes, and what it does not.
+func TestCheckClusterURL(t *testing.T) {
+	for _, ok := range []string{"", "nats://127.0.0.1:4222", "127.0.0.1:4222", "tls://a.example:4222,nats://b.example", "wss://h/x", "nats://user:pw@host:4222"} {
+		if err := checkClusterURL(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		"garbage://":           `scheme "garbage"`,
+		"nats://":              "no host",
+		"nats://h:0":           `port "0"`,
+		"nats://h:99999":       `port "99999"`,
+		"http://h:4222":        `scheme "http"`,
+		"nats://a:4222,ftp://": `"ftp://"`,
+		"nats://%zz":           "--cluster",
+	} {
+		if err := checkClusterURL(bad); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--cluster") {
+			t.Errorf("%q: %v, want an error with %q", bad, err, want)
+		}
+	}
+}
+
+// FuzzCheckClusterURL: any input is accepted or refused without a panic, a
+// refusal naming the flag.
+func FuzzCheckClusterURL(f *testing.F) {
+	for _, s := range []string{"", "nats://127.0.0.1:4222", "garbage://", "a,b,,c", "[::1]:4222", "nats://[::1", "tls://h:65536"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if err := checkClusterURL(s); err != nil && !strings.Contains(err.Error(), "--cluster") {
+			t.Errorf("%q: %v does not name the flag", s, err)
+		}
+	})
+}

@@ -69,6 +69,9 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	if err := checkAnalyseLine(fs, *format); err != nil {
 		return err
 	}
+	if err := checkClusterURL(*clusterURL); err != nil {
+		return err
+	}
 	ewrParams, err := ewrFlags.params()
 	if err != nil {
 		return err
