@@ -117,3 +117,22 @@ func FuzzCheckClusterURL(f *testing.F) {
 		}
 	})
 }
+
+// TestSandboxRefusesDuplicateAccounts: two --account flags with one name
+// (case-insensitive, as Lichess user ids) or one token are refused naming
+// the account (the later silently replaced the earlier).
+func TestSandboxRefusesDuplicateAccounts(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--account", "alice:T1", "--account", "alice:T2"}, `account "alice": the name is already given`},
+		{[]string{"--account", "Alice:T1", "--account", "alice:T2:bot"}, `account "alice": the name is already given (as "Alice"`},
+		{[]string{"--account", "alice:T1", "--account", "bob:T1"}, `account "bob": its token is already "alice"'s`},
+	} {
+		code, _, stderr := runCLI(t, "", append([]string{"sandbox", "--addr", "127.0.0.1:0"}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
+	}
+}

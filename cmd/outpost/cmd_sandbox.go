@@ -30,6 +30,15 @@ func (a *accountFlags) Set(v string) error {
 	if err != nil {
 		return err
 	}
+	for _, old := range *a {
+		switch {
+		case strings.EqualFold(old.Name, acc.Name):
+			// Lichess user ids are names in lower case: Alice and alice are one account.
+			return fmt.Errorf("account %q: the name is already given (as %q; names are case-insensitive)", acc.Name, old.Name)
+		case old.Token == acc.Token:
+			return fmt.Errorf("account %q: its token is already %q's (each account needs its own)", acc.Name, old.Name)
+		}
+	}
 	*a = append(*a, acc)
 	return nil
 }
