@@ -55,9 +55,17 @@ const mateCP = 100000
 // scoreCP turns an engine score (our point of view) into centipawns.
 func scoreCP(s score.Score) int { return s.Rank(mateCP) }
 
-// considerDraw answers the opponent's draw offer, once per ply.
+// considerDraw answers the opponent's draw offer once: an offer that stands
+// across several game states (states read before the answer took effect,
+// the opponent's own move keeping its offer) is not answered again; a
+// state without the offer ends it, so a later offer is a new one.
+// r.drawAnswered is the ply of the answer to the standing offer, -1 none.
 func (r *Runner) considerDraw(ctx context.Context, s *lichess.GameState, ply int) {
-	if !s.DrawOffered(opposite(r.color)) || r.drawAnswered == ply {
+	if !s.DrawOffered(opposite(r.color)) {
+		r.drawAnswered = -1
+		return
+	}
+	if r.drawAnswered >= 0 {
 		return
 	}
 	r.drawAnswered = ply
@@ -189,11 +197,14 @@ func (r *Runner) onAbortTimer(ctx context.Context) {
 	}
 }
 
-// onOpponentGone claims victory once Lichess allows it.
+// onOpponentGone claims victory once Lichess allows it, never in a game
+// without a real-time clock: lila's Game.forceResignable needs one
+// (modules/core/src/main/game/Game.scala), so a correspondence game is not
+// claimable whatever a server announces.
 func (r *Runner) onOpponentGone(ctx context.Context, e *lichess.OpponentGone) {
 	r.claimTimer.cancel()
 	r.claimTimer = nil
-	if !e.Gone || !r.cfg.Game.ClaimVictory || e.ClaimWinInSeconds == nil {
+	if !e.Gone || !r.cfg.Game.ClaimVictory || e.ClaimWinInSeconds == nil || !r.claimable() {
 		return
 	}
 	wait := time.Duration(*e.ClaimWinInSeconds) * time.Second
@@ -205,8 +216,12 @@ func (r *Runner) onOpponentGone(ctx context.Context, e *lichess.OpponentGone) {
 	r.claimTimer = r.newAlarm(wait + 250*time.Millisecond)
 }
 
+// claimable reports whether the game has a real-time clock, which a claim
+// of victory needs.
+func (r *Runner) claimable() bool { return r.full != nil && r.full.Clock != nil }
+
 func (r *Runner) claim(ctx context.Context) {
-	if r.state == nil || !r.state.Status.Ongoing() {
+	if r.state == nil || !r.state.Status.Ongoing() || !r.claimable() {
 		return
 	}
 	if err := r.api.ClaimVictory(ctx, r.cfg.GameID); err != nil && ctx.Err() == nil {

@@ -543,14 +543,16 @@ func (l *limitsEngine) SelectMove(ctx context.Context, pos engine.Position, lim 
 	return l.scripted.SelectMove(ctx, pos, lim)
 }
 
-// TestRunnerBudgetsFirstMoveFromExpiration plays 15+0 (rapid: a 30 s
-// first-move deadline on the sandbox, as on Lichess): the first move's
+// TestRunnerBudgetsFirstMoveFromExpiration plays 15+0 paired in the lobby
+// (rapid: a 30 s first-move deadline, as on Lichess; a challenge game has
+// none): the first move's
 // deadline comes from the announced expiration (a third of 30 s, less the
 // move overhead), not from the 15-minute clock (which alone allows 90 s);
 // the second move, with no expiration any more, is planned on the clock.
 func TestRunnerBudgetsFirstMoveFromExpiration(t *testing.T) {
 	w := newWorld(t, sandbox.Config{})
-	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 900}, Color: lichess.Black})
+	id, err := w.srv.Pair(sandbox.Pairing{White: "bot1", Black: "alice", Source: sandbox.SourceLobby, Limit: 900 * time.Second})
+	require.NoError(t, err)
 	eng := &limitsEngine{seen: make(chan engine.Limits, 4)}
 	g := gameCfg()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

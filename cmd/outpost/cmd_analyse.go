@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strings"
@@ -66,6 +67,9 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if err := checkAnalyseLine(fs, *format); err != nil {
+		return err
+	}
+	if err := checkClusterURL(*cl.url); err != nil {
 		return err
 	}
 	ewrParams, err := ewrFlags.params()
@@ -152,6 +156,13 @@ func (r *analyseRun) all(ctx context.Context, ewrFlags *analyseEWRFlags, ewrPara
 	if err != nil {
 		return err
 	}
+	if len(games) > maxReportGames {
+		what := "--format html"
+		if *ewrFlags.on {
+			what = "--ewr"
+		}
+		return fmt.Errorf("%s holds every game's analysis until the end: %d games in the input, at most %d (split the input, or use --format text, json or pgn, which stream any number)", what, len(games), maxReportGames)
+	}
 	var ewrCalc *analyseEWR
 	if *ewrFlags.on && len(games) > 0 {
 		if ewrCalc, err = openAnalyseEWR(env, ewrFlags, ewrParams, games); err != nil {
@@ -196,9 +207,36 @@ func (r *analyseRun) all(ctx context.Context, ewrFlags *analyseEWRFlags, ewrPara
 	return nil
 }
 
+// Bounds of `outpost analyse` (docs/operations.md, "Bounds").
+const (
+	// maxEngines caps --workers, as `outpost worker --engines`: more
+	// engine processes than this only share the same cores (10000 started
+	// 242 Stockfish processes before the machine gave out).
+	maxEngines = 256
+	// maxDepth caps --depth: Stockfish stops deepening at 245 plies
+	// (MAX_PLY) and depth 99 is already far beyond any analysis that ends
+	// (Lichess's server analyses are 1M nodes, about depth 20-25).
+	maxDepth = 99
+	// maxBorderlineBand caps --borderline-band, a distance in Lichess's
+	// winning chances (-1..1) to the judgement thresholds 0.1, 0.2 and 0.3:
+	// at 0.1 the bands of neighbouring thresholds touch and every ply is
+	// re-searched.
+	maxBorderlineBand = 0.1
+	// maxReportGames caps the games of --format html and --ewr, which hold
+	// every game's analysis until the end (about 1 MB a game: 2275 games
+	// peaked at 2.2 GB); text, json and pgn stream and have no such bound.
+	maxReportGames = 200
+)
+
 // checkAnalyseLine checks the command line before anything runs.
 func checkAnalyseLine(fs *flag.FlagSet, format string) error {
-	if err := checkMin(fs, 1, "workers", "hash", "threads"); err != nil {
+	if err := checkMin(fs, 1, "workers", "hash", "threads", "nodes", "depth"); err != nil {
+		return err
+	}
+	if err := checkMax(fs, map[string]int64{"workers": maxEngines, "depth": maxDepth}); err != nil {
+		return err
+	}
+	if err := checkBorderlineBand(fs); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -210,6 +248,19 @@ func checkAnalyseLine(fs *flag.FlagSet, format string) error {
 		return nil
 	}
 	return fmt.Errorf("--format %q: want text, json, pgn or html", format)
+}
+
+// checkBorderlineBand accepts a --borderline-band in (0, maxBorderlineBand]
+// or negative (off); 0 would silently be the default.
+func checkBorderlineBand(fs *flag.FlagSet) error {
+	if !setFlags(fs)["borderline-band"] {
+		return nil
+	}
+	b := fs.Lookup("borderline-band").Value.(flag.Getter).Get().(float64)
+	if math.IsNaN(b) || b == 0 || b > maxBorderlineBand {
+		return fmt.Errorf("--borderline-band %v: want a distance in (0, %v] of the winning-chance thresholds, or negative for off", b, maxBorderlineBand)
+	}
+	return nil
 }
 
 // analysePool is the engine pool of --engine, --workers (default: CPUs /

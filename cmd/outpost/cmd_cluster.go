@@ -6,7 +6,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	neturl "net/url"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -143,7 +146,7 @@ func runClusterStatus(ctx context.Context, env *Env, args []string) error {
 	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
-	conn, err := connectCluster(ctx, *cfgPath, cl, "outpost-status")
+	conn, err := connectCluster(ctx, env, "cluster status", *cfgPath, cl, "outpost-status")
 	if err != nil {
 		return err
 	}
@@ -190,17 +193,56 @@ func (f *clusterFlags) apply(c config.ClusterConfig) config.ClusterConfig {
 }
 
 // connectCluster connects to the cluster of the flags, else the config's
-// [cluster].
-func connectCluster(ctx context.Context, cfgPath string, cl *clusterFlags, name string) (*cluster.Conn, error) {
+// [cluster]. Without a URL it says so and is a usage error (exit 2).
+func connectCluster(ctx context.Context, env *Env, cmd, cfgPath string, cl *clusterFlags, name string) (*cluster.Conn, error) {
+	if err := checkClusterURL(*cl.url); err != nil {
+		return nil, err
+	}
 	cfg, err := loadConfig(cfgPath)
 	if err != nil {
 		return nil, err
 	}
 	opts := clusterconn.Options(cl.apply(cfg.Cluster), "", name)
 	if opts.URL == "" {
-		return nil, fmt.Errorf("no cluster: give --cluster URL or set [cluster] url: %w", errUsage)
+		fmt.Fprintf(env.Stderr, "outpost %s: no cluster: give --cluster URL or set [cluster] url in the configuration\n", cmd)
+		return nil, errUsage
 	}
 	return cluster.Connect(ctx, opts)
+}
+
+// natsSchemes are the URL schemes the NATS client connects with.
+var natsSchemes = []string{"nats", "tls", "ws", "wss"}
+
+// checkClusterURL checks a --cluster flag before any connection is tried
+// (a bad URL made the client retry for 10 s): empty (not given), or a
+// comma-separated list of NATS server URLs, each nats://, tls://, ws:// or
+// wss:// with a host, or a bare HOST:PORT.
+func checkClusterURL(flagURL string) error {
+	if strings.TrimSpace(flagURL) == "" {
+		return nil
+	}
+	for _, one := range strings.Split(flagURL, ",") {
+		one = strings.TrimSpace(one)
+		raw := one
+		if !strings.Contains(raw, "://") {
+			raw = "nats://" + raw
+		}
+		u, err := neturl.Parse(raw)
+		switch {
+		case err != nil:
+			return fmt.Errorf("--cluster %q: %w", one, err)
+		case !slices.Contains(natsSchemes, u.Scheme):
+			return fmt.Errorf("--cluster %q: scheme %q, want nats://, tls://, ws:// or wss://", one, u.Scheme)
+		case u.Hostname() == "":
+			return fmt.Errorf("--cluster %q: no host (want e.g. nats://127.0.0.1:4222)", one)
+		}
+		if p := u.Port(); p != "" {
+			if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+				return fmt.Errorf("--cluster %q: port %q, want 1..65535", one, p)
+			}
+		}
+	}
+	return nil
 }
 
 // asDispatcher keeps a nil *clusterconn.Dispatcher a nil interface (no

@@ -68,6 +68,9 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 		fs.Usage()
 		return errUsage
 	}
+	if err := checkClusterURL(*cl.url); err != nil {
+		return err
+	}
 	cfg, err := loadConfig(*cfgPath)
 	if err != nil {
 		return err

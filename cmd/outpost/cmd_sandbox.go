@@ -30,6 +30,15 @@ func (a *accountFlags) Set(v string) error {
 	if err != nil {
 		return err
 	}
+	for _, old := range *a {
+		switch {
+		case strings.EqualFold(old.Name, acc.Name):
+			// Lichess user ids are names in lower case: Alice and alice are one account.
+			return fmt.Errorf("account %q: the name is already given (as %q; names are case-insensitive)", acc.Name, old.Name)
+		case old.Token == acc.Token:
+			return fmt.Errorf("account %q: its token is already %q's (each account needs its own)", acc.Name, old.Name)
+		}
+	}
 	*a = append(*a, acc)
 	return nil
 }
@@ -86,7 +95,7 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&faults, "fault", "inject a fault (repeatable); see the fault spec below")
 	keepAlive := fs.Duration("keepalive", sandbox.DefaultKeepAlive, "interval of keep-alive blank lines on streams")
 	ttl := fs.Duration("challenge-ttl", sandbox.DefaultChallengeTTL, "expiry of real-time challenges without keepAliveStream")
-	noStart := fs.Duration("nostart", 0, "time for each side's first move before the game ends as noStart, at every speed (0 = Lichess's per-speed deadlines, 15 s ultraBullet … 35 s classical)")
+	noStart := fs.Duration("nostart", 0, "time for each side's first move before a lobby, pool, arena or Swiss game ends as noStart, at every speed (0 = lila's times, 15 s ultraBullet … 35 s classical, less in arenas, ×5/4 in Chess960); challenge games have no first-move deadline, as on Lichess")
 	timeScale := fs.Float64("time-scale", 1, "run real-time games on clocks scaled by this factor (0 < x <= 1): initial time, increment and first-move deadline; the speed stays the challenge's")
 	gone := fs.Duration("gone-after", sandbox.DefaultGoneAfter, "time without a game stream before the opponent is told a player is gone")
 	claim := fs.Duration("claim-after", sandbox.DefaultClaimWinAfter, "countdown after opponentGone before victory can be claimed")

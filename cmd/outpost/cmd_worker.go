@@ -19,14 +19,14 @@ func runWorker(ctx context.Context, env *Env, args []string) error {
 	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
-	if *engines < 1 || *engines > 256 {
-		return fmt.Errorf("--engines %d: want 1..256", *engines)
+	if *engines < 1 || *engines > maxEngines {
+		return fmt.Errorf("--engines %d: want 1..%d", *engines, maxEngines)
 	}
 	cfg, err := loadConfig(*cfgPath)
 	if err != nil {
 		return err
 	}
-	conn, err := connectCluster(ctx, *cfgPath, cl, "outpost-worker")
+	conn, err := connectCluster(ctx, env, "worker", *cfgPath, cl, "outpost-worker")
 	if err != nil {
 		return err
 	}

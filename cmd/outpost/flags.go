@@ -136,6 +136,30 @@ func checkMin(fs *flag.FlagSet, min int64, names ...string) error {
 	return nil
 }
 
+// checkMax rejects an integer flag set on the line above its bound in max,
+// naming the flag.
+func checkMax(fs *flag.FlagSet, max map[string]int64) error {
+	set := setFlags(fs)
+	for _, name := range slices.Sorted(maps.Keys(max)) {
+		if !set[name] {
+			continue
+		}
+		var v int64
+		switch x := fs.Lookup(name).Value.(flag.Getter).Get().(type) {
+		case int:
+			v = int64(x)
+		case int64:
+			v = x
+		default:
+			return fmt.Errorf("checkMax: --%s is not an integer flag", name)
+		}
+		if v > max[name] {
+			return fmt.Errorf("--%s %d: want at most %d", name, v, max[name])
+		}
+	}
+	return nil
+}
+
 // runSubcommand runs the subcommand args[0] of the command name from subs
 // with the arguments after it. Without a subcommand it prints usage to
 // stderr and is a usage error; -h or --help prints usage and succeeds; an

@@ -38,6 +38,13 @@ func CheckConfigs(w io.Writer, files []string) error {
 		for _, warning := range EnvironmentWarnings(cfg) {
 			fmt.Fprintf(w, "%s: warning: %s\n", file, warning)
 		}
+		if errs := EnvironmentErrors(cfg); len(errs) > 0 {
+			failed++
+			for _, e := range errs {
+				fmt.Fprintf(w, "%s: %s\n", file, e)
+			}
+			continue
+		}
 		if len(files) == 1 {
 			fmt.Fprintln(w, "ok")
 		} else {

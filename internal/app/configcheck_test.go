@@ -68,3 +68,36 @@ func TestCheckConfigs(t *testing.T) {
 
 	assert.ErrorContains(t, CheckConfigs(&out, []string{filepath.Join(dir, "none.toml")}), "none.toml")
 }
+
+// TestEnvironmentErrors: a store in a missing directory, a [log] file that
+// cannot be written and Syzygy files that are not tables fail config check,
+// each naming its key (it said "ok"); the defaults pass.
+func TestEnvironmentErrors(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "tables")
+	require.NoError(t, os.Mkdir(garbage, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(garbage, "KQvK.rtbw"), []byte("not a table"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(garbage, "KQvK.rtbz"), []byte("not a table"), 0o600))
+	file := filepath.Join(dir, "cfg.toml")
+	toml := "[store]\npath = \"" + filepath.Join(dir, "missing", "outpost.db") + "\"\n" +
+		"[log]\nfile = \"" + dir + "\"\n" +
+		"[engines.tb]\ntype = \"hard\"\n[engines.tb.syzygy]\nenabled = true\npath = [\"" + garbage + "\"]\n"
+	require.NoError(t, os.WriteFile(file, []byte(toml), 0o600))
+	var out bytes.Buffer
+	err := CheckConfigs(&out, []string{file})
+	assert.EqualError(t, err, "1 of 1 file(s) invalid")
+	assert.NotContains(t, out.String(), "ok\n")
+	assert.Contains(t, out.String(), "store.path \""+filepath.Join(dir, "missing", "outpost.db")+"\": directory "+filepath.Join(dir, "missing")+": no such file or directory")
+	assert.Contains(t, out.String(), "log.file \""+dir+"\": is a directory")
+	assert.Contains(t, out.String(), "engines.tb.syzygy.path: syzygy:")
+
+	cfg := config.Default()
+	cfg.Log.File = filepath.Join(dir, "missing", "outpost.log")
+	assert.Contains(t, strings.Join(EnvironmentErrors(cfg), "\n"), "log.file \""+cfg.Log.File+"\": directory "+filepath.Join(dir, "missing"))
+	cfg.Store.Path, cfg.Log.File = filepath.Join(dir, "outpost.db"), filepath.Join(dir, "outpost.log")
+	assert.Empty(t, EnvironmentErrors(cfg), "a writable store directory and log file")
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		assert.False(t, strings.HasPrefix(e.Name(), ".outpost-config-check"), "the probe file was left: %s", e.Name())
+	}
+}

@@ -10,7 +10,11 @@ import (
 // "variant" reason when the engine the rules choose for the offer does not
 // play its variant: a game the engine cannot play must never be accepted.
 func refuseUnplayable(cfg *config.Config, o Offer, v Verdict) Verdict {
-	if !v.Accept {
+	// A variant refusal says "standard" (only standard chess wanted) when
+	// the operator left the variant out; a variant the engine cannot play
+	// at all is refused as "variant", as Lichess's DeclineReason.Variant
+	// ("I'm not willing to play this variant right now").
+	if !v.Accept && v.Reason != ReasonStandard {
 		return v
 	}
 	name, _ := selectEngine(cfg, o)

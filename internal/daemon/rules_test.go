@@ -49,6 +49,23 @@ func TestRefuseUnplayable(t *testing.T) {
 	if v := refuseUnplayable(&maia, o, Verdict{Accept: true}); v.Accept || v.Reason != ReasonVariant {
 		t.Errorf("chess960 to Maia: %+v", v)
 	}
+	// A variant no engine plays is refused as "variant" even when the
+	// policy left it out and accepts standard chess (it said "standard").
+	std := *cfg
+	std.Challenge.Variants = []string{"standard", "chess960"}
+	for _, key := range []string{"crazyhouse", "atomic", "antichess", "horde", "kingOfTheHill", "racingKings", "threeCheck"} {
+		o := baseOffer()
+		o.Variant = key
+		v := refuseUnplayable(&std, o, Decide(std.Challenge, o, Load{}))
+		assert.Equal(t, ReasonVariant, v.Reason, "%s: %+v", key, v)
+	}
+	// A variant an engine plays but the operator refused stays "standard".
+	o = baseOffer()
+	o.Variant = "fromPosition"
+	o.FEN = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+	if v := refuseUnplayable(&std, o, Decide(std.Challenge, o, Load{})); v.Reason != ReasonStandard {
+		t.Errorf("fromPosition left out by the operator: %+v", v)
+	}
 	// A refusal stays a refusal.
 	v := refuseUnplayable(cfg, baseOffer(), refuse(ReasonTooFast, "too fast"))
 	assert.Equal(t, ReasonTooFast, v.Reason)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -93,13 +94,16 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, eng engine.Engine, 
 // server is the state of one Serve call; only Serve's goroutine touches it
 // (searches report through results).
 type server struct {
-	ctx     context.Context
-	eng     engine.Engine
-	cfg     Config
-	out     io.Writer
-	outMu   sync.Mutex
-	err     error // first write error
-	pos     engine.Position
+	ctx   context.Context
+	eng   engine.Engine
+	cfg   Config
+	out   io.Writer
+	outMu sync.Mutex
+	err   error // first write error
+	pos   engine.Position
+	// badPos is why the last position command was refused, nil when it was
+	// taken: go then searches nothing rather than the previous position.
+	badPos  error
 	cur     *search
 	results chan result
 }
@@ -128,6 +132,9 @@ func (s *server) handle(line string) bool {
 		if len(line) > 0 {
 			s.say("info string %v", err)
 		}
+		if f := strings.Fields(line); len(f) > 0 && f[0] == "position" {
+			s.badPos = err
+		}
 		return false
 	}
 	switch c.Name {
@@ -152,13 +159,14 @@ func (s *server) handle(line string) bool {
 				s.say("info string error: new game: %v", err)
 			}
 		}
-		s.pos = engine.Position{}
+		s.pos, s.badPos = engine.Position{}, nil
 	case "position":
 		if _, err := bots.Replay(c.Position); err != nil {
 			s.say("info string error: %v", err)
+			s.badPos = err
 			return false
 		}
-		s.pos = c.Position
+		s.pos, s.badPos = c.Position, nil
 	case "go":
 		s.startSearch(c)
 	case "stop":
@@ -201,6 +209,13 @@ func (s *server) setOption(c Command) {
 func (s *server) startSearch(c Command) {
 	if s.cur != nil {
 		s.say("info string error: go ignored: already searching")
+		return
+	}
+	if s.badPos != nil {
+		// The GUI's position was refused: searching the one before (the
+		// start position at first) would answer a question not asked.
+		s.say("info string error: go: no position to search, the last position command was refused: %v", s.badPos)
+		s.say("bestmove (none)")
 		return
 	}
 	g, err := bots.Replay(s.pos)

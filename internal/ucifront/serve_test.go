@@ -192,13 +192,18 @@ func TestServeSession(t *testing.T) {
 	g.send("stop")
 	g.bestmove("bestmove a1a2 ponder h1g1", "after stop")
 
-	// Bad input keeps the previous position.
+	// A refused position is not replaced by the previous one: go searches
+	// nothing until a position is taken (it searched the previous one).
 	g.send("position startpos moves e2e5")
 	g.info("is not legal", "illegal move reply")
 	g.send("flibbertigibbet")
 	g.expect("info string")
 	g.send("go depth 1")
-	g.bestmove("bestmove a1a2 ponder h1g1", "after bad position")
+	g.info("the last position command was refused", "go after a refused position")
+	g.bestmove("bestmove (none)", "after bad position")
+	g.send("position fen 8/8/8/8/8/8/8/K6k w - - 0 1")
+	g.send("go depth 1")
+	g.bestmove("bestmove a1a2 ponder h1g1", "after a good position again")
 
 	// Ponder: held until ponderhit restarts with the real limits.
 	g.send("go ponder movetime 50")
@@ -275,5 +280,22 @@ func TestServeRealEngine(t *testing.T) {
 	g, _ := bots.Replay(engine.Position{Moves: []string{"e2e4"}})
 	if f := strings.Fields(last); len(f) < 2 || f[0] != "bestmove" || !bots.IsLegal(g, f[1]) {
 		t.Errorf("medium over UCI: %q", out.String())
+	}
+}
+
+// TestServeRefusedFenSearchesNothing: a position fen refused as the first
+// position (bad syntax, or a position no game reaches) leaves go nothing
+// to search; it searched the start position before.
+func TestServeRefusedFenSearchesNothing(t *testing.T) {
+	for _, fen := range []string{"garbage", "8/8/8/8/8/8/8/8 w - - 0 1", "4k3/8/8/8/8/8/8/4K2R w Qk - 0 1"} {
+		var out strings.Builder
+		in := strings.NewReader("position fen " + fen + "\ngo depth 2\n")
+		if err := Serve(context.Background(), in, &out, &testEngine{options: map[string]string{}}, Config{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "bestmove (none)") || strings.Contains(out.String(), "bestmove a2a3") ||
+			!strings.Contains(out.String(), "the last position command was refused") {
+			t.Errorf("fen %q: output %q", fen, out.String())
+		}
 	}
 }

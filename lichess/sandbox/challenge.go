@@ -19,6 +19,7 @@ type challenge struct {
 	variant      string
 	fen          string
 	rated        bool
+	source       string // lila's game source of the game it starts: SourceFriend unless Server.Pair
 	clock        *timeControl
 	days         int
 	color        string // white, black or random
@@ -112,13 +113,15 @@ func parseChallengeForm(r *http.Request) (f challengeForm, errs fieldErrors, api
 		}
 	}
 	if v := get("variant"); v != "" {
-		if v != "standard" && v != "fromPosition" && v != "chess960" {
-			errs.add("variant", msgInvalid) // the sandbox plays standard, fromPosition and chess960 only
+		if _, ok := lichessVariants[v]; !ok {
+			errs.add("variant", msgInvalid)
 		} else {
 			f.variant = v
 		}
 	}
-	if v := get("fen"); v != "" {
+	if v := get("fen"); v != "" && !playableVariant(f.variant) {
+		errs.add("fen", msgInvalid) // Lichess: a position only in standard, fromPosition and chess960
+	} else if v != "" {
 		if len(strings.Fields(v)) == 4 {
 			v += " 0 1"
 		}
@@ -222,7 +225,7 @@ func (s *Server) challengeJSONFor(c *challenge, viewer *account) *challengeJSON 
 		Speed:      speed,
 		Color:      c.color,
 		FinalColor: c.finalColor,
-		Perf:       perfJSON{Icon: "", Name: perfName(speed)},
+		Perf:       perfJSON{Icon: "", Name: challengePerf(c.variant, speed)},
 		InitialFen: c.fen,
 	}
 	dest := s.challengeUser(c.dest)
@@ -371,6 +374,10 @@ func (s *Server) accept(c *challenge, acc *account, color string) *apiError {
 	if c.dest != acc || c.status != "created" {
 		return notFound("Challenge not found")
 	}
+	if !playableVariant(c.variant) {
+		return badRequest("The sandbox has no rules for " + variantOf(c.variant).Name +
+			": it plays standard chess, from a position and Chess960 (decline the challenge)")
+	}
 	if color == "white" || color == "black" {
 		if c.color == "random" {
 			c.finalColor = map[string]string{"white": "black", "black": "white"}[color]
@@ -400,4 +407,14 @@ func (s *Server) decline(c *challenge, acc *account, reason string) *apiError {
 	c.declineKey = key
 	s.endChallenge(c, "declined")
 	return nil
+}
+
+// challengePerf is the rating category of a challenge: its speed in
+// standard chess (fromPosition included), the variant otherwise, as Lichess
+// rates them.
+func challengePerf(variant, speed string) string {
+	if variant == "standard" || variant == "fromPosition" {
+		return perfName(speed)
+	}
+	return variantOf(variant).Name
 }

@@ -32,7 +32,7 @@ func (s *Server) exportJSON(g *game, opt exportOptions, base string) gameJSON {
 	j := gameJSON{
 		ID: g.id, Rated: g.rated, Variant: g.variant, Speed: g.speed(), Perf: g.speed(),
 		CreatedAt: g.createdAt.UnixMilli(), LastMoveAt: g.lastMoveAt.UnixMilli(), Status: g.status,
-		Source: "friend", InitialFen: g.initialFEN, Winner: winnerName(g.winner),
+		Source: g.source, InitialFen: g.initialFEN, Winner: winnerName(g.winner),
 		Moves: strings.Join(g.san, " "),
 		Players: map[string]gamePlayerUserJSON{
 			"white": {User: lightUser(g.players[white]), Rating: g.players[white].Rating},

@@ -7,19 +7,42 @@ import (
 	"time"
 )
 
-func TestFirstMoveDeadline(t *testing.T) {
-	for speed, want := range map[string]time.Duration{
-		"ultraBullet": 15 * time.Second, "bullet": 20 * time.Second, "blitz": 25 * time.Second,
-		"rapid": 30 * time.Second, "classical": 35 * time.Second, "correspondence": 0,
-	} {
-		if got := FirstMoveDeadline(speed); got != want {
-			t.Errorf("FirstMoveDeadline(%s) = %v, want %v", speed, got, want)
+// TestTimeForFirstMove: lila's RoundGame.timeForFirstMove, seconds per
+// speed outside arenas and in arenas, Chess960's × 5 / 4 in whole seconds.
+func TestTimeForFirstMove(t *testing.T) {
+	cases := []struct {
+		speed                        string
+		plain, arena, c960, arena960 int // seconds
+	}{
+		{"ultraBullet", 15, 11, 18, 13},
+		{"bullet", 20, 16, 25, 20},
+		{"blitz", 25, 21, 31, 26},
+		{"rapid", 30, 25, 37, 31},
+		{"classical", 35, 30, 43, 37},
+		{"correspondence", 0, 0, 0, 0},
+	}
+	for _, c := range cases {
+		for _, v := range []struct {
+			arena, c960 bool
+			want        int
+		}{{false, false, c.plain}, {true, false, c.arena}, {false, true, c.c960}, {true, true, c.arena960}} {
+			if got := TimeForFirstMove(c.speed, v.arena, v.c960); got != time.Duration(v.want)*time.Second {
+				t.Errorf("TimeForFirstMove(%s, arena %v, chess960 %v) = %v, want %ds", c.speed, v.arena, v.c960, got, v.want)
+			}
+		}
+		if got := FirstMoveDeadline(c.speed); got != time.Duration(c.plain)*time.Second {
+			t.Errorf("FirstMoveDeadline(%s) = %v, want %ds", c.speed, got, c.plain)
+		}
+	}
+	for src, want := range map[string]bool{SourceLobby: true, SourceArena: true, SourcePool: true, SourceSwiss: true, SourceFriend: false, "": false, "api": false} {
+		if Expirable(src) != want {
+			t.Errorf("Expirable(%q) = %v, want %v", src, !want, want)
 		}
 	}
 }
 
 // TestFirstMoveDeadlines plays, for each speed on a clock scaled by 1/10,
-// the first moves of a game on an injected clock: the gameFull announces the
+// the first moves of a lobby game (Server.Pair) on an injected clock: the gameFull announces the
 // scaled clock and the speed's scaled first-move deadline as
 // expiration.millisToMove; White moves one millisecond before its deadline;
 // Black, whose deadline runs from White's move, misses its own and the game
@@ -41,8 +64,11 @@ func TestFirstMoveDeadlines(t *testing.T) {
 			clk := &fakeClock{t: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
 			e := newEnv(t, Config{Now: clk.now, TimeScale: 0.1})
 			// Two human accounts: bots cannot play ultraBullet.
-			id := e.challenge(tokAlice, "bob", url.Values{"clock.limit": {c.limit}, "clock.increment": {c.inc}, "color": {"white"}})
-			e.mustOK(tokBob, "/api/challenge/"+id+"/accept", nil)
+			id, err := e.srv.Pair(Pairing{White: "alice", Black: "bob", Source: SourceLobby,
+				Limit: parseDur(c.limit, time.Second), Increment: parseDur(c.inc, time.Second)})
+			if err != nil {
+				t.Fatal(err)
+			}
 			gs := e.open(tokAlice, "/api/board/game/stream/"+id)
 			defer gs.close()
 			full := gs.next()

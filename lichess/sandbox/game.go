@@ -40,6 +40,7 @@ type game struct {
 	variant     string // "standard", "fromPosition" or "chess960"
 	initialFEN  string // "" for the standard start position
 	rated       bool
+	source      string        // lila's game source: "friend" (a challenge), "lobby", "arena", "pool", "swiss"
 	clock       *timeControl  // nominal time control; nil for correspondence / unlimited
 	initial     time.Duration // the running (possibly scaled) clock's initial time
 	increment   time.Duration // the running clock's increment
@@ -99,6 +100,14 @@ func (g *game) colorOf(acc *account) int {
 // plies, so at least one side has not moved.
 func (g *game) abortable() bool { return !g.over() && g.plies() < 2 }
 
+// forceResignable reports whether a gone player's opponent may claim the
+// game: lila's Game.forceResignable (modules/core/src/main/game/Game.scala)
+// needs the game resignable (started, past the abortable first moves), a
+// clock and no Swiss tournament; so a correspondence game is never claimed.
+func (g *game) forceResignable() bool {
+	return !g.over() && !g.abortable() && g.clock != nil && g.source != SourceSwiss
+}
+
 // clockRunning reports whether the side to move's clock is ticking: real-
 // time games, once both sides have made their first move.
 func (g *game) clockRunning() bool { return g.clock != nil && !g.over() && g.plies() >= 2 }
@@ -149,13 +158,32 @@ func perfName(speed string) string {
 	return strings.ToUpper(speed[:1]) + speed[1:]
 }
 
+// lichessVariants are the variants Lichess offers, by key: name and short
+// name as lila's chess.variant.Variant writes them in the API.
+var lichessVariants = map[string]variantJSON{
+	"standard":      {Key: "standard", Name: "Standard", Short: "Std"},
+	"fromPosition":  {Key: "fromPosition", Name: "From Position", Short: "FEN"},
+	"chess960":      {Key: "chess960", Name: "Chess960", Short: "960"},
+	"crazyhouse":    {Key: "crazyhouse", Name: "Crazyhouse", Short: "Crazy"},
+	"antichess":     {Key: "antichess", Name: "Antichess", Short: "Anti"},
+	"atomic":        {Key: "atomic", Name: "Atomic", Short: "Atom"},
+	"horde":         {Key: "horde", Name: "Horde", Short: "Horde"},
+	"kingOfTheHill": {Key: "kingOfTheHill", Name: "King of the Hill", Short: "KotH"},
+	"racingKings":   {Key: "racingKings", Name: "Racing Kings", Short: "Race"},
+	"threeCheck":    {Key: "threeCheck", Name: "Three-check", Short: "3check"},
+}
+
+// playableVariant reports whether the sandbox has the rules of a variant:
+// standard chess, from a position, and Chess960. Challenges in the other
+// Lichess variants are created and delivered, but not played.
+func playableVariant(key string) bool {
+	return key == "standard" || key == "fromPosition" || key == "chess960"
+}
+
 // variantOf is the Variant object of a variant key.
 func variantOf(key string) variantJSON {
-	switch key {
-	case "fromPosition":
-		return variantJSON{Key: "fromPosition", Name: "From Position", Short: "FEN"}
-	case "chess960":
-		return variantJSON{Key: "chess960", Name: "Chess960", Short: "960"}
+	if v, ok := lichessVariants[key]; ok {
+		return v
 	}
-	return variantJSON{Key: "standard", Name: "Standard", Short: "Std"}
+	return lichessVariants["standard"]
 }

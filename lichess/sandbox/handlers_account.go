@@ -137,7 +137,7 @@ func (s *Server) handleAccountPlaying(w http.ResponseWriter, r *http.Request, ac
 		np := nowPlayingJSON{
 			GameID: g.id, FullID: info.FullID, Color: info.Color, Fen: info.Fen, HasMoved: info.HasMoved,
 			IsMyTurn: info.IsMyTurn, LastMove: info.LastMove, Opponent: info.Opponent, Perf: info.Perf,
-			Rated: g.rated, SecondsLeft: int(s.secondsLeft(g, col)), Source: "friend", Speed: info.Speed,
+			Rated: g.rated, SecondsLeft: int(s.secondsLeft(g, col)), Source: g.source, Speed: info.Speed,
 			Variant: info.Variant, Status: g.status,
 		}
 		if np.IsMyTurn {

@@ -15,6 +15,8 @@ type GameSnapshot struct {
 	Moves      []string // UCI
 	SAN        []string
 	InitialFEN string // "" for the standard start
+	Variant    string // "standard", "fromPosition", "chess960", …
+	Source     string // lila's game source: "friend" (a challenge) or a Pairing's
 	FEN        string
 	Rated      bool
 	Speed      string
@@ -66,7 +68,7 @@ func (s *Server) snapshot(g *game) GameSnapshot {
 		ID: g.id, White: g.players[white].Name, Black: g.players[black].Name,
 		Status: g.status, Winner: winnerName(g.winner),
 		Moves: append([]string(nil), g.uci...), SAN: append([]string(nil), g.san...),
-		InitialFEN: g.initialFEN, FEN: g.fen(), Rated: g.rated, Speed: g.speed(), DaysPerTurn: g.days,
+		InitialFEN: g.initialFEN, Variant: g.variant, Source: g.source, FEN: g.fen(), Rated: g.rated, Speed: g.speed(), DaysPerTurn: g.days,
 		WhiteTime: g.timeLeft(white, now), BlackTime: g.timeLeft(black, now),
 		WhiteDraw: g.drawOffer[white], BlackDraw: g.drawOffer[black],
 		WhiteTakeback: g.takeback[white], BlackTakeback: g.takeback[black],

@@ -25,6 +25,7 @@ func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *gam
 		variant:    c.variant,
 		initialFEN: c.fen,
 		rated:      c.rated,
+		source:     c.source,
 		clock:      c.clock,
 		days:       c.days,
 		createdAt:  now,
@@ -34,6 +35,9 @@ func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *gam
 		winner:     noWinner,
 		subs:       map[*subscriber]bool{},
 		leftAt:     [2]time.Time{now, now},
+	}
+	if g.source == "" {
+		g.source = SourceFriend
 	}
 	g.fullIDs = [2]string{g.id + s.newID(4), g.id + s.newID(4)}
 	pos, err := newVariantPosition(c.fen, c.variant == "chess960")
@@ -354,7 +358,7 @@ func (s *Server) claim(g *game, acc *account, win bool) *apiError {
 		return notFound("No such game")
 	}
 	opp := 1 - col
-	if g.over() || g.abortable() || g.streams[opp] > 0 ||
+	if !g.forceResignable() || g.streams[opp] > 0 ||
 		now.Before(g.leftAt[opp].Add(s.cfg.GoneAfter+s.cfg.ClaimWinAfter)) {
 		return badRequest("You cannot claim this game: your opponent is not gone.")
 	}
@@ -401,7 +405,7 @@ func (s *Server) nextDeadline(g *game) (time.Time, bool) {
 		consider(t)
 	}
 	for col := range 2 {
-		if g.streams[col] > 0 || g.abortable() {
+		if g.streams[col] > 0 || !g.forceResignable() {
 			continue
 		}
 		if !g.goneSent[col] {
@@ -419,8 +423,10 @@ func (s *Server) moveDeadline(g *game) (time.Time, bool) {
 	switch {
 	case g.over():
 		return time.Time{}, false
-	case g.clock != nil && g.plies() < 2:
+	case g.clock != nil && g.plies() < 2 && g.firstMove > 0:
 		return g.turnStart.Add(g.firstMove), true
+	case g.clock != nil && g.plies() < 2:
+		return time.Time{}, false // not expirable: the clocks start with both first moves
 	case g.clock != nil:
 		return g.turnStart.Add(g.remaining[g.turn()]), true
 	case g.days > 0:
@@ -453,8 +459,8 @@ func (s *Server) tick(g *game, now time.Time) {
 		}
 		return
 	}
-	if g.abortable() {
-		return
+	if !g.forceResignable() {
+		return // no opponentGone: lila announces it only where a claim is possible
 	}
 	for col := range 2 {
 		if g.streams[col] > 0 {

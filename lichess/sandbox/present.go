@@ -24,7 +24,7 @@ func (s *Server) stateJSON(g *game) gameStateJSON {
 		st.Btime = g.timeLeft(black, now).Milliseconds()
 		st.Winc = g.increment.Milliseconds()
 		st.Binc = st.Winc
-		if !g.over() && g.plies() < 2 {
+		if !g.over() && g.plies() < 2 && g.firstMove > 0 {
 			st.Expiration = &expirationJSON{
 				IdleMillis:   now.Sub(g.turnStart).Milliseconds(),
 				MillisToMove: g.firstMove.Milliseconds(),
@@ -100,7 +100,7 @@ func (s *Server) eventInfo(g *game, col int) *gameEventInfoJSON {
 		Fen:      g.fen(),
 		Color:    colorName(col),
 		LastMove: lastMove,
-		Source:   "friend",
+		Source:   g.source,
 		Status:   statusJSON{ID: statusIDs[g.status], Name: g.status},
 		Variant:  variantOf(g.variant),
 		Speed:    g.speed(),

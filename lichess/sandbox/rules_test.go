@@ -230,7 +230,9 @@ func (e *testEnv) noStartAfter150ms(clk *fakeClock, id, winner string) {
 func TestNoStart(t *testing.T) {
 	clk := &fakeClock{t: time.Date(2026, 11, 26, 6, 0, 0, 0, time.UTC)}
 	e := newEnv(t, Config{Now: clk.now, NoStartTimeout: 150 * time.Millisecond})
-	id, gs, full := e.botGame(nil)
+	id := e.pair(SourceLobby)
+	gs := e.open(tokBot1, "/api/bot/game/stream/"+id)
+	full := gs.nextType("gameFull")
 	exp := full["state"].(map[string]any)["expiration"].(map[string]any)
 	if exp["millisToMove"] != 150.0 {
 		t.Fatalf("expiration %v", exp)
@@ -243,7 +245,7 @@ func TestNoStart(t *testing.T) {
 	}
 
 	// Black's deadline runs from White's first move.
-	id = e.startGame(nil)
+	id = e.pair(SourceLobby)
 	clk.add(100 * time.Millisecond)
 	e.play(id, "e2e4")
 	e.noStartAfter150ms(clk, id, "white")

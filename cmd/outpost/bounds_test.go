@@ -1,0 +1,139 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAnalyseBounds: every numeric flag of analyse is checked against a
+// stated bound, naming the flag, before anything runs (before, --nodes 0 ran
+// at 1M nodes, --depth 500 and --borderline-band 5 ran, --workers 10000
+// started 242 Stockfish processes).
+func TestAnalyseBounds(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--nodes", "0"}, "--nodes 0: want at least 1"},
+		{[]string{"--depth", "0"}, "--depth 0: want at least 1"},
+		{[]string{"--depth", "500"}, "--depth 500: want at most 99"},
+		{[]string{"--workers", "10000"}, "--workers 10000: want at most 256"},
+		{[]string{"--workers", "0"}, "--workers 0: want at least 1"},
+		{[]string{"--borderline-band", "5"}, "--borderline-band 5: want a distance in (0, 0.1]"},
+		{[]string{"--borderline-band", "0"}, "--borderline-band 0: want a distance in (0, 0.1]"},
+		{[]string{"--borderline-band", "NaN"}, "--borderline-band NaN"},
+	}
+	for _, c := range cases {
+		code, out, stderr := runAnalyseCLI(t, analyseTestPGN, append(c.args, "--offline", "-")...)
+		if code != 1 || !strings.Contains(stderr, c.want) || out != "" {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
+	}
+	// Inside the bounds, and negative (off) for the band, runs.
+	code, _, stderr := runAnalyseCLI(t, analyseTestPGN, "--borderline-band", "-1", "--depth", "99", "--workers", "256", "--lichess-evals", "-")
+	if code != 0 {
+		t.Errorf("within the bounds: exit %d %s", code, stderr)
+	}
+}
+
+// TestAnalyseHTMLRefusesPastItsBound: --format html holds every game, so an
+// input of more games than maxReportGames is refused with the count before
+// any analysis, and no output file is left (it peaked at 2.2 GB and left an
+// empty file); at the bound it runs.
+func TestAnalyseHTMLRefusesPastItsBound(t *testing.T) {
+	game := analyseTestPGN[:strings.Index(analyseTestPGN, `[Event "bad"]`)]
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.html")
+	many := strings.Repeat(game, maxReportGames+1)
+	code, _, stderr := runAnalyseCLI(t, many, "--lichess-evals", "--format", "html", "--out", out, "-")
+	if code != 1 || !strings.Contains(stderr, "201 games in the input, at most 200") || !strings.Contains(stderr, "--format html") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("an output file was left: %v", err)
+	}
+	code, _, stderr = runAnalyseCLI(t, strings.Repeat(game, maxReportGames), "--lichess-evals", "--format", "html", "--out", out, "-")
+	if b, err := os.ReadFile(out); code != 0 || err != nil || !strings.Contains(string(b), "<html") {
+		t.Errorf("at the bound: exit %d %s, %d bytes %v", code, stderr, len(b), err)
+	}
+}
+
+// TestClusterURLChecked: worker and cluster status without a cluster URL
+// say so (exit 2; they printed nothing); a --cluster that is no NATS URL is
+// refused at once, naming the flag, by analyse, compare, worker and cluster status
+// (garbage:// made the client retry for 10 s).
+func TestClusterURLChecked(t *testing.T) {
+	for _, cmd := range [][]string{{"worker"}, {"cluster", "status"}} {
+		code, _, stderr := runCLI(t, "", cmd...)
+		if code != 2 || !strings.Contains(stderr, "no cluster: give --cluster URL or set [cluster] url") {
+			t.Errorf("%v without a URL: exit %d, stderr %q", cmd, code, stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"worker", "--cluster", "garbage://"},
+		{"cluster", "status", "--cluster", "garbage://"},
+		{"analyse", "--cluster", "garbage://", "--offline", "-"},
+		{"compare", "--cluster", "garbage://", "--pgn", "-"},
+	} {
+		code, _, stderr := runCLI(t, analyseTestPGN, args...)
+		if code != 1 || !strings.Contains(stderr, `--cluster "garbage://": scheme "garbage"`) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}
+
+// TestCheckClusterURL: the URLs the NATS client takes, and what it does not.
+func TestCheckClusterURL(t *testing.T) {
+	for _, ok := range []string{"", "nats://127.0.0.1:4222", "127.0.0.1:4222", "tls://a.example:4222,nats://b.example", "wss://h/x", "nats://user:pw@host:4222"} {
+		if err := checkClusterURL(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		"garbage://":           `scheme "garbage"`,
+		"nats://":              "no host",
+		"nats://h:0":           `port "0"`,
+		"nats://h:99999":       `port "99999"`,
+		"http://h:4222":        `scheme "http"`,
+		"nats://a:4222,ftp://": `"ftp://"`,
+		"nats://%zz":           "--cluster",
+	} {
+		if err := checkClusterURL(bad); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--cluster") {
+			t.Errorf("%q: %v, want an error with %q", bad, err, want)
+		}
+	}
+}
+
+// FuzzCheckClusterURL: any input is accepted or refused without a panic, a
+// refusal naming the flag.
+func FuzzCheckClusterURL(f *testing.F) {
+	for _, s := range []string{"", "nats://127.0.0.1:4222", "garbage://", "a,b,,c", "[::1]:4222", "nats://[::1", "tls://h:65536"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if err := checkClusterURL(s); err != nil && !strings.Contains(err.Error(), "--cluster") {
+			t.Errorf("%q: %v does not name the flag", s, err)
+		}
+	})
+}
+
+// TestSandboxRefusesDuplicateAccounts: two --account flags with one name
+// (case-insensitive, as Lichess user ids) or one token are refused naming
+// the account (the later silently replaced the earlier).
+func TestSandboxRefusesDuplicateAccounts(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--account", "alice:T1", "--account", "alice:T2"}, `account "alice": the name is already given`},
+		{[]string{"--account", "Alice:T1", "--account", "alice:T2:bot"}, `account "alice": the name is already given (as "Alice"`},
+		{[]string{"--account", "alice:T1", "--account", "bob:T1"}, `account "bob": its token is already "alice"'s`},
+	} {
+		code, _, stderr := runCLI(t, "", append([]string{"sandbox", "--addr", "127.0.0.1:0"}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
+	}
+}
