@@ -41,8 +41,8 @@ type Limits struct {
 	// OnInfo, when set, is called with each info line that carries a score
 	// or a PV, as it is read (on Analyse's goroutine: keep it short); the
 	// caller learns the engine's best move so far before its bestmove.
-	// It is not part of the go command.
-	OnInfo func(Info)
+	// It is not part of the go command, nor of any encoding (json "-").
+	OnInfo func(Info) `json:"-"`
 }
 
 // WDL is a win/draw/loss estimate in permille from the side to move's view.
