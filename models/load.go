@@ -19,6 +19,34 @@ import (
 // Maia1Levels are the rating levels of the Maia-1 models.
 var Maia1Levels = [...]int{1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900}
 
+// Maia1WeightsSHA256 returns the pinned SHA-256 (lower-case hex) of the
+// official weights file maia-<level>.pb.gz of the maia-chess v1.0 release,
+// and false for a level that is not one of Maia1Levels. The installer
+// accepts a copy or download of the weights only with this digest.
+func Maia1WeightsSHA256(level int) (string, bool) {
+	switch level {
+	case 1100:
+		return "e1cf1cd0c96b8a4fa6a275f4b9fd54ed1ffebf9fe44641b9fceded310e9619c4", true
+	case 1200:
+		return "ead4ba953f233ae732999ebc1e2b675378148527ebcfad2f0acbc5e4c224d98e", true
+	case 1300:
+		return "36195f87bf4761834baa0bf87472b18509a7261a9d7d6f1a8443261369a733f2", true
+	case 1400:
+		return "d5353ea6766356dad2d28920c6692f37a5f30963767f1a3105d33b4d0af011e8", true
+	case 1500:
+		return "35ab6f20421d59e1df3b17c5a5016947af4c6761368ef84044a9a9c7619a9a00", true
+	case 1600:
+		return "d2c9e5948581acf4b9fc0b1e720c5dc0fe64ce80cfc4a239d3f8a42e1176c876", true
+	case 1700:
+		return "d277eacd792d340a30abb464dc65127254e65cac57abca17facc469889b96478", true
+	case 1800:
+		return "0031ad7c4256b1fd09fbebd28418d644d68b26cd2a45df4967ccf5c7ec9c4965", true
+	case 1900:
+		return "e2f565f42d7cd9f122557e6dc4eb84e5bbaedceda1d404dc485d3611c7c97a12", true
+	}
+	return "", false
+}
+
 // Maia2Name is the model name of the user-supplied Maia-2 file.
 const Maia2Name = "maia2"
 

@@ -2,6 +2,8 @@ package models
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"math"
 	"os"
@@ -31,6 +33,36 @@ func TestNearestMaia1(t *testing.T) {
 		if _, err := ParseModel(name); (err == nil) != ok {
 			t.Errorf("ParseModel(%s) error %v", name, err)
 		}
+	}
+}
+
+// TestMaia1WeightsSHA256: exactly the Maia-1 levels have a pinned digest,
+// each a distinct lower-case hex SHA-256. (That the digests are those of
+// the real files is TestMaiaWeights in internal/installer, which installs
+// the reference copies through them.)
+func TestMaia1WeightsSHA256(t *testing.T) {
+	seen := map[string]int{}
+	for _, lvl := range Maia1Levels {
+		sum, ok := Maia1WeightsSHA256(lvl)
+		if b, err := hex.DecodeString(sum); !ok || err != nil || len(b) != sha256.Size || sum != strings.ToLower(sum) {
+			t.Errorf("Maia1WeightsSHA256(%d) = %q, %v: want a lower-case hex SHA-256", lvl, sum, ok)
+		}
+		if prev, dup := seen[sum]; dup {
+			t.Errorf("levels %d and %d have the same digest %s", prev, lvl, sum)
+		}
+		seen[sum] = lvl
+	}
+	pinned := 0
+	for lvl := -2000; lvl <= 4000; lvl++ {
+		sum, ok := Maia1WeightsSHA256(lvl)
+		if ok {
+			pinned++
+		} else if sum != "" {
+			t.Errorf("Maia1WeightsSHA256(%d) = %q, false: want no digest", lvl, sum)
+		}
+	}
+	if pinned != len(Maia1Levels) {
+		t.Errorf("%d levels have a digest, want the %d of Maia1Levels", pinned, len(Maia1Levels))
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/sfbuild"
-	"github.com/outpostchess/outpost/models/fetch"
+	"github.com/outpostchess/outpost/models"
 )
 
 // fixture is an installer against the loopback mirror, in temporary
@@ -338,7 +338,8 @@ func TestMaiaWeights(t *testing.T) {
 	if err := f.run(t, func(in *Installer) error { return in.MaiaWeights(context.Background()) }); err != nil {
 		t.Fatalf("%v\n%s", err, f.log.String())
 	}
-	for lvl, want := range fetch.Weights {
+	for _, lvl := range models.Maia1Levels {
+		want, _ := models.Maia1WeightsSHA256(lvl)
 		mustHave(t, filepath.Join(f.opts.ModelsDir, "maia1", fmt.Sprintf("maia-%d.pb.gz", lvl)), want)
 	}
 	asked := f.m.requests()

@@ -7,18 +7,21 @@ import (
 	"path/filepath"
 
 	"github.com/outpostchess/outpost/models"
-	"github.com/outpostchess/outpost/models/fetch"
 )
 
 // MaiaWeights installs the nine Maia-1 weight files into the models
 // directory's maia1/: kept when already there, copied from
 // Options.MaiaSource when that folder has them, else downloaded from the
-// maia-chess release. Each is checked against fetch.Weights.
+// maia-chess release. Each is checked against its pinned SHA-256
+// (models.Maia1WeightsSHA256).
 func (in *Installer) MaiaWeights(ctx context.Context) error {
 	dir := filepath.Join(in.opts.ModelsDir, models.Maia1Subdir)
 	var kept, copied, downloaded int
 	for _, lvl := range models.Maia1Levels {
-		want := fetch.Weights[lvl]
+		want, ok := models.Maia1WeightsSHA256(lvl)
+		if !ok {
+			return fmt.Errorf("Maia-1 weights: level %d has no pinned SHA-256", lvl)
+		}
 		name := fmt.Sprintf("maia-%d.pb.gz", lvl)
 		dst := filepath.Join(dir, name)
 		if sum, err := FileSHA256(dst); err == nil && sum == want {
