@@ -29,6 +29,14 @@ type Summariser interface {
 	Summarise(ctx context.Context, g store.Game) (result string, lines []string, err error)
 }
 
+// NamedSummariser is a Summariser that names our side's player: the daemon
+// tells it the account's username once it has read the account, before any
+// game (a resumed one included) is summarised.
+type NamedSummariser interface {
+	Summariser
+	SetMe(username string)
+}
+
 // Hooks let an embedding program (the offline demo, tests) follow the
 // daemon. Every hook is optional and is called from the daemon's goroutines.
 type Hooks struct {
@@ -186,6 +194,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		return fmt.Errorf("daemon: account %s is not a BOT account (run 'outpost account upgrade --yes-i-understand' on an account that has played no games)", acct.Username)
 	}
 	d.me = strings.ToLower(acct.ID)
+	if n, ok := d.sum.(NamedSummariser); ok {
+		n.SetMe(acct.Username)
+	}
 	d.log = d.log.With().Str("bot", acct.Username).Logger()
 	d.log.Info().Str("server", d.api.BaseURL()).Msg("daemon starting")
 

@@ -19,6 +19,7 @@ import (
 	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
@@ -192,4 +193,42 @@ func TestPonderDaemonPlaysFullGames(t *testing.T) {
 			assert.Contains(t, all, "[%clk ")
 		})
 	}
+}
+
+// namingSummariser records the name the daemon gives our side and the name
+// each game was summarised under.
+type namingSummariser struct {
+	countingSummariser
+	mu   sync.Mutex
+	me   string
+	seen []string
+}
+
+func (n *namingSummariser) SetMe(username string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.me = username
+}
+
+func (n *namingSummariser) Summarise(ctx context.Context, g store.Game) (string, []string, error) {
+	n.mu.Lock()
+	n.seen = append(n.seen, n.me)
+	n.mu.Unlock()
+	return n.countingSummariser.Summarise(ctx, g)
+}
+
+// TestSummariserNamedAfterTheAccount: the daemon tells a summariser built
+// without our name (as `outpost run` builds it: the account is read later)
+// the account's username before it summarises a game; the live summaries
+// named our side "" ("Black: 95% accuracy …") before.
+func TestSummariserNamedAfterTheAccount(t *testing.T) {
+	ctx := leakChecked(t, 3*time.Minute)
+	sum := &namingSummariser{}
+	res, err := Run(ctx, Options{Config: fastConfig(), Games: 1, TC: "1+0", Summariser: sum,
+		Dir: t.TempDir(), SparringResignAfter: 3, Logger: zerolog.Nop()})
+	require.NoError(t, err)
+	require.Len(t, res.Summary, 1)
+	sum.mu.Lock()
+	defer sum.mu.Unlock()
+	assert.Equal(t, []string{BotName}, sum.seen, "the game was summarised under the account's name")
 }
