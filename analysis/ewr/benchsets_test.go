@@ -62,8 +62,9 @@ func TestBenchPositionNamesOfSet(t *testing.T) {
 }
 
 // TestReferenceFiles: the saved exact calculations of both sets
-// (testdata/reference, `--compare-ref`) hold every position of their set
-// at the default parameters, with a ranking, so that a variant can be
+// (testdata/reference, `--compare-ref`; the -cleared files with
+// `--clear-hash`) hold every position of their set at the default
+// parameters, with a ranking, so that a variant can be
 // measured against them without calculating the exact side again.
 func TestReferenceFiles(t *testing.T) {
 	for _, c := range []struct {
@@ -72,6 +73,8 @@ func TestReferenceFiles(t *testing.T) {
 	}{
 		{"testdata/reference/standard.jsonl", BenchPositions},
 		{"testdata/reference/holdout.jsonl", HoldoutPositions},
+		{"testdata/reference/standard-cleared.jsonl", BenchPositions},
+		{"testdata/reference/holdout-cleared.jsonl", HoldoutPositions},
 	} {
 		f, err := os.Open(c.file)
 		require.NoError(t, err)
