@@ -68,13 +68,14 @@ func TestBenchPositionNamesOfSet(t *testing.T) {
 // measured against them without calculating the exact side again.
 func TestReferenceFiles(t *testing.T) {
 	for _, c := range []struct {
-		file string
-		set  []BenchPosition
+		file    string
+		set     []BenchPosition
+		cleared bool // made with --clear-hash
 	}{
-		{"testdata/reference/standard.jsonl", BenchPositions},
-		{"testdata/reference/holdout.jsonl", HoldoutPositions},
-		{"testdata/reference/standard-cleared.jsonl", BenchPositions},
-		{"testdata/reference/holdout-cleared.jsonl", HoldoutPositions},
+		{"testdata/reference/standard.jsonl", BenchPositions, false},
+		{"testdata/reference/holdout.jsonl", HoldoutPositions, false},
+		{"testdata/reference/standard-cleared.jsonl", BenchPositions, true},
+		{"testdata/reference/holdout-cleared.jsonl", HoldoutPositions, true},
 	} {
 		f, err := os.Open(c.file)
 		require.NoError(t, err)
@@ -88,6 +89,7 @@ func TestReferenceFiles(t *testing.T) {
 			assert.Equal(t, DefaultParams().normalized(), ref.Params, bp.Name)
 			assert.NotEmpty(t, ref.Result.Moves, bp.Name)
 			assert.Positive(t, ref.Nodes, bp.Name)
+			assert.Equal(t, c.cleared, ref.ClearHash, "%s %s: the hash policy it was made with", c.file, bp.Name)
 		}
 	}
 }

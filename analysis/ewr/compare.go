@@ -33,6 +33,11 @@ type CompareSide struct {
 	Side     string `json:"side"`
 	Position string `json:"position"`
 	Params   Params `json:"params"`
+	// ClearHash is set when the engines cleared their hash before every
+	// search (`outpost ewr --clear-hash`): the same Params give other
+	// figures with and without it, so a reference is used only by a run
+	// made the same way.
+	ClearHash bool `json:"clear_hash,omitempty"`
 	// Seconds is the wall time, Load the machine's load average after it.
 	Seconds float64 `json:"seconds"`
 	Load    string  `json:"load,omitempty"`
@@ -57,7 +62,7 @@ type CompareOptions struct {
 	// Out receives one line per position.
 	Out io.Writer
 	// Reference holds A sides of an earlier run by position name; one
-	// whose Params equal a is used instead of calculating A again (the
+	// whose Params equal a (and made with the same ClearHash) is used instead of calculating A again (the
 	// calculation is deterministic: the same parameters give the same
 	// figures, see the digests), so that several B variants can be
 	// measured against one exact run.
@@ -69,6 +74,9 @@ type CompareOptions struct {
 	Only []string
 	// Positions is the set to run (nil: BenchPositions).
 	Positions []BenchPosition
+	// ClearHash says the evaluator's engines clear their hash before every
+	// search; it is recorded in each side and must match a reference's.
+	ClearHash bool
 }
 
 // positionsOr returns set, or BenchPositions when it is nil.
@@ -165,7 +173,7 @@ func RunCompare(ctx context.Context, c *Calculator, a, b Params, opt CompareOpti
 // the reference when it was calculated with the same parameters.
 func compareSide(ctx context.Context, c *Calculator, bp BenchPosition, p Params, i int, opt CompareOptions) (CompareSide, error) {
 	name := [2]string{"A", "B"}[i]
-	if ref, ok := opt.Reference[bp.Name]; ok && i == 0 && ref.Result != nil && ref.Params == p.normalized() {
+	if ref, ok := opt.Reference[bp.Name]; ok && i == 0 && ref.Result != nil && ref.Params == p.normalized() && ref.ClearHash == opt.ClearHash {
 		ref.Side, ref.Load = name, "reference"
 		return ref, nil
 	}
@@ -186,7 +194,7 @@ func compareSide(ctx context.Context, c *Calculator, bp BenchPosition, p Params,
 		return CompareSide{}, fmt.Errorf("ewr: compare %s: %w", bp.Name, err)
 	}
 	pm.event(Event{Phase: PhaseDone})
-	cs := CompareSide{Side: name, Position: bp.Name, Params: r.Params, Seconds: time.Since(t0).Seconds(), Result: r,
+	cs := CompareSide{Side: name, Position: bp.Name, Params: r.Params, ClearHash: opt.ClearHash, Seconds: time.Since(t0).Seconds(), Result: r,
 		FirstRanking: pm.first.Seconds(), MaxGap: pm.gap.Seconds()}
 	if cnt != nil {
 		s1, n1 := cnt.Counts()

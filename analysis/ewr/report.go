@@ -106,6 +106,9 @@ type CompareReportOptions struct {
 	// Save, when not nil, receives every side as a line of JSON (the
 	// format ReadCompareReference reads).
 	Save io.Writer
+	// ClearHash: the engines clear their hash before every search (see
+	// CompareOptions.ClearHash).
+	ClearHash bool
 }
 
 // compareSides returns the two parameter sets of a side-by-side run: A the
@@ -137,7 +140,7 @@ func CompareReport(ctx context.Context, w io.Writer, c *Calculator, p Params, op
 		exact, fast = p, p
 	}
 	fmt.Fprintf(w, "load average before: %s\n", opt.load())
-	copt := CompareOptions{Load: opt.load, Out: w, Only: opt.Only, Positions: opt.Positions, Reference: opt.Reference}
+	copt := CompareOptions{Load: opt.load, Out: w, Only: opt.Only, Positions: opt.Positions, Reference: opt.Reference, ClearHash: opt.ClearHash}
 	if opt.Save != nil {
 		enc := json.NewEncoder(opt.Save)
 		copt.Record = func(cs CompareSide) error { return enc.Encode(cs) }

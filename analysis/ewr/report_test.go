@@ -189,6 +189,13 @@ func TestCompareReportRepeat(t *testing.T) {
 	require.NoError(t, CompareReport(context.Background(), &out, newCalc(), DefaultParams(), opt))
 	assert.Contains(t, out.String(), "(ref)")
 	assert.Contains(t, out.String(), "digests "+d[1]+" "+d[1])
+
+	// a reference made with the hash kept is not taken by a run that
+	// clears it before every search (the same params give other figures)
+	out.Reset()
+	opt = CompareReportOptions{Machine: m, Only: []string{"pawn endgame"}, Repeat: true, Reference: refs, ClearHash: true}
+	require.NoError(t, CompareReport(context.Background(), &out, newCalc(), DefaultParams(), opt))
+	assert.NotContains(t, out.String(), "(ref)", "a reference of the other hash policy was used")
 }
 
 // FuzzReadCompareReference: any input is read or refused with an error,

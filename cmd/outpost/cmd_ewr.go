@@ -121,7 +121,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeAll()
 	if *bench && *compare {
-		opt := ewr.CompareReportOptions{Machine: ewrMachine(), Only: onlyNames, Positions: positions, Margin: marginSet, Repeat: *repeat}
+		opt := ewr.CompareReportOptions{Machine: ewrMachine(), Only: onlyNames, Positions: positions, Margin: marginSet, Repeat: *repeat, ClearHash: *clearEach}
 		return runEWRCompare(ctx, env, calc, p, opt, *save, *ref)
 	}
 	if *bench {
