@@ -32,12 +32,14 @@ race:
 
 DEMO_PKG := ./internal/demo
 race-demo-soak:
-	$(GO) test -race -count=1 -timeout 40m $(DEMO_PKG)
+	bash internal/scripts/gotest.sh bin/log/race-demo.log $(GO) test -race -count=1 -timeout 40m $(DEMO_PKG)
 	$(MAKE) --no-print-directory soak
 	$(MAKE) --no-print-directory arm64
 
+## race-rest: every other package; on failure internal/scripts/gotest.sh
+## repeats the failing tests and the head of each race report at the end.
 race-rest:
-	$(GO) test -race -count=1 -timeout 40m $$($(GO) list ./... | grep -v '/internal/demo$$')
+	bash internal/scripts/gotest.sh bin/log/race-rest.log $(GO) test -race -count=1 -timeout 40m $$($(GO) list ./... | grep -v '/internal/demo$$')
 
 ## soak: the daemon's soak at its full volume (20 games), at normal speed: the
 ## one test whose purpose (volume on the real clock) needs the code unraced.

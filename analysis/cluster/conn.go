@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -237,9 +238,52 @@ func (c *Conn) explain(err error) error {
 }
 
 // Setup creates the streams, the workers' consumer and the buckets if
-// they do not exist, and updates their settings otherwise (it needs the
-// admin's rights when the server enforces credentials).
+// they do not exist, and updates their settings where they differ (it
+// needs the admin's rights when the server enforces credentials). What is
+// already as asked is not written: every worker and submitter without
+// credentials runs Setup when it starts, each write is a proposal to the
+// meta group of a NATS cluster (a thousand workers starting would make a
+// thousand updates of each stream), and concurrent updates of one stream
+// race inside nats-server.
 func (c *Conn) Setup(ctx context.Context, s Settings) error {
+	s = s.withDefaults()
+	if err := c.ensureStream(ctx, jetstream.StreamConfig{
+		Name:       WorkStream,
+		Subjects:   []string{workPrefix + ">"},
+		Retention:  jetstream.WorkQueuePolicy,
+		Storage:    jetstream.FileStorage,
+		Replicas:   s.Replicas,
+		Duplicates: dedupWindow,
+	}); err != nil {
+		return fmt.Errorf("cluster: stream %s: %w", WorkStream, err)
+	}
+	if err := c.ensureStream(ctx, jetstream.StreamConfig{
+		Name:       ResultsStream,
+		Subjects:   []string{resultsPrefix + ">"},
+		Retention:  jetstream.LimitsPolicy,
+		Storage:    jetstream.FileStorage,
+		MaxAge:     s.ResultsMaxAge,
+		Replicas:   s.Replicas,
+		Duplicates: dedupWindow,
+	}); err != nil {
+		return fmt.Errorf("cluster: stream %s: %w", ResultsStream, err)
+	}
+	if err := c.ensureConsumer(ctx, s); err != nil {
+		return fmt.Errorf("cluster: consumer %s: %w", WorkConsumer, err)
+	}
+	for _, kv := range []jetstream.KeyValueConfig{
+		{Bucket: WorkersBucket, TTL: workerTTL, Storage: jetstream.FileStorage, Replicas: s.Replicas},
+		{Bucket: JobsBucket, TTL: s.ResultsMaxAge, Storage: jetstream.FileStorage, Replicas: s.Replicas},
+	} {
+		if err := c.ensureBucket(ctx, kv); err != nil {
+			return fmt.Errorf("cluster: bucket %s: %w", kv.Bucket, err)
+		}
+	}
+	return nil
+}
+
+// withDefaults fills the settings left zero.
+func (s Settings) withDefaults() Settings {
 	if s.AckWait <= 0 {
 		s.AckWait = DefaultAckWait
 	}
@@ -252,50 +296,69 @@ func (c *Conn) Setup(ctx context.Context, s Settings) error {
 	if s.ResultsMaxAge <= 0 {
 		s.ResultsMaxAge = ResultsMaxAge
 	}
-	if _, err := c.JS.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name:       WorkStream,
-		Subjects:   []string{workPrefix + ">"},
-		Retention:  jetstream.WorkQueuePolicy,
-		Storage:    jetstream.FileStorage,
-		Replicas:   s.Replicas,
-		Duplicates: dedupWindow,
-	}); err != nil {
-		return fmt.Errorf("cluster: stream %s: %w", WorkStream, err)
+	return s
+}
+
+// ensureStream creates the stream, or updates it when a setting Setup
+// chooses differs from the stream's.
+func (c *Conn) ensureStream(ctx context.Context, cfg jetstream.StreamConfig) error {
+	st, err := c.JS.Stream(ctx, cfg.Name)
+	if err == nil && sameStream(st.CachedInfo().Config, cfg) {
+		return nil
 	}
-	if _, err := c.JS.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name:       ResultsStream,
-		Subjects:   []string{resultsPrefix + ">"},
-		Retention:  jetstream.LimitsPolicy,
-		Storage:    jetstream.FileStorage,
-		MaxAge:     s.ResultsMaxAge,
-		Replicas:   s.Replicas,
-		Duplicates: dedupWindow,
-	}); err != nil {
-		return fmt.Errorf("cluster: stream %s: %w", ResultsStream, err)
+	if err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return err
 	}
-	pulls := maxPulls
-	if old, err := c.JS.Consumer(ctx, WorkStream, WorkConsumer); err == nil {
-		pulls = old.CachedInfo().Config.MaxWaiting // NATS cannot change it
-	}
-	if _, err := c.JS.CreateOrUpdateConsumer(ctx, WorkStream, jetstream.ConsumerConfig{
+	_, err = c.JS.CreateOrUpdateStream(ctx, cfg)
+	return err
+}
+
+// sameStream reports whether the stream has every setting Setup chooses.
+func sameStream(have, want jetstream.StreamConfig) bool {
+	return slices.Equal(have.Subjects, want.Subjects) && have.Retention == want.Retention &&
+		have.Storage == want.Storage && have.Replicas == want.Replicas &&
+		have.Duplicates == want.Duplicates && have.MaxAge == want.MaxAge
+}
+
+// ensureConsumer creates the workers' consumer, or updates it when its ack
+// wait or delivery bound differs.
+func (c *Conn) ensureConsumer(ctx context.Context, s Settings) error {
+	want := jetstream.ConsumerConfig{
 		Durable:       WorkConsumer,
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       s.AckWait,
 		MaxDeliver:    s.MaxDeliver,
 		FilterSubject: workPrefix + ">",
-		MaxWaiting:    pulls,
-	}); err != nil {
-		return fmt.Errorf("cluster: consumer %s: %w", WorkConsumer, err)
+		MaxWaiting:    maxPulls,
 	}
-	if _, err := c.JS.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: WorkersBucket, TTL: workerTTL, Storage: jetstream.FileStorage, Replicas: s.Replicas,
-	}); err != nil {
-		return fmt.Errorf("cluster: bucket %s: %w", WorkersBucket, err)
+	old, err := c.JS.Consumer(ctx, WorkStream, WorkConsumer)
+	switch {
+	case err == nil:
+		have := old.CachedInfo().Config
+		if have.AckPolicy == want.AckPolicy && have.AckWait == want.AckWait &&
+			have.MaxDeliver == want.MaxDeliver && have.FilterSubject == want.FilterSubject {
+			return nil
+		}
+		want.MaxWaiting = have.MaxWaiting // NATS cannot change it
+	case !errors.Is(err, jetstream.ErrConsumerNotFound):
+		return err
 	}
-	if _, err := c.JS.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: JobsBucket, TTL: s.ResultsMaxAge, Storage: jetstream.FileStorage, Replicas: s.Replicas,
-	}); err != nil {
-		return fmt.Errorf("cluster: bucket %s: %w", JobsBucket, err)
+	_, err = c.JS.CreateOrUpdateConsumer(ctx, WorkStream, want)
+	return err
+}
+
+// ensureBucket creates the bucket, or updates it when its TTL, storage or
+// replicas differ.
+func (c *Conn) ensureBucket(ctx context.Context, cfg jetstream.KeyValueConfig) error {
+	st, err := c.JS.Stream(ctx, "KV_"+cfg.Bucket)
+	if err == nil {
+		have := st.CachedInfo().Config
+		if have.MaxAge == cfg.TTL && have.Storage == cfg.Storage && have.Replicas == cfg.Replicas {
+			return nil
+		}
+	} else if !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return err
 	}
-	return nil
+	_, err = c.JS.CreateOrUpdateKeyValue(ctx, cfg)
+	return err
 }
