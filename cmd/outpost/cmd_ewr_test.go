@@ -64,7 +64,7 @@ func TestEWRRepeatEndToEnd(t *testing.T) {
 	}
 	text := out.String()
 	assert.Contains(t, text, "A and B: exact (depth 15 everywhere), calculated twice")
-	assert.Regexp(t, `B against A: [1-9][0-9]* moves, max \|Δ\| 0\.00 pp, mean 0\.00 pp, 0 over 1 pp; same best move in 1 of 1 positions`, text)
+	assert.Regexp(t, `B against A: [1-9][0-9]* moves, max \|Δ\| 0\.00 pp, mean 0\.00 pp, 0 over 1 pp; same best move in 1 of 1 positions, same best \(ties within 1 pp\) in 1 of 1`, text)
 	m := regexp.MustCompile(`digests ([0-9a-f]{8}) ([0-9a-f]{8})`).FindStringSubmatch(text)
 	require.Len(t, m, 3, text)
 	assert.Equal(t, m[1], m[2], "identical figures in both runs")
