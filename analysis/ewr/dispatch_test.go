@@ -246,7 +246,7 @@ func TestDispatchedFailureAndTimeLimit(t *testing.T) {
 // own lane's first in depth-first order, never another lane's.
 func TestSchedulerNext(t *testing.T) {
 	r := &run{p: DefaultParams(), depth: DefaultDepth}
-	s := &scheduler{r: r, ready: []readyPos{{"a", 15, 1, 1}, {"b", 15, 2, 0}, {"c", 15, 3, 0}, {"d", 15, 4, 1}, {"e", 15, 5, 0}}}
+	s := &scheduler{r: r, ready: []readyPos{{EvalRequest{FEN: "a", Depth: 15}, 1, 1}, {EvalRequest{FEN: "b", Depth: 15}, 2, 0}, {EvalRequest{FEN: "c", Depth: 15}, 3, 0}, {EvalRequest{FEN: "d", Depth: 15}, 4, 1}, {EvalRequest{FEN: "e", Depth: 15}, 5, 0}}}
 	var got []string
 	take := func(w int) {
 		req, ok := s.next(w)

@@ -167,6 +167,9 @@ func writeCompareSides(w io.Writer, p, exact, fast Params, repeat bool) {
 	if fast.IsFast() && fast.DecisionMargin > 0 {
 		mass += fmt.Sprintf(" (the analysing player's moves within %g of the threshold again at depth %d)", fast.DecisionMargin, fast.Depth)
 	}
+	if fast.IsFast() && fast.Volatility > 0 {
+		mass += fmt.Sprintf(" (settle rule: towards depth %d, ended at %d when probability × change ≤ %g)", fast.Depth, treeDepth, fast.Volatility)
+	}
 	if !repeat {
 		fmt.Fprintf(w, "A: exact (depth %d everywhere) · B: legal moves at depth %d, trees at depth %d%s\n", exact.Depth, fast.Depth, treeDepth, mass)
 		return

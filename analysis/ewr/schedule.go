@@ -110,10 +110,9 @@ type scheduler struct {
 func laneKey(l int, ek string) string { return fmt.Sprintf("%d %s", l, ek) }
 
 type readyPos struct {
-	key   string
-	depth int
-	seq   int
-	home  int
+	req  EvalRequest
+	seq  int
+	home int
 }
 
 // release makes ready the positions under n that need an evaluation now
@@ -130,32 +129,32 @@ func (s *scheduler) release(n *Node, home int) {
 // evaluations or the cache.
 func (s *scheduler) add(m *Node, home int) {
 	r := s.r
-	d := r.depthOf(m)
-	ek := evalCacheKey(m.key, d)
-	lk := laneKey(home, ek)
+	q := r.request(m, s.threshold)
+	ek := evalCacheKey(q.FEN, q.Depth)
+	lk := laneKey(home, requestKey(q))
 	if nodes, ok := s.waiting[lk]; ok {
 		r.stats.EvalReuse++
 		s.waiting[lk] = append(nodes, m)
 		r.evalTotal++
 		return
 	}
-	if sc, ok := s.laneEvals[lk]; ok {
+	if sc, ok := s.laneEvals[laneKey(home, ek)]; ok {
 		r.stats.EvalReuse++
 		r.evalTotal++
-		s.settle([]*Node{m}, sc, home)
+		s.settle([]*Node{m}, sc, q.Depth, home)
 		return
 	}
 	if sc, ok := r.evals[ek]; ok {
 		r.stats.EvalReuse++
 		r.evalTotal++
-		s.settle([]*Node{m}, sc, home)
+		s.settle([]*Node{m}, sc, q.Depth, home)
 		return
 	}
 	if sc, ok := r.cachedEval(s.ctx, ek); ok {
 		r.stats.EvalCacheHits++
 		r.evals[ek] = sc
 		r.evalTotal++
-		s.settle([]*Node{m}, sc, home)
+		s.settle([]*Node{m}, sc, q.Depth, home)
 		return
 	}
 	s.waiting[lk] = []*Node{m}
@@ -163,14 +162,14 @@ func (s *scheduler) add(m *Node, home int) {
 	i := sort.Search(len(s.ready), func(i int) bool { return s.ready[i].seq > m.seq })
 	s.ready = append(s.ready, readyPos{})
 	copy(s.ready[i+1:], s.ready[i:])
-	s.ready[i] = readyPos{key: m.key, depth: d, seq: m.seq, home: home}
+	s.ready[i] = readyPos{req: q, seq: m.seq, home: home}
 }
 
 // settle gives nodes sharing one position their winrate, prunes the
 // analysing player's moves that fell below the threshold and releases the
 // subtrees of the others.
-func (s *scheduler) settle(nodes []*Node, sc score.Score, home int) {
-	s.r.apply(nodes, sc, PhaseEval)
+func (s *scheduler) settle(nodes []*Node, sc score.Score, depth, home int) {
+	s.r.apply(nodes, sc, depth, PhaseEval)
 	for _, n := range nodes {
 		if !n.ours {
 			continue
@@ -192,7 +191,7 @@ func (s *scheduler) next(w int) (EvalRequest, bool) {
 	for i, p := range s.ready {
 		if p.home == w {
 			s.ready = append(s.ready[:i], s.ready[i+1:]...)
-			return EvalRequest{FEN: p.key, Depth: p.depth}, true
+			return p.req, true
 		}
 	}
 	return EvalRequest{}, false
@@ -201,15 +200,19 @@ func (s *scheduler) next(w int) (EvalRequest, bool) {
 // done implements the Dispatcher's onResult.
 func (s *scheduler) done(w int, req EvalRequest, sc score.Score) {
 	r := s.r
-	ek := evalCacheKey(req.FEN, req.Depth)
-	lk := laneKey(w, ek)
+	lk := laneKey(w, requestKey(req))
 	nodes, ok := s.waiting[lk]
 	if !ok {
 		return
 	}
 	delete(s.waiting, lk)
 	r.stats.EngineEvals++
-	s.laneEvals[lk] = sc
+	d := req.depthOfScore()
+	if d != req.Depth {
+		r.stats.Settled++
+	}
+	ek := evalCacheKey(req.FEN, d)
+	s.laneEvals[laneKey(w, ek)] = sc
 	r.storeEval(s.ctx, ek, sc)
-	s.settle(nodes, sc, w)
+	s.settle(nodes, sc, d, w)
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/outpostchess/outpost/internal/app"
 )
 
-const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--clear-hash [--hash 16]] [--timeout 60s] [--fast | --tree-depth N [--full-depth-mass P]] | --bench [--compare [--bench-set holdout] [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
+const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--clear-hash [--hash 16]] [--timeout 60s] [--fast | --tree-depth N [--full-depth-mass P] [--decision-margin M] [--volatility V]] | --bench [--compare [--bench-set holdout] [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
 
 // runEWR implements `outpost ewr`: expected winrate of every reasonable
 // move for a human of a given rating (Maia × Stockfish).
@@ -44,6 +44,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	treeDepth := fs.Int("tree-depth", 0, "Stockfish depth of the trees' positions (0: --depth; --fast sets it)")
 	fullMass := fs.Float64("full-depth-mass", -1, "with --tree-depth or --fast: tree positions at least this likely (cumulative probability 0..1) stay at --depth (default 0: none)")
 	margin := fs.Float64("decision-margin", -1, "with --tree-depth or --fast: the analysing player's moves whose tree-depth winrate is within this of the loss threshold are searched again at --depth (0..1; default 0: none)")
+	volatility := fs.Float64("volatility", -1, "with --tree-depth or --fast and --clear-hash: the settle rule — tree positions searched towards --depth, ended at the tree depth when cumulative probability × their winrate's change over the two iterations before is at most this (and, with --decision-margin, clear of the threshold) (0..1; default 0: none)")
 	compare := fs.Bool("compare", false, "with --bench: the exact calculation and the fast mode side by side, with the per-move difference")
 	save := fs.String("compare-save", "", "with --compare: write every side's result and counts to this file (JSON lines)")
 	repeat := fs.Bool("repeat", false, "with --compare: B is A calculated again (the exact calculation; with --fast or --tree-depth that mode on both sides), so max |Δ| is the run-to-run difference; with --compare-ref, A is the earlier run")
@@ -82,6 +83,12 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	var marginSet *float64
 	if flagSet(fs, "decision-margin") {
 		p.DecisionMargin, marginSet = *margin, margin
+	}
+	if flagSet(fs, "volatility") {
+		if !*clearEach {
+			return errors.New("--volatility needs --clear-hash: a search ended early is reproducible only from a cleared hash")
+		}
+		p.Volatility = *volatility
 	}
 	if *compare && !*bench {
 		return errors.New("--compare needs --bench")
