@@ -120,6 +120,21 @@ func StartEngines(ctx context.Context, cfg EngineConfig) (*EngineEvaluator, erro
 	return ev, nil
 }
 
+// ClearsEach reports whether the engines clear their hash before every
+// search (ClearEach): each evaluation is then a function of the position
+// and the depth alone, so any engine may take any position (see
+// clearsEach).
+func (e *EngineEvaluator) ClearsEach() bool { return e.ClearEach }
+
+// clearsEach reports whether ev's evaluations are order-independent (its
+// ClearsEach method says so): the calculation then lets an idle engine
+// take another lane's work, which changes no figure — only which engine
+// searched what — and shortens the wall time.
+func clearsEach(ev Evaluator) bool {
+	c, ok := ev.(interface{ ClearsEach() bool })
+	return ok && c.ClearsEach()
+}
+
 // NewEngineEvaluator returns an evaluator over already started engines
 // (tests use fakes). It owns them: Close closes them.
 func NewEngineEvaluator(engines ...Searcher) *EngineEvaluator {

@@ -142,8 +142,14 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase, shape fu
 			pos[l] = l
 		}
 		cur := make([]int, lanes)
+		steal, shared := clearsEach(r.c.Evaluator), 0 // order-independent: any engine takes the next
 		err = d.Dispatch(ctx, func(w int) (EvalRequest, bool) {
-			if w < 0 || w >= lanes || pos[w] >= len(reqs) {
+			if steal && w >= 0 && w < lanes && shared < len(reqs) {
+				cur[w] = shared
+				shared++
+				return reqs[cur[w]], true
+			}
+			if steal || w < 0 || w >= lanes || pos[w] >= len(reqs) {
 				return EvalRequest{}, false
 			}
 			cur[w] = pos[w]

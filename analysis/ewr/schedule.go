@@ -23,7 +23,8 @@ import (
 // rather than take another's, which costs a little wall time at the end.
 func (r *run) evaluateTreesDispatched(ctx context.Context, d Dispatcher) error {
 	lanes := max(1, d.Workers())
-	s := &scheduler{r: r, waiting: map[string][]*Node{}, laneEvals: map[string]score.Score{}, threshold: r.base + r.p.LossThreshold, ctx: ctx}
+	s := &scheduler{r: r, waiting: map[string][]*Node{}, laneEvals: map[string]score.Score{}, threshold: r.base + r.p.LossThreshold, ctx: ctx,
+		steal: clearsEach(r.c.Evaluator), inflight: make([]int, lanes)}
 	seq := 0
 	var number func(n *Node)
 	number = func(n *Node) {
@@ -104,6 +105,12 @@ type scheduler struct {
 	// laneEvals are phase B's evaluations by laneKey: a lane reuses only
 	// its own (and the legal-move step's, done before phase B).
 	laneEvals map[string]score.Score
+	// steal lets an engine with nothing of its own take another lane's
+	// first position (the engines clear their hash before every search,
+	// so who searches a position changes nothing); inflight is the lane
+	// whose position each engine searches.
+	steal    bool
+	inflight []int
 }
 
 // laneKey is evaluation ek's key (an evalCacheKey) on lane l.
@@ -186,20 +193,38 @@ func (s *scheduler) settle(nodes []*Node, sc score.Score, depth, home int) {
 }
 
 // next implements the Dispatcher's next: lane w's first position in
-// depth-first order, or nothing (a lane never takes another's work).
+// depth-first order; when it has none, nothing — or, when the scheduler
+// may steal, the first position of any lane.
 func (s *scheduler) next(w int) (EvalRequest, bool) {
+	own := s.hasOwn(w)
 	for i, p := range s.ready {
-		if p.home == w {
+		if p.home == w || (s.steal && !own) {
 			s.ready = append(s.ready[:i], s.ready[i+1:]...)
+			if w >= 0 && w < len(s.inflight) {
+				s.inflight[w] = p.home
+			}
 			return p.req, true
 		}
 	}
 	return EvalRequest{}, false
 }
 
+// hasOwn reports whether lane w has a position ready.
+func (s *scheduler) hasOwn(w int) bool {
+	for _, p := range s.ready {
+		if p.home == w {
+			return true
+		}
+	}
+	return false
+}
+
 // done implements the Dispatcher's onResult.
 func (s *scheduler) done(w int, req EvalRequest, sc score.Score) {
 	r := s.r
+	if w >= 0 && w < len(s.inflight) {
+		w = s.inflight[w] // the lane whose position it was
+	}
 	lk := laneKey(w, requestKey(req))
 	nodes, ok := s.waiting[lk]
 	if !ok {
