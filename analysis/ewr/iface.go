@@ -51,6 +51,9 @@ type EvalRequest struct {
 	// Reached is set by a Dispatcher in the request it reports: the depth
 	// of the reported score when it is not Depth (0: Depth).
 	Reached int
+
+	// key identifies the search among a calculation's (see requestKey).
+	key string
 }
 
 // depthOfScore is the depth of the score reported for q.

@@ -24,7 +24,7 @@ import (
 func (r *run) evaluateTreesDispatched(ctx context.Context, d Dispatcher) error {
 	lanes := max(1, d.Workers())
 	s := &scheduler{r: r, waiting: map[string][]*Node{}, laneEvals: map[string]score.Score{}, threshold: r.base + r.p.LossThreshold, ctx: ctx,
-		steal: clearsEach(r.c.Evaluator), inflight: make([]int, lanes)}
+		steal: clearsEach(r.c.Evaluator), inflight: make([]int, lanes), settledEvals: map[string]settledEval{}}
 	seq := 0
 	var number func(n *Node)
 	number = func(n *Node) {
@@ -111,10 +111,30 @@ type scheduler struct {
 	// whose position each engine searches.
 	steal    bool
 	inflight []int
+	// settledEvals are the results of searches under the settle rule, by
+	// lane and requestKey, with the depth each ended at.
+	settledEvals map[string]settledEval
+}
+
+// settledEval is a search's score and the depth it ended at.
+type settledEval struct {
+	s     score.Score
+	depth int
 }
 
 // laneKey is evaluation ek's key (an evalCacheKey) on lane l.
 func laneKey(l int, ek string) string { return fmt.Sprintf("%d %s", l, ek) }
+
+// laneKey is laneKey of lane l, or of lane 0 for every lane when the
+// scheduler may steal: evaluations are then order-independent, so a
+// position waiting or evaluated on one lane serves all (a transposition
+// between two candidates' trees is searched once).
+func (s *scheduler) laneKey(l int, ek string) string {
+	if s.steal {
+		l = 0
+	}
+	return laneKey(l, ek)
+}
 
 type readyPos struct {
 	req  EvalRequest
@@ -138,14 +158,23 @@ func (s *scheduler) add(m *Node, home int) {
 	r := s.r
 	q := r.request(m, s.threshold)
 	ek := evalCacheKey(q.FEN, q.Depth)
-	lk := laneKey(home, requestKey(q))
+	lk := s.laneKey(home, requestKey(q))
 	if nodes, ok := s.waiting[lk]; ok {
 		r.stats.EvalReuse++
 		s.waiting[lk] = append(nodes, m)
 		r.evalTotal++
 		return
 	}
-	if sc, ok := s.laneEvals[laneKey(home, ek)]; ok {
+	if ev, ok := s.settledEvals[lk]; ok && q.Settled != nil {
+		r.stats.EvalReuse++
+		r.evalTotal++
+		s.settle([]*Node{m}, ev.s, ev.depth, home)
+		return
+	}
+	// A search under the settle rule takes no depth-Depth score found on
+	// the way, here or in the persistent cache (which this calculation
+	// fills as it goes): whether one is there yet depends on timing.
+	if sc, ok := s.laneEvals[s.laneKey(home, ek)]; ok && q.Settled == nil {
 		r.stats.EvalReuse++
 		r.evalTotal++
 		s.settle([]*Node{m}, sc, q.Depth, home)
@@ -157,7 +186,7 @@ func (s *scheduler) add(m *Node, home int) {
 		s.settle([]*Node{m}, sc, q.Depth, home)
 		return
 	}
-	if sc, ok := r.cachedEval(s.ctx, ek); ok {
+	if sc, ok := r.cachedEval(s.ctx, ek); ok && q.Settled == nil {
 		r.stats.EvalCacheHits++
 		r.evals[ek] = sc
 		r.evalTotal++
@@ -225,7 +254,7 @@ func (s *scheduler) done(w int, req EvalRequest, sc score.Score) {
 	if w >= 0 && w < len(s.inflight) {
 		w = s.inflight[w] // the lane whose position it was
 	}
-	lk := laneKey(w, requestKey(req))
+	lk := s.laneKey(w, requestKey(req))
 	nodes, ok := s.waiting[lk]
 	if !ok {
 		return
@@ -237,7 +266,10 @@ func (s *scheduler) done(w int, req EvalRequest, sc score.Score) {
 		r.stats.Settled++
 	}
 	ek := evalCacheKey(req.FEN, d)
-	s.laneEvals[laneKey(w, ek)] = sc
+	s.laneEvals[s.laneKey(w, ek)] = sc
+	if req.Settled != nil {
+		s.settledEvals[lk] = settledEval{sc, d}
+	}
 	r.storeEval(s.ctx, ek, sc)
 	s.settle(nodes, sc, d, w)
 }

@@ -1,6 +1,7 @@
 package ewr
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/outpostchess/outpost/bots/score"
@@ -100,6 +101,7 @@ func (r *run) request(n *Node, threshold float64) EvalRequest {
 		cum, ours, p := n.CumulativeProbability, n.ours, r.p
 		q.Shallow = r.p.treeDepth()
 		q.Settled = func(d int, byDepth map[int]score.Score) bool { return p.settled(d, byDepth, cum, ours, threshold) }
+		q.key = fmt.Sprintf("%s settle %v %v", evalCacheKey(q.FEN, q.Depth), cum, ours)
 	}
 	return q
 }
@@ -117,13 +119,15 @@ func (r *run) filterRequest(q EvalRequest, threshold float64) EvalRequest {
 	return q
 }
 
-// requestKey is the key of q's search among those waiting: its
-// evaluation's key, marked when the search may end early (its score is
-// then not necessarily the depth-Depth one).
+// requestKey is the key of q's search among a calculation's: its
+// evaluation's key, or under the settle rule that key with the rule's
+// inputs (probability and side), on which the depth it ends at depends.
+// Two nodes share a search only when they would make the same one, so which
+// of them asked first — which depends on the order results arrive in —
+// changes nothing.
 func requestKey(q EvalRequest) string {
-	k := evalCacheKey(q.FEN, q.Depth)
-	if q.Settled != nil {
-		k += " settle"
+	if q.key != "" {
+		return q.key
 	}
-	return k
+	return evalCacheKey(q.FEN, q.Depth)
 }
