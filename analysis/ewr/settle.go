@@ -89,8 +89,11 @@ func (p Params) dropped(d int, byDepth map[int]score.Score, threshold float64) b
 
 // adaptive reports whether n's search in phase B follows the settle rule:
 // a search towards Depth that may end at TreeDepth.
+// It needs an evaluator whose engines clear their hash before every
+// search: elsewhere a search ended early would leave a hash that depends on
+// when it was stopped, and the position is simply searched at Depth.
 func (r *run) adaptive(n *Node) bool {
-	return r.p.Volatility > 0 && r.depth != r.p.Depth && r.depthOf(n) == r.p.Depth && !n.full && !r.massFull(n)
+	return r.p.Volatility > 0 && r.depth != r.p.Depth && r.depthOf(n) == r.p.Depth && !n.full && !r.massFull(n) && clearsEach(r.c.Evaluator)
 }
 
 // request is n's evaluation request in phase B: at depthOf(n), or under
@@ -110,7 +113,7 @@ func (r *run) request(n *Node, threshold float64) EvalRequest {
 // step, once the base winrate is known: under the settle rule it may end at
 // TreeDepth when the move is clearly dropped (see Params.dropped).
 func (r *run) filterRequest(q EvalRequest, threshold float64) EvalRequest {
-	if r.p.Volatility <= 0 || !r.p.IsFast() || q.Depth != r.p.Depth {
+	if r.p.Volatility <= 0 || !r.p.IsFast() || q.Depth != r.p.Depth || !clearsEach(r.c.Evaluator) {
 		return q
 	}
 	p := r.p

@@ -204,3 +204,43 @@ func TestSettleRuleNeedsFast(t *testing.T) {
 		}
 	}
 }
+
+// TestWithMode: the modes' parameters — the settle mode (the default, also
+// for ""), the exact calculation, the fast mode — and which need engines
+// that clear their hash.
+func TestWithMode(t *testing.T) {
+	d := DefaultParams()
+	for _, c := range []struct {
+		mode               string
+		tree               int
+		margin, volatility float64
+		clears, ok         bool
+	}{
+		{"", FastTreeDepth, SettleDecisionMargin, SettleVolatility, true, true},
+		{ModeSettle, FastTreeDepth, SettleDecisionMargin, SettleVolatility, true, true},
+		{ModeExact, 0, 0, 0, false, true},
+		{ModeFast, FastTreeDepth, 0, 0, false, true},
+		{"quick", 0, 0, 0, false, false},
+	} {
+		p, ok := d.WithMode(c.mode)
+		if ok != c.ok || ModeClearsHash(c.mode) != (c.clears && c.ok) {
+			t.Errorf("%q: ok %v, clears hash %v", c.mode, ok, ModeClearsHash(c.mode))
+		}
+		if !ok {
+			continue
+		}
+		if p.TreeDepth != c.tree || p.DecisionMargin != c.margin || p.Volatility != c.volatility {
+			t.Errorf("%q: tree depth %d, margin %v, volatility %v", c.mode, p.TreeDepth, p.DecisionMargin, p.Volatility)
+		}
+		if err := p.Validate(); err != nil {
+			t.Errorf("%q: %v", c.mode, err)
+		}
+	}
+	if Modes[0] != DefaultMode || DefaultMode != ModeSettle {
+		t.Errorf("default mode %q, modes %v", DefaultMode, Modes)
+	}
+	// the exact mode undoes a variant
+	if p, _ := d.Settle().WithMode(ModeExact); p != d {
+		t.Errorf("exact of settle: %+v", p)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"runtime"
@@ -15,7 +16,7 @@ import (
 	"github.com/outpostchess/outpost/internal/app"
 )
 
-const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--clear-hash [--hash 16]] [--timeout 60s] [--fast | --tree-depth N [--full-depth-mass P] [--decision-margin M] [--volatility V]] | --bench [--compare [--bench-set holdout] [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
+const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--clear-hash [--hash 16]] [--timeout 60s] [--exact | --fast | --tree-depth N [--full-depth-mass P] [--decision-margin M] [--volatility V]] | --bench [--compare [--bench-set holdout] [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
 
 // runEWR implements `outpost ewr`: expected winrate of every reasonable
 // move for a human of a given rating (Maia × Stockfish).
@@ -40,6 +41,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	hash := fs.Int("hash", 128, "Stockfish hash per engine, MB (kept across the calculation; with --clear-hash cleared before every search, default 16)")
 	clearEach := fs.Bool("clear-hash", false, "clear each engine's hash before every search: every evaluation a function of (position, depth) alone")
 	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand(), " "), "UCI engine command line")
+	exact := fs.Bool("exact", false, "the exact calculation, the reference: every position at --depth (default: the settle mode — trees towards --depth, ended at depth 12 or 13 when settled; within 1 pp of the exact calculation on the benchmarks, with --clear-hash)")
 	fast := fs.Bool("fast", false, fmt.Sprintf("fast mode: the trees' positions at depth %d instead of --depth (the legal moves stay at --depth)", ewr.FastTreeDepth))
 	treeDepth := fs.Int("tree-depth", 0, "Stockfish depth of the trees' positions (0: --depth; --fast sets it)")
 	fullMass := fs.Float64("full-depth-mass", -1, "with --tree-depth or --fast: tree positions at least this likely (cumulative probability 0..1) stay at --depth (default 0: none)")
@@ -58,9 +60,6 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	if err := checkMin(fs, 1, "workers", "hash", "max-nodes"); err != nil {
 		return err
 	}
-	if *clearEach && !flagSet(fs, "hash") {
-		*hash = 16 // ample for one depth-15 search; a smaller hash clears faster
-	}
 	if fs.NArg() > 0 {
 		fs.Usage()
 		return fmt.Errorf("unexpected argument %q: %w", fs.Arg(0), errUsage)
@@ -69,13 +68,23 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	if !flagSet(fs, "opponent-maia") {
 		p.OpponentRating = *maia
 	}
-	if *fast && flagSet(fs, "tree-depth") {
-		return errors.New("--fast and --tree-depth: give one of them")
+	mode, err := ewrMode(fs, *exact, *fast)
+	if err != nil {
+		return err
 	}
-	if *fast {
-		p = p.Fast()
+	if mode == "" {
+		p.TreeDepth = *treeDepth // a variant of --tree-depth
 	} else {
-		p.TreeDepth = *treeDepth
+		p, _ = p.WithMode(mode)
+	}
+	if ewr.ModeClearsHash(mode) && mode != "" {
+		if flagSet(fs, "clear-hash") && !*clearEach {
+			return errors.New("--clear-hash=false: the settle mode (the default) needs it; give --exact or --fast for a calculation that keeps the hash")
+		}
+		*clearEach = true
+	}
+	if *clearEach && !flagSet(fs, "hash") {
+		*hash = ewr.ClearHashMB
 	}
 	if flagSet(fs, "full-depth-mass") {
 		p.FullDepthMass = *fullMass
@@ -161,6 +170,28 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 		return ewr.WriteTree(env.Stdout, res, *tree)
 	}
 	return nil
+}
+
+// ewrMode returns the calculation's mode from --exact, --fast and
+// --tree-depth: the settle mode by default, "" for a variant given by
+// --tree-depth; giving more than one is an error.
+func ewrMode(fs interface{ Visit(func(*flag.Flag)) }, exact, fast bool) (string, error) {
+	n, mode := 0, ewr.DefaultMode
+	if exact {
+		n, mode = n+1, ewr.ModeExact
+	}
+	if fast {
+		n, mode = n+1, ewr.ModeFast
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "tree-depth" {
+			n, mode = n+1, ""
+		}
+	})
+	if n > 1 {
+		return "", errors.New("--exact, --fast and --tree-depth: give one of them")
+	}
+	return mode, nil
 }
 
 // splitMoves splits a list of UCI moves at blanks and commas.
