@@ -286,11 +286,12 @@ func (r *run) filter(ctx context.Context) error {
 // moves, and sets the base winrate. Under the settle rule the position
 // goes first, alone: a legal move's search may then end early when the
 // move clearly fails the loss filter (filterRequest), which needs the base
-// winrate; otherwise all are searched together.
+// winrate; otherwise (or on engines that keep their hash, where the rule
+// is off) all are searched together.
 func (r *run) evaluateLegal(ctx context.Context, rootNode *Node) error {
 	need := append([]*Node{rootNode}, r.children...)
 	var shape func(EvalRequest) EvalRequest
-	if r.p.Volatility > 0 && r.p.IsFast() {
+	if r.p.Volatility > 0 && r.p.IsFast() && clearsEach(r.c.Evaluator) {
 		if err := r.evaluate(ctx, need[:1], PhaseFilter, nil); err != nil {
 			return err
 		}
