@@ -168,7 +168,7 @@ func writeCompareSides(w io.Writer, p, exact, fast Params, repeat bool) {
 		mass += fmt.Sprintf(" (the analysing player's moves within %g of the threshold again at depth %d)", fast.DecisionMargin, fast.Depth)
 	}
 	if fast.IsFast() && fast.Volatility > 0 {
-		mass += fmt.Sprintf(" (settle rule: towards depth %d, ended at %d when probability × change ≤ %g)", fast.Depth, treeDepth, fast.Volatility)
+		mass += fmt.Sprintf(" (settle rule: towards depth %d, ended at %d or %d when probability × (change + %g) ≤ %g)", fast.Depth, treeDepth, min(treeDepth+settleExtra, fast.Depth-1), SettleFloor, fast.Volatility)
 	}
 	if !repeat {
 		fmt.Fprintf(w, "A: exact (depth %d everywhere) · B: legal moves at depth %d, trees at depth %d%s\n", exact.Depth, fast.Depth, treeDepth, mass)

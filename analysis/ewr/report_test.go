@@ -80,6 +80,7 @@ func TestWriteCompareSides(t *testing.T) {
 		{"margin zero", DefaultParams(), &zero, false, "A: exact (depth 15 everywhere) · B: legal moves at depth 15, trees at depth 12\n"},
 		{"tree depth given", tree10, &half, false, "A: exact (depth 15 everywhere) · B: legal moves at depth 15, trees at depth 10\n"},
 		{"repeat exact", DefaultParams(), nil, true, "A and B: exact (depth 15 everywhere), calculated twice (run-to-run difference)\n"},
+		{"settle mode (the default)", DefaultParams().Settle(), nil, false, "A: exact (depth 15 everywhere) · B: legal moves at depth 15, trees at depth 12 (the analysing player's moves within 0.03 of the threshold again at depth 15) (settle rule: towards depth 15, ended at 12 or 13 when probability × (change + 0.01) ≤ 0.004)\n"},
 		{"repeat fast", fastP, nil, true, "A and B: the fast mode (trees at depth 12 (positions of cumulative probability ≥ 0.9 at depth 15)), calculated twice (run-to-run difference)\n"},
 	} {
 		exact, fast := compareSides(c.p, c.margin)

@@ -70,7 +70,7 @@ func TestEWRRepeatEndToEnd(t *testing.T) {
 	text := out.String()
 	// the default mode is the settle mode (trees towards depth 15, ended at
 	// 12 or 13 when settled), on engines clearing their hash each search
-	assert.Contains(t, text, "A and B: the fast mode (trees at depth 12 (the analysing player's moves within 0.03 of the threshold again at depth 15) (settle rule: towards depth 15, ended at 12 when probability × change ≤ 0.004)), calculated twice")
+	assert.Contains(t, text, "A and B: the fast mode (trees at depth 12 (the analysing player's moves within 0.03 of the threshold again at depth 15) (settle rule: towards depth 15, ended at 12 or 13 when probability × (change + 0.01) ≤ 0.004)), calculated twice")
 	assert.Regexp(t, `B against A: [1-9][0-9]* moves, max \|Δ\| 0\.00 pp, mean 0\.00 pp, 0 over 1 pp; same best move in 1 of 1 positions, same best \(ties within 1 pp\) in 1 of 1`, text)
 	m := regexp.MustCompile(`digests ([0-9a-f]{8}) ([0-9a-f]{8})`).FindStringSubmatch(text)
 	require.Len(t, m, 3, text)
