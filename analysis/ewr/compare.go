@@ -159,22 +159,10 @@ func RunCompare(ctx context.Context, c *Calculator, a, b Params, opt CompareOpti
 				line[i] += " (ref)"
 			}
 		}
-		maxD, arg := 0.0, "-"
-		for _, m := range res[0].Moves {
-			f, ok := res[1].Move(m.UCI)
-			if !ok {
-				continue
-			}
-			d := math.Abs(f.ExpectedWinrate - m.ExpectedWinrate)
-			out.Moves++
-			sum += d
-			if d > Tolerance {
-				out.Over1pp++
-			}
-			if d > maxD || arg == "-" {
-				maxD, arg = d, m.SAN
-			}
-		}
+		maxD, arg, dsum, n, over := moveDiffs(res[0], res[1])
+		sum += dsum
+		out.Moves += n
+		out.Over1pp += over
 		out.MaxDiff = max(out.MaxDiff, maxD)
 		ba, _ := res[0].Best()
 		bb, _ := res[1].Best()
@@ -197,6 +185,29 @@ func RunCompare(ctx context.Context, c *Calculator, a, b Params, opt CompareOpti
 		out.MeanDiff = sum / float64(out.Moves)
 	}
 	return out, nil
+}
+
+// moveDiffs compares the expected winrates of the moves both a and b
+// ranked: the largest |Δ| and its move (SAN, "-" when none), the sum of
+// |Δ|, the moves compared and those differing by more than Tolerance.
+func moveDiffs(a, b *Result) (maxD float64, arg string, sum float64, n, over int) {
+	arg = "-"
+	for _, m := range a.Moves {
+		f, ok := b.Move(m.UCI)
+		if !ok {
+			continue
+		}
+		d := math.Abs(f.ExpectedWinrate - m.ExpectedWinrate)
+		n++
+		sum += d
+		if d > Tolerance {
+			over++
+		}
+		if d > maxD || arg == "-" {
+			maxD, arg = d, m.SAN
+		}
+	}
+	return maxD, arg, sum, n, over
 }
 
 // compareSide calculates one side of one position, or takes side A from
