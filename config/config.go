@@ -189,8 +189,10 @@ type SummaryConfig struct {
 	// EWRTimeout bounds the wait for the expected-winrate line; past it
 	// the summary goes out saying it was not ready.
 	EWRTimeout time.Duration `toml:"ewr_timeout"`
-	// EWRMode is "exact" (every position at depth 15, the default) or
-	// "fast" (the trees at a lower depth).
+	// EWRMode is "settle" (the default: the trees searched towards depth
+	// 15 and ended at 12 or 13 where the score has settled, within 1 pp of
+	// the exact calculation), "exact" (every position at depth 15) or
+	// "fast" (the trees at depth 12).
 	EWRMode string `toml:"ewr_mode"`
 	// EWREnginesInGame is how many expected-winrate engines may search
 	// while a game is on the clock (0: pause until no game is).
@@ -365,7 +367,7 @@ func Default() *Config {
 			// cores (docs/expected-winrate.md); the bound leaves room for
 			// a busy machine and a game on the clock (one engine).
 			EWRTimeout:       2 * time.Minute,
-			EWRMode:          "exact",
+			EWRMode:          "settle",
 			EWREnginesInGame: 1,
 		},
 		Verify: VerifyConfig{

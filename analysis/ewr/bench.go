@@ -119,6 +119,10 @@ func (t timedEvaluator) Dispatch(ctx context.Context, next func(worker int) (Eva
 	return d.Dispatch(ctx, next, onResult)
 }
 
+// ClearsEach passes on whether the wrapped evaluator's engines clear their
+// hash before every search (see clearsEach).
+func (t timedEvaluator) ClearsEach() bool { return clearsEach(t.Evaluator) }
+
 // NewGame passes the start of a calculation on to the wrapped evaluator.
 func (t timedEvaluator) NewGame(ctx context.Context) error {
 	if ng, ok := t.Evaluator.(interface{ NewGame(context.Context) error }); ok {

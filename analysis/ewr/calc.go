@@ -246,11 +246,7 @@ func (r *run) filter(ctx context.Context) error {
 	need := append([]*Node{rootNode}, r.children...)
 	r.evalTotal = len(need)
 	r.progress(Event{Phase: PhaseFilter, Message: fmt.Sprintf("Evaluating %d legal moves with Stockfish...", len(r.children)), Total: len(need)})
-	err := r.evaluate(ctx, need, PhaseFilter)
-	if rootNode.Winrate != nil {
-		r.base, r.haveBase = *rootNode.Winrate, true
-	}
-	if err != nil {
+	if err := r.evaluateLegal(ctx, rootNode); err != nil {
 		return err
 	}
 	threshold := r.base + r.p.LossThreshold
@@ -284,6 +280,41 @@ func (r *run) filter(ctx context.Context) error {
 		r.prune(t, threshold)
 	}
 	return nil
+}
+
+// evaluateLegal evaluates the analysed position (rootNode) and its legal
+// moves, and sets the base winrate. Under the settle rule the position
+// goes first, alone: a legal move's search may then end early when the
+// move clearly fails the loss filter (filterRequest), which needs the base
+// winrate; otherwise (or on engines that keep their hash, where the rule
+// is off) all are searched together.
+func (r *run) evaluateLegal(ctx context.Context, rootNode *Node) error {
+	need := append([]*Node{rootNode}, r.children...)
+	var shape func(EvalRequest) EvalRequest
+	if r.p.Volatility > 0 && r.p.IsFast() && clearsEach(r.c.Evaluator) {
+		if err := r.evaluate(ctx, need[:1], PhaseFilter, nil); err != nil {
+			return err
+		}
+		threshold := *rootNode.Winrate + r.p.LossThreshold
+		need = need[1:]
+		included := map[string]bool{} // analysed whatever their score: kept exact
+		for _, ch := range r.children {
+			if contains(r.include, ch.UCI) {
+				included[ch.key] = true
+			}
+		}
+		shape = func(q EvalRequest) EvalRequest {
+			if included[q.FEN] {
+				return q
+			}
+			return r.filterRequest(q, threshold)
+		}
+	}
+	err := r.evaluate(ctx, need, PhaseFilter, shape)
+	if rootNode.Winrate != nil {
+		r.base, r.haveBase = *rootNode.Winrate, true
+	}
+	return err
 }
 
 func contains(list []string, s string) bool {

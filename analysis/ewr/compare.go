@@ -22,8 +22,34 @@ type CompareRun struct {
 	// than one percentage point.
 	MaxDiff, MeanDiff float64
 	Moves, Over1pp    int
-	// SameBest counts the positions whose best practical move is the same.
-	SameBest int
+	// SameBest counts the positions whose best practical move is the same;
+	// SameOrTie those whose B best move is A's or ties with it by A's own
+	// figures (see sameBestOrTie).
+	SameBest, SameOrTie int
+}
+
+// Tolerance is the bound of the fast calculation's error per move: one
+// percentage point of expected winrate against the reference (issue #26).
+// Compare counts the moves beyond it, and a best move within it of the
+// reference's best is a tie.
+const Tolerance = 0.01
+
+// sameBestOrTie reports whether v's best move is ref's best move, or a
+// tie with it: a move whose expected winrate in ref lies within tol of
+// ref's best. A variant with any error at all may swap two moves that
+// near; a move ref did not rank (dropped at its loss filter) is never a
+// tie. Two results without moves agree.
+func sameBestOrTie(ref, v *Result, tol float64) (same, tie bool) {
+	rb, okr := ref.Best()
+	vb, okv := v.Best()
+	if !okr || !okv {
+		return okr == okv, okr == okv
+	}
+	if rb.UCI == vb.UCI {
+		return true, true
+	}
+	m, ok := ref.Move(vb.UCI)
+	return false, ok && m.ExpectedWinrate >= rb.ExpectedWinrate-tol-eps
 }
 
 // CompareSide is one side's outcome on one benchmark position, as
@@ -133,40 +159,55 @@ func RunCompare(ctx context.Context, c *Calculator, a, b Params, opt CompareOpti
 				line[i] += " (ref)"
 			}
 		}
-		maxD, arg := 0.0, "-"
-		for _, m := range res[0].Moves {
-			f, ok := res[1].Move(m.UCI)
-			if !ok {
-				continue
-			}
-			d := math.Abs(f.ExpectedWinrate - m.ExpectedWinrate)
-			out.Moves++
-			sum += d
-			if d > 0.01 {
-				out.Over1pp++
-			}
-			if d > maxD || arg == "-" {
-				maxD, arg = d, m.SAN
-			}
-		}
+		maxD, arg, dsum, n, over := moveDiffs(res[0], res[1])
+		sum += dsum
+		out.Moves += n
+		out.Over1pp += over
 		out.MaxDiff = max(out.MaxDiff, maxD)
 		ba, _ := res[0].Best()
 		bb, _ := res[1].Best()
-		if ba.UCI == bb.UCI {
+		same, tie := sameBestOrTie(res[0], res[1], Tolerance)
+		if same {
 			out.SameBest++
+		}
+		if tie {
+			out.SameOrTie++
 		}
 		l := ""
 		if opt.Load != nil {
 			l = "  load " + opt.Load()
 		}
-		fmt.Fprintf(w, "%-14s A %s | B %s | max |Δ| %.2f pp (%s), best %s %.1f%% / %s %.1f%%, %d/%d moves, digests %s %s%s\n",
-			bp.Name, line[0], line[1], 100*maxD, arg, ba.SAN, 100*ba.ExpectedWinrate, bb.SAN, 100*bb.ExpectedWinrate,
+		fmt.Fprintf(w, "%-14s A %s | B %s | max |Δ| %.2f pp (%s), best %s %.1f%% / %s %.1f%%%s, %d/%d moves, digests %s %s%s\n",
+			bp.Name, line[0], line[1], 100*maxD, arg, ba.SAN, 100*ba.ExpectedWinrate, bb.SAN, 100*bb.ExpectedWinrate, bestMark(same, tie),
 			len(res[0].Moves), len(res[1].Moves), digest(res[0]), digest(res[1]), l)
 	}
 	if out.Moves > 0 {
 		out.MeanDiff = sum / float64(out.Moves)
 	}
 	return out, nil
+}
+
+// moveDiffs compares the expected winrates of the moves both a and b
+// ranked: the largest |Δ| and its move (SAN, "-" when none), the sum of
+// |Δ|, the moves compared and those differing by more than Tolerance.
+func moveDiffs(a, b *Result) (maxD float64, arg string, sum float64, n, over int) {
+	arg = "-"
+	for _, m := range a.Moves {
+		f, ok := b.Move(m.UCI)
+		if !ok {
+			continue
+		}
+		d := math.Abs(f.ExpectedWinrate - m.ExpectedWinrate)
+		n++
+		sum += d
+		if d > Tolerance {
+			over++
+		}
+		if d > maxD || arg == "-" {
+			maxD, arg = d, m.SAN
+		}
+	}
+	return maxD, arg, sum, n, over
 }
 
 // compareSide calculates one side of one position, or takes side A from
@@ -209,6 +250,18 @@ func compareSide(ctx context.Context, c *Calculator, bp BenchPosition, p Params,
 		cs.Load = opt.Load()
 	}
 	return cs, nil
+}
+
+// bestMark annotates a position's best moves on its compare line: nothing
+// when the same, " (tie)" within the tolerance, " (differs)" otherwise.
+func bestMark(same, tie bool) string {
+	switch {
+	case same:
+		return ""
+	case tie:
+		return " (tie)"
+	}
+	return " (differs)"
 }
 
 // engineSplit formats nodes per engine, e.g. " (11.2/10.4M)", or "" when

@@ -65,7 +65,8 @@ func (e *EngineEvaluator) Dispatch(ctx context.Context, next func(int) (EvalRequ
 		go func(w int) {
 			defer wg.Done()
 			for r := range work[w] {
-				s, err := e.search(ctx, w, r)
+				s, reached, err := e.search(ctx, w, r)
+				r.Reached = reached
 				results <- dispatched{w, r, s, err}
 			}
 		}(w)

@@ -246,7 +246,7 @@ func TestDispatchedFailureAndTimeLimit(t *testing.T) {
 // own lane's first in depth-first order, never another lane's.
 func TestSchedulerNext(t *testing.T) {
 	r := &run{p: DefaultParams(), depth: DefaultDepth}
-	s := &scheduler{r: r, ready: []readyPos{{"a", 15, 1, 1}, {"b", 15, 2, 0}, {"c", 15, 3, 0}, {"d", 15, 4, 1}, {"e", 15, 5, 0}}}
+	s := &scheduler{r: r, ready: []readyPos{{EvalRequest{FEN: "a", Depth: 15}, 1, 1}, {EvalRequest{FEN: "b", Depth: 15}, 2, 0}, {EvalRequest{FEN: "c", Depth: 15}, 3, 0}, {EvalRequest{FEN: "d", Depth: 15}, 4, 1}, {EvalRequest{FEN: "e", Depth: 15}, 5, 0}}}
 	var got []string
 	take := func(w int) {
 		req, ok := s.next(w)
@@ -396,5 +396,51 @@ func TestRunBenchKeepsLanesAndNewGame(t *testing.T) {
 	}
 	if r.StockfishTime <= 0 {
 		t.Errorf("no evaluator time counted through Dispatch: %+v", r)
+	}
+}
+
+// TestSchedulerSteal: when the engines clear their hash before every
+// search, an engine with nothing of its own takes the first position of
+// another lane (depth-first order), and its result goes back to that lane;
+// an engine with work of its own keeps to it.
+func TestSchedulerSteal(t *testing.T) {
+	for _, c := range []struct {
+		steal bool
+		want  string
+	}{
+		{false, "0:b 0:c 0:e - 1:a 1:d -"},
+		{true, "0:b 0:c 0:e 0:a(1) 0:d(1) -"},
+	} {
+		r := &run{p: DefaultParams(), depth: DefaultDepth}
+		s := &scheduler{r: r, steal: c.steal, inflight: make([]int, 2), ready: []readyPos{
+			{EvalRequest{FEN: "a", Depth: 15}, 1, 1}, {EvalRequest{FEN: "b", Depth: 15}, 2, 0}, {EvalRequest{FEN: "c", Depth: 15}, 3, 0},
+			{EvalRequest{FEN: "d", Depth: 15}, 4, 1}, {EvalRequest{FEN: "e", Depth: 15}, 5, 0}}}
+		var got []string
+		for range 6 {
+			req, ok := s.next(0)
+			switch {
+			case !ok:
+				got = append(got, "-")
+			case s.inflight[0] != 0:
+				got = append(got, fmt.Sprintf("0:%s(%d)", req.FEN, s.inflight[0]))
+			default:
+				got = append(got, "0:"+req.FEN)
+			}
+		}
+		if c.steal {
+			got = got[:6]
+		} else {
+			got = got[:4]
+			for range 3 {
+				if req, ok := s.next(1); ok {
+					got = append(got, "1:"+req.FEN)
+				} else {
+					got = append(got, "-")
+				}
+			}
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("steal %v: got %q, want %q", c.steal, strings.Join(got, " "), c.want)
+		}
 	}
 }

@@ -120,6 +120,21 @@ func StartEngines(ctx context.Context, cfg EngineConfig) (*EngineEvaluator, erro
 	return ev, nil
 }
 
+// ClearsEach reports whether the engines clear their hash before every
+// search (ClearEach): each evaluation is then a function of the position
+// and the depth alone, so any engine may take any position (see
+// clearsEach).
+func (e *EngineEvaluator) ClearsEach() bool { return e.ClearEach }
+
+// clearsEach reports whether ev's evaluations are order-independent (its
+// ClearsEach method says so): the calculation then lets an idle engine
+// take another lane's work, which changes no figure — only which engine
+// searched what — and shortens the wall time.
+func clearsEach(ev Evaluator) bool {
+	c, ok := ev.(interface{ ClearsEach() bool })
+	return ok && c.ClearsEach()
+}
+
 // NewEngineEvaluator returns an evaluator over already started engines
 // (tests use fakes). It owns them: Close closes them.
 func NewEngineEvaluator(engines ...Searcher) *EngineEvaluator {
@@ -170,21 +185,23 @@ func (e *EngineEvaluator) EngineNodes() []int64 {
 }
 
 // search evaluates one position, retrying on a restarted engine after a
-// crash or timeout.
-func (e *EngineEvaluator) search(ctx context.Context, w int, r EvalRequest) (score.Score, error) {
+// crash or timeout, and returns its score and, when the search ended early
+// (see EvalRequest.Settled), the depth it ended at (else 0).
+// Long: the retry loop around one search, its hash clear and its early end.
+func (e *EngineEvaluator) search(ctx context.Context, w int, r EvalRequest) (score.Score, int, error) {
 	eng := e.engines[w]
 	var err error
 	for attempt := 0; attempt <= e.Retries; attempt++ {
 		if attempt > 0 {
 			if rerr := eng.Restart(ctx); rerr != nil {
-				return score.Score{}, fmt.Errorf("position %s: %w (restart failed: %v)", r.FEN, err, rerr)
+				return score.Score{}, 0, fmt.Errorf("position %s: %w (restart failed: %v)", r.FEN, err, rerr)
 			}
 		}
 		if e.ClearEach {
 			if ng, ok := eng.(interface{ NewGame(context.Context) error }); ok {
 				if err = ng.NewGame(ctx); err != nil {
 					if ctx.Err() != nil {
-						return score.Score{}, ctx.Err()
+						return score.Score{}, 0, ctx.Err()
 					}
 					if errors.Is(err, uci.ErrCrashed) || errors.Is(err, uci.ErrTimeout) {
 						continue
@@ -194,22 +211,78 @@ func (e *EngineEvaluator) search(ctx context.Context, w int, r EvalRequest) (sco
 			}
 		}
 		var res *uci.Result
-		res, err = eng.Analyse(ctx, uci.Position{FEN: r.FEN, Chess960: chess960FEN(r.FEN)}, uci.Limits{Depth: r.Depth})
+		sctx, stop, early := e.iterations(ctx, r)
+		var onInfo func(uci.Info)
+		if early.cancel != nil {
+			onInfo = early.onInfo
+		}
+		res, err = eng.Analyse(sctx, uci.Position{FEN: r.FEN, Chess960: chess960FEN(r.FEN)}, uci.Limits{Depth: r.Depth, OnInfo: onInfo})
+		stop()
 		if err == nil {
-			if res.Stopped || ctx.Err() != nil {
-				return score.Score{}, ctx.Err()
+			if ctx.Err() != nil {
+				return score.Score{}, 0, ctx.Err()
+			}
+			if early.reached > 0 {
+				e.engineNodes[w].Add(res.Nodes)
+				e.searches.Add(1)
+				e.nodes.Add(res.Nodes)
+				return early.byDepth[early.reached], early.reached, nil
+			}
+			if res.Stopped {
+				return score.Score{}, 0, ctx.Err()
 			}
 			e.engineNodes[w].Add(res.Nodes)
-			return e.score(r, res)
+			sc, err := e.score(r, res)
+			return sc, 0, err
 		}
 		if ctx.Err() != nil {
-			return score.Score{}, ctx.Err()
+			return score.Score{}, 0, ctx.Err()
 		}
 		if !errors.Is(err, uci.ErrCrashed) && !errors.Is(err, uci.ErrTimeout) {
 			break
 		}
 	}
-	return score.Score{}, fmt.Errorf("position %s: %w", r.FEN, err)
+	return score.Score{}, 0, fmt.Errorf("position %s: %w", r.FEN, err)
+}
+
+// earlyStop follows one search's iterations for EvalRequest.Settled.
+type earlyStop struct {
+	req     EvalRequest
+	byDepth map[int]score.Score
+	// reached is the depth the search was stopped at (0: not stopped).
+	reached int
+	cancel  context.CancelFunc
+}
+
+// iterations returns the context of r's search, its cancel function, and
+// the follower of its iterations (whose onInfo is nil when r does not ask
+// for an early end).
+func (e *EngineEvaluator) iterations(ctx context.Context, r EvalRequest) (context.Context, context.CancelFunc, *earlyStop) {
+	es := &earlyStop{req: r, byDepth: map[int]score.Score{}}
+	if r.Shallow <= 0 || r.Shallow >= r.Depth || r.Settled == nil {
+		return ctx, func() {}, es
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	es.cancel = cancel
+	return sctx, cancel, es
+}
+
+// onInfo records each iteration's exact score (a bound is not one; a later
+// line of the same depth, such as the one Stockfish prints when stopped,
+// does not replace it) and asks Settled at each depth from Shallow below
+// Depth; when it answers true the search is stopped there.
+func (es *earlyStop) onInfo(in uci.Info) {
+	if es.reached > 0 || !in.HasScore || in.LowerBound || in.UpperBound || in.MultiPV > 1 || in.Depth <= 0 {
+		return
+	}
+	if _, ok := es.byDepth[in.Depth]; ok {
+		return
+	}
+	es.byDepth[in.Depth] = in.Score
+	if in.Depth >= es.req.Shallow && in.Depth < es.req.Depth && es.req.Settled(in.Depth, es.byDepth) {
+		es.reached = in.Depth
+		es.cancel()
+	}
 }
 
 func (e *EngineEvaluator) score(r EvalRequest, res *uci.Result) (score.Score, error) {

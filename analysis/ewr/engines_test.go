@@ -63,7 +63,7 @@ func TestEngineEvaluator(t *testing.T) {
 	a := &fakeSearcher{scores: scores, crashes: 1}
 	b := &fakeSearcher{scores: scores}
 	ev := NewEngineEvaluator(a, b)
-	reqs := []EvalRequest{{"a", 15}, {"b", 15}, {"c", 15}, {"d", 15}}
+	reqs := []EvalRequest{{FEN: "a", Depth: 15}, {FEN: "b", Depth: 15}, {FEN: "c", Depth: 15}, {FEN: "d", Depth: 15}}
 	got := map[int]score.Score{}
 	if err := ev.Evaluate(context.Background(), reqs, func(i int, s score.Score) { got[i] = s }); err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestEngineEvaluator(t *testing.T) {
 		t.Errorf("nodes per engine %v, want two counts of 100 per search adding up to 400", got)
 	}
 	// No score: an error, never a made-up number.
-	err := ev.Evaluate(context.Background(), []EvalRequest{{"a", 15}, {"zz", 15}}, func(int, score.Score) {})
+	err := ev.Evaluate(context.Background(), []EvalRequest{{FEN: "a", Depth: 15}, {FEN: "zz", Depth: 15}}, func(int, score.Score) {})
 	if err == nil || !strings.Contains(err.Error(), "no score") {
 		t.Errorf("missing score: %v", err)
 	}
@@ -142,7 +142,7 @@ func (s *newGameSearcher) Analyse(ctx context.Context, pos uci.Position, lim uci
 // dirty hash.
 func TestEngineEvaluatorClearEach(t *testing.T) {
 	scores := map[string]score.Score{"a": {CP: 35}, "b": {CP: -20}, "c": {CP: 5}}
-	reqs := []EvalRequest{{"a", 15}, {"b", 15}, {"c", 15}}
+	reqs := []EvalRequest{{FEN: "a", Depth: 15}, {FEN: "b", Depth: 15}, {FEN: "c", Depth: 15}}
 	for _, tc := range []struct {
 		name  string
 		clear bool

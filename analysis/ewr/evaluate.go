@@ -29,7 +29,7 @@ func (r *run) evaluateTrees(ctx context.Context) error {
 		r.lastRanking = time.Time{}
 		r.progress(Event{Phase: PhaseEval, Message: fmt.Sprintf("Evaluating positions with Stockfish... round %d, %d positions", round, len(need)),
 			Done: r.evalDone, Total: r.evalTotal, Ranking: r.ranking()})
-		if err := r.evaluate(ctx, need, PhaseEval); err != nil {
+		if err := r.evaluate(ctx, need, PhaseEval, nil); err != nil {
 			return err
 		}
 		for _, n := range need {
@@ -45,7 +45,7 @@ func (r *run) evaluateTrees(ctx context.Context) error {
 // whose winrate lies within Params.DecisionMargin of threshold (see
 // Params.DecisionMargin), and reports whether it did.
 func (r *run) recheck(n *Node, threshold float64) bool {
-	if !n.ours || n.full || n.Pruned || n.Winrate == nil || r.p.DecisionMargin <= 0 || r.depthOf(n) >= r.p.Depth {
+	if !n.ours || n.full || n.Pruned || n.Winrate == nil || r.p.DecisionMargin <= 0 || n.scoreDepth >= r.p.Depth {
 		return false
 	}
 	if math.Abs(*n.Winrate-threshold) >= r.p.DecisionMargin {
@@ -69,10 +69,14 @@ func collect(n *Node, out *[]*Node) {
 }
 
 // evaluate gives every node a winrate: from this run's evaluations, the
-// cache, or the evaluator (each distinct position once).
+// cache, or the evaluator (each distinct position once). shape, when not
+// nil, shapes each request sent to the evaluator (the settle rule's early
+// end, see filterRequest); a result of another depth than asked is stored
+// as that depth's.
 // Long: the three sources of a winrate (this run, the cache, the engines) and their merge.
-func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
+func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase, shape func(EvalRequest) EvalRequest) error {
 	byKey := map[string][]*Node{} // by evalCacheKey: position and depth
+	depthOfKey := map[string]int{}
 	var order []EvalRequest
 	for _, n := range nodes {
 		if n.Winrate != nil { // the game ended there
@@ -86,6 +90,7 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 			r.stats.EvalReuse++
 		}
 		byKey[ek] = append(byKey[ek], n)
+		depthOfKey[ek] = d
 	}
 	var reqs []EvalRequest
 	var reqKeys []string
@@ -93,14 +98,17 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 		ek := evalCacheKey(q.FEN, q.Depth)
 		if s, ok := r.evals[ek]; ok {
 			r.stats.EvalReuse++
-			r.apply(byKey[ek], s, phase)
+			r.apply(byKey[ek], s, depthOfKey[ek], phase)
 			continue
 		}
 		if s, ok := r.cachedEval(ctx, ek); ok {
 			r.stats.EvalCacheHits++
 			r.evals[ek] = s
-			r.apply(byKey[ek], s, phase)
+			r.apply(byKey[ek], s, depthOfKey[ek], phase)
 			continue
+		}
+		if shape != nil {
+			q = shape(q)
 		}
 		reqs = append(reqs, q)
 		reqKeys = append(reqKeys, ek)
@@ -110,16 +118,19 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 	}
 	r.stats.EngineCalls++
 	got := make([]bool, len(reqs))
-	onResult := func(i int, s score.Score) {
+	onResult := func(i int, s score.Score, depth int) {
 		if i < 0 || i >= len(reqs) || got[i] {
 			return
 		}
 		got[i] = true
-		ek := reqKeys[i]
+		ek := evalCacheKey(reqs[i].FEN, depth)
+		if depth != reqs[i].Depth {
+			r.stats.Settled++
+		}
 		r.stats.EngineEvals++
 		r.evals[ek] = s
 		r.storeEval(ctx, ek, s)
-		r.apply(byKey[ek], s, phase)
+		r.apply(byKey[reqKeys[i]], s, depth, phase)
 	}
 	var err error
 	if d, ok := r.c.Evaluator.(Dispatcher); ok && d.Workers() > 0 {
@@ -131,20 +142,30 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 			pos[l] = l
 		}
 		cur := make([]int, lanes)
+		steal, shared := clearsEach(r.c.Evaluator), 0 // order-independent: any engine takes the next
 		err = d.Dispatch(ctx, func(w int) (EvalRequest, bool) {
-			if w < 0 || w >= lanes || pos[w] >= len(reqs) {
+			if steal && w >= 0 && w < lanes && shared < len(reqs) {
+				cur[w] = shared
+				shared++
+				return reqs[cur[w]], true
+			}
+			if steal || w < 0 || w >= lanes || pos[w] >= len(reqs) {
 				return EvalRequest{}, false
 			}
 			cur[w] = pos[w]
 			pos[w] += lanes
 			return reqs[cur[w]], true
-		}, func(w int, _ EvalRequest, s score.Score) {
+		}, func(w int, q EvalRequest, s score.Score) {
 			if w >= 0 && w < lanes {
-				onResult(cur[w], s)
+				onResult(cur[w], s, q.depthOfScore())
 			}
 		})
 	} else {
-		err = r.c.Evaluator.Evaluate(ctx, reqs, onResult)
+		err = r.c.Evaluator.Evaluate(ctx, reqs, func(i int, s score.Score) {
+			if i >= 0 && i < len(reqs) {
+				onResult(i, s, reqs[i].Depth)
+			}
+		})
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -161,10 +182,11 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase) error {
 }
 
 // apply sets the winrate of nodes sharing one position.
-func (r *run) apply(nodes []*Node, s score.Score, phase Phase) {
+func (r *run) apply(nodes []*Node, s score.Score, depth int, phase Phase) {
 	for _, n := range nodes {
 		w := winrateFor(s, !n.ours)
 		n.Winrate = &w
+		n.scoreDepth = depth
 		r.evalDone++
 	}
 	if r.opt.Progress == nil {
@@ -211,14 +233,19 @@ func evalCacheKey(k string, d int) string { return fmt.Sprintf("%s d%d", k, d) }
 // depthOf is the Stockfish depth of n's evaluation: the current phase's
 // depth, or in phase B of the fast mode Depth itself when n's cumulative
 // probability reaches FullDepthMass (see Params.FullDepthMass).
+// Under the settle rule (Params.Volatility) every phase-B position is
+// searched towards Depth (see request).
 func (r *run) depthOf(n *Node) int {
-	if n.full {
-		return r.p.Depth
-	}
-	if r.depth != r.p.Depth && r.p.FullDepthMass > 0 && n.CumulativeProbability >= r.p.FullDepthMass-eps {
+	if n.full || r.massFull(n) || (r.p.Volatility > 0 && r.depth != r.p.Depth) {
 		return r.p.Depth
 	}
 	return r.depth
+}
+
+// massFull reports whether n is a phase-B position searched at Depth for
+// its probability (Params.FullDepthMass).
+func (r *run) massFull(n *Node) bool {
+	return r.depth != r.p.Depth && r.p.FullDepthMass > 0 && n.CumulativeProbability >= r.p.FullDepthMass-eps
 }
 
 // cachedEval looks ek (an evalCacheKey) up in the persistent cache; a

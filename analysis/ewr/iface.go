@@ -36,6 +36,32 @@ type MoveProber interface {
 type EvalRequest struct {
 	FEN   string
 	Depth int
+	// Shallow, when above 0 and below Depth, lets an evaluator that sees
+	// the search's iterations end it early: Settled is asked at each
+	// iteration from depth Shallow below Depth, once that iteration's
+	// exact score is in (byDepth: the scores of the iterations so far, by
+	// depth, those the engine reported as a bound left out), and when it
+	// answers true the search stops there and its score is that
+	// iteration's (see Params.Volatility). An iteration's score is the
+	// score a search to that depth alone would give only when the engine
+	// starts from a cleared hash (EngineEvaluator.ClearEach). Evaluators
+	// that cannot stop early search to Depth, which is always allowed.
+	Shallow int
+	Settled func(depth int, byDepth map[int]score.Score) bool
+	// Reached is set by a Dispatcher in the request it reports: the depth
+	// of the reported score when it is not Depth (0: Depth).
+	Reached int
+
+	// key identifies the search among a calculation's (see requestKey).
+	key string
+}
+
+// depthOfScore is the depth of the score reported for q.
+func (q EvalRequest) depthOfScore() int {
+	if q.Reached > 0 {
+		return q.Reached
+	}
+	return q.Depth
 }
 
 // Evaluator evaluates positions (Stockfish). Evaluate calls onResult once

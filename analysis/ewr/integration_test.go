@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/score"
+	"math"
 	"testing"
 	"time"
 
@@ -17,17 +18,23 @@ import (
 // either is not installed.
 func realCalculator(tb testing.TB, workers int) (*ewr.Calculator, *store.Store) {
 	tb.Helper()
+	return realCalculatorOf(tb, ewr.EngineConfig{Workers: workers, HashMB: 64})
+}
+
+// realCalculatorOf is realCalculator with engines of cfg.
+func realCalculatorOf(tb testing.TB, cfg ewr.EngineConfig) (*ewr.Calculator, *store.Store) {
+	tb.Helper()
 	if testing.Short() {
 		tb.Skip("short mode: real engines not started")
 	}
 	if _, err := enginepath.Stockfish15Command(); err != nil {
 		tb.Skip(err)
 	}
-	cfg, err := models.LoadConfig()
+	mcfg, err := models.LoadConfig()
 	if err != nil {
 		tb.Skipf("models config: %v", err)
 	}
-	pred, err := models.NewPredictor(cfg)
+	pred, err := models.NewPredictor(mcfg)
 	if err != nil {
 		tb.Skipf("Maia not available (run `%s`): %v", models.FetchCommand, err)
 	}
@@ -36,7 +43,7 @@ func realCalculator(tb testing.TB, workers int) (*ewr.Calculator, *store.Store) 
 		tb.Skipf("Maia weights not available (run `%s`): %v", models.FetchCommand, err)
 	}
 	ctx := context.Background()
-	ev, err := ewr.StartEngines(ctx, ewr.EngineConfig{Workers: workers, HashMB: 64})
+	ev, err := ewr.StartEngines(ctx, cfg)
 	if err != nil {
 		tb.Fatalf("Stockfish: %v", err)
 	}
@@ -237,4 +244,49 @@ func TestRealEnginesOrderIndependent(t *testing.T) {
 		t.Errorf("without ClearEach the second search of the same position took as many nodes (%d): the control cannot see a carried-over hash", control[0].nodes)
 	}
 	t.Logf("target: %+v (alone and after other searches); without clearing: %+v then %+v", first, control[0], control[1])
+}
+
+// TestRealEnginesSettleMode: the default (settle) mode on real engines that
+// clear their hash each search stops some searches early, gives the same
+// figures on one engine and on two, and stays within the tolerance of the
+// exact calculation on the same engines (the reference).
+func TestRealEnginesSettleMode(t *testing.T) {
+	ctx := context.Background()
+	var pos ewr.Position
+	for _, bp := range ewr.BenchPositions {
+		if bp.Name == "rook endgame" { // 2.7 M nodes settled, 4.1 M exact
+			pos = bp.Pos
+		}
+	}
+	settle, _ := ewr.DefaultParams().WithMode(ewr.DefaultMode)
+	var res [2]*ewr.Result
+	var exact *ewr.Result
+	for i, workers := range []int{1, 2} {
+		calc, _ := realCalculatorOf(t, ewr.EngineConfig{Workers: workers, HashMB: ewr.ClearHashMB, ClearEach: true})
+		calc.Cache = nil
+		r, err := calc.Calculate(ctx, pos, settle, ewr.Options{TimeLimit: 10 * time.Minute})
+		if err != nil || r.Partial {
+			t.Fatalf("%d engines: %v (partial %v)", workers, err, r != nil && r.Partial)
+		}
+		res[i] = r
+		if workers == 2 {
+			if exact, err = calc.Calculate(ctx, pos, ewr.DefaultParams(), ewr.Options{TimeLimit: 10 * time.Minute}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if res[1].Stats.Settled == 0 {
+		t.Errorf("no search ended early: %+v", res[1].Stats)
+	}
+	for i, m := range res[0].Moves {
+		o := res[1].Moves[i]
+		if m.UCI != o.UCI || m.ExpectedWinrate != o.ExpectedWinrate || m.Coverage != o.Coverage {
+			t.Errorf("move %d: one engine %s %.4f, two %s %.4f", i+1, m.SAN, m.ExpectedWinrate, o.SAN, o.ExpectedWinrate)
+		}
+	}
+	for _, m := range exact.Moves {
+		if o, ok := res[1].Move(m.UCI); ok && math.Abs(o.ExpectedWinrate-m.ExpectedWinrate) > ewr.Tolerance {
+			t.Errorf("%s: settle %.4f, exact %.4f", m.SAN, o.ExpectedWinrate, m.ExpectedWinrate)
+		}
+	}
 }

@@ -71,6 +71,20 @@ type Params struct {
 	// by a point or two with the engine's hash history, so the exact
 	// calculation's own decision near the threshold is not stable either.
 	DecisionMargin float64 `json:"decision_margin,omitempty"`
+	// Volatility, when above 0 and TreeDepth is below Depth, is the settle
+	// rule: every tree position is searched towards Depth, and the search
+	// ends at TreeDepth when its score there has settled — its cumulative
+	// probability × the largest change of its winrate over the
+	// VolatilityLookback iterations before TreeDepth is at most
+	// Volatility, and (an analysing player's move) its winrate lies at
+	// least DecisionMargin from base winrate + LossThreshold. A position
+	// that goes on costs no more than the exact calculation's search of
+	// it, and gives the same score when the engines clear their hash
+	// before every search; only then is a search ended early reproducible,
+	// so the settle rule needs EngineEvaluator.ClearEach (0..1; 0: off).
+	// An Evaluator that is not a Dispatcher searches such positions at
+	// Depth.
+	Volatility float64 `json:"volatility,omitempty"`
 }
 
 // FastTreeDepth is the trees' Stockfish depth of the fast mode: about
@@ -146,6 +160,9 @@ func (p Params) Validate() error {
 	if math.IsNaN(p.DecisionMargin) || p.DecisionMargin < 0 || p.DecisionMargin > 1 {
 		return fmt.Errorf("ewr: decision margin %g out of range: use a value from 0 to 1 (0: none)", p.DecisionMargin)
 	}
+	if math.IsNaN(p.Volatility) || p.Volatility < 0 || p.Volatility > 1 {
+		return fmt.Errorf("ewr: volatility %g out of range: use a value from 0 to 1 (0: none)", p.Volatility)
+	}
 	if p.MaxNodes < 0 || p.MaxNodes > MaxMaxNodes {
 		return fmt.Errorf("ewr: node limit %d out of range 1..%d", p.MaxNodes, MaxMaxNodes)
 	}
@@ -169,6 +186,7 @@ func (p Params) normalized() Params {
 	if !p.IsFast() {
 		p.FullDepthMass = 0 // every position is at Depth anyway
 		p.DecisionMargin = 0
+		p.Volatility = 0
 	}
 	return p
 }

@@ -167,6 +167,9 @@ func writeCompareSides(w io.Writer, p, exact, fast Params, repeat bool) {
 	if fast.IsFast() && fast.DecisionMargin > 0 {
 		mass += fmt.Sprintf(" (the analysing player's moves within %g of the threshold again at depth %d)", fast.DecisionMargin, fast.Depth)
 	}
+	if fast.IsFast() && fast.Volatility > 0 {
+		mass += fmt.Sprintf(" (settle rule: towards depth %d, ended at %d or %d when probability × (change + %g) ≤ %g)", fast.Depth, treeDepth, min(treeDepth+settleExtra, fast.Depth-1), SettleFloor, fast.Volatility)
+	}
 	if !repeat {
 		fmt.Fprintf(w, "A: exact (depth %d everywhere) · B: legal moves at depth %d, trees at depth %d%s\n", exact.Depth, fast.Depth, treeDepth, mass)
 		return
@@ -190,8 +193,8 @@ func writeCompareSummary(w io.Writer, r CompareRun, repeat bool) {
 		float64(r.A.Nodes)/math.Max(1, float64(r.B.Nodes)), r.A.Median().Seconds()/math.Max(1e-9, r.B.Median().Seconds()))
 	fmt.Fprintf(w, lb+" first ranking at most %.1fs, longest silence %.1fs (targets: 3 s, 2 s)\n",
 		slices.Max(append([]time.Duration{0}, r.B.FirstRanking...)).Seconds(), slices.Max(append([]time.Duration{0}, r.B.MaxGap...)).Seconds())
-	fmt.Fprintf(w, "B against A: %d moves, max |Δ| %.2f pp, mean %.2f pp, %d over 1 pp; same best move in %d of %d positions\n",
-		r.Moves, 100*r.MaxDiff, 100*r.MeanDiff, r.Over1pp, r.SameBest, len(r.A.Times))
+	fmt.Fprintf(w, "B against A: %d moves, max |Δ| %.2f pp, mean %.2f pp, %d over 1 pp; same best move in %d of %d positions, same best (ties within 1 pp) in %d of %d\n",
+		r.Moves, 100*r.MaxDiff, 100*r.MeanDiff, r.Over1pp, r.SameBest, len(r.A.Times), r.SameOrTie, len(r.A.Times))
 }
 
 // ReadCompareReference reads the A sides of a file written through

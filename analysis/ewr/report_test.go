@@ -37,7 +37,7 @@ func TestWriteCompareSummary(t *testing.T) {
 	r := CompareRun{
 		A:       BenchRun{Times: []time.Duration{2 * time.Second, 4 * time.Second}, Searches: 40, Nodes: 8_000_000},
 		B:       BenchRun{Times: []time.Duration{time.Second, 1 * time.Second}, Searches: 30, Nodes: 2_000_000, FirstRanking: []time.Duration{time.Second, 2500 * time.Millisecond}, MaxGap: []time.Duration{1200 * time.Millisecond}},
-		MaxDiff: 0.0123, MeanDiff: 0.004, Moves: 12, Over1pp: 1, SameBest: 2,
+		MaxDiff: 0.0123, MeanDiff: 0.004, Moves: 12, Over1pp: 1, SameBest: 1, SameOrTie: 2,
 	}
 	for _, c := range []struct {
 		repeat bool
@@ -46,11 +46,11 @@ func TestWriteCompareSummary(t *testing.T) {
 		{false, "A exact: median 3.00s, max 4.00s, 40 searches, 8.0M nodes\n" +
 			"B fast:  median 1.00s, max 1.00s, 30 searches, 2.0M nodes (4.00× fewer nodes, median 3.00× faster)\n" +
 			"B fast:  first ranking at most 2.5s, longest silence 1.2s (targets: 3 s, 2 s)\n" +
-			"B against A: 12 moves, max |Δ| 1.23 pp, mean 0.40 pp, 1 over 1 pp; same best move in 2 of 2 positions\n"},
+			"B against A: 12 moves, max |Δ| 1.23 pp, mean 0.40 pp, 1 over 1 pp; same best move in 1 of 2 positions, same best (ties within 1 pp) in 2 of 2\n"},
 		{true, "A run 1: median 3.00s, max 4.00s, 40 searches, 8.0M nodes\n" +
 			"B run 2: median 1.00s, max 1.00s, 30 searches, 2.0M nodes (4.00× fewer nodes, median 3.00× faster)\n" +
 			"B run 2: first ranking at most 2.5s, longest silence 1.2s (targets: 3 s, 2 s)\n" +
-			"B against A: 12 moves, max |Δ| 1.23 pp, mean 0.40 pp, 1 over 1 pp; same best move in 2 of 2 positions\n"},
+			"B against A: 12 moves, max |Δ| 1.23 pp, mean 0.40 pp, 1 over 1 pp; same best move in 1 of 2 positions, same best (ties within 1 pp) in 2 of 2\n"},
 	} {
 		var b bytes.Buffer
 		writeCompareSummary(&b, r, c.repeat)
@@ -80,6 +80,7 @@ func TestWriteCompareSides(t *testing.T) {
 		{"margin zero", DefaultParams(), &zero, false, "A: exact (depth 15 everywhere) · B: legal moves at depth 15, trees at depth 12\n"},
 		{"tree depth given", tree10, &half, false, "A: exact (depth 15 everywhere) · B: legal moves at depth 15, trees at depth 10\n"},
 		{"repeat exact", DefaultParams(), nil, true, "A and B: exact (depth 15 everywhere), calculated twice (run-to-run difference)\n"},
+		{"settle mode (the default)", DefaultParams().Settle(), nil, false, "A: exact (depth 15 everywhere) · B: legal moves at depth 15, trees at depth 12 (the analysing player's moves within 0.03 of the threshold again at depth 15) (settle rule: towards depth 15, ended at 12 or 13 when probability × (change + 0.01) ≤ 0.004)\n"},
 		{"repeat fast", fastP, nil, true, "A and B: the fast mode (trees at depth 12 (positions of cumulative probability ≥ 0.9 at depth 15)), calculated twice (run-to-run difference)\n"},
 	} {
 		exact, fast := compareSides(c.p, c.margin)
@@ -175,7 +176,7 @@ func TestCompareReportRepeat(t *testing.T) {
 	assert.Equal(t, "A and B: exact (depth 15 everywhere), calculated twice (run-to-run difference)", lines[1])
 	assert.Equal(t, "load average before: 1.00 2.00 3.00", lines[2])
 	assert.Regexp(t, `^pawn endgame +A .* \| B .* \| max \|Δ\| 0\.00 pp .*digests ([0-9a-f]{8}) ([0-9a-f]{8})  load 1\.00 2\.00 3\.00$`, lines[3])
-	assert.Regexp(t, `^B against A: [1-9][0-9]* moves, max \|Δ\| 0\.00 pp, mean 0\.00 pp, 0 over 1 pp; same best move in 1 of 1 positions$`, lines[7])
+	assert.Regexp(t, `^B against A: [1-9][0-9]* moves, max \|Δ\| 0\.00 pp, mean 0\.00 pp, 0 over 1 pp; same best move in 1 of 1 positions, same best \(ties within 1 pp\) in 1 of 1$`, lines[7])
 	assert.Equal(t, "load average after: 1.00 2.00 3.00", lines[8])
 	d := regexp.MustCompile(`digests ([0-9a-f]{8}) ([0-9a-f]{8})`).FindStringSubmatch(lines[3])
 	require.Len(t, d, 3)

@@ -48,6 +48,9 @@ type Node struct {
 	// full is set when the node's position is searched again at Params.Depth
 	// (a fast mode's decision too close to call at the trees' depth).
 	full bool
+	// scoreDepth is the Stockfish depth of the node's winrate (0: none
+	// yet or a game's end).
+	scoreDepth int
 }
 
 // MoveResult is the outcome for one candidate move.
@@ -115,6 +118,9 @@ type Stats struct {
 	// full depth because their tree-depth winrate was within
 	// Params.DecisionMargin of the threshold.
 	Rechecks int
+	// Settled counts the positions whose search ended at the trees'
+	// depth under the settle rule (Params.Volatility).
+	Settled int `json:",omitempty"`
 	// ResultCacheHit is true when the whole result came from the cache.
 	ResultCacheHit bool
 }

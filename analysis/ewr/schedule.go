@@ -23,7 +23,8 @@ import (
 // rather than take another's, which costs a little wall time at the end.
 func (r *run) evaluateTreesDispatched(ctx context.Context, d Dispatcher) error {
 	lanes := max(1, d.Workers())
-	s := &scheduler{r: r, waiting: map[string][]*Node{}, laneEvals: map[string]score.Score{}, threshold: r.base + r.p.LossThreshold, ctx: ctx}
+	s := &scheduler{r: r, waiting: map[string][]*Node{}, laneEvals: map[string]score.Score{}, threshold: r.base + r.p.LossThreshold, ctx: ctx,
+		steal: clearsEach(r.c.Evaluator), inflight: make([]int, lanes), settledEvals: map[string]settledEval{}}
 	seq := 0
 	var number func(n *Node)
 	number = func(n *Node) {
@@ -104,16 +105,41 @@ type scheduler struct {
 	// laneEvals are phase B's evaluations by laneKey: a lane reuses only
 	// its own (and the legal-move step's, done before phase B).
 	laneEvals map[string]score.Score
+	// steal lets an engine with nothing of its own take another lane's
+	// first position (the engines clear their hash before every search,
+	// so who searches a position changes nothing); inflight is the lane
+	// whose position each engine searches.
+	steal    bool
+	inflight []int
+	// settledEvals are the results of searches under the settle rule, by
+	// lane and requestKey, with the depth each ended at.
+	settledEvals map[string]settledEval
+}
+
+// settledEval is a search's score and the depth it ended at.
+type settledEval struct {
+	s     score.Score
+	depth int
 }
 
 // laneKey is evaluation ek's key (an evalCacheKey) on lane l.
 func laneKey(l int, ek string) string { return fmt.Sprintf("%d %s", l, ek) }
 
+// laneKey is laneKey of lane l, or of lane 0 for every lane when the
+// scheduler may steal: evaluations are then order-independent, so a
+// position waiting or evaluated on one lane serves all (a transposition
+// between two candidates' trees is searched once).
+func (s *scheduler) laneKey(l int, ek string) string {
+	if s.steal {
+		l = 0
+	}
+	return laneKey(l, ek)
+}
+
 type readyPos struct {
-	key   string
-	depth int
-	seq   int
-	home  int
+	req  EvalRequest
+	seq  int
+	home int
 }
 
 // release makes ready the positions under n that need an evaluation now
@@ -130,32 +156,41 @@ func (s *scheduler) release(n *Node, home int) {
 // evaluations or the cache.
 func (s *scheduler) add(m *Node, home int) {
 	r := s.r
-	d := r.depthOf(m)
-	ek := evalCacheKey(m.key, d)
-	lk := laneKey(home, ek)
+	q := r.request(m, s.threshold)
+	ek := evalCacheKey(q.FEN, q.Depth)
+	lk := s.laneKey(home, requestKey(q))
 	if nodes, ok := s.waiting[lk]; ok {
 		r.stats.EvalReuse++
 		s.waiting[lk] = append(nodes, m)
 		r.evalTotal++
 		return
 	}
-	if sc, ok := s.laneEvals[lk]; ok {
+	if ev, ok := s.settledEvals[lk]; ok && q.Settled != nil {
 		r.stats.EvalReuse++
 		r.evalTotal++
-		s.settle([]*Node{m}, sc, home)
+		s.settle([]*Node{m}, ev.s, ev.depth, home)
+		return
+	}
+	// A search under the settle rule takes no depth-Depth score found on
+	// the way, here or in the persistent cache (which this calculation
+	// fills as it goes): whether one is there yet depends on timing.
+	if sc, ok := s.laneEvals[s.laneKey(home, ek)]; ok && q.Settled == nil {
+		r.stats.EvalReuse++
+		r.evalTotal++
+		s.settle([]*Node{m}, sc, q.Depth, home)
 		return
 	}
 	if sc, ok := r.evals[ek]; ok {
 		r.stats.EvalReuse++
 		r.evalTotal++
-		s.settle([]*Node{m}, sc, home)
+		s.settle([]*Node{m}, sc, q.Depth, home)
 		return
 	}
-	if sc, ok := r.cachedEval(s.ctx, ek); ok {
+	if sc, ok := r.cachedEval(s.ctx, ek); ok && q.Settled == nil {
 		r.stats.EvalCacheHits++
 		r.evals[ek] = sc
 		r.evalTotal++
-		s.settle([]*Node{m}, sc, home)
+		s.settle([]*Node{m}, sc, q.Depth, home)
 		return
 	}
 	s.waiting[lk] = []*Node{m}
@@ -163,14 +198,14 @@ func (s *scheduler) add(m *Node, home int) {
 	i := sort.Search(len(s.ready), func(i int) bool { return s.ready[i].seq > m.seq })
 	s.ready = append(s.ready, readyPos{})
 	copy(s.ready[i+1:], s.ready[i:])
-	s.ready[i] = readyPos{key: m.key, depth: d, seq: m.seq, home: home}
+	s.ready[i] = readyPos{req: q, seq: m.seq, home: home}
 }
 
 // settle gives nodes sharing one position their winrate, prunes the
 // analysing player's moves that fell below the threshold and releases the
 // subtrees of the others.
-func (s *scheduler) settle(nodes []*Node, sc score.Score, home int) {
-	s.r.apply(nodes, sc, PhaseEval)
+func (s *scheduler) settle(nodes []*Node, sc score.Score, depth, home int) {
+	s.r.apply(nodes, sc, depth, PhaseEval)
 	for _, n := range nodes {
 		if !n.ours {
 			continue
@@ -187,29 +222,54 @@ func (s *scheduler) settle(nodes []*Node, sc score.Score, home int) {
 }
 
 // next implements the Dispatcher's next: lane w's first position in
-// depth-first order, or nothing (a lane never takes another's work).
+// depth-first order; when it has none, nothing — or, when the scheduler
+// may steal, the first position of any lane.
 func (s *scheduler) next(w int) (EvalRequest, bool) {
+	own := s.hasOwn(w)
 	for i, p := range s.ready {
-		if p.home == w {
+		if p.home == w || (s.steal && !own) {
 			s.ready = append(s.ready[:i], s.ready[i+1:]...)
-			return EvalRequest{FEN: p.key, Depth: p.depth}, true
+			if w >= 0 && w < len(s.inflight) {
+				s.inflight[w] = p.home
+			}
+			return p.req, true
 		}
 	}
 	return EvalRequest{}, false
 }
 
+// hasOwn reports whether lane w has a position ready.
+func (s *scheduler) hasOwn(w int) bool {
+	for _, p := range s.ready {
+		if p.home == w {
+			return true
+		}
+	}
+	return false
+}
+
 // done implements the Dispatcher's onResult.
 func (s *scheduler) done(w int, req EvalRequest, sc score.Score) {
 	r := s.r
-	ek := evalCacheKey(req.FEN, req.Depth)
-	lk := laneKey(w, ek)
+	if w >= 0 && w < len(s.inflight) {
+		w = s.inflight[w] // the lane whose position it was
+	}
+	lk := s.laneKey(w, requestKey(req))
 	nodes, ok := s.waiting[lk]
 	if !ok {
 		return
 	}
 	delete(s.waiting, lk)
 	r.stats.EngineEvals++
-	s.laneEvals[lk] = sc
+	d := req.depthOfScore()
+	if d != req.Depth {
+		r.stats.Settled++
+	}
+	ek := evalCacheKey(req.FEN, d)
+	s.laneEvals[s.laneKey(w, ek)] = sc
+	if req.Settled != nil {
+		s.settledEvals[lk] = settledEval{sc, d}
+	}
 	r.storeEval(s.ctx, ek, sc)
-	s.settle(nodes, sc, w)
+	s.settle(nodes, sc, d, w)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"runtime"
@@ -15,7 +16,7 @@ import (
 	"github.com/outpostchess/outpost/internal/app"
 )
 
-const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--clear-hash [--hash 16]] [--timeout 60s] [--fast | --tree-depth N [--full-depth-mass P]] | --bench [--compare [--bench-set holdout] [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
+const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--clear-hash [--hash 16]] [--timeout 60s] [--exact | --fast | --tree-depth N [--full-depth-mass P] [--decision-margin M] [--volatility V]] | --bench [--compare [--bench-set holdout] [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
 
 // runEWR implements `outpost ewr`: expected winrate of every reasonable
 // move for a human of a given rating (Maia × Stockfish).
@@ -37,13 +38,15 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	fresh := fs.Bool("fresh", false, "recalculate even if the whole result is cached (evaluations stay cached)")
 	timeout := fs.Duration("timeout", 60*time.Second, "time limit; when reached the partial result is printed with a warning (0: none)")
 	workers := fs.Int("workers", runtime.NumCPU(), "Stockfish engines run in parallel")
-	hash := fs.Int("hash", 128, "Stockfish hash per engine, MB (kept across the calculation; with --clear-hash cleared before every search, default 16)")
-	clearEach := fs.Bool("clear-hash", false, "clear each engine's hash before every search: every evaluation a function of (position, depth) alone")
+	hash := fs.Int("hash", 128, "Stockfish hash per engine, MB (default 16, cleared before every search, in the settle mode and with --clear-hash; else 128, kept across the calculation)")
+	clearEach := fs.Bool("clear-hash", false, "clear each engine's hash before every search: every evaluation a function of (position, depth) alone (always in the default, settle, mode; an option with --exact and --fast)")
 	engine := fs.String("engine", strings.Join(analysis.DefaultEngineCommand(), " "), "UCI engine command line")
+	exact := fs.Bool("exact", false, "the exact calculation, the reference: every position at --depth (default: the settle mode — trees towards --depth, ended at depth 12 or 13 when settled; within 1 pp of the exact calculation on the benchmarks, with --clear-hash)")
 	fast := fs.Bool("fast", false, fmt.Sprintf("fast mode: the trees' positions at depth %d instead of --depth (the legal moves stay at --depth)", ewr.FastTreeDepth))
 	treeDepth := fs.Int("tree-depth", 0, "Stockfish depth of the trees' positions (0: --depth; --fast sets it)")
 	fullMass := fs.Float64("full-depth-mass", -1, "with --tree-depth or --fast: tree positions at least this likely (cumulative probability 0..1) stay at --depth (default 0: none)")
 	margin := fs.Float64("decision-margin", -1, "with --tree-depth or --fast: the analysing player's moves whose tree-depth winrate is within this of the loss threshold are searched again at --depth (0..1; default 0: none)")
+	volatility := fs.Float64("volatility", -1, "with --tree-depth or --fast and --clear-hash: the settle rule — tree positions searched towards --depth, ended at the tree depth when cumulative probability × their winrate's change over the two iterations before is at most this (and, with --decision-margin, clear of the threshold) (0..1; default 0: none)")
 	compare := fs.Bool("compare", false, "with --bench: the exact calculation and the fast mode side by side, with the per-move difference")
 	save := fs.String("compare-save", "", "with --compare: write every side's result and counts to this file (JSON lines)")
 	repeat := fs.Bool("repeat", false, "with --compare: B is A calculated again (the exact calculation; with --fast or --tree-depth that mode on both sides), so max |Δ| is the run-to-run difference; with --compare-ref, A is the earlier run")
@@ -57,9 +60,6 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	if err := checkMin(fs, 1, "workers", "hash", "max-nodes"); err != nil {
 		return err
 	}
-	if *clearEach && !flagSet(fs, "hash") {
-		*hash = 16 // ample for one depth-15 search; a smaller hash clears faster
-	}
 	if fs.NArg() > 0 {
 		fs.Usage()
 		return fmt.Errorf("unexpected argument %q: %w", fs.Arg(0), errUsage)
@@ -68,13 +68,23 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	if !flagSet(fs, "opponent-maia") {
 		p.OpponentRating = *maia
 	}
-	if *fast && flagSet(fs, "tree-depth") {
-		return errors.New("--fast and --tree-depth: give one of them")
+	mode, err := ewrMode(fs, *exact, *fast)
+	if err != nil {
+		return err
 	}
-	if *fast {
-		p = p.Fast()
+	if mode == "" {
+		p.TreeDepth = *treeDepth // a variant of --tree-depth
 	} else {
-		p.TreeDepth = *treeDepth
+		p, _ = p.WithMode(mode)
+	}
+	if ewr.ModeClearsHash(mode) && mode != "" {
+		if flagSet(fs, "clear-hash") && !*clearEach {
+			return errors.New("--clear-hash=false: the settle mode (the default) needs it; give --exact or --fast for a calculation that keeps the hash")
+		}
+		*clearEach = true
+	}
+	if *clearEach && !flagSet(fs, "hash") {
+		*hash = ewr.ClearHashMB
 	}
 	if flagSet(fs, "full-depth-mass") {
 		p.FullDepthMass = *fullMass
@@ -82,6 +92,12 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	var marginSet *float64
 	if flagSet(fs, "decision-margin") {
 		p.DecisionMargin, marginSet = *margin, margin
+	}
+	if flagSet(fs, "volatility") {
+		if !*clearEach {
+			return errors.New("--volatility needs --clear-hash: a search ended early is reproducible only from a cleared hash")
+		}
+		p.Volatility = *volatility
 	}
 	if *compare && !*bench {
 		return errors.New("--compare needs --bench")
@@ -154,6 +170,28 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 		return ewr.WriteTree(env.Stdout, res, *tree)
 	}
 	return nil
+}
+
+// ewrMode returns the calculation's mode from --exact, --fast and
+// --tree-depth: the settle mode by default, "" for a variant given by
+// --tree-depth; giving more than one is an error.
+func ewrMode(fs interface{ Visit(func(*flag.Flag)) }, exact, fast bool) (string, error) {
+	n, mode := 0, ewr.DefaultMode
+	if exact {
+		n, mode = n+1, ewr.ModeExact
+	}
+	if fast {
+		n, mode = n+1, ewr.ModeFast
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "tree-depth" {
+			n, mode = n+1, ""
+		}
+	})
+	if n > 1 {
+		return "", errors.New("--exact, --fast and --tree-depth: give one of them")
+	}
+	return mode, nil
 }
 
 // splitMoves splits a list of UCI moves at blanks and commas.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"os"
 	"path/filepath"
@@ -40,6 +41,10 @@ func TestEWRFlagErrors(t *testing.T) {
 		{[]string{"--bench", "--bench-set", "holdout"}, "--bench-set needs --bench --compare"},
 		{[]string{"--bench", "--compare", "--bench-set", "holdout", "--compare-only", "najdorf"}, `no benchmark position "najdorf"`},
 		{[]string{"--fast", "--decision-margin", "2"}, "decision margin 2"},
+		{[]string{"--exact", "--fast"}, "give one of them"},
+		{[]string{"--exact", "--tree-depth", "12"}, "give one of them"},
+		{[]string{"--clear-hash=false"}, "the settle mode (the default) needs it"},
+		{[]string{"--exact", "--volatility", "0.004"}, "--volatility needs --clear-hash"},
 	} {
 		var out, errb bytes.Buffer
 		env := &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader("")}
@@ -51,9 +56,9 @@ func TestEWRFlagErrors(t *testing.T) {
 }
 
 // TestEWRRepeatEndToEnd: --bench --compare --repeat calculates a
-// position twice with the real engines and prints the run-to-run
-// difference, which is none (identical digests): each engine searches the
-// same positions in the same order from a cleared hash.
+// position twice with the real engines in the default mode (the settle
+// mode) and prints the run-to-run difference, which is none (identical
+// digests): every search starts from a cleared hash.
 func TestEWRRepeatEndToEnd(t *testing.T) {
 	needEWRParts(t)
 	var out, errb bytes.Buffer
@@ -63,8 +68,10 @@ func TestEWRRepeatEndToEnd(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	text := out.String()
-	assert.Contains(t, text, "A and B: exact (depth 15 everywhere), calculated twice")
-	assert.Regexp(t, `B against A: [1-9][0-9]* moves, max \|Δ\| 0\.00 pp, mean 0\.00 pp, 0 over 1 pp; same best move in 1 of 1 positions`, text)
+	// the default mode is the settle mode (trees towards depth 15, ended at
+	// 12 or 13 when settled), on engines clearing their hash each search
+	assert.Contains(t, text, "A and B: the fast mode (trees at depth 12 (the analysing player's moves within 0.03 of the threshold again at depth 15) (settle rule: towards depth 15, ended at 12 or 13 when probability × (change + 0.01) ≤ 0.004)), calculated twice")
+	assert.Regexp(t, `B against A: [1-9][0-9]* moves, max \|Δ\| 0\.00 pp, mean 0\.00 pp, 0 over 1 pp; same best move in 1 of 1 positions, same best \(ties within 1 pp\) in 1 of 1`, text)
 	m := regexp.MustCompile(`digests ([0-9a-f]{8}) ([0-9a-f]{8})`).FindStringSubmatch(text)
 	require.Len(t, m, 3, text)
 	assert.Equal(t, m[1], m[2], "identical figures in both runs")
@@ -160,5 +167,35 @@ func needEWRParts(t *testing.T) {
 	}
 	if _, err := os.Stat(cfg.Maia1Weights(1500)); err != nil {
 		t.Skipf("Maia-1 weights not installed; run `%s`", models.FetchCommand)
+	}
+}
+
+// TestEWRMode: the calculation's mode from --exact, --fast and
+// --tree-depth — the settle mode unless one is given, "" for a
+// --tree-depth variant, an error for two.
+func TestEWRMode(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+		err  bool
+	}{
+		{nil, ewr.ModeSettle, false},
+		{[]string{"--exact"}, ewr.ModeExact, false},
+		{[]string{"--fast"}, ewr.ModeFast, false},
+		{[]string{"--tree-depth", "13"}, "", false},
+		{[]string{"--exact", "--fast"}, "", true},
+		{[]string{"--fast", "--tree-depth", "13"}, "", true},
+	} {
+		fs := flag.NewFlagSet("ewr", flag.ContinueOnError)
+		exact := fs.Bool("exact", false, "")
+		fast := fs.Bool("fast", false, "")
+		fs.Int("tree-depth", 0, "")
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ewrMode(fs, *exact, *fast)
+		if (err != nil) != c.err || (err == nil && got != c.want) {
+			t.Errorf("%v: mode %q, error %v; want %q, error %v", c.args, got, err, c.want, c.err)
+		}
 	}
 }

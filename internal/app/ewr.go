@@ -94,11 +94,13 @@ func OpenCache(ctx context.Context, path string) (*store.Store, error) {
 }
 
 // LazyEWR returns the web console's calculator, which starts Maia and
-// Stockfish (cmdline, workers engines of 64 MB hash) on first use, cached
-// in storePath.
+// Stockfish (cmdline, workers engines clearing their 16 MB hash before
+// every search, as the explorer's default mode, the settle mode, needs;
+// its exact calculation is then the reference) on first use, cached in
+// storePath.
 func LazyEWR(ctx context.Context, cmdline []string, workers int, storePath string, log zerolog.Logger, warn io.Writer) *web.LazyEWR {
 	return web.NewLazyEWR(func() (*ewr.Calculator, func(), error) {
-		return OpenEWR(ctx, EWROptions{Engines: ewr.EngineConfig{Command: cmdline, Workers: workers, HashMB: 64},
+		return OpenEWR(ctx, EWROptions{Engines: ewr.EngineConfig{Command: cmdline, Workers: workers, HashMB: ewr.ClearHashMB, ClearEach: true},
 			StorePath: storePath, Logger: log, Warn: warn})
 	})
 }

@@ -70,7 +70,7 @@ func TestDemoSummaryEWR(t *testing.T) {
 			cfg := fastConfig()
 			cfg.Engines.Default = "easy" // a weak bot: the game has a judged move
 			sum := realSummariser(t, cfg)
-			sum.WithEWR(postgame.EWROptions{Prober: ewrtest.UniformProber{}, Evaluator: fakeStockfish{slow: tc.slow}, Timeout: tc.bound, Fast: true})
+			sum.WithEWR(postgame.EWROptions{Prober: ewrtest.UniformProber{}, Evaluator: fakeStockfish{slow: tc.slow}, Timeout: tc.bound, Mode: ewr.ModeFast})
 			res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", Summariser: sum, Dir: t.TempDir(), Logger: zerolog.Nop()})
 			require.NoError(t, err)
 			require.Len(t, res.Summary, 1)
@@ -205,7 +205,7 @@ func TestDemoChess960SummaryEWR(t *testing.T) {
 	sum := realSummariser(t, cfg)
 	pred := modeltest.Predictor(t, 1500)
 	ctx := testContext(t, 4*time.Minute)
-	sum.WithEWR(postgame.EWROptions{Prober: ewr.NewMaiaProber(pred), Evaluator: fakeStockfish{}, Fast: true})
+	sum.WithEWR(postgame.EWROptions{Prober: ewr.NewMaiaProber(pred), Evaluator: fakeStockfish{}, Mode: ewr.ModeFast})
 	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+1", Summariser: sum, Dir: t.TempDir(),
 		Logger: zerolog.Nop(), SparringVariant: "chess960"})
 	require.NoError(t, err)

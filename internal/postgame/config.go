@@ -91,5 +91,5 @@ func (s *Summariser) WithConfigEWR(cfg *config.Config, pred *models.Predictor, c
 	}
 	cmd = r.Command
 	s.WithEWR(EWROptions{Prober: ewr.NewMaiaProber(pred), Cache: cache, Engine: cmd, Workers: runtime.NumCPU(),
-		Timeout: bound, Fast: cfg.Summary.EWRMode == "fast", Logger: log})
+		Timeout: bound, Mode: cfg.Summary.EWRMode, Logger: log})
 }

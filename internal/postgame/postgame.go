@@ -63,8 +63,9 @@ type EWROptions struct {
 	// Timeout bounds the wait for the line (0: no bound); past it the
 	// summary goes out with EWRNotReady instead.
 	Timeout time.Duration
-	// Fast selects the fast mode (ewr.Params.Fast).
-	Fast bool
+	// Mode is the calculation's mode (ewr.Modes; "" is ewr.DefaultMode,
+	// the settle mode, whose engines clear their hash before every search).
+	Mode string
 	// Logger receives the reason when the line cannot be computed.
 	Logger zerolog.Logger
 }
@@ -164,11 +165,7 @@ func (s *Summariser) ewrLine(ctx context.Context, a *analysis.Analysis) (string,
 		return EWRFailed, ctx.Err() == nil
 	}
 	calc := &ewr.Calculator{Prober: ewr.GatedProber{MoveProber: s.ewr.Prober, Gate: s.ewrGate}, Evaluator: ev, Cache: s.ewr.Cache}
-	p := ewr.DefaultParams()
-	if s.ewr.Fast {
-		p = p.Fast()
-	}
-	m, err := ewr.AnalyseMoment(ctx, calc, ewr.GameOf(a), ply, p, ewr.Options{TimeLimit: s.ewr.Timeout})
+	m, err := ewr.AnalyseMoment(ctx, calc, ewr.GameOf(a), ply, s.ewr.params(), ewr.Options{TimeLimit: s.ewr.Timeout})
 	switch {
 	case ctx.Err() != nil:
 		return "", false
@@ -182,13 +179,34 @@ func (s *Summariser) ewrLine(ctx context.Context, a *analysis.Analysis) (string,
 	return m.Line(), true
 }
 
+// params are the calculation's parameters: the defaults in o's mode (an
+// unknown mode, refused by the configuration, is the default one).
+func (o EWROptions) params() ewr.Params {
+	p, ok := ewr.DefaultParams().WithMode(o.Mode)
+	if !ok {
+		p, _ = ewr.DefaultParams().WithMode(ewr.DefaultMode)
+	}
+	return p
+}
+
+// engineConfig is the configuration of o's engines: niced, one thread
+// each, clearing their hash before every search (16 MB) in a mode that
+// needs it, else keeping 64 MB across a calculation.
+func (o EWROptions) engineConfig() ewr.EngineConfig {
+	c := ewr.EngineConfig{Command: o.Engine, Workers: max(1, o.Workers), HashMB: 64, Nice: 19}
+	if ewr.ModeClearsHash(o.Mode) {
+		c.HashMB, c.ClearEach = ewr.ClearHashMB, true
+	}
+	return c
+}
+
 // ewrEvaluator returns the calculation's engines, starting them on first
 // use at low priority.
 func (s *Summariser) ewrEvaluator(ctx context.Context) (ewr.Evaluator, error) {
 	if s.ewrEval != nil {
 		return s.ewrEval, nil
 	}
-	e, err := ewr.StartEngines(ctx, ewr.EngineConfig{Command: s.ewr.Engine, Workers: max(1, s.ewr.Workers), HashMB: 64, Nice: 19})
+	e, err := ewr.StartEngines(ctx, s.ewr.engineConfig())
 	if err != nil {
 		return nil, fmt.Errorf("postgame: expected-winrate engines: %w", err)
 	}

@@ -59,10 +59,12 @@ func (e EWR) Calculate(ctx context.Context, pos ewr.Position, p ewr.Params, prog
 	return c.Calculate(ctx, pos, p, opt)
 }
 
-// Moment runs ewr.AnalyseMoment at the product defaults.
+// Moment runs ewr.AnalyseMoment at the product defaults in the default
+// mode (ewr.DefaultMode).
 func (e EWR) Moment(ctx context.Context, g ewr.Game, ply int, progress func(Progress)) (ewr.Moment, error) {
 	c, opt := e.observed(progress)
-	return ewr.AnalyseMoment(ctx, c, g, ply, ewr.DefaultParams(), opt)
+	p, _ := ewr.DefaultParams().WithMode(ewr.DefaultMode)
+	return ewr.AnalyseMoment(ctx, c, g, ply, p, opt)
 }
 
 // observed returns the calculator for one calculation and its options:
@@ -100,14 +102,56 @@ type observer struct {
 func (o *observer) Evaluate(ctx context.Context, reqs []ewr.EvalRequest, onResult func(int, score.Score)) error {
 	return o.inner.Evaluate(ctx, reqs, func(i int, s score.Score) {
 		if i >= 0 && i < len(reqs) {
-			o.mu.Lock()
-			if len(o.pending) < maxPending {
-				o.pending = append(o.pending, Evaluation{Key: positionKey(reqs[i].FEN), Winrate: s.Winrate()})
-			}
-			o.mu.Unlock()
+			o.note(reqs[i].FEN, s)
 		}
 		onResult(i, s)
 	})
+}
+
+// note records one evaluation for the next progress event.
+func (o *observer) note(fen string, s score.Score) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.pending) < maxPending {
+		o.pending = append(o.pending, Evaluation{Key: positionKey(fen), Winrate: s.Winrate()})
+	}
+}
+
+// Workers implements ewr.Dispatcher: the inner evaluator's engines, 0 when
+// it is not a Dispatcher (the calculation then uses Evaluate).
+func (o *observer) Workers() int {
+	if d, ok := o.inner.(ewr.Dispatcher); ok {
+		return d.Workers()
+	}
+	return 0
+}
+
+// Dispatch implements ewr.Dispatcher, noting each evaluation (only called
+// when Workers is not 0).
+func (o *observer) Dispatch(ctx context.Context, next func(int) (ewr.EvalRequest, bool), onResult func(int, ewr.EvalRequest, score.Score)) error {
+	d, ok := o.inner.(ewr.Dispatcher)
+	if !ok {
+		return errors.New("web: the evaluator is not a Dispatcher")
+	}
+	return d.Dispatch(ctx, next, func(w int, q ewr.EvalRequest, s score.Score) {
+		o.note(q.FEN, s)
+		onResult(w, q, s)
+	})
+}
+
+// ClearsEach passes on whether the inner evaluator's engines clear their
+// hash before every search (the settle mode needs it).
+func (o *observer) ClearsEach() bool {
+	c, ok := o.inner.(interface{ ClearsEach() bool })
+	return ok && c.ClearsEach()
+}
+
+// NewGame passes the start of a calculation on to the inner evaluator.
+func (o *observer) NewGame(ctx context.Context) error {
+	if ng, ok := o.inner.(interface{ NewGame(context.Context) error }); ok {
+		return ng.NewGame(ctx)
+	}
+	return nil
 }
 
 // take returns and clears the noted evaluations.

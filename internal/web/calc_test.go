@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/bots/score"
+	"github.com/outpostchess/outpost/bots/uci"
 )
 
 // TestEvaluationsStreamed checks that every evaluation the engine reports
@@ -136,4 +138,46 @@ func TestLazyEWRReportsUnavailable(t *testing.T) {
 		t.Errorf("opened %d times", opened)
 	}
 	l.Close()
+}
+
+// oneScoreSearcher is an ewr.Searcher answering +20 cp to every search.
+type oneScoreSearcher struct{}
+
+func (oneScoreSearcher) Analyse(context.Context, uci.Position, uci.Limits) (*uci.Result, error) {
+	return &uci.Result{BestMove: "e2e4", Nodes: 10, Lines: []uci.Info{{MultiPV: 1, Depth: 15, HasScore: true, Score: score.CP(20)}}}, nil
+}
+func (oneScoreSearcher) Restart(context.Context) error { return nil }
+func (oneScoreSearcher) Close() error                  { return nil }
+
+// TestObserverKeepsEngines: the explorer's observing evaluator keeps what
+// the calculation looks for in the engines — their lanes (Dispatcher) and
+// whether they clear their hash each search (the settle mode needs it) —
+// and notes the evaluations made through them; over an evaluator without
+// engines it claims none.
+func TestObserverKeepsEngines(t *testing.T) {
+	ee := ewr.NewEngineEvaluator(oneScoreSearcher{}, oneScoreSearcher{})
+	ee.ClearEach = true
+	o := &observer{inner: ee}
+	if o.Workers() != 2 || !o.ClearsEach() {
+		t.Fatalf("workers %d, clears each %v", o.Workers(), o.ClearsEach())
+	}
+	fen := "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"
+	sent := false
+	err := o.Dispatch(context.Background(), func(int) (ewr.EvalRequest, bool) {
+		if sent {
+			return ewr.EvalRequest{}, false
+		}
+		sent = true
+		return ewr.EvalRequest{FEN: fen, Depth: 15}, true
+	}, func(int, ewr.EvalRequest, score.Score) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := o.take(); len(got) != 1 || got[0].Key != fen {
+		t.Errorf("noted %+v", got)
+	}
+	plain := &observer{inner: &testEvaluator{}}
+	if plain.Workers() != 0 || plain.ClearsEach() {
+		t.Errorf("plain evaluator: workers %d, clears each %v", plain.Workers(), plain.ClearsEach())
+	}
 }

@@ -143,6 +143,18 @@ type ewrRequest struct {
 	StartFEN string     `json:"start_fen"`
 	Moves    []string   `json:"moves"`
 	Params   ewr.Params `json:"params"`
+	// Mode is the calculation's mode (ewr.Modes): by default the settle
+	// mode, unless Params already name a tree depth (a variant).
+	Mode string `json:"mode,omitempty"`
+}
+
+// withMode applies the request's mode to its parameters; false for an
+// unknown mode.
+func (req ewrRequest) withMode() (ewr.Params, bool) {
+	if req.Mode == "" && req.Params.TreeDepth != 0 {
+		return req.Params, true
+	}
+	return req.Params.WithMode(req.Mode)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -169,6 +181,12 @@ func (s *Server) startEWR(w http.ResponseWriter, r *http.Request) {
 	if req.Params.MaxNodes == 0 {
 		req.Params.MaxNodes = ewr.DefaultMaxNodes
 	}
+	p, ok := req.withMode()
+	if !ok {
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]string{"error": fmt.Sprintf("mode %q: use %s", req.Mode, strings.Join(ewr.Modes, ", "))})
+		return
+	}
+	req.Params = p
 	if err := req.Params.Validate(); err != nil {
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]string{"error": err.Error()})
 		return

@@ -436,3 +436,46 @@ func TestOutcome(t *testing.T) {
 		}
 	}
 }
+
+// TestEWRMode: the explorer calculates in the settle mode unless the
+// request names another mode (or a tree depth of its own); an unknown mode
+// is refused naming the modes.
+func TestEWRMode(t *testing.T) {
+	e := newTestEnv(t, nil)
+	base := ewr.Params{Threshold: 0.1, Depth: 15, LossThreshold: -0.1, Rating: 1500, OpponentRating: 1500, MaxNodes: ewr.DefaultMaxNodes}
+	params := `"params":{"threshold":0.1,"depth":15,"loss_threshold":-0.1,"maia_rating":1500,"opponent_maia_rating":1500`
+	for _, c := range []struct {
+		name, body string
+		want       ewr.Params
+		status     int
+	}{
+		{"default", `{` + params + `}}`, base.Settle(), http.StatusAccepted},
+		{"settle", `{` + params + `},"mode":"settle"}`, base.Settle(), http.StatusAccepted},
+		{"exact", `{` + params + `},"mode":"exact"}`, base, http.StatusAccepted},
+		{"fast", `{` + params + `},"mode":"fast"}`, base.Fast(), http.StatusAccepted},
+		{"own tree depth", `{` + params + `,"tree_depth":13}}`, func() ewr.Params { p := base; p.TreeDepth = 13; return p }(), http.StatusAccepted},
+		{"unknown", `{` + params + `},"mode":"quick"}`, ewr.Params{}, http.StatusUnprocessableEntity},
+	} {
+		resp, body := e.postJSON(t, "/api/ewr", c.body, true)
+		if resp.StatusCode != c.status {
+			t.Errorf("%s: status %d %s", c.name, resp.StatusCode, body)
+			continue
+		}
+		if c.status != http.StatusAccepted {
+			if !strings.Contains(body, `mode \"quick\": use settle, exact, fast`) {
+				t.Errorf("%s: %s", c.name, body)
+			}
+			continue
+		}
+		var started struct{ ID string }
+		if err := json.Unmarshal([]byte(body), &started); err != nil {
+			t.Fatal(err)
+		}
+		e.srv.mu.Lock()
+		got := e.srv.jobs[started.ID].params
+		e.srv.mu.Unlock()
+		if got != c.want {
+			t.Errorf("%s: params %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
