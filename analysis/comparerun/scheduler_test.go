@@ -39,15 +39,18 @@ func nextEvent(t *testing.T, events <-chan runEvent) runEvent {
 	return runEvent{}
 }
 
-// startScheduler runs s in the background; the returned stop cancels it
-// and checks that Run returned nil.
-func startScheduler(t *testing.T, s *Scheduler) (stop func()) {
+// startScheduler runs s in the background; the returned stop cancels it,
+// calls afterCancel, and checks that Run returned nil.
+func startScheduler(t *testing.T, s *Scheduler, afterCancel ...func()) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx) }()
 	return func() {
 		cancel()
+		for _, f := range afterCancel {
+			f()
+		}
 		select {
 		case err := <-done:
 			if err != nil {
@@ -69,7 +72,20 @@ func TestSchedulerIntervalAndRestart(t *testing.T) {
 	st := openStore(t)
 	const interval = 400 * time.Millisecond
 	events := make(chan runEvent, 4)
-	s, err := NewScheduler(schedConfig(w, st, o, interval, events))
+	// The first scheduler holds after its second run until it is stopped:
+	// a third run, due at once when a run takes longer than the interval
+	// on a loaded machine, would otherwise race with the stop and leave an
+	// interrupted run (and its event) for the second scheduler.
+	cfg := schedConfig(w, st, o, interval, events)
+	held := make(chan struct{})
+	ran := 0
+	cfg.OnRun = func(user string, rep *RunReport, err error) {
+		events <- runEvent{user, rep, err}
+		if ran++; ran == 2 {
+			<-held
+		}
+	}
+	s, err := NewScheduler(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +100,7 @@ func TestSchedulerIntervalAndRestart(t *testing.T) {
 		}
 	}
 	before := goleak.IgnoreCurrent()
-	stop := startScheduler(t, s)
+	stop := startScheduler(t, s, func() { close(held) })
 	first := nextEvent(t, events)
 	second := nextEvent(t, events)
 	stop()

@@ -40,6 +40,14 @@ func (c *stopClock) since(t *testing.T) time.Duration {
 	return time.Since(c.at)
 }
 
+// promptStop bounds a shutdown that must not wait for the games: the time
+// from its start to the checks after Run returned. It is far above what a
+// loaded machine needs under the race detector (stopping the games, the
+// streams and the store; each test logs the time it took) and far below
+// what waiting would take (the tests' 1-minute shutdown_timeout and
+// contexts, their 3-minute games), so it still tells the two apart.
+const promptStop = 20 * time.Second
+
 // shutdownConfig is a daemon configuration for the shutdown tests.
 func shutdownConfig(mode string, timeout time.Duration) *config.Config {
 	cfg := easyConfig() // only the shutdown aborts
@@ -213,7 +221,8 @@ func TestShutdownFinishTimeout(t *testing.T) {
 	timeout := 600 * time.Millisecond
 	res, took := stopMidGame(t, "finish", timeout, 100*time.Millisecond)
 	assert.GreaterOrEqual(t, took, timeout, "waited for the game")
-	assert.Less(t, took, timeout+3*time.Second, "then stopped")
+	t.Logf("the shutdown took %s (timeout %s)", took, timeout)
+	assert.Less(t, took, timeout+promptStop, "then stopped")
 	assertLeft(t, res)
 }
 
@@ -248,7 +257,9 @@ func TestShutdownAbort(t *testing.T) {
 		Summariser: &countingSummariser{}, Dir: t.TempDir(), Logger: testLogger(t), Stop: stop, Hooks: hooks, Ready: ready,
 		Sandbox: sandbox.Config{OnMove: moves.onMove}})
 	require.NoError(t, err)
-	assert.Less(t, clock.since(t), 5*time.Second, "abort does not wait for the games")
+	took := clock.since(t)
+	t.Logf("the shutdown took %s", took)
+	assert.Less(t, took, promptStop, "abort does not wait for the games")
 	idleID, ok := <-idleGame
 	require.True(t, ok, "the idle human's challenge was accepted")
 
@@ -274,7 +285,8 @@ func TestShutdownAbort(t *testing.T) {
 // daemon and stays resumable in the store.
 func TestShutdownLeave(t *testing.T) {
 	res, took := stopMidGame(t, "leave", time.Minute, 50*time.Millisecond)
-	assert.Less(t, took, 3*time.Second, "leave stops at once")
+	t.Logf("the shutdown took %s", took)
+	assert.Less(t, took, promptStop, "leave stops at once")
 	assertLeft(t, res)
 	assert.Zero(t, botRequests(res.Sandbox, "/resign")+botRequests(res.Sandbox, "/abort"))
 }
@@ -348,5 +360,7 @@ func TestEventStreamLostForGood(t *testing.T) {
 	assert.ErrorIs(t, err, lichess.ErrUnauthorized)
 	at, ok := revokedAt.Load().(time.Time)
 	require.True(t, ok)
-	assert.Less(t, time.Since(at), 3*time.Second, "the daemon stopped by itself")
+	took := time.Since(at)
+	t.Logf("the daemon stopped %s after the drop was armed", took)
+	assert.Less(t, took, promptStop, "the daemon stopped by itself")
 }

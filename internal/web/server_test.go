@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -383,10 +385,32 @@ func TestLichessTokenNeverShown(t *testing.T) {
 }
 
 // TestEWRCancelledWhenClientLeaves checks that closing the event stream
-// stops the calculation and leaves no goroutine behind.
+// stops the calculation and leaves no goroutine behind. Every evaluation
+// waits until the calculation's context ends, so the calculation can only
+// stop because the client left (the server is closed only after that); it
+// then makes no further evaluation. (Counting evaluations 300 ms after the
+// client left, as before, depended on how soon a loaded machine let the
+// server notice.)
 func TestEWRCancelledWhenClientLeaves(t *testing.T) {
-	ev := &testEvaluator{delay: 50 * time.Millisecond}
+	waiting := make(chan struct{}, 1)
+	cancelled := make(chan struct{})
+	testEnded := make(chan struct{}) // a failed test must not hang in ts.Close
+	var cancelledOnce sync.Once
+	ev := &testEvaluator{wait: func(ctx context.Context, call int) error {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+		select {
+		case <-ctx.Done():
+			cancelledOnce.Do(func() { close(cancelled) })
+			return ctx.Err()
+		case <-testEnded:
+			return errors.New("the test ended")
+		}
+	}}
 	e := newTestEnv(t, func(o *Options) { o.Calculator = EWR{Calc: &ewr.Calculator{Prober: testProber{}, Evaluator: ev}} })
+	t.Cleanup(func() { close(testEnded) }) // runs before newTestEnv's cleanups
 	tr := &http.Transport{}
 	client := &http.Client{Transport: tr}
 	req, _ := http.NewRequest(http.MethodPost, e.ts.URL+"/api/ewr", strings.NewReader(`{"params":{"threshold":0.1,"depth":15,"loss_threshold":-0.1,"maia_rating":1500,"opponent_maia_rating":1500}}`))
@@ -404,21 +428,29 @@ func TestEWRCancelledWhenClientLeaves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readEvent(t, bufio.NewReader(sresp.Body)) // the calculation is running
+	select {
+	case <-waiting: // the calculation is running, inside an evaluation
+	case <-time.After(30 * time.Second):
+		t.Fatal("the calculation never asked for an evaluation")
+	}
 	cancel()
 	sresp.Body.Close()
 	tr.CloseIdleConnections()
-	ev.mu.Lock()
-	n := ev.n
-	ev.mu.Unlock()
-	time.Sleep(300 * time.Millisecond)
-	ev.mu.Lock()
-	later := ev.n
-	ev.mu.Unlock()
-	if later > n+1 {
-		t.Errorf("evaluations went on after the client left: %d → %d", n, later)
+	select {
+	case <-cancelled:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the calculation went on after the client left")
 	}
-	e.ts.Close()
+	ev.mu.Lock()
+	calls := ev.calls
+	ev.mu.Unlock()
+	e.ts.Close() // returns once the calculation's handler has returned
+	ev.mu.Lock()
+	later := ev.calls
+	ev.mu.Unlock()
+	if later != calls {
+		t.Errorf("the calculation asked for evaluations after the client left: %d calls, then %d", calls, later)
+	}
 	goleak.VerifyNone(t, goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"))
 }
 
