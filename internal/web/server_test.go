@@ -18,6 +18,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 func mustContain(t *testing.T, body string, wants ...string) {
@@ -419,7 +420,7 @@ func TestEWRCancelledWhenClientLeaves(t *testing.T) {
 		t.Errorf("evaluations went on after the client left: %d → %d", n, later)
 	}
 	e.ts.Close()
-	goleak.VerifyNone(t, goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"))
+	testkit.NoLeaks(t, goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"))
 }
 
 func TestOutcome(t *testing.T) {
