@@ -26,6 +26,7 @@ import (
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // workerEnv makes the test binary a cluster worker (for the kill test):
@@ -331,7 +332,7 @@ func TestClusterServerRestartLosesNothing(t *testing.T) {
 func noLeaks(t *testing.T) {
 	t.Helper()
 	ignore := goleak.IgnoreCurrent()
-	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
+	t.Cleanup(func() { testkit.NoLeaks(t, ignore) })
 }
 
 // A chunk an engine refuses fails the job with the worker's message; the

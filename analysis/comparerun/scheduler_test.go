@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 type runEvent struct {
@@ -105,7 +106,7 @@ func TestSchedulerIntervalAndRestart(t *testing.T) {
 	second := nextEvent(t, events)
 	stop()
 	// nothing left behind but idle HTTP connections
-	goleak.VerifyNone(t, before, goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+	testkit.NoLeaks(t, before, goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
 		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"), goleak.IgnoreTopFunction("net/http.(*conn).serve"),
 		goleak.IgnoreAnyFunction("internal/poll.runtime_pollWait"))
 	for _, ev := range []runEvent{first, second} {

@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/outpostchess/outpost/bots/score"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // fakeDispatcher is a Dispatcher over a fakeEvaluator's table with n
@@ -293,7 +292,7 @@ func TestLaneOf(t *testing.T) {
 // free engine, results carry their engine, failures stop it, no goroutine
 // is left behind.
 func TestEngineDispatch(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	defer testkit.NoLeaks(t)
 	scores := map[string]score.Score{"a": {CP: 1}, "b": {CP: 2}, "c": {CP: 3}, "d": {CP: 4}}
 	a, b := &fakeSearcher{scores: scores}, &fakeSearcher{scores: scores}
 	ev := NewEngineEvaluator(a, b)

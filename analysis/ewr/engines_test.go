@@ -8,10 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // fakeSearcher answers from a table of side-to-move scores keyed by FEN.
@@ -58,7 +57,7 @@ func (f *fakeSearcher) Close() error {
 }
 
 func TestEngineEvaluator(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	defer testkit.NoLeaks(t)
 	scores := map[string]score.Score{"a": {CP: 35}, "b": {CP: -20}, "c": score.Mate(2), "d": score.Mate(-1)}
 	a := &fakeSearcher{scores: scores, crashes: 1}
 	b := &fakeSearcher{scores: scores}

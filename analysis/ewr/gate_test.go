@@ -7,10 +7,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // testGate allows `allowed` engines until open is closed, then all. It
@@ -71,7 +71,7 @@ func (c *countingSearcher) count() (searches, newGames int) {
 }
 
 func TestEngineEvaluatorGate(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	defer testkit.NoLeaks(t)
 	pos := Position{Moves: []string{"e2e4", "e7e5"}}
 	for _, tc := range []struct {
 		name    string

@@ -20,6 +20,7 @@ import (
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/sandbox"
 )
@@ -152,7 +153,7 @@ func testContext(t testing.TB, d time.Duration) context.Context {
 func checkLeaks(t *testing.T) {
 	t.Helper()
 	running := goleak.IgnoreCurrent()
-	t.Cleanup(func() { goleak.VerifyNone(t, running) })
+	t.Cleanup(func() { testkit.NoLeaks(t, running) })
 }
 
 // leakChecked is testContext for a test that checkLeaks: the context ends

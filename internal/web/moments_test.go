@@ -18,6 +18,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // streamMoments reads a game's moments stream until it ends; it returns
@@ -330,7 +331,7 @@ func TestGameMomentsCancelledWhenNobodyWatches(t *testing.T) {
 	}
 	srv.Close()
 	ts.Close()
-	goleak.VerifyNone(t, goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"), before)
+	testkit.NoLeaks(t, goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"), before)
 }
 
 // newServer serves srv on loopback until the test ends; the server's

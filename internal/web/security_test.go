@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 func TestSecurityHeaders(t *testing.T) {
@@ -121,7 +123,7 @@ func TestListenRequiresTokenOffLoopback(t *testing.T) {
 }
 
 func TestServeShutsDown(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent(), goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"))
+	defer testkit.NoLeaks(t, goleak.IgnoreCurrent(), goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"))
 	st := seedStore(t)
 	addr, cancel, done := serveLoopback(t, Options{Store: st, LivePoll: 10 * time.Millisecond})
 	// An open event stream must not keep the server from stopping.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 func mustContain(t *testing.T, body string, wants ...string) {
@@ -451,7 +452,7 @@ func TestEWRCancelledWhenClientLeaves(t *testing.T) {
 	if later != calls {
 		t.Errorf("the calculation asked for evaluations after the client left: %d calls, then %d", calls, later)
 	}
-	goleak.VerifyNone(t, goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"))
+	testkit.NoLeaks(t, goleak.IgnoreTopFunction("database/sql.(*DB).connectionOpener"))
 }
 
 func TestOutcome(t *testing.T) {
