@@ -24,6 +24,10 @@ type Demo struct {
 	// its engine.
 	TC       string
 	Sparring string
+	// Days, when above 0, makes the sparring partner send correspondence
+	// challenges with this many days per move instead of TC (Lichess's
+	// choices: 1, 2, 3, 5, 7, 10 or 14).
+	Days int
 	// Variant is standard, chess960 or fromPosition; FEN the start
 	// position of the challenges ("" for the standard one, or a random
 	// Chess960 one).
@@ -45,6 +49,11 @@ const (
 // Check validates the variant, start position and time scale (naming them
 // by their flags), and makes a standard game with a FEN fromPosition.
 func (o *Demo) Check() error {
+	switch o.Days {
+	case 0, 1, 2, 3, 5, 7, 10, 14: // lila's correspondence choices (lichess.ChallengeParams)
+	default:
+		return fmt.Errorf("--days %d: want 1, 2, 3, 5, 7, 10 or 14 (days per move of a correspondence game)", o.Days)
+	}
 	if !(o.TimeScale >= MinTimeScale && o.TimeScale <= MaxTimeScale) { // NaN too
 		return fmt.Errorf("--time-scale %v: want %v to %v (1 = Lichess's real clocks)", o.TimeScale, MinTimeScale, MaxTimeScale)
 	}
@@ -92,7 +101,7 @@ func RunSandboxDemo(ctx context.Context, cfg *config.Config, o Demo, out io.Writ
 	if variant == "standard" || variant == "fromPosition" {
 		variant = "" // the sandbox makes a game with a FEN fromPosition
 	}
-	dopt := demo.Options{Config: cfg, Games: o.Games, TC: o.TC, Sparring: o.Sparring,
+	dopt := demo.Options{Config: cfg, Games: o.Games, TC: o.TC, Days: o.Days, Sparring: o.Sparring,
 		SparringVariant: variant, SparringFEN: o.FEN,
 		Out: out, Summariser: sum, Logger: log, EngineOptions: maia}
 	dopt.Sandbox.TimeScale = o.TimeScale
