@@ -89,12 +89,17 @@ func RunSandboxDemo(ctx context.Context, cfg *config.Config, o Demo, out io.Writ
 	maia, pred, closeMaia := MaiaOption(cfg, log)
 	defer closeMaia()
 	// A demo of N games exists to show its summaries: each waits for its
-	// expected-winrate line however busy the machine (the calculation ends
-	// on its own, and Ctrl-C ends the wait); an open-ended sandbox run
-	// keeps the daemon's bound, [summary] ewr_timeout.
+	// expected-winrate line up to the summary's own bound, [summary]
+	// timeout, which also ends a demo on a machine too busy for the line;
+	// an open-ended sandbox run keeps the daemon's bound for the line,
+	// [summary] ewr_timeout.
 	bound := cfg.Summary.EWRTimeout
 	if o.Games > 0 {
 		bound = 0
+		if cfg.Summary.Enabled {
+			fmt.Fprintf(out, "Each summary waits for its analysis and expected-winrate line up to [summary] timeout = %v; past it, it goes out with the parts that are ready (the log says which).\n",
+				cfg.Summary.Timeout)
+		}
 	}
 	sum.WithConfigEWR(cfg, pred, nil, bound, log)
 	variant := o.Variant
