@@ -63,7 +63,7 @@ func New(cfg analysis.PoolConfig, nodes int64, me string) *Summariser {
 // every engine may search, always at the lowest priority.
 type unknownPhase struct{}
 
-func (unknownPhase) Allowed() (int, <-chan struct{}) { return 1 << 20, nil }
+func (unknownPhase) Allowed() (int, <-chan struct{})  { return 1 << 20, nil }
 func (unknownPhase) OnClock() (bool, <-chan struct{}) { return true, nil }
 
 // SetBound bounds every summary (0: no bound): d after its analysis
