@@ -37,8 +37,9 @@ type Phases interface {
 //
 // A process may raise its niceness but not lower it again (RLIMIT_NICE is
 // 0 for ordinary users), so an engine changes priority by being restarted
-// under the other one; a search at normal priority that a game interrupts
-// is stopped at once (UCI stop) and searched again.
+// under the other one; a search whose phase changes (a game starts, or the
+// last one ends: a niced search beside a busy machine would otherwise crawl
+// on long after the game) is stopped at once (UCI stop) and searched again.
 const (
 	idleNice   = 0
 	inGameNice = 19
@@ -87,8 +88,9 @@ func niceFor(onClock bool) int {
 }
 
 // Analyse searches pos once the gate lets this engine search: at normal
-// priority while no game is on the clock (stopped and searched again when a
-// game starts meanwhile), else at the lowest.
+// priority while no game is on the clock, else at the lowest. A search
+// whose phase changes meanwhile (a game starts, or the last one ends) is
+// stopped and searched again at the new phase's priority.
 func (e *phasedEngine) Analyse(ctx context.Context, pos uci.Position, lim uci.Limits) (*uci.Result, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -100,14 +102,12 @@ func (e *phasedEngine) Analyse(ctx context.Context, pos uci.Position, lim uci.Li
 		if err := e.use(ctx, niceFor(on)); err != nil {
 			return nil, err
 		}
-		if on {
-			return e.cur.Analyse(ctx, pos, lim)
-		}
-		res, err, interrupted := e.searchUntilGame(ctx, changed, pos, lim)
+		res, err, interrupted := e.searchInPhase(ctx, on, changed, pos, lim)
 		if !interrupted {
 			return res, err
 		}
-		e.log.Debug().Int("engine", e.idx).Msg("a game started: the summary's search stopped, to go on at low priority")
+		e.log.Debug().Int("engine", e.idx).Bool("game_on_clock", !on).
+			Msg("the games' phase changed: the summary's search stopped, to go on at the other priority")
 	}
 }
 
@@ -126,10 +126,10 @@ func (e *phasedEngine) waitAllowed(ctx context.Context) error {
 	}
 }
 
-// searchUntilGame runs one search at normal priority and stops it when a
-// game comes on the clock (changed is the phase's channel read before the
-// search); interrupted says it was stopped for that.
-func (e *phasedEngine) searchUntilGame(ctx context.Context, changed <-chan struct{}, pos uci.Position, lim uci.Limits) (*uci.Result, error, bool) {
+// searchInPhase runs one search and stops it when the phase changes from
+// on (changed is the phase's channel read with it); interrupted says it
+// was stopped for that.
+func (e *phasedEngine) searchInPhase(ctx context.Context, on bool, changed <-chan struct{}, pos uci.Position, lim uci.Limits) (*uci.Result, error, bool) {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
@@ -138,8 +138,8 @@ func (e *phasedEngine) searchUntilGame(ctx context.Context, changed <-chan struc
 		for ch := changed; ; {
 			select {
 			case <-ch:
-				var on bool
-				if on, ch = e.phases.OnClock(); on {
+				var now bool
+				if now, ch = e.phases.OnClock(); now != on {
 					cancel()
 					watched <- true
 					return

@@ -121,16 +121,18 @@ func (e *fakeEngine) Close() error {
 func TestPhasedEngine(t *testing.T) {
 	type step int
 	const (
-		gameStarts step = iota // a game comes on the clock during the search
-		gameEnds               // the game ends (no search running)
-		answer                 // the running search answers
+		gameStarts   step = iota // a game comes on the clock during the search
+		gameEnds                 // the game ends during the search
+		gameEndsHeld             // the game ends while the search waits for the gate
+		endBefore                // the game ends before the search starts
+		answer                   // the running search answers
 	)
 	for _, tc := range []struct {
 		name   string
 		onAt   bool // a game on the clock when the engine is built
 		inGame int
 		// searches run one after the other; each lists what happens
-		// after its (last) search started
+		// around it
 		runs         [][]step
 		wantStarts   []int
 		wantSearches []search
@@ -139,9 +141,11 @@ func TestPhasedEngine(t *testing.T) {
 			[]int{idleNice}, []search{{idleNice, false}}},
 		{"a game starts: stopped, searched again niced", false, 1, [][]step{{gameStarts, answer}},
 			[]int{idleNice, inGameNice}, []search{{idleNice, true}, {inGameNice, false}}},
-		{"a game starts, none may search: held until it ends", false, 0, [][]step{{gameStarts, gameEnds, answer}},
+		{"a game starts, none may search: held until it ends", false, 0, [][]step{{gameStarts, gameEndsHeld, answer}},
 			[]int{idleNice}, []search{{idleNice, true}, {idleNice, false}}},
-		{"built in a game, next search after it at normal priority", true, 1, [][]step{{answer}, {gameEnds, answer}},
+		{"the game ends: stopped, searched again at normal priority", true, 1, [][]step{{gameEnds, answer}},
+			[]int{inGameNice, idleNice}, []search{{inGameNice, true}, {idleNice, false}}},
+		{"built in a game, next search after it at normal priority", true, 1, [][]step{{answer}, {endBefore, answer}},
 			[]int{inGameNice, idleNice}, []search{{inGameNice, false}, {idleNice, false}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,9 +155,7 @@ func TestPhasedEngine(t *testing.T) {
 			e, err := newPhasedEngine(ctx, 0, ph, f.start, zerolog.Nop())
 			require.NoError(t, err)
 			for _, run := range tc.runs {
-				// a step that ends a game before the search: the search
-				// then starts after it
-				if run[0] == gameEnds {
+				if run[0] == endBefore {
 					ph.set(false)
 					run = run[1:]
 				}
@@ -168,13 +170,13 @@ func TestPhasedEngine(t *testing.T) {
 				<-f.searching
 				for _, s := range run {
 					switch s {
-					case gameStarts:
-						ph.set(true)
-						<-f.stops // before the game ends: it was seen
-						if tc.inGame > 0 {
-							<-f.searching // searched again, niced
+					case gameStarts, gameEnds:
+						ph.set(s == gameStarts)
+						<-f.stops // seen before the phase changes again
+						if s == gameEnds || tc.inGame > 0 {
+							<-f.searching // searched again
 						}
-					case gameEnds:
+					case gameEndsHeld:
 						ph.set(false)
 						<-f.searching // searched again at normal priority
 					case answer:

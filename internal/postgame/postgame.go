@@ -37,8 +37,7 @@ type Summariser struct {
 	ewrEval ewr.Evaluator // started on first use unless given
 
 	// phases decide the priority of the engines this summariser starts
-	// (see idleNice); until the daemon gives its gate, a game may be on
-	// the clock.
+	// (see idleNice); without the daemon's gate there is no game.
 	phases Phases
 	// bound is the longest a summary takes (0: none); after replaces the
 	// real timer in tests.
@@ -56,15 +55,15 @@ type Summariser struct {
 // cfg at nodes per position. me is our account name, used for our side's
 // player name.
 func New(cfg analysis.PoolConfig, nodes int64, me string) *Summariser {
-	return &Summariser{cfg: cfg, nodes: nodes, me: me, phases: unknownPhase{}, log: zerolog.Nop()}
+	return &Summariser{cfg: cfg, nodes: nodes, me: me, phases: noGames{}, log: zerolog.Nop()}
 }
 
-// unknownPhase is the Phases of a summariser without the daemon's gate:
-// every engine may search, always at the lowest priority.
-type unknownPhase struct{}
+// noGames is the Phases of a summariser without the daemon's gate: no game
+// of ours is on the clock, so every engine may search at normal priority.
+type noGames struct{}
 
-func (unknownPhase) Allowed() (int, <-chan struct{})  { return 1 << 20, nil }
-func (unknownPhase) OnClock() (bool, <-chan struct{}) { return true, nil }
+func (noGames) Allowed() (int, <-chan struct{})  { return 1 << 20, nil }
+func (noGames) OnClock() (bool, <-chan struct{}) { return false, nil }
 
 // SetBound bounds every summary (0: no bound): d after its analysis
 // started, the summary goes out with the parts that are ready — the
