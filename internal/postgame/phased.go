@@ -175,6 +175,7 @@ func (e *phasedEngine) use(ctx context.Context, nice int) error {
 		return err
 	}
 	e.cur, e.nice = s, nice
+	e.log.Debug().Int("engine", e.idx).Int("nice", nice).Msg("summary engine started")
 	return nil
 }
 
