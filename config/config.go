@@ -186,6 +186,9 @@ type SummaryConfig struct {
 	Nodes   int      `toml:"nodes"`  // node budget per position
 	Engine  []string `toml:"engine"` // UCI command line; empty = analysis.engine
 	EWR     bool     `toml:"ewr"`    // add the expected-winrate line
+	// Timeout bounds a whole summary from the start of its analysis; past
+	// it the summary goes out with the parts that are ready.
+	Timeout time.Duration `toml:"timeout"`
 	// EWRTimeout bounds the wait for the expected-winrate line; past it
 	// the summary goes out saying it was not ready.
 	EWRTimeout time.Duration `toml:"ewr_timeout"`
@@ -366,7 +369,11 @@ func Default() *Config {
 			// The exact calculation takes 1–15 s per position on two idle
 			// cores (docs/expected-winrate.md); the bound leaves room for
 			// a busy machine and a game on the clock (one engine).
-			EWRTimeout:       2 * time.Minute,
+			EWRTimeout: 2 * time.Minute,
+			// The analysis takes seconds and the line at most
+			// ewr_timeout; the rest is for a busy machine and for games
+			// on the clock, which hold the summary's engines back.
+			Timeout:          10 * time.Minute,
 			EWRMode:          "settle",
 			EWREnginesInGame: 1,
 		},

@@ -237,6 +237,7 @@ func (c *Config) checkSummary(ch *checker) {
 	ch.listOf("summary.rooms", s.Rooms, chatRooms(), s.Enabled)
 	ch.intRange("summary.nodes", s.Nodes, 1000, 100_000_000, "nodes")
 	ch.command("summary.engine", s.Engine, false)
+	ch.durRange("summary.timeout", s.Timeout, time.Minute, 24*time.Hour)
 	ch.durRange("summary.ewr_timeout", s.EWRTimeout, 10*time.Second, time.Hour)
 	ch.oneOf("summary.ewr_mode", s.EWRMode, []string{"settle", "exact", "fast"})
 	ch.intRange("summary.ewr_engines_in_game", s.EWREnginesInGame, 0, 64, "engines")

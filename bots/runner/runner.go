@@ -409,6 +409,10 @@ func (r *Runner) think(ctx context.Context, ply int) {
 		defer r.wg.Done()
 		start := time.Now()
 		mv, err := r.selectMove(tctx, hit, pos, lim)
+		// the think time beside its limits, for measuring the budgets by
+		// hand (docs/operations.md)
+		r.log.Debug().Int("ply", ply).Dur("think", time.Since(start)).Dur("move_time", lim.MoveTime).
+			Dur("deadline", lim.Deadline).Str("source", mv.Source).Msg("engine answered")
 		t := thought{ply: ply, gen: gen, move: mv, err: err, overhead: start.Sub(received), doneAt: time.Now()}
 		select {
 		case r.moveCh <- t:

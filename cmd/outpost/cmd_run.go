@@ -12,11 +12,12 @@ import (
 // runRun implements `outpost run`: the daemon against Lichess, or with
 // --sandbox against an embedded sandbox.
 func runRun(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "run", "[--config FILE] [--sandbox [--games N] [--tc BASE+INC] [--sparring ENGINE] [--variant standard|chess960|fromPosition] [--fen FEN] [--time-scale X]]")
+	fs := newFlags(env, "run", "[--config FILE] [--sandbox [--games N] [--tc BASE+INC | --days N] [--sparring ENGINE] [--variant standard|chess960|fromPosition] [--fen FEN] [--time-scale X]]")
 	cfgPath := configFlag(fs, "configuration file (TOML); default: built-in defaults")
 	sb := fs.Bool("sandbox", false, "run against an embedded Lichess sandbox with a sparring partner (offline demo)")
 	games := fs.Int("games", 0, "with --sandbox: exit 0 once this many games are over and summarised (0 = run until killed)")
 	tc := fs.String("tc", "1+0", "with --sandbox: the sparring partner's time control, MINUTES+SECONDS")
+	days := fs.Int("days", 0, "with --sandbox: play correspondence games of N days per move (1, 2, 3, 5, 7, 10 or 14) instead of --tc; the bot thinks [game] correspondence_move_time a move")
 	sparring := fs.String("sparring", "easy", "with --sandbox: the sparring partner's engine")
 	variant := fs.String("variant", "standard", "with --sandbox: the sparring partner's variant: standard, chess960 (a random start position, or --fen) or fromPosition (with --fen)")
 	fen := fs.String("fen", "", "with --sandbox: the start position of the sparring partner's challenges")
@@ -26,6 +27,11 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	}
 	if err := checkMin(fs, 0, "games"); err != nil {
 		return err
+	}
+	if *days != 0 && flagSet(fs, "tc") {
+		fmt.Fprintf(env.Stderr, "outpost run: --days %d and --tc %s: give one (a correspondence game has no clock)\n", *days, *tc)
+		fs.Usage()
+		return errUsage
 	}
 	cfg, err := loadConfig(*cfgPath)
 	if err != nil {
@@ -46,7 +52,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeLog()
 	if *sb {
-		o := app.Demo{Games: *games, TC: *tc, Sparring: *sparring, Variant: *variant, FEN: *fen, TimeScale: *timeScale}
+		o := app.Demo{Games: *games, TC: *tc, Days: *days, Sparring: *sparring, Variant: *variant, FEN: *fen, TimeScale: *timeScale}
 		if err := o.Check(); err != nil {
 			fmt.Fprintf(env.Stderr, "outpost run: %v\n", err)
 			fs.Usage()

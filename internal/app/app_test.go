@@ -34,6 +34,8 @@ func TestDemoCheck(t *testing.T) {
 		{"bad variant", Demo{Variant: "atomic", TimeScale: 1}, "", `--variant "atomic": want standard, chess960 or fromPosition`},
 		{"time scale zero", Demo{TimeScale: 0}, "", "--time-scale 0: want 0.01 to 1"},
 		{"time scale above 1", Demo{TimeScale: 1.5}, "", "--time-scale 1.5: want 0.01 to 1"},
+		{"correspondence", Demo{Days: 14, TimeScale: 1}, "", ""},
+		{"days not a choice", Demo{Days: 4, TimeScale: 1}, "", "--days 4: want 1, 2, 3, 5, 7, 10 or 14"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := c.demo

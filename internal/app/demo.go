@@ -24,6 +24,10 @@ type Demo struct {
 	// its engine.
 	TC       string
 	Sparring string
+	// Days, when above 0, makes the sparring partner send correspondence
+	// challenges with this many days per move instead of TC (Lichess's
+	// choices: 1, 2, 3, 5, 7, 10 or 14).
+	Days int
 	// Variant is standard, chess960 or fromPosition; FEN the start
 	// position of the challenges ("" for the standard one, or a random
 	// Chess960 one).
@@ -45,6 +49,11 @@ const (
 // Check validates the variant, start position and time scale (naming them
 // by their flags), and makes a standard game with a FEN fromPosition.
 func (o *Demo) Check() error {
+	switch o.Days {
+	case 0, 1, 2, 3, 5, 7, 10, 14: // lila's correspondence choices (lichess.ChallengeParams)
+	default:
+		return fmt.Errorf("--days %d: want 1, 2, 3, 5, 7, 10 or 14 (days per move of a correspondence game)", o.Days)
+	}
 	if !(o.TimeScale >= MinTimeScale && o.TimeScale <= MaxTimeScale) { // NaN too
 		return fmt.Errorf("--time-scale %v: want %v to %v (1 = Lichess's real clocks)", o.TimeScale, MinTimeScale, MaxTimeScale)
 	}
@@ -80,19 +89,24 @@ func RunSandboxDemo(ctx context.Context, cfg *config.Config, o Demo, out io.Writ
 	maia, pred, closeMaia := MaiaOption(cfg, log)
 	defer closeMaia()
 	// A demo of N games exists to show its summaries: each waits for its
-	// expected-winrate line however busy the machine (the calculation ends
-	// on its own, and Ctrl-C ends the wait); an open-ended sandbox run
-	// keeps the daemon's bound, [summary] ewr_timeout.
+	// expected-winrate line up to the summary's own bound, [summary]
+	// timeout, which also ends a demo on a machine too busy for the line;
+	// an open-ended sandbox run keeps the daemon's bound for the line,
+	// [summary] ewr_timeout.
 	bound := cfg.Summary.EWRTimeout
 	if o.Games > 0 {
 		bound = 0
+		if cfg.Summary.Enabled {
+			fmt.Fprintf(out, "Each summary waits for its analysis and expected-winrate line up to [summary] timeout = %v; past it, it goes out with the parts that are ready (the log says which).\n",
+				cfg.Summary.Timeout)
+		}
 	}
 	sum.WithConfigEWR(cfg, pred, nil, bound, log)
 	variant := o.Variant
 	if variant == "standard" || variant == "fromPosition" {
 		variant = "" // the sandbox makes a game with a FEN fromPosition
 	}
-	dopt := demo.Options{Config: cfg, Games: o.Games, TC: o.TC, Sparring: o.Sparring,
+	dopt := demo.Options{Config: cfg, Games: o.Games, TC: o.TC, Days: o.Days, Sparring: o.Sparring,
 		SparringVariant: variant, SparringFEN: o.FEN,
 		Out: out, Summariser: sum, Logger: log, EngineOptions: maia}
 	dopt.Sandbox.TimeScale = o.TimeScale

@@ -4,16 +4,18 @@ import (
 	"github.com/outpostchess/outpost/analysis/ewr"
 )
 
-// gateSetter is a Summariser whose background calculation (the expected
-// winrate) can be held back while games are on the clock;
+// gateSetter is a Summariser whose background work (the post-game analysis
+// and the expected winrate) can be held back while games are on the clock;
 // postgame.Summariser is one. New gives it the daemon's gate.
 type gateSetter interface {
 	SetGate(ewr.Gate)
 }
 
-// gameGate is the ewr.Gate of the post-game calculation: every engine
-// may search while no game is on the clock, inGame of them (0: none) while
-// one is.
+// gameGate is the gate of the post-game work (an ewr.Gate, and a
+// postgame.Phases): every engine may search while no game is on the clock,
+// inGame of them (0: none) while one is. A correspondence game is not on
+// the clock: a move's days leave no time to lose, and with one open for
+// weeks the summaries would otherwise always run as if a game were.
 type gameGate struct {
 	d      *Daemon
 	inGame int
@@ -24,12 +26,23 @@ const allEngines = 1 << 20
 
 // Allowed implements ewr.Gate.
 func (g gameGate) Allowed() (int, <-chan struct{}) {
+	on, changed := g.OnClock()
+	if !on {
+		return allEngines, changed
+	}
+	return g.inGame, changed
+}
+
+// OnClock implements postgame.Phases: whether a real-time game is running.
+func (g gameGate) OnClock() (bool, <-chan struct{}) {
 	g.d.mu.Lock()
 	defer g.d.mu.Unlock()
-	if len(g.d.games) == 0 {
-		return allEngines, g.d.gamesChanged
+	for _, s := range g.d.games {
+		if !s.correspondence {
+			return true, g.d.gamesChanged
+		}
 	}
-	return g.inGame, g.d.gamesChanged
+	return false, g.d.gamesChanged
 }
 
 // notifyGames wakes the gate's waiters after the set of running games

@@ -20,20 +20,29 @@ func TestGameGate(t *testing.T) {
 		name    string
 		inGame  int
 		playing int
+		corr    int // correspondence games besides
 		want    int
 	}{
-		{"no game: every engine", 0, 0, allEngines},
-		{"a game on the clock, pause", 0, 1, 0},
-		{"a game on the clock, shrink to one", 1, 1, 1},
-		{"two games, shrink to one", 1, 2, 1},
+		{"no game: every engine", 0, 0, 0, allEngines},
+		{"a game on the clock, pause", 0, 1, 0, 0},
+		{"a game on the clock, shrink to one", 1, 1, 0, 1},
+		{"two games, shrink to one", 1, 2, 0, 1},
+		{"correspondence only: every engine", 0, 0, 2, allEngines},
+		{"correspondence and a game on the clock", 0, 1, 1, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := &Daemon{games: map[string]*gameSlot{}, gamesChanged: make(chan struct{})}
 			for i := 0; i < tc.playing; i++ {
 				d.games[string(rune('a'+i))] = &gameSlot{}
 			}
-			n, _ := gameGate{d: d, inGame: tc.inGame}.Allowed()
+			for i := 0; i < tc.corr; i++ {
+				d.games[string(rune('A'+i))] = &gameSlot{correspondence: true}
+			}
+			g := gameGate{d: d, inGame: tc.inGame}
+			n, _ := g.Allowed()
 			assert.Equal(t, tc.want, n)
+			on, _ := g.OnClock()
+			assert.Equal(t, tc.playing > 0, on, "on the clock")
 		})
 	}
 }

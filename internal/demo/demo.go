@@ -351,8 +351,15 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if s := sbCfg.TimeScale; s > 0 && s != 1 {
 		scale = fmt.Sprintf(", clocks scaled ×%g", s)
 	}
+	speed := opt.TC
+	if opt.Days > 0 {
+		speed, scale = fmt.Sprintf("correspondence, %d days per move", opt.Days), ""
+		if opt.Days == 1 {
+			speed = "correspondence, 1 day per move"
+		}
+	}
 	fmt.Fprintf(opt.Out, "Lichess sandbox on %s (bot %s, sparring partner %s playing %s at %s%s)\n",
-		url, BotName, SparringName, opt.Sparring, opt.TC, scale)
+		url, BotName, SparringName, opt.Sparring, speed, scale)
 
 	cfg := *opt.Config
 	if v := opt.SparringVariant; v != "" && !slices.Contains(cfg.Challenge.Variants, v) {

@@ -12,10 +12,11 @@ import (
 // extra game could also end before one of the N and take its place. A game
 // that ends without a summary to come (aborted, say) frees its place; a
 // summary that fails is reported by the daemon (Hooks.SummaryFailed) and
-// counts as done. The gate has no time bound: like the demo's wait for each
-// summary, it waits however busy the machine is (Ctrl-C ends the run). It
-// had one (three minutes without a summary), and on a loaded machine an
-// exact expected-winrate summary took longer, so `--games 1` played three.
+// counts as done. The gate has no time bound of its own: it waits as long
+// as the summaries take, which [summary] timeout bounds (a summary past it
+// goes out with the parts that are ready). It had one (three minutes
+// without a summary), and on a loaded machine an exact expected-winrate
+// summary took longer, so `--games 1` played three.
 type gate struct {
 	games int // opt.Games; 0 = the gate never closes
 

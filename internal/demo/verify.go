@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/verify"
@@ -128,6 +129,21 @@ func (f *verifyFlow) wire(opt Options, client *lichess.Client, st *store.Store, 
 type afterAnalysis struct {
 	inner daemon.Summariser
 	flow  *verifyFlow
+}
+
+// SetGate passes the daemon's gate to the inner summariser (its engines
+// yield to games on the clock).
+func (s afterAnalysis) SetGate(g ewr.Gate) {
+	if in, ok := s.inner.(interface{ SetGate(ewr.Gate) }); ok {
+		in.SetGate(g)
+	}
+}
+
+// SetMe passes our account name to the inner summariser.
+func (s afterAnalysis) SetMe(username string) {
+	if in, ok := s.inner.(interface{ SetMe(string) }); ok {
+		in.SetMe(username)
+	}
 }
 
 // Summarise implements daemon.Summariser.

@@ -56,13 +56,15 @@ func FromConfig(cfg *config.Config, me string, log zerolog.Logger) *Summariser {
 		}
 	}
 	pc.Command = cmd
-	return New(pc, int64(cfg.Summary.Nodes), me)
+	s := New(pc, int64(cfg.Summary.Nodes), me)
+	s.SetBound(cfg.Summary.Timeout, nil, log)
+	return s
 }
 
 // WithConfigEWR adds the expected-winrate line to the summaries
 // ([summary] ewr): Maia from pred, Stockfish from the summary's engine
-// (one niced engine per CPU), within bound (0: the summary waits for the
-// line). Without Maia or Stockfish the summaries go out without the line,
+// (one engine per CPU), within bound (0: the summary waits for the line
+// up to the summary's own bound, [summary] timeout). Without Maia or Stockfish the summaries go out without the line,
 // and the log says why.
 func (s *Summariser) WithConfigEWR(cfg *config.Config, pred *models.Predictor, cache ewr.Cache, bound time.Duration, log zerolog.Logger) {
 	if !cfg.Summary.EWR || !cfg.Summary.Enabled {

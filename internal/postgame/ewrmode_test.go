@@ -30,9 +30,8 @@ func TestEWRModeOfSummary(t *testing.T) {
 		if got := o.params(); got != c.params {
 			t.Errorf("%q: params %+v, want %+v", c.mode, got, c.params)
 		}
-		ec := o.engineConfig()
-		if ec.ClearEach != c.clear || ec.HashMB != c.hash || ec.Workers != 2 || ec.Nice != 19 {
-			t.Errorf("%q: engines %+v", c.mode, ec)
+		if hash, clear := o.engineHash(); clear != c.clear || hash != c.hash {
+			t.Errorf("%q: engines' hash %d MB, cleared each search %v; want %d, %v", c.mode, hash, clear, c.hash, c.clear)
 		}
 	}
 }

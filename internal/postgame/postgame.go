@@ -36,6 +36,17 @@ type Summariser struct {
 	ewrGate ewr.Gate
 	ewrEval ewr.Evaluator // started on first use unless given
 
+	// phases decide the priority of the engines this summariser starts
+	// (see idleNice); without the daemon's gate there is no game.
+	phases Phases
+	// bound is the longest a summary takes (0: none); after replaces the
+	// real timer in tests.
+	bound time.Duration
+	after func(time.Duration) <-chan time.Time
+	log   zerolog.Logger
+	// engineStart, when set, starts the pool's engines (tests).
+	engineStart func(ctx context.Context, nice int) (analysis.Searcher, error)
+
 	mu   sync.Mutex
 	pool *analysis.Pool
 }
@@ -44,7 +55,26 @@ type Summariser struct {
 // cfg at nodes per position. me is our account name, used for our side's
 // player name.
 func New(cfg analysis.PoolConfig, nodes int64, me string) *Summariser {
-	return &Summariser{cfg: cfg, nodes: nodes, me: me}
+	return &Summariser{cfg: cfg, nodes: nodes, me: me, phases: noGames{}, log: zerolog.Nop()}
+}
+
+// noGames is the Phases of a summariser without the daemon's gate: no game
+// of ours is on the clock, so every engine may search at normal priority.
+type noGames struct{}
+
+func (noGames) Allowed() (int, <-chan struct{})  { return 1 << 20, nil }
+func (noGames) OnClock() (bool, <-chan struct{}) { return false, nil }
+
+// SetBound bounds every summary (0: no bound): d after its analysis
+// started, the summary goes out with the parts that are ready — the
+// analysis lines and EWRNotReady, or AnalysisNotReady alone — and log
+// (which also receives the engines' warnings) says so, naming the game.
+// after, when not nil, replaces the real timer (tests fire the bound by
+// sending on or closing the channel it returns).
+func (s *Summariser) SetBound(d time.Duration, after func(time.Duration) <-chan time.Time, log zerolog.Logger) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bound, s.after, s.log = d, after, log
 }
 
 // EWROptions configure the summary's expected-winrate line.
@@ -71,11 +101,14 @@ type EWROptions struct {
 }
 
 // EWRNotReady is the summary line when the expected winrate was not
-// computed within EWROptions.Timeout; EWRFailed when it could not be
-// computed at all (the reason is logged by the caller's error).
+// computed within EWROptions.Timeout or the summary's bound; EWRFailed when
+// it could not be computed at all (the reason is logged by the caller's
+// error); AnalysisNotReady the summary's only line when the summary's
+// bound came before the game's analysis was done.
 const (
-	EWRNotReady = "Expected winrate: not ready in time."
-	EWRFailed   = "Expected winrate: could not be computed."
+	EWRNotReady      = "Expected winrate: not ready in time."
+	EWRFailed        = "Expected winrate: could not be computed."
+	AnalysisNotReady = "Analysis: not ready in time (the machine was busy)."
 )
 
 // WithEWR adds one line to every summary: the expected winrate of the
@@ -89,16 +122,30 @@ func (s *Summariser) WithEWR(o EWROptions) *Summariser {
 	return s
 }
 
-// SetGate makes the expected-winrate calculation wait on g before each
-// Stockfish search and Maia batch (the daemon holds it back while a game
-// is on the clock). Set it before the first summary.
+// SetGate makes the summary's work wait on g before each Stockfish search
+// and Maia batch (the daemon holds it back while a game is on the clock).
+// When g is also a Phases, the engines this summariser starts run at
+// normal priority while no game is on the clock and at the lowest while
+// one is (see idleNice). Set it before the first summary.
 func (s *Summariser) SetGate(g ewr.Gate) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.ewrGate = g
+	if p, ok := g.(Phases); ok {
+		s.phases = p
+	}
 	if e, ok := s.ewrEval.(*ewr.EngineEvaluator); ok {
 		e.Gate = g
 	}
+}
+
+// SetEngineStart replaces how the post-game analysis starts an engine at a
+// niceness (0: normal priority; tests record it, and wrap a real engine).
+// Set it before the first summary.
+func (s *Summariser) SetEngineStart(start func(ctx context.Context, nice int) (analysis.Searcher, error)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.engineStart = start
 }
 
 // SetMe sets our account name (known only once the daemon has read its
@@ -110,6 +157,8 @@ func (s *Summariser) SetMe(me string) {
 }
 
 // Summarise analyses g and returns the analysis as JSON and the chat lines.
+// Within the summary's bound (SetBound) it returns every line; past it,
+// the parts that are ready.
 func (s *Summariser) Summarise(ctx context.Context, g store.Game) (string, []string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -120,10 +169,33 @@ func (s *Summariser) Summarise(ctx context.Context, g store.Game) (string, []str
 	if len(game.Moves) == 0 {
 		return "", nil, fmt.Errorf("postgame: game %s has no moves", g.ID)
 	}
+	bctx, stop := s.bounded(ctx)
+	defer stop()
+	a, err := s.analyse(bctx, game)
+	if err != nil {
+		if ctx.Err() == nil && bctx.Err() != nil {
+			s.logBound(g.ID, "the analysis")
+			return "", []string{AnalysisNotReady}, nil
+		}
+		return "", nil, err
+	}
+	raw, err := json.Marshal(a)
+	if err != nil {
+		return "", nil, fmt.Errorf("postgame: encode analysis of %s: %w", g.ID, err)
+	}
+	lines := chat.Summary(a)
+	if line, ok := s.ewrLine(ctx, bctx, a, g.ID); ok {
+		lines = append(lines, line)
+	}
+	return string(raw), lines, nil
+}
+
+// analyse runs the game's analysis on the pool, starting it on first use.
+func (s *Summariser) analyse(ctx context.Context, game *analysis.Game) (*analysis.Analysis, error) {
 	if s.pool == nil {
-		p, err := analysis.NewPool(ctx, s.cfg)
+		p, err := analysis.NewPool(ctx, s.poolConfig())
 		if err != nil {
-			return "", nil, fmt.Errorf("postgame: start engines: %w", err)
+			return nil, fmt.Errorf("postgame: start engines: %w", err)
 		}
 		s.pool = p
 	}
@@ -131,26 +203,47 @@ func (s *Summariser) Summarise(ctx context.Context, g store.Game) (string, []str
 		Budget: analysis.Budget{Nodes: s.nodes}, BorderlineBand: -1,
 	})
 	if err != nil {
-		return "", nil, fmt.Errorf("postgame: analyse %s: %w", g.ID, err)
+		return nil, fmt.Errorf("postgame: analyse %s: %w", game.ID, err)
 	}
 	if errs[0] != nil {
-		return "", nil, fmt.Errorf("postgame: analyse %s: %w", g.ID, errs[0])
+		return nil, fmt.Errorf("postgame: analyse %s: %w", game.ID, errs[0])
 	}
-	raw, err := json.Marshal(as[0])
-	if err != nil {
-		return "", nil, fmt.Errorf("postgame: encode analysis of %s: %w", g.ID, err)
-	}
-	lines := chat.Summary(as[0])
-	if line, ok := s.ewrLine(ctx, as[0]); ok {
-		lines = append(lines, line)
-	}
-	return string(raw), lines, nil
+	return as[0], nil
 }
 
-// ewrLine computes the expected-winrate line, or reports false when there
-// is none to give (no Maia, no judged move, or ctx ended). Past the time
-// bound the line says so (EWRNotReady).
-func (s *Summariser) ewrLine(ctx context.Context, a *analysis.Analysis) (string, bool) {
+// bounded returns ctx ended also by the summary's bound.
+func (s *Summariser) bounded(ctx context.Context) (context.Context, func()) {
+	if s.bound <= 0 {
+		return ctx, func() {}
+	}
+	if s.after == nil {
+		return context.WithTimeout(ctx, s.bound)
+	}
+	bctx, cancel := context.WithCancel(ctx)
+	fired := s.after(s.bound)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case <-fired:
+			cancel()
+		case <-bctx.Done():
+		}
+	}()
+	return bctx, func() { cancel(); <-done }
+}
+
+// logBound says which part of game id's summary the bound left out.
+func (s *Summariser) logBound(id, what string) {
+	s.log.Warn().Str("game", id).Str("bot", s.me).Dur("bound", s.bound).
+		Msgf("summary: %s was not ready at the summary's bound ([summary] timeout); posting the parts that are", what)
+}
+
+// ewrLine computes the expected-winrate line in bctx (ctx with the
+// summary's bound), or reports false when there is none to give (no Maia,
+// no judged move, or ctx ended). Past a time bound the line says so
+// (EWRNotReady).
+func (s *Summariser) ewrLine(ctx, bctx context.Context, a *analysis.Analysis, id string) (string, bool) {
 	if s.ewr == nil || s.ewr.Prober == nil {
 		return "", false
 	}
@@ -158,25 +251,31 @@ func (s *Summariser) ewrLine(ctx context.Context, a *analysis.Analysis) (string,
 	if !ok {
 		return "", false
 	}
-	log := s.ewr.Logger.With().Int("ply", ply).Logger()
-	ev, err := s.ewrEvaluator(ctx)
-	if err != nil {
-		log.Warn().Err(err).Msg("expected winrate not computed")
-		return EWRFailed, ctx.Err() == nil
+	log := s.ewr.Logger.With().Str("game", id).Int("ply", ply).Logger()
+	ev, err := s.ewrEvaluator(bctx)
+	if err == nil {
+		calc := &ewr.Calculator{Prober: ewr.GatedProber{MoveProber: s.ewr.Prober, Gate: s.ewrGate}, Evaluator: ev, Cache: s.ewr.Cache}
+		var m ewr.Moment
+		m, err = ewr.AnalyseMoment(bctx, calc, ewr.GameOf(a), ply, s.ewr.params(), ewr.Options{TimeLimit: s.ewr.Timeout})
+		partial := m.Result != nil && m.Result.Partial
+		switch {
+		case err == nil && !partial:
+			return m.Line(), true
+		case partial && bctx.Err() == nil:
+			// the line's own bound, [summary] ewr_timeout
+			log.Info().Dur("bound", s.ewr.Timeout).Msg("expected winrate not ready in time")
+			return EWRNotReady, true
+		}
 	}
-	calc := &ewr.Calculator{Prober: ewr.GatedProber{MoveProber: s.ewr.Prober, Gate: s.ewrGate}, Evaluator: ev, Cache: s.ewr.Cache}
-	m, err := ewr.AnalyseMoment(ctx, calc, ewr.GameOf(a), ply, s.ewr.params(), ewr.Options{TimeLimit: s.ewr.Timeout})
 	switch {
 	case ctx.Err() != nil:
 		return "", false
-	case m.Result != nil && m.Result.Partial:
-		log.Info().Dur("bound", s.ewr.Timeout).Msg("expected winrate not ready in time")
+	case bctx.Err() != nil:
+		s.logBound(id, "the expected winrate")
 		return EWRNotReady, true
-	case err != nil:
-		log.Warn().Err(err).Msg("expected winrate not computed")
-		return EWRFailed, true
 	}
-	return m.Line(), true
+	log.Warn().Err(err).Msg("expected winrate not computed")
+	return EWRFailed, true
 }
 
 // params are the calculation's parameters: the defaults in o's mode (an
@@ -189,28 +288,30 @@ func (o EWROptions) params() ewr.Params {
 	return p
 }
 
-// engineConfig is the configuration of o's engines: niced, one thread
-// each, clearing their hash before every search (16 MB) in a mode that
-// needs it, else keeping 64 MB across a calculation.
-func (o EWROptions) engineConfig() ewr.EngineConfig {
-	c := ewr.EngineConfig{Command: o.Engine, Workers: max(1, o.Workers), HashMB: 64, Nice: 19}
+// engineHash is the hash of o's engines and whether they clear it before
+// every search: 16 MB cleared in a mode that needs it, else ewrHashMB kept
+// across a calculation.
+func (o EWROptions) engineHash() (hashMB int, clearEach bool) {
 	if ewr.ModeClearsHash(o.Mode) {
-		c.HashMB, c.ClearEach = ewr.ClearHashMB, true
+		return ewr.ClearHashMB, true
 	}
-	return c
+	return ewrHashMB, false
 }
 
 // ewrEvaluator returns the calculation's engines, starting them on first
-// use at low priority.
+// use (see idleNice for their priority).
 func (s *Summariser) ewrEvaluator(ctx context.Context) (ewr.Evaluator, error) {
 	if s.ewrEval != nil {
 		return s.ewrEval, nil
 	}
-	e, err := ewr.StartEngines(ctx, s.ewr.engineConfig())
+	hashMB, clearEach := s.ewr.engineHash()
+	engines, err := s.startPhased(ctx, max(1, s.ewr.Workers), s.ewrStarter(s.ewr.Engine, hashMB))
 	if err != nil {
 		return nil, fmt.Errorf("postgame: expected-winrate engines: %w", err)
 	}
+	e := ewr.NewEngineEvaluator(engines...)
 	e.Gate = s.ewrGate
+	e.ClearEach = clearEach
 	s.ewrEval = e
 	return e, nil
 }

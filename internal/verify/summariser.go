@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/internal/store"
 )
 
@@ -36,6 +37,24 @@ func (c ChatLine) Summarise(ctx context.Context, g store.Game) (string, []string
 		return result, lines, nil
 	}
 	return result, append(lines, Line(rep)), nil
+}
+
+// SetGate passes the daemon's gate of its games to the wrapped summariser
+// when it takes one (postgame.Summariser holds its engines back while a
+// game is on the clock): without it the wrapped summary ran beside games
+// unheld.
+func (c ChatLine) SetGate(g ewr.Gate) {
+	if s, ok := c.Inner.(interface{ SetGate(ewr.Gate) }); ok {
+		s.SetGate(g)
+	}
+}
+
+// SetMe passes our account name to the wrapped summariser when it takes
+// one (postgame.Summariser names our side with it).
+func (c ChatLine) SetMe(username string) {
+	if s, ok := c.Inner.(interface{ SetMe(string) }); ok {
+		s.SetMe(username)
+	}
 }
 
 // Line is the chat line reporting agreement with Lichess's analysis (well

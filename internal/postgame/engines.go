@@ -1,0 +1,133 @@
+package postgame
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/bots/uci"
+)
+
+// slowEngineTimeout bounds a summary engine's handshake and isready: at
+// the lowest priority on a busy machine an engine may wait long for the CPU
+// just to load its network and answer (the demo at load 40 saw a nice-19
+// Stockfish miss the default bound).
+const slowEngineTimeout = 3 * time.Minute
+
+// ewrHashMB is each expected-winrate engine's hash in the modes that keep
+// it across a calculation (exact, fast): its searches are to depth 15,
+// where 64 MiB is not the limit. The settle mode's engines clear a 16 MB
+// hash before every search (ewr.ClearHashMB).
+const ewrHashMB = 64
+
+// poolConfig is the post-game analysis pool's configuration: with neither
+// a cluster nor a test's factory, its engines are phased (see idleNice).
+func (s *Summariser) poolConfig() analysis.PoolConfig {
+	cfg := s.cfg
+	if cfg.Dispatcher != nil || cfg.Factory != nil {
+		return cfg
+	}
+	cmd := cfg.Command
+	if len(cmd) == 0 {
+		cmd = analysis.DefaultEngineCommand()
+	}
+	threads, hash := max(cfg.Threads, 1), cfg.HashMB
+	if hash <= 0 {
+		hash = analysis.DefaultHashMB
+	}
+	resolved := cmd
+	if r, err := enginepath.Resolve(cmd); err == nil {
+		resolved = r.Command
+	} // else the start fails, naming the engine
+	start := func(ctx context.Context, nice int) (searcher, error) {
+		if s.engineStart != nil {
+			return s.engineStart(ctx, nice)
+		}
+		return startPoolEngine(ctx, s.nicedCommand(resolved, nice), threads, hash, cfg)
+	}
+	cfg.Factory = func(ctx context.Context, worker int) (analysis.Searcher, error) {
+		return newPhasedEngine(ctx, worker, s.phases, start, s.log)
+	}
+	return cfg
+}
+
+// ewrStarter starts an expected-winrate engine: cmd (an engine name or a
+// command line; default sf15) with one thread.
+func (s *Summariser) ewrStarter(cmd []string, hashMB int) startFunc {
+	if len(cmd) == 0 {
+		cmd = []string{enginepath.Stockfish15}
+	}
+	return func(ctx context.Context, nice int) (searcher, error) {
+		r, err := enginepath.Resolve(cmd)
+		if err != nil {
+			return nil, fmt.Errorf("ewr: %w", err)
+		}
+		c := s.nicedCommand(r.Command, nice)
+		e, err := uci.Start(ctx, uci.Config{
+			Path: c[0], Args: c[1:],
+			Options:          map[string]string{"Threads": "1", "Hash": strconv.Itoa(hashMB)},
+			Logger:           s.ewr.Logger,
+			HandshakeTimeout: slowEngineTimeout, ReadyTimeout: slowEngineTimeout,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+}
+
+// startPhased starts n phased engines, numbered from 0 for the gate.
+func (s *Summariser) startPhased(ctx context.Context, n int, start startFunc) ([]ewr.Searcher, error) {
+	var out []ewr.Searcher
+	for i := 0; i < n; i++ {
+		e, err := newPhasedEngine(ctx, i, s.phases, start, s.log)
+		if err != nil {
+			for _, o := range out {
+				_ = o.Close()
+			}
+			return nil, fmt.Errorf("start engine %d: %w", i, err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// nicedCommand is cmd at niceness nice; without a nice program it runs at
+// normal priority, and the log says so.
+func (s *Summariser) nicedCommand(cmd []string, nice int) []string {
+	c, err := niced(cmd, nice)
+	if err != nil {
+		s.log.Warn().Err(err).Msg("summary engines")
+	}
+	return c
+}
+
+// startPoolEngine starts one engine of the post-game analysis as
+// analysis.StartEngine does (Threads and Hash where the engine declares
+// them, unless Options sets them), with the summary engines' long
+// handshake and isready bounds: at nice 19 beside a busy machine the
+// default isready bound restarted the engine mid-analysis.
+func startPoolEngine(ctx context.Context, cmd []string, threads, hash int, cfg analysis.PoolConfig) (searcher, error) {
+	e, err := uci.Start(ctx, uci.Config{Path: cmd[0], Args: cmd[1:], Options: cfg.Options, Logger: cfg.Logger,
+		HandshakeTimeout: slowEngineTimeout, ReadyTimeout: slowEngineTimeout})
+	if err != nil {
+		return nil, err
+	}
+	for name, value := range map[string]string{"Threads": strconv.Itoa(threads), "Hash": strconv.Itoa(hash)} {
+		if _, ok := e.Option(name); !ok {
+			continue
+		}
+		if _, set := cfg.Options[name]; set {
+			continue
+		}
+		if err := e.SetOption(ctx, name, value); err != nil {
+			_ = e.Close()
+			return nil, fmt.Errorf("set %s: %w", name, err)
+		}
+	}
+	return e, nil
+}
