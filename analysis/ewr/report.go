@@ -183,7 +183,7 @@ func writeCompareSides(w io.Writer, p, exact, fast Params, repeat bool) {
 
 // writeCompareSummary writes the totals of a side-by-side run.
 func writeCompareSummary(w io.Writer, r CompareRun, repeat bool) {
-	la, lb := "A exact:", "B fast: "
+	la, lb := "A exact:", "B:      " // the header line says what B is (fast, settle, …)
 	if repeat {
 		la, lb = "A run 1:", "B run 2:"
 	}

@@ -44,8 +44,8 @@ func TestWriteCompareSummary(t *testing.T) {
 		want   string
 	}{
 		{false, "A exact: median 3.00s, max 4.00s, 40 searches, 8.0M nodes\n" +
-			"B fast:  median 1.00s, max 1.00s, 30 searches, 2.0M nodes (4.00× fewer nodes, median 3.00× faster)\n" +
-			"B fast:  first ranking at most 2.5s, longest silence 1.2s (targets: 3 s, 2 s)\n" +
+			"B:       median 1.00s, max 1.00s, 30 searches, 2.0M nodes (4.00× fewer nodes, median 3.00× faster)\n" +
+			"B:       first ranking at most 2.5s, longest silence 1.2s (targets: 3 s, 2 s)\n" +
 			"B against A: 12 moves, max |Δ| 1.23 pp, mean 0.40 pp, 1 over 1 pp; same best move in 1 of 2 positions, same best (ties within 1 pp) in 2 of 2\n"},
 		{true, "A run 1: median 3.00s, max 4.00s, 40 searches, 8.0M nodes\n" +
 			"B run 2: median 1.00s, max 1.00s, 30 searches, 2.0M nodes (4.00× fewer nodes, median 3.00× faster)\n" +
