@@ -8,59 +8,65 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/outpostchess/outpost/analysis/cluster"
 )
 
 // Every worker and submitter runs Setup when it starts (without
 // credentials). Setup writes only what is missing or differs: an unchanged
-// cluster gets no stream, consumer or bucket update (each is a proposal to
-// the meta group of a NATS cluster, and concurrent updates of one stream
-// race inside nats-server). The server's own advisories show each write;
-// a marker stream created after each Setup says when its advisories are
-// all in (the server sends them in order).
+// cluster gets no stream, consumer or bucket create or update request
+// (each is a proposal to the meta group of a NATS cluster, and concurrent
+// updates of one stream race inside nats-server). A second connection
+// sees every JetStream API request Setup sends ($JS.API.>) and then a
+// marker the same connection publishes after Setup: one publisher's
+// messages reach one subscription in order, so everything before the
+// marker is that Setup's.
 func TestSetupWritesOnlyWhatChanged(t *testing.T) {
 	noLeaks(t)
 	srv := startServer(t, "127.0.0.1:0", t.TempDir())
 	defer srv.Shutdown()
-	conn := connect(t, srv.URL())
+	conn, watcher := connect(t, srv.URL()), connect(t, srv.URL())
 	ctx := context.Background()
-	adv := make(chan string, 256)
-	sub, err := conn.NC.Subscribe("$JS.EVENT.ADVISORY.>", func(m *nats.Msg) { adv <- m.Subject })
+	const marker = "outpost.test.marker"
+	seen := make(chan string, 1024)
+	sub, err := watcher.NC.Subscribe(">", func(m *nats.Msg) {
+		if m.Subject == marker || strings.HasPrefix(m.Subject, "$JS.API.") {
+			seen <- m.Subject
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = sub.Unsubscribe() }()
-	if err := conn.NC.Flush(); err != nil {
+	if err := watcher.NC.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	marker := 0
 	writes := func(s cluster.Settings) []string {
 		t.Helper()
 		if err := conn.Setup(ctx, s); err != nil {
 			t.Fatal(err)
 		}
-		marker++
-		name := "MARKER" + string(rune('A'+marker))
-		if _, err := conn.JS.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: []string{"marker." + name}}); err != nil {
+		if err := conn.NC.Publish(marker, nil); err != nil {
 			t.Fatal(err)
 		}
 		var got []string
-		for subj := range adv {
-			if strings.HasSuffix(subj, "STREAM.CREATED."+name) {
+		for subj := range seen {
+			if subj == marker {
 				return got
 			}
-			if strings.Contains(subj, ".CREATED.") || strings.Contains(subj, ".UPDATED.") || strings.Contains(subj, ".DELETED.") {
-				got = append(got, strings.TrimPrefix(subj, "$JS.EVENT.ADVISORY."))
+			if api := strings.TrimPrefix(subj, "$JS.API."); strings.Contains(api, "CREATE.") || strings.Contains(api, "UPDATE.") || strings.Contains(api, "DELETE.") {
+				got = append(got, api)
 			}
 		}
 		return got
 	}
+	touches := func(ws []string, name string) bool {
+		return slices.ContainsFunc(ws, func(w string) bool { return strings.Contains(w, "."+name) })
+	}
 	first := writes(cluster.Settings{})
-	for _, want := range []string{"STREAM.CREATED." + cluster.WorkStream, "STREAM.CREATED." + cluster.ResultsStream, "CONSUMER.CREATED." + cluster.WorkStream + "." + cluster.WorkConsumer} {
-		if !slices.Contains(first, want) {
-			t.Errorf("first Setup: no %s among %v", want, first)
+	for _, name := range []string{cluster.WorkStream, cluster.ResultsStream, "KV_" + cluster.WorkersBucket, "KV_" + cluster.JobsBucket, cluster.WorkStream + "." + cluster.WorkConsumer} {
+		if !touches(first, name) {
+			t.Errorf("first Setup: nothing created for %s among %v", name, first)
 		}
 	}
 	if again := writes(cluster.Settings{}); len(again) != 0 {
@@ -70,12 +76,12 @@ func TestSetupWritesOnlyWhatChanged(t *testing.T) {
 		t.Errorf("Setup with the defaults spelled out wrote %v", again)
 	}
 	changed := writes(cluster.Settings{ResultsMaxAge: cluster.ResultsMaxAge + time.Hour})
-	for _, want := range []string{"STREAM.UPDATED." + cluster.ResultsStream, "STREAM.UPDATED.KV_" + cluster.JobsBucket} {
-		if !slices.Contains(changed, want) {
-			t.Errorf("Setup with a new results age: no %s among %v", want, changed)
+	for _, name := range []string{cluster.ResultsStream, "KV_" + cluster.JobsBucket} {
+		if !touches(changed, name) {
+			t.Errorf("Setup with a new results age: no write for %s among %v", name, changed)
 		}
 	}
-	if slices.Contains(changed, "STREAM.UPDATED."+cluster.WorkStream) {
-		t.Errorf("Setup with a new results age updated the work stream: %v", changed)
+	if touches(changed, cluster.WorkStream) || touches(changed, "KV_"+cluster.WorkersBucket) {
+		t.Errorf("Setup with a new results age wrote more than the results stream and the jobs bucket: %v", changed)
 	}
 }
