@@ -283,9 +283,13 @@ func TestHeapFlat(t *testing.T) {
 	}
 	h1, r1 := heap(), rss()
 	// Resident memory oscillates by about 8 MiB here as pages are released
-	// and reused, so it is compared with the highest earlier reading, with a
-	// margin above that band. Keeping one 28 KiB input tensor per
-	// prediction would add 21 MiB over a window of 768: still caught.
+	// and reused, and under the race detector it also jumps once by up to
+	// ~18 MiB (its shadow memory and history grow as the arena's pages are
+	// first touched: 302.0 → 302.6 → 320.2 MB in a CI run, the Go heap flat
+	// to the byte). A leak grows it in every window by the same amount, so
+	// the check asks for growth in both windows above rssWindowGrowth:
+	// keeping one 28 KiB input tensor per prediction adds 21 MiB per window
+	// of 768, still caught with the oscillation on top; one jump is not.
 	for range 12 {
 		round()
 	}
@@ -293,7 +297,8 @@ func TestHeapFlat(t *testing.T) {
 	if h1 > h0+1<<20 || h2 > h1+1<<20 {
 		t.Errorf("Go heap grew %d → %d → %d bytes over two windows of 768 predictions", h0, h1, h2)
 	}
-	if r1 > 0 && r2 > max(r0, r1)+16<<20 {
+	const rssWindowGrowth = 10 << 20
+	if r1 > 0 && r1 > r0+rssWindowGrowth && r2 > r1+rssWindowGrowth {
 		t.Errorf("RSS still growing: %d → %d → %d bytes over two windows of 768 predictions", r0, r1, r2)
 	}
 	t.Logf("heap %d → %d → %d bytes, RSS %d → %d → %d bytes", h0, h1, h2, r0, r1, r2)
