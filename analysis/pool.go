@@ -171,12 +171,28 @@ func StartEngine(ctx context.Context, spec EngineSpec, log zerolog.Logger) (Sear
 }
 
 func startResolved(ctx context.Context, spec EngineSpec, log zerolog.Logger) (Searcher, error) {
+	return StartResolvedEngine(ctx, spec, log, EngineTimeouts{Handshake: slowStartTimeout})
+}
+
+// EngineTimeouts bound an engine's UCI handshake and its answers to
+// isready (zero: the uci package's defaults).
+type EngineTimeouts struct {
+	Handshake, Ready time.Duration
+}
+
+// StartResolvedEngine starts spec.Command as it is (a command line already
+// resolved: no engine names, no defaults) with Threads and Hash where the
+// engine declares them and spec.Options does not set them, within the
+// timeouts t. StartEngine is this after resolving the name, with a
+// handshake bound for slow loaders.
+func StartResolvedEngine(ctx context.Context, spec EngineSpec, log zerolog.Logger, t EngineTimeouts) (Searcher, error) {
 	e, err := uci.Start(ctx, uci.Config{
 		Path:             spec.Command[0],
 		Args:             spec.Command[1:],
 		Options:          spec.Options,
 		Logger:           log,
-		HandshakeTimeout: slowStartTimeout,
+		HandshakeTimeout: t.Handshake,
+		ReadyTimeout:     t.Ready,
 		QuitTimeout:      slowQuitTimeout,
 	})
 	if err != nil {

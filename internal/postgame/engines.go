@@ -107,27 +107,10 @@ func (s *Summariser) nicedCommand(cmd []string, nice int) []string {
 }
 
 // startPoolEngine starts one engine of the post-game analysis as
-// analysis.StartEngine does (Threads and Hash where the engine declares
-// them, unless Options sets them), with the summary engines' long
-// handshake and isready bounds: at nice 19 beside a busy machine the
-// default isready bound restarted the engine mid-analysis.
+// analysis.StartEngine does, with the summary engines' long handshake and
+// isready bounds: at nice 19 beside a busy machine the default isready
+// bound restarted the engine mid-analysis.
 func startPoolEngine(ctx context.Context, cmd []string, threads, hash int, cfg analysis.PoolConfig) (searcher, error) {
-	e, err := uci.Start(ctx, uci.Config{Path: cmd[0], Args: cmd[1:], Options: cfg.Options, Logger: cfg.Logger,
-		HandshakeTimeout: slowEngineTimeout, ReadyTimeout: slowEngineTimeout})
-	if err != nil {
-		return nil, err
-	}
-	for name, value := range map[string]string{"Threads": strconv.Itoa(threads), "Hash": strconv.Itoa(hash)} {
-		if _, ok := e.Option(name); !ok {
-			continue
-		}
-		if _, set := cfg.Options[name]; set {
-			continue
-		}
-		if err := e.SetOption(ctx, name, value); err != nil {
-			_ = e.Close()
-			return nil, fmt.Errorf("set %s: %w", name, err)
-		}
-	}
-	return e, nil
+	spec := analysis.EngineSpec{Command: cmd, Threads: threads, HashMB: hash, Options: cfg.Options}
+	return analysis.StartResolvedEngine(ctx, spec, cfg.Logger, analysis.EngineTimeouts{Handshake: slowEngineTimeout, Ready: slowEngineTimeout})
 }
