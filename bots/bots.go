@@ -36,25 +36,62 @@ func builders() map[string]builder {
 		"sf18":      buildStockfish,
 		"uci":       buildUCI,
 	}
-	maps.Copy(b, maiaBuilders())
 	return b
 }
 
-// Names returns the engine names New accepts (besides "uci:PATH"), sorted.
-func Names() []string {
+// Builder builds an engine that New does not know itself, registered with
+// WithEngines (the Maia engines, which live beside the models the app
+// loads: package models/maiaengine). New applies the spec's options
+// (Configure) and the fallback to what it returns.
+type Builder func(ctx context.Context, s Spec, seed Seed) (engine.Engine, error)
+
+// Seed is WithSeed's value, for a Builder: Set is false without WithSeed.
+type Seed struct {
+	Value uint64
+	Set   bool
+}
+
+// WithEngines registers more engine names for New (and Names). A name New
+// knows itself cannot be replaced.
+func WithEngines(b map[string]Builder) Option {
+	return func(c *config) error {
+		own := builders()
+		for name := range b {
+			if _, ok := own[name]; ok {
+				return fmt.Errorf("bots: engine %q is built in and cannot be registered again", name)
+			}
+		}
+		if c.extra == nil {
+			c.extra = map[string]Builder{}
+		}
+		maps.Copy(c.extra, b)
+		return nil
+	}
+}
+
+// Names returns the engine names New accepts with opts (besides
+// "uci:PATH"), sorted: the built-in ones and those WithEngines registers.
+func Names(opts ...Option) []string {
+	c := &config{}
+	for _, o := range opts {
+		_ = o(c)
+	}
 	names := []string{}
 	for n := range builders() {
 		if n != "uci" {
 			names = append(names, n)
 		}
 	}
+	for n := range c.extra {
+		names = append(names, n)
+	}
 	sort.Strings(names)
 	return names
 }
 
 // New builds the engine named by spec (see ParseSpec): "easy", "medium",
-// "hard", "knobs", "maia-1100" … "maia-1900" (Maia-1 through the models
-// package; see WithPredictor), "stockfish" or "sf15" (Stockfish 15.1: the
+// "hard", "knobs", any name WithEngines registers (the app registers
+// "maia-1100" … "maia-1900" through models/maiaengine), "stockfish" or "sf15" (Stockfish 15.1: the
 // native build, else Debian's), "sf18" (the native Stockfish 18 build) or
 // "uci:/path/to/engine", each optionally followed by ",Key=Value" options
 // that are passed to the engine's Configure (UCI setoption for external
@@ -70,11 +107,7 @@ func New(ctx context.Context, spec string, opts ...Option) (engine.Engine, error
 			return nil, err
 		}
 	}
-	b, ok := builders()[s.Name]
-	if !ok {
-		return nil, fmt.Errorf("bots: unknown engine %q (want one of %s, or uci:/path/to/engine)", s.Name, strings.Join(Names(), ", "))
-	}
-	e, err := b(ctx, s, c)
+	e, err := c.build(ctx, s, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +124,23 @@ func New(ctx context.Context, spec string, opts ...Option) (engine.Engine, error
 		return NewFallback(e, sec, WithFallbackLogger(c.log)), nil
 	}
 	return e, nil
+}
+
+// build runs the builder of s.Name: a built-in one, or one WithEngines
+// registered (its engine configured with the spec's options).
+func (c *config) build(ctx context.Context, s Spec, opts []Option) (engine.Engine, error) {
+	if b, ok := builders()[s.Name]; ok {
+		return b(ctx, s, c)
+	}
+	b, ok := c.extra[s.Name]
+	if !ok {
+		return nil, fmt.Errorf("bots: unknown engine %q (want one of %s, or uci:/path/to/engine)", s.Name, strings.Join(Names(opts...), ", "))
+	}
+	e, err := b(ctx, s, Seed{Value: c.seed, Set: c.seeded})
+	if err != nil {
+		return nil, fmt.Errorf("bots: %w", err)
+	}
+	return configure(e, c.options(s))
 }
 
 // options merges WithUCIOptions with the spec's options (the spec wins).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/timeman"
 )
 
 // ErrNoLegalMove is returned when the position is already over (checkmate
@@ -39,7 +40,7 @@ type FallbackEvent struct {
 
 // Fallback wraps a primary engine so that it never loses a game by itself:
 // when the primary errors, returns an illegal move or does not answer within
-// its budget (MoveBudget plus a grace period), Fallback logs why and returns
+// its budget (timeman.SafetyCap plus a grace period), Fallback logs why and returns
 // a legal move from the secondary engine, or failing that the first legal
 // move. A primary still searching at that point but that reported a best
 // move so far (engine.ReportBestSoFar: each completed iteration, each
@@ -161,7 +162,7 @@ func (f *Fallback) SelectMove(ctx context.Context, pos engine.Position, lim engi
 		return engine.Move{}, ErrNoLegalMove
 	}
 	white := g.SideToMove() == board.White
-	budget, bounded := MoveBudget(lim, white)
+	budget, bounded := timeman.SafetyCap(lim, white)
 
 	pctx, cancel := context.WithCancel(ctx)
 	var wait <-chan time.Time

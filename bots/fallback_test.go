@@ -11,8 +11,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/timeman"
 )
 
 // scripted is a test engine whose SelectMove is a function.
@@ -118,7 +118,7 @@ func TestFallback(t *testing.T) {
 				t.Fatalf("events = %+v", events)
 			}
 			if tc.reason == ReasonTimeout {
-				budget, _ := MoveBudget(tc.lim, true)
+				budget, _ := timeman.SafetyCap(tc.lim, true)
 				if d := time.Since(begin); d > budget+time.Second {
 					t.Errorf("timeout fallback took %v (budget %v)", d, budget)
 				}
@@ -174,7 +174,7 @@ func TestFallbackDelegates(t *testing.T) {
 	}
 }
 
-func TestMoveBudget(t *testing.T) {
+func TestSafetyCapAndGrace(t *testing.T) {
 	ms := time.Millisecond
 	tests := []struct {
 		name  string
@@ -199,9 +199,9 @@ func TestMoveBudget(t *testing.T) {
 		{"rapid first move", engine.Limits{WTime: 15 * time.Minute, BTime: 15 * time.Minute, FirstMoveTotal: 30 * time.Second}, true, 10 * time.Second, true},
 	}
 	for _, tc := range tests {
-		got, ok := MoveBudget(tc.lim, tc.white)
+		got, ok := timeman.SafetyCap(tc.lim, tc.white)
 		if got != tc.want || ok != tc.ok {
-			t.Errorf("%s: MoveBudget = %v, %v; want %v, %v", tc.name, got, ok, tc.want, tc.ok)
+			t.Errorf("%s: SafetyCap = %v, %v; want %v, %v", tc.name, got, ok, tc.want, tc.ok)
 		}
 		if ok {
 			g := grace(tc.lim, tc.white, got)
@@ -282,7 +282,7 @@ func TestFallbackPositionCache(t *testing.T) {
 	}
 	for i, pos := range steps {
 		got, err := c.board(pos)
-		want, wantErr := board.FromPosition(pos)
+		want, wantErr := pos.Board()
 		if (err != nil) != (wantErr != nil) {
 			t.Fatalf("step %d: error %v, from scratch %v", i, err, wantErr)
 		}

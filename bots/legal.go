@@ -12,7 +12,7 @@ import (
 // the match runner, and returns the resulting board (with its history).
 // Errors name the bad FEN or the first illegal move.
 func Replay(pos engine.Position) (*board.Board, error) {
-	b, err := board.FromPosition(pos)
+	b, err := pos.Board()
 	if err != nil {
 		return nil, fmt.Errorf("bots: %w", err)
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/outpostchess/outpost/bots/knobs"
 	"github.com/outpostchess/outpost/bots/uci"
-	"github.com/outpostchess/outpost/models"
 )
 
 // Option configures New.
@@ -28,8 +27,8 @@ type config struct {
 	fallback   bool
 	name       string
 	uciClient  uci.Config
-	predictor  *models.Predictor
-	syzygy     *syzygyOptions // WithSyzygy
+	extra      map[string]Builder // WithEngines
+	syzygy     *syzygyOptions     // WithSyzygy
 }
 
 // WithLogger sets the logger engines and the fallback report to.

@@ -22,7 +22,7 @@ type positionCache struct {
 }
 
 // board returns a board of pos that the caller owns. Errors name the bad
-// FEN or the first illegal move, as board.FromPosition's do.
+// FEN or the first illegal move, as engine.Position.Board's do.
 func (c *positionCache) board(pos engine.Position) (*board.Board, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -11,8 +11,8 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 // End-to-end tests: the real client against the sandbox over loopback HTTP.

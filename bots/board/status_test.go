@@ -1,12 +1,9 @@
 package board
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/notnil/chess"
-
-	"github.com/outpostchess/outpost/bots/engine"
 )
 
 func TestStatus(t *testing.T) {
@@ -78,10 +75,12 @@ func TestNullMove(t *testing.T) {
 	}
 }
 
-func TestFromPositionAndNotnil(t *testing.T) {
-	b, err := FromPosition(engine.Position{Moves: []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"}})
-	if err != nil {
-		t.Fatal(err)
+func TestNotnil(t *testing.T) {
+	b := New()
+	for _, m := range []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"} {
+		if err := b.MakeUCI(m); err != nil {
+			t.Fatal(err)
+		}
 	}
 	want := "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
 	if b.FEN() != want {
@@ -108,18 +107,6 @@ func TestFromPositionAndNotnil(t *testing.T) {
 	}
 	if _, err := FromNotnil(nil); err == nil {
 		t.Error("nil notnil position accepted")
-	}
-	for _, c := range []struct {
-		p    engine.Position
-		want string
-	}{
-		{engine.Position{StartFEN: "bad"}, "fields"},
-		{engine.Position{Moves: []string{"e2e4", "e2e4"}}, "move 2"},
-		{engine.Position{Moves: []string{"e2e4", "zz"}}, "move 2"},
-	} {
-		if _, err := FromPosition(c.p); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("FromPosition(%+v): %v, want error containing %q", c.p, err, c.want)
-		}
 	}
 }
 

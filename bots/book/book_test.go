@@ -177,13 +177,13 @@ func TestPolyglotCastlingConverted(t *testing.T) {
 	bk := openBook(t, performanceBin)
 	ruy := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6"}
 	// Standard chess: the book's e1h1 is played as e1g1.
-	b, err := board.FromPosition(engine.Position{Moves: ruy})
+	b, err := engine.Position{Moves: ruy}.Board()
 	require.NoError(t, err)
 	moves, _, err := bk.Moves(b)
 	require.NoError(t, err)
 	require.Contains(t, moves, Candidate{UCI: "e1g1", Weight: 82, Learn: 5120})
 	// Chess960 (position 518): the same entry, as king takes rook.
-	b960, err := board.FromPosition(engine.Position{Moves: ruy, Chess960: true})
+	b960, err := engine.Position{Moves: ruy, Chess960: true}.Board()
 	require.NoError(t, err)
 	moves, _, err = bk.Moves(b960)
 	require.NoError(t, err)
@@ -383,7 +383,7 @@ func FuzzPolyglotParse(f *testing.F) {
 		src, err := NewSource([]*Book{bk}, Options{Selection: Weighted, Rand: rand.New(rand.NewPCG(3, 4))})
 		require.NoError(t, err)
 		for _, moves := range [][]string{nil, {"e2e4"}, {"d2d4"}} {
-			b, err := board.FromPosition(engine.Position{Moves: moves})
+			b, err := engine.Position{Moves: moves}.Board()
 			require.NoError(t, err)
 			cands, skipped, err := bk.Moves(b)
 			require.NoError(t, err)

@@ -35,7 +35,7 @@ func TestPolyglotKeyVectors(t *testing.T) {
 			require.NoError(t, err)
 			require.Equalf(t, v.key, k, "from FEN: got %016x", k)
 
-			played, err := board.FromPosition(engine.Position{Moves: v.moves})
+			played, err := engine.Position{Moves: v.moves}.Board()
 			require.NoError(t, err)
 			k, err = Key(played)
 			require.NoError(t, err)

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"sync"
 
-	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/movesource"
 )
@@ -97,7 +96,7 @@ func (s *Source) Move(ctx context.Context, pos engine.Position, _ engine.Limits)
 	if s.opt.MaxDepth > 0 && len(pos.Moves) >= s.opt.MaxDepth {
 		return engine.Move{}, movesource.ErrNoMove
 	}
-	b, err := board.FromPosition(pos)
+	b, err := pos.Board()
 	if err != nil {
 		return engine.Move{}, fmt.Errorf("book: %w", err)
 	}

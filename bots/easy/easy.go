@@ -99,7 +99,7 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, _ engine.L
 	if err := ctx.Err(); err != nil {
 		return engine.Move{}, fmt.Errorf("easy: %w", err)
 	}
-	b, err := board.FromPosition(pos)
+	b, err := pos.Board()
 	if err != nil {
 		return engine.Move{}, fmt.Errorf("easy: %w", err)
 	}

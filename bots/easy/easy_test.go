@@ -101,7 +101,7 @@ func TestSeedReproducible(t *testing.T) {
 			t.Fatalf("same seed, different moves: %s vs %s", ma.UCI, mb.UCI)
 		}
 		pos.Moves = append(pos.Moves, ma.UCI)
-		if bd, _ := board.FromPosition(pos); bd.Status() != board.Ongoing {
+		if bd, _ := pos.Board(); bd.Status() != board.Ongoing {
 			break
 		}
 	}

@@ -6,4 +6,4 @@ import (
 )
 
 // replay sets pos up on a board, its history included (repetitions).
-func replay(pos engine.Position) (*board.Board, error) { return board.FromPosition(pos) }
+func replay(pos engine.Position) (*board.Board, error) { return pos.Board() }

@@ -173,7 +173,7 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 	if e.closed {
 		return engine.Move{}, ErrClosed
 	}
-	b, err := board.FromPosition(pos)
+	b, err := pos.Board()
 	if err != nil {
 		return engine.Move{}, fmt.Errorf("search %s: %w", e.cfg.name, err)
 	}

@@ -171,7 +171,7 @@ func TestLimits(t *testing.T) {
 
 func checkLegal(t *testing.T, pos engine.Position, uci string) {
 	t.Helper()
-	b, err := board.FromPosition(pos)
+	b, err := pos.Board()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/movesource"
 	"github.com/outpostchess/outpost/bots/score"
@@ -57,7 +56,7 @@ func (s *Source) Move(ctx context.Context, pos engine.Position, _ engine.Limits)
 	if err := ctx.Err(); err != nil {
 		return engine.Move{}, fmt.Errorf("syzygy: %w", err)
 	}
-	b, err := board.FromPosition(pos)
+	b, err := pos.Board()
 	if err != nil {
 		return engine.Move{}, fmt.Errorf("syzygy: %w", err)
 	}

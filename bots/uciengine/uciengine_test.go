@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/score"
@@ -34,7 +33,7 @@ func fake(t *testing.T, mode ucitest.Mode, env ...string) *Engine {
 // legal reports whether move is legal after pos.
 func legal(t *testing.T, pos engine.Position, move string) bool {
 	t.Helper()
-	b, err := board.FromPosition(pos)
+	b, err := pos.Board()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/outpostchess/outpost/lichess/sandbox"
+	"github.com/outpostchess/outpost/internal/sandbox"
 )
 
 // runCLI runs the CLI in-process, as `outpost ARGS…` with stdin, and

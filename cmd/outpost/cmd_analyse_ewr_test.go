@@ -6,22 +6,23 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"github.com/outpostchess/outpost/analysis/ewr/ewrtest"
-	"github.com/outpostchess/outpost/bots/enginepath"
-	"github.com/outpostchess/outpost/bots/score"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/outpostchess/outpost/analysis/ewr/ewrtest"
+	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/bots/score"
+
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/analysis/input"
 	"github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 	"github.com/outpostchess/outpost/models"
 )
 

@@ -10,10 +10,10 @@ import (
 	"strings"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/analysis/comparerun"
 	"github.com/outpostchess/outpost/analysis/duration"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/clusterconn"
+	"github.com/outpostchess/outpost/internal/comparerun"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
@@ -21,7 +21,7 @@ import (
 
 const compareSynopsis = "(--user NAME [--since 30d] [--max 50] [--server URL] | --pgn FILE | --bot [--max 50]) [--preset P | --nodes N] [--workers N] [--threads N] [--engine CMD] [--store FILE] [--config FILE] [--last] [--json] [--detect-period]"
 
-// runCompare implements `outpost compare`; the runs are analysis/comparerun's.
+// runCompare implements `outpost compare`; the runs are internal/comparerun's.
 // Long: eighteen flag definitions and three modes (--bot, --last, a run).
 func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 	fs := newFlags(env, "compare", compareSynopsis)

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 func runCompareCLI(t *testing.T, args ...string) (int, string, string) {

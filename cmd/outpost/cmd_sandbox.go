@@ -9,7 +9,7 @@ import (
 
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/app"
-	"github.com/outpostchess/outpost/lichess/sandbox"
+	"github.com/outpostchess/outpost/internal/sandbox"
 )
 
 // accountFlags collects repeated --account NAME:TOKEN[:bot] flags.

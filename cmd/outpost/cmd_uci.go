@@ -6,6 +6,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/internal/ucifront"
+	"github.com/outpostchess/outpost/models/maiaengine"
 )
 
 // runUCI speaks UCI on stdin/stdout for one of our engines.
@@ -26,7 +27,7 @@ func runUCI(ctx context.Context, env *Env, args []string) error {
 		return errUsage
 	}
 	log := env.logger()
-	opts := []bots.Option{bots.WithLogger(log)}
+	opts := []bots.Option{bots.WithLogger(log), maiaengine.Register(nil)}
 	if !*noFallback {
 		opts = append(opts, bots.WithFallback())
 	}

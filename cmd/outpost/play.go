@@ -14,12 +14,13 @@ import (
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/match"
+	"github.com/outpostchess/outpost/models/maiaengine"
 )
 
 // engineSpecUsage is the usage of a flag naming one of our engines or an
 // external UCI engine; what says which engine it is.
 func engineSpecUsage(what string) string {
-	return what + ": " + strings.Join(bots.Names(), ", ") + ", or uci:/path/to/engine[,Option=Value…]"
+	return what + ": " + strings.Join(bots.Names(maiaengine.Register(nil)), ", ") + ", or uci:/path/to/engine[,Option=Value…]"
 }
 
 // playFlags are the flags of the commands that play engine games (match,
@@ -61,7 +62,7 @@ func (f *playFlags) engines(log zerolog.Logger) func(spec string) match.Factory 
 	var instance atomic.Uint64
 	return func(spec string) match.Factory {
 		return func(ctx context.Context) (engine.Engine, error) {
-			return bots.New(ctx, spec, bots.WithLogger(log), bots.WithSeed(*f.seed+instance.Add(1)))
+			return bots.New(ctx, spec, maiaengine.Register(nil), bots.WithLogger(log), bots.WithSeed(*f.seed+instance.Add(1)))
 		}
 	}
 }

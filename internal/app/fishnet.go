@@ -7,7 +7,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
-	"github.com/outpostchess/outpost/lichess/sandbox/fishnet"
+	"github.com/outpostchess/outpost/internal/sandbox/fishnet"
 )
 
 // Budgets of the embedded sandbox's stand-in fishnet in `outpost run

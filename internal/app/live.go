@@ -7,9 +7,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/outpostchess/outpost/analysis/comparerun"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/clusterconn"
+	"github.com/outpostchess/outpost/internal/comparerun"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"

@@ -8,6 +8,7 @@ import (
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/models"
+	"github.com/outpostchess/outpost/models/maiaengine"
 )
 
 // MaiaOption returns the factory option that gives maia-NNNN engines one
@@ -20,11 +21,11 @@ func MaiaOption(cfg *config.Config, log zerolog.Logger) ([]bots.Option, *models.
 	if err == nil {
 		var pred *models.Predictor
 		if pred, err = models.NewPredictor(mc); err == nil {
-			return []bots.Option{bots.WithPredictor(pred)}, pred, func() { pred.Close() }
+			return []bots.Option{maiaengine.Register(pred)}, pred, func() { pred.Close() }
 		}
 	}
 	log.Info().Err(err).Msg("Maia engines unavailable (run 'outpost models fetch')")
-	return nil, nil, func() {}
+	return []bots.Option{maiaengine.Register(nil)}, nil, func() {}
 }
 
 // MaiaConfig is the Maia configuration of cfg's [models] with the OUTPOST_*

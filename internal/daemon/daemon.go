@@ -11,11 +11,11 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/records"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
+	"github.com/outpostchess/outpost/lichess/runner"
 )
 
 // EngineFactory builds the engine named in the configuration (a built-in

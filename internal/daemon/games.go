@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
+	"github.com/outpostchess/outpost/lichess/runner"
 )
 
 // resume restarts the runners of games in progress (the account's playing

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/records"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
+	"github.com/outpostchess/outpost/lichess/runner"
 )
 
 // missedRecordsWindow bounds the games whose missing record is written at

@@ -10,9 +10,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/bots/movesource"
-	"github.com/outpostchess/outpost/bots/online"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/lichess"
+	"github.com/outpostchess/outpost/lichess/online"
 )
 
 // onlineServices are the clients of Lichess's services the online move

@@ -7,10 +7,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/analysis/comparerun"
-	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/comparerun"
 	"github.com/outpostchess/outpost/lichess"
+	"github.com/outpostchess/outpost/lichess/runner"
 )
 
 // ClientOptions maps [lichess] and [ratelimit] to the Lichess client's

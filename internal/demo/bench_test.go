@@ -18,9 +18,9 @@ import (
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/easy"
 	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/lichess/runner"
 )
 
 // BenchmarkMoveLatency measures the daemon's own latency per move, as the

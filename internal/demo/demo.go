@@ -24,10 +24,11 @@ import (
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/verify"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
+	"github.com/outpostchess/outpost/models/maiaengine"
 )
 
 // Account names in the embedded sandbox.
@@ -149,7 +150,7 @@ type Result struct {
 // that cannot play fails at the start, naming it, instead of the partner
 // declining every game.
 func checkSparring(ctx context.Context, spec string) error {
-	eng, err := bots.New(ctx, spec)
+	eng, err := bots.New(ctx, spec, maiaengine.Register(nil))
 	if err != nil {
 		return fmt.Errorf("demo: sparring engine %q: %w", spec, err)
 	}
@@ -335,7 +336,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		}
 	}
 	if sbCfg.Tablebase == nil {
-		sbCfg.Tablebase = sandbox.MateSearchProber{} // exact near mates; see lichess/sandbox
+		sbCfg.Tablebase = sandbox.MateSearchProber{} // exact near mates; see internal/sandbox
 	}
 	srv := sandbox.New(sbCfg)
 	runCtx, stop := context.WithCancel(ctx)

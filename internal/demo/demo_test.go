@@ -16,11 +16,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/bots/board"
-	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/store"
-	"github.com/outpostchess/outpost/lichess/sandbox"
+	"github.com/outpostchess/outpost/lichess/runner"
 )
 
 func TestDemoPlaysGamesAndSummarisesEachOnce(t *testing.T) {

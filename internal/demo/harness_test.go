@@ -19,10 +19,10 @@ import (
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/postgame"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 // The shared set-up of the end-to-end tests: the daemon's configuration,

@@ -12,12 +12,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/bots"
-	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
+	"github.com/outpostchess/outpost/lichess/runner"
+	"github.com/outpostchess/outpost/models/maiaengine"
 	"github.com/outpostchess/outpost/models/modeltest"
 )
 
@@ -94,7 +95,7 @@ func matrixEngineOptions(t *testing.T, eng string) []bots.Option {
 		}
 	case "maia-1500":
 		p := modeltest.Predictor(t, 1500)
-		return []bots.Option{bots.WithPredictor(p)}
+		return []bots.Option{maiaengine.Register(p)}
 	}
 	return nil
 }

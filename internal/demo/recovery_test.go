@@ -15,11 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/lichess"
 	"github.com/outpostchess/outpost/lichess/chatonce"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 // TestGoneGameClosedOnceAcrossRestarts: a game the store holds as running

@@ -13,9 +13,9 @@ import (
 
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 // stopClock records when the daemon's shutdown started.

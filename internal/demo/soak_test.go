@@ -17,13 +17,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
-	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
+	"github.com/outpostchess/outpost/lichess/runner"
 )
 
 // soakGames is how many games the soak plays (OUTPOST_SOAK_GAMES overrides).

@@ -24,8 +24,8 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/testkit"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 const performanceBook = "../../../shared/books/performance.bin"

@@ -10,11 +10,12 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/bots"
-	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
+	"github.com/outpostchess/outpost/lichess/runner"
+	"github.com/outpostchess/outpost/models/maiaengine"
 )
 
 // sparring is the human account that keeps challenging the bot and plays
@@ -137,7 +138,7 @@ func openJournal(ctx context.Context, log zerolog.Logger) *store.Store {
 // spec through api, quietly (see quietGame), until it ends or ctx does.
 func playOpponent(ctx context.Context, id, me, spec string, api runner.GameAPI, cfg *config.Config,
 	journal *store.Store, log zerolog.Logger) {
-	eng, err := bots.New(ctx, spec, bots.WithFallback(), bots.WithLogger(log))
+	eng, err := bots.New(ctx, spec, maiaengine.Register(nil), bots.WithFallback(), bots.WithLogger(log))
 	if err != nil {
 		log.Error().Err(err).Str("engine", spec).Msg("opponent engine")
 		return

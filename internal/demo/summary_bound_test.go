@@ -18,8 +18,8 @@ import (
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/postgame"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 // stuckStockfish is an expected-winrate Stockfish that never answers (a

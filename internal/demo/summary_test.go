@@ -20,11 +20,11 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/internal/postgame"
+	"github.com/outpostchess/outpost/internal/sandbox"
+	"github.com/outpostchess/outpost/internal/sandbox/fishnet"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/verify"
 	"github.com/outpostchess/outpost/internal/web"
-	"github.com/outpostchess/outpost/lichess/sandbox"
-	"github.com/outpostchess/outpost/lichess/sandbox/fishnet"
 	"github.com/outpostchess/outpost/models/modeltest"
 )
 

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/bots/score"
+	"github.com/outpostchess/outpost/lichess/runner"
 )
 
 func cp(ply int, uci string, v int) runner.MoveNote {

@@ -21,8 +21,8 @@ import (
 	"github.com/outpostchess/outpost/analysis/input"
 	"github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/bots/board"
-	"github.com/outpostchess/outpost/bots/runner"
 	"github.com/outpostchess/outpost/bots/score"
+	"github.com/outpostchess/outpost/lichess/runner"
 )
 
 // Game is what a record is made of.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/outpostchess/outpost/analysis/comparerun"
+	"github.com/outpostchess/outpost/internal/comparerun"
 )
 
 // RunState is the state of a comparison run (the comparerun package's).

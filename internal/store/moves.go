@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/outpostchess/outpost/bots/runner"
+	"github.com/outpostchess/outpost/lichess/runner"
 )
 
 // SentMove is a move the daemon sent (or was about to send) in a game. The

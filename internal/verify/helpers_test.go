@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/analysis/comparerun"
+	"github.com/outpostchess/outpost/internal/comparerun"
 	"github.com/outpostchess/outpost/lichess"
 )
 

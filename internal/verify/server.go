@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/analysis/comparerun"
+	"github.com/outpostchess/outpost/internal/comparerun"
 	"github.com/outpostchess/outpost/lichess"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/outpostchess/outpost/analysis/comparerun"
+	"github.com/outpostchess/outpost/internal/comparerun"
 	"github.com/outpostchess/outpost/internal/store"
 )
 

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 // memFlags is an in-memory Flags.

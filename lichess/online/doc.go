@@ -33,7 +33,7 @@ func position(pos engine.Position, allow960 bool) (*board.Board, error) {
 	if pos.Chess960 && !allow960 {
 		return nil, movesource.ErrNoMove
 	}
-	b, err := board.FromPosition(pos)
+	b, err := pos.Board()
 	if err != nil {
 		return nil, fmt.Errorf("online: %w", err)
 	}

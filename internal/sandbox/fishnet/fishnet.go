@@ -16,7 +16,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/replay"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
-	"github.com/outpostchess/outpost/lichess/sandbox"
+	"github.com/outpostchess/outpost/internal/sandbox"
 )
 
 // Defaults of Config.

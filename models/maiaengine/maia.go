@@ -1,7 +1,7 @@
-// Package maia is the Maia engine: it plays the move a human of a given
+// Package maiaengine is the Maia engine: it plays the move a human of a given
 // rating is most likely to play, as predicted by a Maia-1 network, or samples
 // from the predicted distribution with a temperature.
-package maia
+package maiaengine
 
 import (
 	"context"

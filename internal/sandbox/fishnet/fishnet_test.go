@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/lichess/sandbox"
+	"github.com/outpostchess/outpost/internal/sandbox"
 )
 
 const stockfish = "/usr/games/stockfish"

@@ -13,7 +13,7 @@ import (
 // from ply 20 and from ply 200 of the same game, in ns per move. The cost
 // must not grow with the game's length.
 //
-//	go test ./lichess/sandbox -run '^$' -bench MoveAtPly -benchtime 20x
+//	go test ./internal/sandbox -run '^$' -bench MoveAtPly -benchtime 20x
 func BenchmarkMoveAtPly(b *testing.B) {
 	const measured = 20
 	line := benchLine(b, 200+measured)

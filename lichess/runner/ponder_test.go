@@ -18,8 +18,8 @@ import (
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/bots/uci/ucitest"
 	"github.com/outpostchess/outpost/bots/uciengine"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 func TestMain(m *testing.M) { ucitest.Run(m) }

@@ -14,9 +14,9 @@ import (
 	"github.com/outpostchess/outpost/analysis/replay"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/internal/sandbox"
+	"github.com/outpostchess/outpost/internal/sandbox/fishnet"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
-	"github.com/outpostchess/outpost/lichess/sandbox/fishnet"
 )
 
 const (

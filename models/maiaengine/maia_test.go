@@ -1,4 +1,4 @@
-package maia
+package maiaengine
 
 import (
 	"context"

@@ -9,8 +9,8 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/movesource"
 	"github.com/outpostchess/outpost/bots/score"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 func ip(v int) *int { return &v }

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/bots/score"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 // watcher follows a game through alice's game stream, so that a test

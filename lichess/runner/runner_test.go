@@ -19,8 +19,8 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/timeman"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 // scripted is a test engine: it plays the moves it is given in order when

@@ -9,8 +9,8 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/syzygy"
+	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/lichess"
-	"github.com/outpostchess/outpost/lichess/sandbox"
 )
 
 // syzygyProber answers the sandbox's tablebase from local Syzygy tables
