@@ -34,6 +34,7 @@ type Config struct {
 	Web         WebConfig          `toml:"web"`
 	Log         LogConfig          `toml:"log"`
 	Records     RecordsConfig      `toml:"records"`
+	Provider    ProviderConfig     `toml:"provider"`
 }
 
 // LichessConfig is the [lichess] section: where the server is and how to
@@ -423,9 +424,10 @@ func Default() *Config {
 			Loss:      -0.1,
 			Maia:      1500,
 		},
-		Cluster: ClusterConfig{AckWait: DefaultClusterAckWait, Replicas: 1},
-		Web:     WebConfig{Enabled: false, Addr: "127.0.0.1:8090"},
-		Log:     LogConfig{Level: "info", Format: "auto", MaxSizeMB: 50, MaxFiles: 5},
-		Records: RecordsConfig{Per: "game"},
+		Cluster:  ClusterConfig{AckWait: DefaultClusterAckWait, Replicas: 1},
+		Web:      WebConfig{Enabled: false, Addr: "127.0.0.1:8090"},
+		Provider: ProviderConfig{Engines: DefaultProviderEngines(), IdleTimeout: 5 * time.Minute},
+		Log:      LogConfig{Level: "info", Format: "auto", MaxSizeMB: 50, MaxFiles: 5},
+		Records:  RecordsConfig{Per: "game"},
 	}
 }

@@ -41,6 +41,7 @@ func (c *Config) validate() ValidationErrors {
 	c.checkLog(ch)
 	c.checkLogFile(ch)
 	c.checkRecords(ch)
+	c.checkProvider(ch)
 	return ch.errs
 }
 

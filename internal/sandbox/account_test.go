@@ -27,7 +27,7 @@ func TestTokenTest(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got[tokBot1].UserID != "bot1" || !strings.Contains(got[tokBot1].Scopes, "bot:play") ||
-		got[tokAlice].Scopes != "board:play,challenge:read,challenge:write" || got["unknown"] != nil {
+		got[tokAlice].Scopes != "board:play,challenge:read,challenge:write,engine:read,engine:write" || got["unknown"] != nil {
 		t.Fatalf("%+v", got)
 	}
 }

@@ -11,9 +11,9 @@ import (
 // scopes is the scope string of an account's token.
 func scopes(a *account) string {
 	if a.Bot {
-		return "bot:play,challenge:read,challenge:write"
+		return "bot:play,challenge:read,challenge:write,engine:read,engine:write"
 	}
-	return "board:play,challenge:read,challenge:write"
+	return "board:play,challenge:read,challenge:write,engine:read,engine:write"
 }
 
 // handleTokenTest serves POST /api/token/test: the body is a comma-separated

@@ -58,6 +58,7 @@ func (s *Server) routeTable() []route {
 		{"GET", "/lichess", authOptional, s.handleExplorerLichess},
 		{"GET", "/standard", authNone, s.handleTablebase},
 	}
+	rs = append(rs, s.extEngineRoutes()...)
 	for _, api := range []struct {
 		prefix string
 		auth   authKind
@@ -191,6 +192,9 @@ func (sw *statusWriter) Write(b []byte) (int, error) {
 	return sw.ResponseWriter.Write(b)
 }
 
+// Unwrap gives http.ResponseController the writer underneath.
+func (sw *statusWriter) Unwrap() http.ResponseWriter { return sw.ResponseWriter }
+
 // Flush implements http.Flusher.
 func (sw *statusWriter) Flush() {
 	if f, ok := sw.ResponseWriter.(http.Flusher); ok {
@@ -264,7 +268,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rf requestFault) 
 		s.writeFault(w, f)
 		return
 	}
-	if r.Body != nil {
+	if r.Body != nil && !isEngineUpload(r) {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
 	}
 	s.mux.ServeHTTP(w, r)

@@ -106,6 +106,11 @@ type Config struct {
 	// Requests). It runs on the request's goroutine, without the server's
 	// lock.
 	OnRequest func(RequestRecord)
+	// EngineAcquireWait is how long the broker holds a provider's long
+	// poll before answering 204 (0: lila-engine's 10 s); EngineStartWait
+	// how long an analysis request waits for a provider to take it before
+	// 503 (0: lila-engine's 15 s). Tests shorten both.
+	EngineAcquireWait, EngineStartWait time.Duration
 }
 
 // Server is the sandbox. It is an http.Handler; Listen serves it on a
@@ -136,6 +141,8 @@ type Server struct {
 	closed     bool
 	httpSrv    *http.Server
 	done       chan struct{}
+
+	ext extEngines // external engines and their broker (extengine.go)
 
 	bg       sync.WaitGroup // server analyses in progress
 	bgCtx    context.Context
