@@ -65,6 +65,7 @@ func runServe(ctx context.Context, env *Env, args []string) (err error) {
 		defer mon.Close()
 		opt.Cluster = mon.Status
 	}
+	opt.Engines = app.ProviderStatus(cfg)
 	if !*noEWR {
 		cmdline := cfg.Analysis.Engine
 		if *engine != "" {

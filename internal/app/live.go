@@ -109,6 +109,7 @@ func addConsole(ctx context.Context, l Live, st *store.Store, d *daemon.Daemon) 
 		d.AddBackground(func(ctx context.Context) { <-ctx.Done(); mon.Close() })
 		opt.Cluster = mon.Status
 	}
+	opt.Engines = ProviderStatus(cfg)
 	srv, err := web.New(opt)
 	if err != nil {
 		return err

@@ -153,3 +153,10 @@ func bestNative() string {
 	}
 	return enginepath.Stockfish15
 }
+
+// ProviderStatus is the web console's reader of what `outpost provider`
+// (with the same configuration) registered and served: its job log.
+func ProviderStatus(cfg *config.Config) func(context.Context) (*provider.Status, error) {
+	_, jobs := ProviderFiles(cfg)
+	return func(context.Context) (*provider.Status, error) { return provider.ReadStatus(jobs) }
+}

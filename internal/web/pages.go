@@ -16,7 +16,7 @@ import (
 var assets embed.FS
 
 // pageNames are the page templates; each is parsed with the layout.
-var pageNames = []string{"dashboard", "game", "explorer", "runs", "cluster", "knobs", "message"}
+var pageNames = []string{"dashboard", "game", "explorer", "runs", "cluster", "engines", "knobs", "message"}
 
 var funcs = template.FuncMap{
 	"pct": func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },

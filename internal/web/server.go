@@ -16,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis/cluster"
+	"github.com/outpostchess/outpost/lichess/provider"
 	"github.com/outpostchess/outpost/internal/store"
 )
 
@@ -53,6 +54,9 @@ type Options struct {
 	// Cluster reads the analysis cluster's status for the Cluster page;
 	// nil: no cluster is configured.
 	Cluster func(ctx context.Context) (*cluster.ClusterStatus, error)
+	// Engines reads what `outpost provider` registered and served for the
+	// Engines page; nil: not available.
+	Engines func(ctx context.Context) (*provider.Status, error)
 	// Addr is the configured listen address (host:port). Its host is
 	// accepted in the Host header besides localhost, 127.0.0.1 and [::1];
 	// "" accepts only those.
@@ -133,6 +137,7 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("GET /board.svg", s.boardSVG)
 	m.HandleFunc("GET /runs", s.runs)
 	m.HandleFunc("GET /cluster", s.clusterPage)
+	m.HandleFunc("GET /engines", s.enginesPage)
 	m.HandleFunc("GET /api/cluster", s.clusterJSON)
 	m.HandleFunc("GET /knobs", s.knobsPage)
 	m.HandleFunc("POST /knobs", s.saveKnobs)
