@@ -120,12 +120,18 @@ func (p *Provider) Register(ctx context.Context) ([]lichess.ExternalEngine, erro
 	return out, nil
 }
 
-// Serve registers the engines, then serves their jobs until ctx ends; it
-// closes the slots before returning. A failed registration is returned.
+// Serve registers the engines (unless Register already did), then serves
+// their jobs until ctx ends; it closes the slots before returning. A failed
+// registration is returned.
 func (p *Provider) Serve(ctx context.Context) error {
 	defer p.closeSlots()
-	if _, err := p.Register(ctx); err != nil {
-		return err
+	p.mu.Lock()
+	registered := len(p.status.Engines) == len(p.o.Engines)
+	p.mu.Unlock()
+	if !registered {
+		if _, err := p.Register(ctx); err != nil {
+			return err
+		}
 	}
 	var wg sync.WaitGroup
 	for _, slot := range p.o.Engines {
