@@ -47,16 +47,31 @@ apt_install() {
     log "skipping Debian packages $*: not root (or no apt-get); what needs them skips or fails, saying so"
     return 1
   fi
-  local t0=$SECONDS
-  log "installing Debian packages: $* (apt-get)"
-  if [ -z "$apt_updated" ]; then as_root apt-get update -qq; apt_updated=1; fi
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-  log "Debian packages $* installed in $((SECONDS - t0)) s"
+  if [ -z "$apt_updated" ]; then timed apt-update "apt-get update" as_root apt-get update -qq; apt_updated=1; fi
+  timed "apt-$(printf '%s' "$*" | tr ' ' '+')" "installing Debian packages $*" \
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+# timed KEY LABEL CMD…: runs CMD, writing LABEL's elapsed time every 15 s
+# (against the time it took last on this machine, kept in
+# bin/.setup-times) and how long it took; CMD's exit status.
+timed() {
+  local key=$1 label=$2; shift 2
+  local last t0=$SECONDS rc=0 ticker
+  last=$(sed -n "s/^$key //p" bin/.setup-times 2>/dev/null | tail -1)
+  log "$label${last:+ (last time here: $last s)}"
+  ( while sleep 15; do log "$label: $((SECONDS - t0)) s elapsed${last:+ of about $last}"; done ) &
+  ticker=$!
+  "$@" || rc=$?
+  kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null || true
+  [ $rc -ne 0 ] || { log "$label: done in $((SECONDS - t0)) s"; echo "$key $((SECONDS - t0))" >>bin/.setup-times; }
+  return $rc
 }
 
 if ! command -v go >/dev/null; then
   log "Go is not installed (need Go 1.26: https://go.dev/dl/)"; exit 1
 fi
+mkdir -p bin
 
 engines_dir=${OUTPOST_ENGINES_DIR:-$HOME/.cache/outpost/engines}
 sf_src=${OUTPOST_STOCKFISH_SRC:-../shared/stockfish}
@@ -71,11 +86,7 @@ if [ ! -x "$engines_dir/stockfish-15.1/stockfish" ] && [ ! -x /usr/games/stockfi
   apt_install stockfish || log "no Stockfish installed: outpost setup builds one natively (needs g++ and make)"
 fi
 
-mkdir -p bin
-t0=$SECONDS
-log "building bin/outpost (go build)"
-go build -o bin/outpost ./cmd/outpost
-log "bin/outpost built in $((SECONDS - t0)) s"
+timed go-build "building bin/outpost (go build)" go build -o bin/outpost ./cmd/outpost
 
 # The demo's engine (sf15, as found above), ONNX Runtime and the Maia
 # weights, through the product's own installer.
@@ -118,8 +129,8 @@ fi
 # release that supports Go 1.26, from the Go module proxy.
 staticcheck_version=v0.8.2
 if ! bin/staticcheck -version 2>/dev/null | grep -q "${staticcheck_version#v}"; then
-  log "installing staticcheck $staticcheck_version into bin/"
-  GOBIN="$PWD/bin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+  timed staticcheck "installing staticcheck $staticcheck_version into bin/" \
+    env GOBIN="$PWD/bin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
 fi
 
 # The native builds the suite compares: sf15 is built natively even though
