@@ -3,6 +3,7 @@ package demo
 import (
 	"bytes"
 	"context"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -123,7 +124,10 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	}
 	srv := res.Sandbox
 	require.Equal(t, store.VerifyDone, v.State, v.Error)
-	assert.Contains(t, out.String(), "--- "+verify.Text(v)+" ---")
+	// the demo's line names the sandbox's stand-in, not Lichess
+	assert.Contains(t, out.String(), "--- "+verify.Text(v, verify.StandIn)+" ---")
+	assert.Contains(t, out.String(), "--- verified against the sandbox's Lichess stand-in: ")
+	assert.NotContains(t, out.String(), "verified against Lichess")
 
 	st := openStore(t, res)
 	defer st.Close()
@@ -153,7 +157,8 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	assert.LessOrEqual(t, v.CloudAgree, v.CloudChecked)
 
 	// the chat line said the same at summary time
-	line := verify.Line(verify.ServerReport{Judgements: v.Judgements, Agree: v.Agree})
+	line := verify.Line(verify.ServerReport{Judgements: v.Judgements, Agree: v.Agree}, verify.StandIn)
+	assert.Contains(t, line, "the sandbox's Lichess stand-in's own analysis")
 	found := false
 	for _, l := range srv.Chat(v.GameID) {
 		if l.User == BotName && l.Text == line {
@@ -169,7 +174,7 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	assert.Contains(t, pgn, "[%eval ")
 
 	// and the console shows it
-	console, err := web.New(web.Options{Store: st, Logger: zerolog.Nop()})
+	console, err := web.New(web.Options{Store: st, Logger: zerolog.Nop(), Against: verify.StandIn})
 	require.NoError(t, err)
 	defer console.Close()
 	get := func(path string) string {
@@ -184,12 +189,15 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	require.NoError(t, err)
 	for _, g := range recent {
 		if g.ID == v.GameID {
-			assert.Contains(t, get("/"), verify.Text(v))
+			dash := get("/")
+			assert.Contains(t, dash, html.EscapeString(verify.Text(v, verify.StandIn)))
+			assert.Contains(t, dash, `<th scope="col">the sandbox&#39;s Lichess stand-in</th>`)
 		}
 	}
 	page := get("/game/" + v.GameID)
-	assert.Contains(t, page, "Verified against Lichess")
-	assert.Contains(t, page, verify.Text(v))
+	assert.Contains(t, page, "Verified against the sandbox&#39;s Lichess stand-in")
+	assert.NotContains(t, page, "Verified against Lichess")
+	assert.Contains(t, page, html.EscapeString(verify.Text(v, verify.StandIn)))
 }
 
 // TestDemoChess960SummaryEWR plays a Chess960 game against the sandbox with

@@ -29,6 +29,7 @@ func Attach(o *daemon.Options, cfg *config.Config, client *lichess.Client, st *s
 	}
 	vo := ConfigOptions(cfg.Verify)
 	vo.API, vo.Store, vo.Logger = client, st, log.With().Str("component", "verify").Logger()
+	vo.Against = AgainstURL(cfg.Lichess.URL)
 	w, err := New(vo)
 	if err != nil {
 		return err // New's errors name the package and what is missing
@@ -41,7 +42,7 @@ func Attach(o *daemon.Options, cfg *config.Config, client *lichess.Client, st *s
 		}
 	}
 	if cfg.Verify.ChatLine {
-		o.Summariser = ChatLine{Inner: o.Summariser, API: client}
+		o.Summariser = ChatLine{Inner: o.Summariser, API: client, Against: AgainstURL(cfg.Lichess.URL)}
 	}
 	o.Background = append(o.Background, w.Run)
 	return nil

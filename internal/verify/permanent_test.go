@@ -68,7 +68,7 @@ func TestWorkerStopsOnPermanentErrors(t *testing.T) {
 			assert.Equal(t, store.VerifyFailed, v.State)
 			assert.Contains(t, v.Error, "permanent")
 			assert.Contains(t, v.Error, fmt.Sprintf("HTTP %d", status))
-			assert.Contains(t, Text(v), "not verified: permanent")
+			assert.Contains(t, Text(v, Lichess), "not verified: permanent")
 			// nothing is due any more: the worker idles; 49 hours on it
 			// has still polled once
 			r.waitIdle(t)
@@ -130,7 +130,7 @@ func TestWorkerCloudPermanentErrorSkipsTheCloud(t *testing.T) {
 	var rep CloudReport
 	require.NoError(t, json.Unmarshal([]byte(v.CloudResult), &rep))
 	assert.Contains(t, rep.Error, "HTTP 403")
-	assert.Contains(t, Text(v), "cloud eval skipped")
+	assert.Contains(t, Text(v, Lichess), "cloud eval skipped")
 	r.api.mu.Lock()
 	assert.Equal(t, 1, r.api.cloudHits, "the cloud is not asked again")
 	assert.Equal(t, 1, r.api.exports, "the export polled in the same round")

@@ -84,6 +84,9 @@ type Options struct {
 	// Seed seeds the jitter (0: random).
 	Seed  uint64
 	Hooks Hooks
+	// Against is what API serves, as the records' reasons name it
+	// (Lichess when zero; AgainstURL).
+	Against Against
 }
 
 // Worker runs the verifications. Create it with New, run it with Run.
@@ -273,6 +276,9 @@ func (w *Worker) retry(ctx context.Context, v store.Verification, attempts int, 
 	next, ok := w.o.Backoff.Next(v.FinishedAt, now, max(attempts, 1), w.rng.Float64(), locked)
 	if !ok {
 		reason := fmt.Sprintf("no Lichess analysis within %s after the game (%d polls)", w.o.Backoff.Window, attempts)
+		if w.o.Against.Name() != string(Lichess) {
+			reason = fmt.Sprintf("no analysis from %s within %s after the game (%d polls)", w.o.Against.Name(), w.o.Backoff.Window, attempts)
+		}
 		_ = w.o.Store.EndVerification(ctx, v.GameID, store.VerifyExpired, reason)
 		return
 	}
