@@ -3,6 +3,7 @@ package demo
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"html"
 	"net/http"
 	"net/http/httptest"
@@ -108,7 +109,9 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	var out bytes.Buffer
 	// at most 30 plies (the sparring partner resigns in place of its 16th
 	// move): every one is analysed twice by Stockfish, ours and fishnet's
-	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", SparringResignAfter: 15, Dir: t.TempDir(), Logger: zerolog.Nop(), Out: &out,
+	var logs lockedBuffer
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", SparringResignAfter: 15, Dir: t.TempDir(),
+		Logger: zerolog.New(&logs).Level(zerolog.InfoLevel), Out: &out,
 		Summariser: sum, Sandbox: sandbox.Config{Analyser: fish},
 		Verify: verify.Options{Hooks: verify.Hooks{Updated: func(v store.Verification) {
 			mu.Lock()
@@ -124,6 +127,16 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	}
 	srv := res.Sandbox
 	require.Equal(t, store.VerifyDone, v.State, v.Error)
+	// the verification's log lines name the bot (and their game)
+	verifyLines := 0
+	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var rec map[string]any
+		if json.Unmarshal([]byte(l), &rec) == nil && rec["component"] == "verify" {
+			verifyLines++
+			assert.Equal(t, BotName, rec["bot"], l)
+		}
+	}
+	assert.Positive(t, verifyLines, "the worker logged its checks")
 	// the demo's line names the sandbox's stand-in, not Lichess
 	assert.Contains(t, out.String(), "--- "+verify.Text(v, verify.StandIn)+" ---")
 	assert.Contains(t, out.String(), "--- verified against the sandbox's Lichess stand-in: ")
@@ -233,4 +246,22 @@ func TestDemoChess960SummaryEWR(t *testing.T) {
 		}
 		assert.Equal(t, 1, n, "one expected-winrate line in %q", lines)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer the daemon's goroutines and the test share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -111,6 +111,7 @@ func (f *verifyFlow) wire(opt Options, client *lichess.Client, st *store.Store, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("demo: %w", err)
 	}
+	verify.ChainAccountRead(hooks, w)
 	inner := hooks.SummaryPosted
 	hooks.SummaryPosted = func(id string, lines []string) {
 		w.Kick()

@@ -34,6 +34,7 @@ func Attach(o *daemon.Options, cfg *config.Config, client *lichess.Client, st *s
 	if err != nil {
 		return err // New's errors name the package and what is missing
 	}
+	ChainAccountRead(&o.Hooks, w)
 	inner := o.Hooks.SummaryPosted
 	o.Hooks.SummaryPosted = func(id string, lines []string) {
 		w.Kick()
@@ -46,4 +47,16 @@ func Attach(o *daemon.Options, cfg *config.Config, client *lichess.Client, st *s
 	}
 	o.Background = append(o.Background, w.Run)
 	return nil
+}
+
+// ChainAccountRead makes the daemon's AccountRead hook also give w the
+// bot's name (Worker.SetBot), after the hook already there.
+func ChainAccountRead(h *daemon.Hooks, w *Worker) {
+	prev := h.AccountRead
+	h.AccountRead = func(username string) {
+		if prev != nil {
+			prev(username)
+		}
+		w.SetBot(username)
+	}
 }
