@@ -3,11 +3,9 @@ package installer
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
-	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
@@ -22,12 +20,6 @@ const (
 	ProgressEvery = 15 * time.Second
 	BarEvery      = time.Second
 )
-
-// IsTerminal reports whether w is a terminal, where progress is a bar.
-func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
-}
 
 // meters starts the progress reports of long steps. The zero value reports
 // nothing.
