@@ -25,6 +25,7 @@ import (
 	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/sandbox/fishnet"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/internal/verify"
 	"github.com/outpostchess/outpost/internal/web"
 	"github.com/outpostchess/outpost/models/modeltest"
@@ -109,7 +110,7 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	var out bytes.Buffer
 	// at most 30 plies (the sparring partner resigns in place of its 16th
 	// move): every one is analysed twice by Stockfish, ours and fishnet's
-	var logs lockedBuffer
+	var logs testkit.SyncBuffer
 	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", SparringResignAfter: 15, Dir: t.TempDir(),
 		Logger: zerolog.New(&logs).Level(zerolog.InfoLevel), Out: &out,
 		Summariser: sum, Sandbox: sandbox.Config{Analyser: fish},
@@ -246,22 +247,4 @@ func TestDemoChess960SummaryEWR(t *testing.T) {
 		}
 		assert.Equal(t, 1, n, "one expected-winrate line in %q", lines)
 	}
-}
-
-// lockedBuffer is a bytes.Buffer the daemon's goroutines and the test share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -1,14 +1,12 @@
 package verify
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +16,7 @@ import (
 
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -148,25 +147,6 @@ func TestWorkerCloudPermanentErrorSkipsTheCloud(t *testing.T) {
 	r.api.mu.Unlock()
 }
 
-// syncBuffer is a bytes.Buffer safe for the worker's goroutine and the
-// test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestPermanentErrorWarnNamesBotAndGame: the warn line of an export
 // answered 404 names the game and the bot, whose name the daemon gives
 // through its AccountRead hook (ChainAccountRead, as Attach wires it).
@@ -176,7 +156,7 @@ func TestPermanentErrorWarnNamesBotAndGame(t *testing.T) {
 	st, g := analysedSample(t, ours)
 	clock := lichess.NewManualClock(g.FinishedAt.Add(time.Second))
 	api := &fakeAPI{export: withoutAnalysis(lg), clock: clock.Now, exportErrs: []error{apiErr(404)}}
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	updates := make(chan store.Verification, 10)
 	w, err := New(Options{API: api, Store: st, Clock: clock, Seed: 7, Logger: zerolog.New(&logs).With().Str("component", "verify").Logger(),
 		Hooks: Hooks{Updated: func(v store.Verification) { updates <- v }}})
