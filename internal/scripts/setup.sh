@@ -58,7 +58,7 @@ apt_install() {
 timed() {
   local key=$1 label=$2; shift 2
   local last t0=$SECONDS rc=0 ticker
-  last=$(sed -n "s/^$key //p" bin/.setup-times 2>/dev/null | tail -1)
+  last=$(sed -n "s/^$key //p" bin/.setup-times 2>/dev/null | tail -1 || true)
   log "$label${last:+ (last time here: $last s)}"
   ( while sleep 15; do log "$label: $((SECONDS - t0)) s elapsed${last:+ of about $last}"; done ) &
   ticker=$!
