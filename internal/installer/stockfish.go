@@ -51,7 +51,7 @@ func (in *Installer) Engine(ctx context.Context, name string) error {
 	b := sfbuild.Builder{Locator: in.opts.Locator, SourceDir: srcDir, Arch: in.opts.Arch, Jobs: in.opts.Jobs,
 		Force: in.opts.Force, Log: prefixed{in.opts.Log}}
 	expected, basis := expectedBuild(in.opts.Locator, recipe.Engine)
-	if expected > 0 {
+	if expected > 0 && native == "" { // an installed build is compared first: usually not rebuilt
 		in.logf("%s: building; expected to take about %v (%s)", label, expected.Round(time.Second), basis)
 	}
 	p := in.meters.build("building "+label, expected, basis)
