@@ -60,7 +60,9 @@ timed() {
   local last t0=$SECONDS rc=0 ticker
   last=$(sed -n "s/^$key //p" bin/.setup-times 2>/dev/null | tail -1 || true)
   log "$label${last:+ (last time here: $last s)}"
-  ( while sleep 15; do log "$label: $((SECONDS - t0)) s elapsed${last:+ of about $last}"; done ) &
+  # the ticker takes its sleep along when killed (no orphan holding stderr open)
+  ( trap 'kill $! 2>/dev/null; exit 0' TERM
+    while sleep 15 & wait $!; do log "$label: $((SECONDS - t0)) s elapsed${last:+ of about $last}"; done ) &
   ticker=$!
   "$@" || rc=$?
   kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null || true
@@ -78,7 +80,7 @@ sf_src=${OUTPOST_STOCKFISH_SRC:-../shared/stockfish}
 maia_src=${OUTPOST_MAIA_SOURCE:-}
 [ -n "$maia_src" ] || [ ! -d ../shared/models/maia1 ] || maia_src=../shared/models/maia1
 
-# The demo's Stockfish: Debian's package is the quickest to have (a 30 MB
+# The demo's Stockfish: Debian's package is the quickest to have (a 22 MB
 # download, seconds to install) when none is there and this is root; else
 # `outpost setup` below builds one natively (about a minute on two idle
 # cores) or uses one on PATH.
