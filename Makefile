@@ -4,10 +4,11 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 STATICCHECK := bin/staticcheck
 
-.PHONY: demo test test-race race race-demo-soak race-rest soak setup build bench fuzz vet cross arm64 dist
+.PHONY: demo setup-demo test test-race race race-demo-soak race-rest soak setup build bench fuzz vet cross arm64 dist
 
-## demo: the daemon against the embedded Lichess sandbox, a few fast games, then exit.
-demo: setup
+## demo: the daemon against the embedded Lichess sandbox, a few fast games, then
+## exit. Its setup installs only what the demo runs (setup-demo).
+demo: setup-demo
 	./bin/outpost run --sandbox --games 3 --tc 1+0
 
 ## test: install what the suite needs, then run every test once, under the
@@ -46,8 +47,15 @@ race-rest:
 soak:
 	$(GO) test -count=1 -timeout 10m -run '^TestSoakWithFaults$$' $(DEMO_PKG)
 
-## setup: the Debian packages the test suite needs (as root), then
-## `outpost setup`: Stockfish, ONNX Runtime and the Maia weights; builds bin/outpost.
+## setup-demo: what the demo runs and nothing else: one Stockfish 15.1 (one
+## already installed, else Debian's package as root, else one native build),
+## bin/outpost, ONNX Runtime and the Maia weights (`outpost setup`).
+setup-demo:
+	bash internal/scripts/setup.sh demo
+
+## setup: setup-demo, then what only the test suite needs: the Debian packages
+## of its browser, Syzygy and arm64 tests (as root), Stockfish 19, staticcheck
+## and the native builds of Stockfish 15.1, 18, 16 and 17.1.
 setup:
 	bash internal/scripts/setup.sh
 

@@ -293,8 +293,11 @@ type WebConfig struct {
 
 // LogConfig is the [log] section.
 type LogConfig struct {
-	Level  string `toml:"level"`  // trace|debug|info|warn|error|off
-	Format string `toml:"format"` // auto|console|json
+	// Level (trace|debug|info|warn|error|off) is that of outpost run's
+	// console and of the file; --log-level overrides it on the console.
+	// Format (auto|console|json) is the console's; the file is JSON lines.
+	Level  string `toml:"level"`
+	Format string `toml:"format"`
 	// File, when set, also receives the log (JSON lines at Level), rotated
 	// at MaxSizeMB, keeping MaxFiles old files (see records.go).
 	File      string `toml:"file"`

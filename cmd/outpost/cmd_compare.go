@@ -16,6 +16,7 @@ import (
 	"github.com/outpostchess/outpost/internal/comparerun"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/verify"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -137,6 +138,11 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 		return err
 	}
 	defer closeOnReturn(&err, "the store", st.Close)
+	if *user != "" && !*asJSON {
+		if note := standInNote(*server, cfg.Lichess.URL); note != "" {
+			fmt.Fprintln(env.Stdout, note)
+		}
+	}
 	progress, finish := analysis.TerminalProgress(env.Stderr, "comparing")
 	c := &comparerun.Comparer{
 		Store:          st,
@@ -150,6 +156,20 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 		DetectPeriod:   *detect,
 	}
 	return c.Execute(ctx, src, *asJSON, env.Stdout)
+}
+
+// standInNote is the line heading a comparison of games fetched from a
+// server other than lichess.org (server, else the config's url): the
+// sandbox's stand-in, whose analysis the report's "Lichess" columns then
+// are. "" for Lichess.
+func standInNote(server, configURL string) string {
+	if server == "" {
+		server = configURL
+	}
+	if a := verify.AgainstURL(server); a != verify.Lichess {
+		return fmt.Sprintf("Compared with %s at %s, not Lichess: below, \"Lichess\" stands for its analysis.", a.Name(), server)
+	}
+	return ""
 }
 
 // printLastCompare prints the newest finished run stored for the user or

@@ -81,6 +81,10 @@ func TestCompareUserAgainstSandbox(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	note := "Compared with the sandbox's Lichess stand-in at " + url + ", not Lichess: below, \"Lichess\" stands for its analysis.\n"
+	if !strings.HasPrefix(stdout, note) {
+		t.Errorf("output does not start with %q:\n%s", note, stdout)
+	}
 	for _, want := range []string{"Comparison run 1 for alice", ch.ID, "same judgement on Lichess-flagged plies: 1 of 1 (100.0%)", "Trend"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)

@@ -10,6 +10,7 @@ import (
 	"github.com/outpostchess/outpost/internal/app"
 	"github.com/outpostchess/outpost/internal/clusterconn"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/verify"
 	"github.com/outpostchess/outpost/internal/web"
 )
 
@@ -60,7 +61,8 @@ func runServe(ctx context.Context, env *Env, args []string) (err error) {
 		return err
 	}
 	defer closeOnReturn(&err, "the store", st.Close)
-	opt := web.Options{Store: st, ConfigPath: *cfgPath, AccessToken: token, Addr: *addr, Logger: env.logger()}
+	opt := web.Options{Store: st, ConfigPath: *cfgPath, AccessToken: token, Addr: *addr, Logger: env.logger(),
+		Against: verify.AgainstURL(cfg.Lichess.URL)}
 	if mon := clusterconn.NewMonitor(cfg.Cluster, "outpost-console"); mon != nil {
 		defer mon.Close()
 		opt.Cluster = mon.Status

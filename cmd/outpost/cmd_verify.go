@@ -10,7 +10,8 @@ import (
 )
 
 // printBotVerifications implements `outpost compare --bot`: the bot's games
-// with their checks against Lichess, newest first, and the totals.
+// with their checks against Lichess (or the sandbox's stand-in: [lichess]
+// url), newest first, and the totals.
 func printBotVerifications(ctx context.Context, env *Env, cfgPath, storePath string, maxGames int, asJSON bool) (err error) {
 	cfg, err := loadConfig(cfgPath)
 	if err != nil {
@@ -38,7 +39,7 @@ func printBotVerifications(ctx context.Context, env *Env, cfgPath, storePath str
 	if asJSON {
 		return verify.WriteBotGamesJSON(env.Stdout, rows)
 	}
-	verify.WriteBotGames(env.Stdout, rows)
+	verify.WriteBotGames(env.Stdout, rows, verify.AgainstURL(cfg.Lichess.URL))
 	return nil
 }
 

@@ -60,6 +60,9 @@ type Env struct {
 	Stdout   io.Writer
 	Stderr   io.Writer
 	LogLevel string
+	// LogLevelSet says --log-level was given: it then wins over [log]
+	// level on the console.
+	LogLevelSet bool
 	// Log, when set (outpost run with [log] file), is the logger every
 	// part of the command uses instead of a console-only one.
 	Log *zerolog.Logger
@@ -93,6 +96,7 @@ func run(ctx context.Context, args []string, env *Env) int {
 		}
 		return 2
 	}
+	global.Visit(func(f *flag.Flag) { env.LogLevelSet = env.LogLevelSet || f.Name == "log-level" })
 	if _, err := logging.ParseLevel(env.LogLevel); err != nil {
 		fmt.Fprintf(env.Stderr, "outpost: %v\n", err)
 		return 2

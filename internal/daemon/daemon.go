@@ -40,6 +40,10 @@ type NamedSummariser interface {
 // Hooks let an embedding program (the offline demo, tests) follow the
 // daemon. Every hook is optional and is called from the daemon's goroutines.
 type Hooks struct {
+	// AccountRead is called with the bot's username once the daemon has
+	// read its account, before any game or background job starts (the
+	// verification worker names the bot in its log lines with it).
+	AccountRead func(username string)
 	// GameFinished is called once a game's end is recorded.
 	GameFinished func(g store.Game)
 	// SummaryPosted is called once a game's summary is in the chat.
@@ -198,6 +202,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		n.SetMe(acct.Username)
 	}
 	d.log = d.log.With().Str("bot", acct.Username).Logger()
+	if d.hooks.AccountRead != nil {
+		d.hooks.AccountRead(acct.Username)
+	}
 	d.log.Info().Str("server", d.api.BaseURL()).Msg("daemon starting")
 
 	// The games and the event stream outlive ctx: at shutdown the stream

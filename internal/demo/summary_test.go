@@ -3,6 +3,8 @@ package demo
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -23,6 +25,7 @@ import (
 	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/sandbox/fishnet"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/internal/verify"
 	"github.com/outpostchess/outpost/internal/web"
 	"github.com/outpostchess/outpost/models/modeltest"
@@ -107,7 +110,9 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	var out bytes.Buffer
 	// at most 30 plies (the sparring partner resigns in place of its 16th
 	// move): every one is analysed twice by Stockfish, ours and fishnet's
-	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", SparringResignAfter: 15, Dir: t.TempDir(), Logger: zerolog.Nop(), Out: &out,
+	var logs testkit.SyncBuffer
+	res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "0.5+0", SparringResignAfter: 15, Dir: t.TempDir(),
+		Logger: zerolog.New(&logs).Level(zerolog.InfoLevel), Out: &out,
 		Summariser: sum, Sandbox: sandbox.Config{Analyser: fish},
 		Verify: verify.Options{Hooks: verify.Hooks{Updated: func(v store.Verification) {
 			mu.Lock()
@@ -123,7 +128,20 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	}
 	srv := res.Sandbox
 	require.Equal(t, store.VerifyDone, v.State, v.Error)
-	assert.Contains(t, out.String(), "--- "+verify.Text(v)+" ---")
+	// the verification's log lines name the bot (and their game)
+	verifyLines := 0
+	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var rec map[string]any
+		if json.Unmarshal([]byte(l), &rec) == nil && rec["component"] == "verify" {
+			verifyLines++
+			assert.Equal(t, BotName, rec["bot"], l)
+		}
+	}
+	assert.Positive(t, verifyLines, "the worker logged its checks")
+	// the demo's line names the sandbox's stand-in, not Lichess
+	assert.Contains(t, out.String(), "--- "+verify.Text(v, verify.StandIn)+" ---")
+	assert.Contains(t, out.String(), "--- verified against the sandbox's Lichess stand-in: ")
+	assert.NotContains(t, out.String(), "verified against Lichess")
 
 	st := openStore(t, res)
 	defer st.Close()
@@ -153,7 +171,8 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	assert.LessOrEqual(t, v.CloudAgree, v.CloudChecked)
 
 	// the chat line said the same at summary time
-	line := verify.Line(verify.ServerReport{Judgements: v.Judgements, Agree: v.Agree})
+	line := verify.Line(verify.ServerReport{Judgements: v.Judgements, Agree: v.Agree}, verify.StandIn)
+	assert.Contains(t, line, "the sandbox's Lichess stand-in's own analysis")
 	found := false
 	for _, l := range srv.Chat(v.GameID) {
 		if l.User == BotName && l.Text == line {
@@ -169,7 +188,7 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	assert.Contains(t, pgn, "[%eval ")
 
 	// and the console shows it
-	console, err := web.New(web.Options{Store: st, Logger: zerolog.Nop()})
+	console, err := web.New(web.Options{Store: st, Logger: zerolog.Nop(), Against: verify.StandIn})
 	require.NoError(t, err)
 	defer console.Close()
 	get := func(path string) string {
@@ -184,12 +203,15 @@ func TestDemoSummaryVerifiedAgainstLichess(t *testing.T) {
 	require.NoError(t, err)
 	for _, g := range recent {
 		if g.ID == v.GameID {
-			assert.Contains(t, get("/"), verify.Text(v))
+			dash := get("/")
+			assert.Contains(t, dash, html.EscapeString(verify.Text(v, verify.StandIn)))
+			assert.Contains(t, dash, `<th scope="col">the sandbox&#39;s Lichess stand-in</th>`)
 		}
 	}
 	page := get("/game/" + v.GameID)
-	assert.Contains(t, page, "Verified against Lichess")
-	assert.Contains(t, page, verify.Text(v))
+	assert.Contains(t, page, "Verified against the sandbox&#39;s Lichess stand-in")
+	assert.NotContains(t, page, "Verified against Lichess")
+	assert.Contains(t, page, html.EscapeString(verify.Text(v, verify.StandIn)))
 }
 
 // TestDemoChess960SummaryEWR plays a Chess960 game against the sandbox with

@@ -97,6 +97,7 @@ func (f *verifyFlow) wire(opt Options, client *lichess.Client, st *store.Store, 
 	vo.API, vo.Store, vo.Clock, vo.Seed = client, st, opt.Verify.Clock, opt.Verify.Seed
 	vo.Logger = opt.Logger.With().Str("component", "verify").Logger()
 	vo.Hooks = opt.Verify.Hooks
+	vo.Against = verify.StandIn
 	updated := vo.Hooks.Updated
 	vo.Hooks.Updated = func(v store.Verification) {
 		if updated != nil {
@@ -110,6 +111,7 @@ func (f *verifyFlow) wire(opt Options, client *lichess.Client, st *store.Store, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("demo: %w", err)
 	}
+	verify.ChainAccountRead(hooks, w)
 	inner := hooks.SummaryPosted
 	hooks.SummaryPosted = func(id string, lines []string) {
 		w.Kick()
@@ -119,7 +121,7 @@ func (f *verifyFlow) wire(opt Options, client *lichess.Client, st *store.Store, 
 	}
 	var sum daemon.Summariser = afterAnalysis{inner: opt.Summariser, flow: f}
 	if cfg.ChatLine {
-		sum = verify.ChatLine{Inner: sum, API: client}
+		sum = verify.ChatLine{Inner: sum, API: client, Against: verify.StandIn}
 	}
 	return sum, []func(context.Context){w.Run}, nil
 }

@@ -42,6 +42,8 @@ type Fetcher struct {
 	Client *http.Client
 	// Log gets one line per step (nothing when nil).
 	Log io.Writer
+	// meters reports each transfer while it runs (nothing: the zero value).
+	meters meters
 }
 
 func (f Fetcher) logf(format string, args ...any) {
@@ -128,7 +130,17 @@ func (f Fetcher) attempt(ctx context.Context, d Download, part string) (done boo
 	if err != nil {
 		return false, err
 	}
-	_, err = io.Copy(out, resp.Body)
+	have := int64(0)
+	if flags&os.O_APPEND != 0 {
+		have = off
+	}
+	total := d.Size
+	if total <= 0 && resp.ContentLength > 0 {
+		total = have + resp.ContentLength
+	}
+	p := f.meters.download("downloading "+filepath.Base(d.Dst), total, have)
+	_, err = io.Copy(io.MultiWriter(p, out), resp.Body) // counted first: a test sees the count once the file grew
+	p.finish()
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}

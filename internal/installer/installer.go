@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"time"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/sfbuild"
@@ -58,8 +59,16 @@ type Options struct {
 	GOOS, GOARCH string
 	// Client does the downloads (http.DefaultClient when nil).
 	Client *http.Client
-	// Log gets every progress line.
-	Log io.Writer
+	// Log gets every progress line. Terminal says it is a terminal: long
+	// steps then draw a bar there instead of writing a line every
+	// ProgressEvery.
+	Log      io.Writer
+	Terminal bool
+	// Now and Tick are the clock of the progress reports: the time, and a
+	// channel of report times with its stop function (nil: time.Now and a
+	// time.Ticker; tests pass their own).
+	Now  func() time.Time
+	Tick func(time.Duration) (<-chan time.Time, func())
 	// Builder builds one native engine; nil means sfbuild.Builder.Build
 	// (tests replace it: a real build takes minutes).
 	Builder func(context.Context, sfbuild.Builder, sfbuild.Recipe) (sfbuild.Result, error)
@@ -70,8 +79,9 @@ type Options struct {
 
 // Installer runs the steps of Options.
 type Installer struct {
-	opts  Options
-	fetch Fetcher
+	opts   Options
+	meters meters
+	fetch  Fetcher
 }
 
 // New checks opts and fills in defaults.
@@ -93,7 +103,8 @@ func New(opts Options) (*Installer, error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	return &Installer{opts: opts, fetch: Fetcher{Client: opts.Client, Log: prefixed{opts.Log}}}, nil
+	m := newMeters(opts.Log, opts.Terminal, opts.Now, opts.Tick)
+	return &Installer{opts: opts, meters: m, fetch: Fetcher{Client: opts.Client, Log: prefixed{opts.Log}, meters: m}}, nil
 }
 
 // Run runs every step not skipped, in order: engines, ONNX Runtime, Maia

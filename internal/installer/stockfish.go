@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/sfbuild"
@@ -49,7 +50,13 @@ func (in *Installer) Engine(ctx context.Context, name string) error {
 	in.nets(ctx, recipe, rel)
 	b := sfbuild.Builder{Locator: in.opts.Locator, SourceDir: srcDir, Arch: in.opts.Arch, Jobs: in.opts.Jobs,
 		Force: in.opts.Force, Log: prefixed{in.opts.Log}}
+	expected, basis := expectedBuild(in.opts.Locator, recipe.Engine)
+	if expected > 0 && native == "" { // an installed build is compared first: usually not rebuilt
+		in.logf("%s: building; expected to take about %v (%s)", label, expected.Round(time.Second), basis)
+	}
+	p := in.meters.build("building "+label, expected, basis)
 	res, err := in.opts.Builder(ctx, b, recipe)
+	p.finish()
 	if err != nil {
 		return in.fallback(ctx, label, isDefault, err)
 	}

@@ -36,11 +36,41 @@ func ParseLevel(name string) (zerolog.Level, error) {
 // New returns a logger writing to w at the named level: console format when w
 // is a terminal, JSON otherwise. An unknown level falls back to info.
 func New(w io.Writer, level string) zerolog.Logger {
+	return NewFormat(w, level, FormatAuto)
+}
+
+// NewFormat is New in the named console format (Console).
+func NewFormat(w io.Writer, level, format string) zerolog.Logger {
 	lvl, err := ParseLevel(level)
 	if err != nil {
 		lvl = zerolog.InfoLevel
 	}
-	return zerolog.New(consoleWriter(w)).Level(lvl).With().Timestamp().Logger()
+	return zerolog.New(Console(w, format)).Level(lvl).With().Timestamp().Logger()
+}
+
+// The console formats ([log] format).
+const (
+	FormatAuto    = "auto"    // the human format on a terminal, JSON lines elsewhere
+	FormatConsole = "console" // the human format, without colours off a terminal
+	FormatJSON    = "json"    // JSON lines, on a terminal too
+)
+
+// Console returns w writing log lines in format (FormatAuto for "" or an
+// unknown name: the configuration's validation names those). The result
+// keeps its format when passed to NewWithFile as the console.
+func Console(w io.Writer, format string) io.Writer {
+	switch format {
+	case FormatJSON:
+		return zerolog.SyncWriter(w) // not an *os.File: stays JSON on a terminal
+	case FormatConsole:
+		return zerolog.ConsoleWriter{Out: zerolog.SyncWriter(w), TimeFormat: time.TimeOnly, NoColor: !isTerminal(w)}
+	}
+	return consoleWriter(w)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
 // consoleWriter is w in the human console format when w is a terminal, w
@@ -48,11 +78,10 @@ func New(w io.Writer, level string) zerolog.Logger {
 // a pipe wrapper of an embedding program or a test) may not be safe for
 // the daemon's concurrent loggers, so its lines are written one at a time.
 func consoleWriter(w io.Writer) io.Writer {
-	f, ok := w.(*os.File)
-	if !ok {
+	if _, ok := w.(*os.File); !ok {
 		return zerolog.SyncWriter(w)
 	}
-	if isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()) {
+	if isTerminal(w) {
 		return zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly}
 	}
 	return w

@@ -1,30 +1,35 @@
 #!/usr/bin/env bash
-# Installs everything Outpost's demo and test suite need on a fresh machine.
-# Idempotent: each step checks first and does nothing when already done.
-# What a user needs to run Outpost is installed by `outpost setup` (no root,
-# into ~/.cache/outpost; docs/install.md); this script adds what only the
-# test suite needs, and runs `outpost setup` with the reference files of
-# ../shared as local sources:
-#   - Debian packages, as root (skipped with a message otherwise): Stockfish
-#     15.1 (/usr/games/stockfish: the suite's reference engine, and the
-#     network of the native 15.1 build), Chromium and chromium-driver (web
-#     console browser tests), libfathom1 (Syzygy probing), build-essential
-#     (native Stockfish builds), nodejs/npm (Stockfish 19), qemu-user (the
-#     linux/arm64 checks of `make test`, qemu-aarch64)
-#   - native builds of Stockfish 15.1, 16, 17.1 and 18 for this CPU (engine
-#     names sf15, sf16, sf17.1, sf18) from ../shared/stockfish into
-#     ${OUTPOST_ENGINES_DIR:-~/.cache/outpost/engines}, through `outpost setup`
+# Installs what Outpost's demo and test suite need on a fresh machine, in two
+# parts. Idempotent: each step checks first and does nothing when already done.
+#
+#   setup.sh demo   (`make demo`'s setup): only what the demo runs — one
+#     Stockfish 15.1, the quickest to have: one already installed (a native
+#     build, /usr/games/stockfish, a `stockfish` on PATH), else Debian's
+#     package (as root; seconds), else one native build; then bin/outpost and
+#     `bin/outpost setup` for ONNX Runtime and the Maia-1 weights (from
+#     ../shared/models/maia1 when present). No other engine is built.
+#   setup.sh        (`make setup`, `make test`'s setup): the demo's part, then
+#     what only the test suite needs:
+#   - Debian packages, as root (skipped with a message otherwise): Chromium
+#     and chromium-driver (web console browser tests), libfathom1 (Syzygy
+#     probing), build-essential (native Stockfish builds), nodejs/npm
+#     (Stockfish 19), qemu-user (the linux/arm64 checks, qemu-aarch64)
 #   - Stockfish 19 (WebAssembly, run with node) from the npm package
 #     stockfish@19.0.0: only bin/stockfish-19-single.js + .wasm and
 #     Copying.txt, into ${OUTPOST_STOCKFISH19_DIR:-~/.cache/outpost/stockfish19}
 #   - staticcheck (pinned) into bin/, for `make vet`
-#   - `outpost setup --build`: native Stockfish 15.1 and 18 (engine names
-#     sf15, sf18) from ../shared/stockfish into
-#     ${OUTPOST_ENGINES_DIR:-~/.cache/outpost/engines}, ONNX Runtime
-#     (onnxruntime-node@1.24.1 from the npm registry) and the Maia-1
-#     weights (from ../shared/models/maia1) into ~/.cache/outpost/models
+#   - native builds of Stockfish 15.1, 18, 16 and 17.1 for this CPU (engine
+#     names sf15, sf18, sf16, sf17.1) from ../shared/stockfish into
+#     ${OUTPOST_ENGINES_DIR:-~/.cache/outpost/engines}, through
+#     `outpost setup --engines …` (each prints its progress and the time its
+#     last build here took); 16 and 17.1 take their networks from npm.
+# What a user needs to run Outpost is installed by `outpost setup` (no root,
+# into ~/.cache/outpost; docs/install.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+
+part=${1:-all}
+case $part in demo | all) ;; *) printf 'setup: unknown part %q (want demo, or nothing for all)\n' "$part" >&2; exit 2 ;; esac
 
 log() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -34,12 +39,63 @@ as_root() {
 }
 can_root() { [ "$(id -u)" = 0 ] || command -v sudo >/dev/null; }
 
+# apt_install PKG…: Debian packages, as root, with the time they took; a
+# message instead when this user cannot install them.
+apt_updated=
+apt_install() {
+  if ! { can_root && command -v apt-get >/dev/null; }; then
+    log "skipping Debian packages $*: not root (or no apt-get); what needs them skips or fails, saying so"
+    return 1
+  fi
+  if [ -z "$apt_updated" ]; then timed apt-update "apt-get update" as_root apt-get update -qq; apt_updated=1; fi
+  timed "apt-$(printf '%s' "$*" | tr ' ' '+')" "installing Debian packages $*" \
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+# timed KEY LABEL CMD…: runs CMD, writing LABEL's elapsed time every 15 s
+# (against the time it took last on this machine, kept in
+# bin/.setup-times) and how long it took; CMD's exit status.
+timed() {
+  local key=$1 label=$2; shift 2
+  local last t0=$SECONDS rc=0 ticker
+  last=$(sed -n "s/^$key //p" bin/.setup-times 2>/dev/null | tail -1 || true)
+  log "$label${last:+ (last time here: $last s)}"
+  # the ticker takes its sleep along when killed (no orphan holding stderr open)
+  ( trap 'kill $! 2>/dev/null; exit 0' TERM
+    while sleep 15 & wait $!; do log "$label: $((SECONDS - t0)) s elapsed${last:+ of about $last}"; done ) &
+  ticker=$!
+  "$@" || rc=$?
+  kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null || true
+  [ $rc -ne 0 ] || { log "$label: done in $((SECONDS - t0)) s"; echo "$key $((SECONDS - t0))" >>bin/.setup-times; }
+  return $rc
+}
+
 if ! command -v go >/dev/null; then
   log "Go is not installed (need Go 1.26: https://go.dev/dl/)"; exit 1
 fi
+mkdir -p bin
 
-# Debian packages: Stockfish (engine analysis, the uci engine) and Chromium
-# with its driver (the web console's browser tests).
+engines_dir=${OUTPOST_ENGINES_DIR:-$HOME/.cache/outpost/engines}
+sf_src=${OUTPOST_STOCKFISH_SRC:-../shared/stockfish}
+maia_src=${OUTPOST_MAIA_SOURCE:-}
+[ -n "$maia_src" ] || [ ! -d ../shared/models/maia1 ] || maia_src=../shared/models/maia1
+
+# The demo's Stockfish: Debian's package is the quickest to have (a 22 MB
+# download, seconds to install) when none is there and this is root; else
+# `outpost setup` below builds one natively (about a minute on two idle
+# cores) or uses one on PATH.
+if [ ! -x "$engines_dir/stockfish-15.1/stockfish" ] && [ ! -x /usr/games/stockfish ] && ! command -v stockfish >/dev/null; then
+  apt_install stockfish || log "no Stockfish installed: outpost setup builds one natively (needs g++ and make)"
+fi
+
+timed go-build "building bin/outpost (go build)" go build -o bin/outpost ./cmd/outpost
+
+# The demo's engine (sf15, as found above), ONNX Runtime and the Maia
+# weights, through the product's own installer.
+bin/outpost setup --engines sf15 --stockfish-src "$sf_src" ${maia_src:+--maia-source "$maia_src"}
+[ "$part" = demo ] && exit 0
+
+# What only the test suite needs.
 need=()
 [ -x /usr/games/stockfish ] || need+=(stockfish)
 command -v node >/dev/null || need+=(nodejs)
@@ -48,13 +104,7 @@ command -v chromium >/dev/null || need+=(chromium chromium-driver)
 /sbin/ldconfig -p 2>/dev/null | grep -q 'libfathom\.so\.1 ' || need+=(libfathom1)
 { command -v g++ >/dev/null && command -v make >/dev/null; } || need+=(build-essential)
 command -v qemu-aarch64 >/dev/null || need+=(qemu-user)
-if [ ${#need[@]} -gt 0 ] && ! { can_root && command -v apt-get >/dev/null; }; then
-  log "skipping Debian packages ${need[*]}: not root (or no apt-get); the tests that need them skip or fail, saying so"
-elif [ ${#need[@]} -gt 0 ]; then
-  log "installing Debian packages: ${need[*]}"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+[ ${#need[@]} -eq 0 ] || apt_install "${need[@]}" || true
 
 # Stockfish 19 (engine name "sf19"): the npm package's single-threaded
 # WebAssembly build. Checked by SHA-256; nothing else of the package is kept.
@@ -77,30 +127,23 @@ if ! (cd "$sf19_dir" 2>/dev/null && printf '%s\n' "$sf19_sums" | sha256sum --che
   trap - EXIT
 fi
 
-mkdir -p bin
 # staticcheck (run by `make vet`, which `make test` runs), pinned to a
 # release that supports Go 1.26, from the Go module proxy.
 staticcheck_version=v0.8.2
 if ! bin/staticcheck -version 2>/dev/null | grep -q "${staticcheck_version#v}"; then
-  log "installing staticcheck $staticcheck_version into bin/"
-  GOBIN="$PWD/bin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+  timed staticcheck "installing staticcheck $staticcheck_version into bin/" \
+    env GOBIN="$PWD/bin" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
 fi
-go build -o bin/outpost ./cmd/outpost
 
-# What a user needs, through the product's own installer. Local sources:
-# the Stockfish source archives and the Maia weights of ../shared (when
-# present; otherwise `outpost setup` downloads them, pinned by SHA-256).
-sf_src=${OUTPOST_STOCKFISH_SRC:-../shared/stockfish}
-maia_src=${OUTPOST_MAIA_SOURCE:-}
-[ -n "$maia_src" ] || [ ! -d ../shared/models/maia1 ] || maia_src=../shared/models/maia1
-# sf15 is built natively even though Debian's is installed (--build); it
-# falls back to Debian's binary, saying why, when it cannot be built.
-bin/outpost setup --build --engines sf15 --stockfish-src "$sf_src" ${maia_src:+--maia-source "$maia_src"}
-# sf18, sf16, sf17.1: their networks come from the official server or npm
-# stockfish@18.0.8 (about 170 MB), stockfish@16.0.0 (63 MB, a plain file)
-# and stockfish@17.1.0 (147 MB, recovered from its split wasm), cached.
-# sf16 and sf17.1 are the engines of Lichess's analysis from 2023-07 to
-# 2024-02 and from 2025-03 to 2026-01. Not fatal: their tests skip without.
+# The native builds the suite compares: sf15 is built natively even though
+# Debian's is installed (--build; it falls back to Debian's binary, saying
+# why, when it cannot be built). sf18, sf16, sf17.1: their networks come
+# from the official server or npm stockfish@18.0.8 (about 170 MB),
+# stockfish@16.0.0 (63 MB, a plain file) and stockfish@17.1.0 (147 MB,
+# recovered from its split wasm), cached. sf16 and sf17.1 are the engines of
+# Lichess's analysis from 2023-07 to 2024-02 and from 2025-03 to 2026-01.
+# Not fatal: their tests skip without.
+bin/outpost setup --build --engines sf15 --stockfish-src "$sf_src" --skip-library --skip-weights
 for v in sf18 sf16 sf17.1; do
   bin/outpost setup --engines "$v" --stockfish-src "$sf_src" --skip-library --skip-weights ||
     log "$v was not built (see above): that engine is unavailable and its tests skip"

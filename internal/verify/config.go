@@ -29,10 +29,12 @@ func Attach(o *daemon.Options, cfg *config.Config, client *lichess.Client, st *s
 	}
 	vo := ConfigOptions(cfg.Verify)
 	vo.API, vo.Store, vo.Logger = client, st, log.With().Str("component", "verify").Logger()
+	vo.Against = AgainstURL(cfg.Lichess.URL)
 	w, err := New(vo)
 	if err != nil {
 		return err // New's errors name the package and what is missing
 	}
+	ChainAccountRead(&o.Hooks, w)
 	inner := o.Hooks.SummaryPosted
 	o.Hooks.SummaryPosted = func(id string, lines []string) {
 		w.Kick()
@@ -41,8 +43,20 @@ func Attach(o *daemon.Options, cfg *config.Config, client *lichess.Client, st *s
 		}
 	}
 	if cfg.Verify.ChatLine {
-		o.Summariser = ChatLine{Inner: o.Summariser, API: client}
+		o.Summariser = ChatLine{Inner: o.Summariser, API: client, Against: AgainstURL(cfg.Lichess.URL)}
 	}
 	o.Background = append(o.Background, w.Run)
 	return nil
+}
+
+// ChainAccountRead makes the daemon's AccountRead hook also give w the
+// bot's name (Worker.SetBot), after the hook already there.
+func ChainAccountRead(h *daemon.Hooks, w *Worker) {
+	prev := h.AccountRead
+	h.AccountRead = func(username string) {
+		if prev != nil {
+			prev(username)
+		}
+		w.SetBot(username)
+	}
 }

@@ -6,13 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -68,7 +72,7 @@ func TestWorkerStopsOnPermanentErrors(t *testing.T) {
 			assert.Equal(t, store.VerifyFailed, v.State)
 			assert.Contains(t, v.Error, "permanent")
 			assert.Contains(t, v.Error, fmt.Sprintf("HTTP %d", status))
-			assert.Contains(t, Text(v), "not verified: permanent")
+			assert.Contains(t, Text(v, Lichess), "not verified: permanent")
 			// nothing is due any more: the worker idles; 49 hours on it
 			// has still polled once
 			r.waitIdle(t)
@@ -130,7 +134,7 @@ func TestWorkerCloudPermanentErrorSkipsTheCloud(t *testing.T) {
 	var rep CloudReport
 	require.NoError(t, json.Unmarshal([]byte(v.CloudResult), &rep))
 	assert.Contains(t, rep.Error, "HTTP 403")
-	assert.Contains(t, Text(v), "cloud eval skipped")
+	assert.Contains(t, Text(v, Lichess), "cloud eval skipped")
 	r.api.mu.Lock()
 	assert.Equal(t, 1, r.api.cloudHits, "the cloud is not asked again")
 	assert.Equal(t, 1, r.api.exports, "the export polled in the same round")
@@ -141,4 +145,44 @@ func TestWorkerCloudPermanentErrorSkipsTheCloud(t *testing.T) {
 	r.api.mu.Lock()
 	assert.Equal(t, 1, r.api.cloudHits, "the cloud is not asked again")
 	r.api.mu.Unlock()
+}
+
+// TestPermanentErrorWarnNamesBotAndGame: the warn line of an export
+// answered 404 names the game and the bot, whose name the daemon gives
+// through its AccountRead hook (ChainAccountRead, as Attach wires it).
+func TestPermanentErrorWarnNamesBotAndGame(t *testing.T) {
+	lg := sampleExport(t)
+	ours := lichessAnalysis(t, lg)
+	st, g := analysedSample(t, ours)
+	clock := lichess.NewManualClock(g.FinishedAt.Add(time.Second))
+	api := &fakeAPI{export: withoutAnalysis(lg), clock: clock.Now, exportErrs: []error{apiErr(404)}}
+	var logs testkit.SyncBuffer
+	updates := make(chan store.Verification, 10)
+	w, err := New(Options{API: api, Store: st, Clock: clock, Seed: 7, Logger: zerolog.New(&logs).With().Str("component", "verify").Logger(),
+		Hooks: Hooks{Updated: func(v store.Verification) { updates <- v }}})
+	require.NoError(t, err)
+	var hooks daemon.Hooks
+	seen := ""
+	hooks.AccountRead = func(u string) { seen = u }
+	ChainAccountRead(&hooks, w)
+	hooks.AccountRead("OutpostBot") // what the daemon does once it has read its account
+	assert.Equal(t, "OutpostBot", seen, "the hook already there still runs")
+	runWorker(t, w)
+	select {
+	case v := <-updates:
+		require.Equal(t, store.VerifyFailed, v.State)
+	case <-time.After(30 * time.Second): // a deadlock guard only
+		t.Fatal("no verification round")
+	}
+	var line map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if strings.Contains(l, "permanent error") {
+			require.NoError(t, json.Unmarshal([]byte(l), &line))
+		}
+	}
+	require.NotNil(t, line, "no permanent-error line in:\n%s", logs.String())
+	assert.Equal(t, "warn", line["level"])
+	assert.Equal(t, "OutpostBot", line["bot"])
+	assert.Equal(t, sampleID, line["game"])
+	assert.Equal(t, "verify", line["component"])
 }

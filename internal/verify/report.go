@@ -75,15 +75,23 @@ func WriteBotGamesJSON(w io.Writer, rows []BotGame) error {
 }
 
 // WriteBotGames prints rows as a table (game, finish time, opponent, the
-// agreement with Lichess's analysis and with the cloud evals, state) and
-// the totals; with no rows, a line saying how to turn verification on.
-func WriteBotGames(w io.Writer, rows []BotGame) {
+// agreement with the analysis of against — Lichess or the sandbox's
+// stand-in — and with the cloud evals, state) and the totals; with no
+// rows, a line saying how to turn verification on.
+func WriteBotGames(w io.Writer, rows []BotGame, against Against) {
 	if len(rows) == 0 {
-		fmt.Fprintln(w, "No game of the bot verified against Lichess yet ([verify] enabled = true in the daemon's configuration).")
+		fmt.Fprintf(w, "No game of the bot verified against %s yet ([verify] enabled = true in the daemon's configuration).\n", against.Name())
 		return
 	}
+	if against != Lichess && against != "" {
+		fmt.Fprintf(w, "Checked against %s: its analysis is our own Stockfish under Lichess's rules, not Lichess's.\n", against.Name())
+	}
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "GAME\tFINISHED (UTC)\tOPPONENT\tLICHESS ANALYSIS\tCLOUD EVAL\tSTATE")
+	col := "LICHESS ANALYSIS"
+	if against == StandIn {
+		col = "STAND-IN ANALYSIS"
+	}
+	fmt.Fprintln(tw, "GAME\tFINISHED (UTC)\tOPPONENT\t"+col+"\tCLOUD EVAL\tSTATE")
 	var j, a, cc, ca, done int
 	for _, r := range rows {
 		lichessCol := "-"
@@ -109,8 +117,8 @@ func WriteBotGames(w io.Writer, rows []BotGame) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Finished.Format("2006-01-02 15:04"), r.Opponent, lichessCol, cloudCol, state)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n%d games; %d compared with Lichess's analysis: %d/%d judgements agree%s; cloud eval: %d/%d critical moves agree%s\n",
-		len(rows), done, a, j, pctText(a, j), ca, cc, pctText(ca, cc))
+	fmt.Fprintf(w, "\n%d games; %d compared with %s analysis: %d/%d judgements agree%s; cloud eval: %d/%d critical moves agree%s\n",
+		len(rows), done, against.Possessive(), a, j, pctText(a, j), ca, cc, pctText(ca, cc))
 }
 
 // pctText is " (n/d as a percentage)", or "" when d is 0.

@@ -58,7 +58,7 @@ func TestBotGamesTable(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, rows, len(tc.lines)-1)
 			var out bytes.Buffer
-			WriteBotGames(&out, rows)
+			WriteBotGames(&out, rows, Lichess)
 			lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 			require.Len(t, lines, len(tc.lines)+2, out.String()) // a blank line, then the totals
 			for i, want := range tc.lines {
@@ -70,17 +70,30 @@ func TestBotGamesTable(t *testing.T) {
 	rows, err := BotGames(ctx, st, 10)
 	require.NoError(t, err)
 	var out bytes.Buffer
-	WriteBotGames(&out, rows)
+	WriteBotGames(&out, rows, Lichess)
 	text := out.String()
 	assert.Regexp(t, `game0003 +2026-11-25 14:00 +alice +- +- +waiting \(4 polls\)`, text)
 	assert.Regexp(t, `game0002 +2026-11-25 13:00 +alice +9/10 agree +- +done`, text)
 	assert.Regexp(t, `game0001 +2026-11-25 12:00 +alice +34/36 agree +5/6 agree \(1 not in the cloud\) +done`, text)
+	assert.NotContains(t, text, "stand-in")
+
+	// Against the sandbox, the table says so: a note, its column and totals.
+	out.Reset()
+	WriteBotGames(&out, rows, StandIn)
+	text = out.String()
+	assert.True(t, strings.HasPrefix(text, "Checked against the sandbox's Lichess stand-in: its analysis is our own Stockfish under Lichess's rules, not Lichess's.\n"), text)
+	assert.Contains(t, text, "STAND-IN ANALYSIS")
+	assert.NotContains(t, text, "LICHESS ANALYSIS")
+	assert.Contains(t, text, "3 games; 2 compared with the sandbox's Lichess stand-in's analysis: 43/46 judgements agree (93.5%)")
 }
 
 func TestBotGamesEmptyAndJSON(t *testing.T) {
 	var out bytes.Buffer
-	WriteBotGames(&out, nil)
+	WriteBotGames(&out, nil, Lichess)
 	assert.Contains(t, out.String(), "No game of the bot verified against Lichess yet")
+	out.Reset()
+	WriteBotGames(&out, nil, StandIn)
+	assert.Contains(t, out.String(), "No game of the bot verified against the sandbox's Lichess stand-in yet")
 
 	rows, err := BotGames(context.Background(), botGamesStore(t), 10)
 	require.NoError(t, err)

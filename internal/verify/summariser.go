@@ -20,6 +20,8 @@ type Summariser interface {
 type ChatLine struct {
 	Inner Summariser
 	API   ExportAPI
+	// Against is what API serves (Lichess when zero).
+	Against Against
 }
 
 // Summarise implements daemon.Summariser.
@@ -36,7 +38,7 @@ func (c ChatLine) Summarise(ctx context.Context, g store.Game) (string, []string
 	if err != nil || !found {
 		return result, lines, nil
 	}
-	return result, append(lines, Line(rep)), nil
+	return result, append(lines, Line(rep, c.Against)), nil
 }
 
 // SetGate passes the daemon's gate of its games to the wrapped summariser
@@ -57,11 +59,19 @@ func (c ChatLine) SetMe(username string) {
 	}
 }
 
-// Line is the chat line reporting agreement with Lichess's analysis (well
-// under Lichess's 140 characters).
-func Line(rep ServerReport) string {
+// Line is the chat line reporting agreement with srv's analysis (well
+// under Lichess's 140 characters; Lichess when srv is zero).
+func Line(rep ServerReport, srv Against) string {
 	if rep.Judgements == 0 {
-		return "Lichess's own analysis agrees: no inaccuracy, mistake or blunder."
+		return upperFirst(srv.Possessive()) + " own analysis agrees: no inaccuracy, mistake or blunder."
 	}
-	return fmt.Sprintf("Checked against Lichess's own analysis: %d/%d judgements agree.", rep.Agree, rep.Judgements)
+	return fmt.Sprintf("Checked against %s own analysis: %d/%d judgements agree.", srv.Possessive(), rep.Agree, rep.Judgements)
+}
+
+// upperFirst capitalises s's first letter (ASCII).
+func upperFirst(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }

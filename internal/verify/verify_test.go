@@ -169,7 +169,10 @@ func TestCheckServer(t *testing.T) {
 		d := rep.Comparison.Disagreements[0]
 		assert.Equal(t, 14, d.Ply)
 		assert.Equal(t, analysis.CauseGate, d.Cause)
-		assert.Equal(t, "Checked against Lichess's own analysis: 13/14 judgements agree.", Line(rep))
+		assert.Equal(t, "Checked against Lichess's own analysis: 13/14 judgements agree.", Line(rep, Lichess))
+		assert.Equal(t, "Checked against the sandbox's Lichess stand-in's own analysis: 13/14 judgements agree.", Line(rep, StandIn))
+		assert.Equal(t, "The sandbox's Lichess stand-in's own analysis agrees: no inaccuracy, mistake or blunder.", Line(ServerReport{}, StandIn))
+		assert.Equal(t, "Lichess's own analysis agrees: no inaccuracy, mistake or blunder.", Line(ServerReport{}, ""))
 	})
 	t.Run("the period is detected from Lichess's evals", func(t *testing.T) {
 		ours := lichessAnalysis(t, lg)
@@ -192,7 +195,7 @@ func TestCheckServer(t *testing.T) {
 		assert.Equal(t, "not detected: no eval past ply 16", rep.Period)
 		raw, _ := json.Marshal(ServerReport{Judgements: 14, Agree: 13, Period: "Stockfish 16 (fishnet 2.7.0): 5/5 evals exact"})
 		assert.Equal(t, "verified against Lichess: 13/14 judgements agree; Lichess's engine: Stockfish 16 (fishnet 2.7.0): 5/5 evals exact",
-			Text(store.Verification{State: store.VerifyDone, Agree: 13, Judgements: 14, LichessResult: string(raw)}))
+			Text(store.Verification{State: store.VerifyDone, Agree: 13, Judgements: 14, LichessResult: string(raw)}, Lichess))
 	})
 	t.Run("another game is refused", func(t *testing.T) {
 		ours := lichessAnalysis(t, lg)

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -84,6 +85,9 @@ type Options struct {
 	// Seed seeds the jitter (0: random).
 	Seed  uint64
 	Hooks Hooks
+	// Against is what API serves, as the records' reasons name it
+	// (Lichess when zero; AgainstURL).
+	Against Against
 }
 
 // Worker runs the verifications. Create it with New, run it with Run.
@@ -91,6 +95,23 @@ type Worker struct {
 	o    Options
 	rng  *rand.Rand
 	kick chan struct{}
+	// log is o.Logger, with the bot's name once SetBot gave it.
+	log atomic.Pointer[zerolog.Logger]
+}
+
+// SetBot names the bot in every line the worker logs from now on (the
+// daemon knows its account only once it has read it: daemon.Hooks.AccountRead).
+func (w *Worker) SetBot(username string) {
+	l := w.o.Logger.With().Str("bot", username).Logger()
+	w.log.Store(&l)
+}
+
+// logger is the worker's logger: o.Logger, with the bot once SetBot ran.
+func (w *Worker) logger() *zerolog.Logger {
+	if l := w.log.Load(); l != nil {
+		return l
+	}
+	return &w.o.Logger
 }
 
 // batch bounds the games handled per round.
@@ -133,8 +154,8 @@ func (w *Worker) Kick() {
 
 // Run verifies games until ctx ends.
 func (w *Worker) Run(ctx context.Context) {
-	log := w.o.Logger
 	for ctx.Err() == nil {
+		log := w.logger()
 		w.enqueueNew(ctx)
 		w.workDue(ctx)
 		wait := w.o.Rescan
@@ -165,14 +186,14 @@ func (w *Worker) enqueueNew(ctx context.Context) {
 	games, err := w.o.Store.Unverified(ctx, batch)
 	if err != nil {
 		if ctx.Err() == nil {
-			w.o.Logger.Warn().Err(err).Msg("verify: list new games")
+			w.logger().Warn().Err(err).Msg("verify: list new games")
 		}
 		return
 	}
 	now := w.o.Clock.Now()
 	for _, g := range games {
 		if err := w.o.Store.EnqueueVerification(ctx, g.ID, g.FinishedAt, now); err != nil {
-			w.o.Logger.Warn().Err(err).Str("game", g.ID).Msg("verify: enqueue")
+			w.logger().Warn().Err(err).Str("game", g.ID).Msg("verify: enqueue")
 			continue
 		}
 		// a game older than the window (analysed before verification was
@@ -188,7 +209,7 @@ func (w *Worker) workDue(ctx context.Context) {
 	due, err := w.o.Store.DueVerifications(ctx, w.o.Clock.Now(), batch)
 	if err != nil {
 		if ctx.Err() == nil {
-			w.o.Logger.Warn().Err(err).Msg("verify: list due games")
+			w.logger().Warn().Err(err).Msg("verify: list due games")
 		}
 		return
 	}
@@ -206,7 +227,7 @@ func (w *Worker) workDue(ctx context.Context) {
 // verify makes one round for a game: the cloud check when not done yet,
 // then one export poll.
 func (w *Worker) verify(ctx context.Context, v store.Verification) {
-	log := w.o.Logger.With().Str("game", v.GameID).Logger()
+	log := w.logger().With().Str("game", v.GameID).Logger()
 	ours, err := w.ours(ctx, v.GameID)
 	if err != nil {
 		log.Warn().Err(err).Msg("verify: cannot verify")
@@ -263,7 +284,7 @@ func (w *Worker) retry(ctx context.Context, v store.Verification, attempts int, 
 	note := ""
 	if cause != nil {
 		note = cause.Error()
-		w.o.Logger.Info().Err(cause).Str("game", v.GameID).Msg("verify: will retry")
+		w.logger().Info().Err(cause).Str("game", v.GameID).Msg("verify: will retry")
 	}
 	now := w.o.Clock.Now()
 	locked := w.o.API.LockedUntil()
@@ -273,11 +294,14 @@ func (w *Worker) retry(ctx context.Context, v store.Verification, attempts int, 
 	next, ok := w.o.Backoff.Next(v.FinishedAt, now, max(attempts, 1), w.rng.Float64(), locked)
 	if !ok {
 		reason := fmt.Sprintf("no Lichess analysis within %s after the game (%d polls)", w.o.Backoff.Window, attempts)
+		if w.o.Against.Name() != string(Lichess) {
+			reason = fmt.Sprintf("no analysis from %s within %s after the game (%d polls)", w.o.Against.Name(), w.o.Backoff.Window, attempts)
+		}
 		_ = w.o.Store.EndVerification(ctx, v.GameID, store.VerifyExpired, reason)
 		return
 	}
 	if err := w.o.Store.RetryVerification(ctx, v.GameID, attempts, next, note); err != nil {
-		w.o.Logger.Warn().Err(err).Str("game", v.GameID).Msg("verify: schedule")
+		w.logger().Warn().Err(err).Str("game", v.GameID).Msg("verify: schedule")
 	}
 }
 

@@ -38,7 +38,7 @@ func newWorkerRigWith(t *testing.T, cloud bool, limit429 int) *workerRig {
 }
 
 // newWorkerRigAPI starts the rig after setup has scripted the fake API.
-func newWorkerRigAPI(t *testing.T, cloud bool, setup func(*fakeAPI)) *workerRig {
+func newWorkerRigAPI(t *testing.T, cloud bool, setup func(*fakeAPI), opts ...func(*Options)) *workerRig {
 	t.Helper()
 	lg := sampleExport(t)
 	ours := lichessAnalysis(t, lg)
@@ -48,11 +48,15 @@ func newWorkerRigAPI(t *testing.T, cloud bool, setup func(*fakeAPI)) *workerRig 
 	r.api = &fakeAPI{cloud: cloudFromLichess(t, ours, lg), export: withoutAnalysis(lg), analysed: lg,
 		clock: r.clock.Now, lockFor: 30 * time.Minute}
 	setup(r.api)
-	w, err := New(Options{API: r.api, Store: st, Clock: r.clock, Cloud: cloud, Seed: 7, Logger: zerolog.Nop(),
+	o := Options{API: r.api, Store: st, Clock: r.clock, Cloud: cloud, Seed: 7, Logger: zerolog.Nop(),
 		Hooks: Hooks{
 			Updated: func(v store.Verification) { r.updates <- v },
 			Idle:    func() { r.idle <- struct{}{} },
-		}})
+		}}
+	for _, f := range opts {
+		f(&o)
+	}
+	w, err := New(o)
 	require.NoError(t, err)
 	r.stop = runWorker(t, w)
 	return r
@@ -151,6 +155,19 @@ func TestWorkerPollsWithBackoffUntilTheAnalysisAppears(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(v.LichessResult), &rep))
 	assert.Equal(t, 43, rep.Comparison.Plies)
 	assert.Equal(t, 4, r.api.exports)
+}
+
+// TestWorkerGivesUpAgainstTheStandIn: against the sandbox the expired
+// reason names the sandbox's stand-in, not Lichess.
+func TestWorkerGivesUpAgainstTheStandIn(t *testing.T) {
+	r := newWorkerRigAPI(t, false, func(*fakeAPI) {}, func(o *Options) { o.Against = StandIn })
+	var v store.Verification
+	for v.State == "" || v.State == store.VerifyWaiting {
+		v = r.round(t)
+	}
+	assert.Equal(t, store.VerifyExpired, v.State)
+	assert.Contains(t, v.Error, "no analysis from the sandbox's Lichess stand-in within 48h")
+	assert.Equal(t, "no analysis from the sandbox's Lichess stand-in ("+v.Error+")", Text(v, StandIn))
 }
 
 func TestWorkerGivesUpAfterTheWindow(t *testing.T) {

@@ -40,10 +40,13 @@ type dashboardData struct {
 	Live        []liveGame
 	Recent      []recentGame
 	Error       string
+	// Against heads the verification column: what the games were checked
+	// against.
+	Against string
 }
 
 func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
-	d := dashboardData{}
+	d := dashboardData{Against: s.opt.Against.Name()}
 	if s.opt.Status != nil {
 		d.StatusKnown = true
 		d.Playing = len(s.opt.Status.Playing())

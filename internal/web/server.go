@@ -18,6 +18,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/cluster"
 	"github.com/outpostchess/outpost/lichess/provider"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/verify"
 )
 
 // Store is the part of the store the console reads; *store.Store
@@ -61,6 +62,10 @@ type Options struct {
 	// accepted in the Host header besides localhost, 127.0.0.1 and [::1];
 	// "" accepts only those.
 	Addr string
+	// Against is what the games' verifications compared against (the
+	// daemon's [lichess] url, verify.AgainstURL): the pages name it
+	// (Lichess when zero).
+	Against verify.Against
 	// LivePoll is how often live games are re-read (default 1s).
 	LivePoll time.Duration
 	Logger   zerolog.Logger

@@ -22,9 +22,12 @@ type verifiedView struct {
 	State string // waiting, done, expired, failed
 	// Text is the one-line summary ("verified against Lichess: 34/36
 	// judgements agree, cloud eval 5/6").
-	Text          string
-	Disagreements []analysis.Disagree
-	Cloud         []verify.CloudPosition
+	Text string
+	// Against names what it was checked against; AgainstPossessive is
+	// its possessive.
+	Against, AgainstPossessive string
+	Disagreements              []analysis.Disagree
+	Cloud                      []verify.CloudPosition
 }
 
 // verifiedFor reads a game's verification; nil when the store keeps none
@@ -38,7 +41,8 @@ func (s *Server) verifiedFor(ctx context.Context, gameID string) *verifiedView {
 	if err != nil {
 		return nil
 	}
-	view := &verifiedView{State: string(v.State), Text: verify.Text(v)}
+	a := s.opt.Against
+	view := &verifiedView{State: string(v.State), Text: verify.Text(v, a), Against: a.Name(), AgainstPossessive: a.Possessive()}
 	var rep verify.ServerReport
 	if v.LichessResult != "" && json.Unmarshal([]byte(v.LichessResult), &rep) == nil && rep.Comparison != nil {
 		view.Disagreements = rep.Comparison.Disagreements

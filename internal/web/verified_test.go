@@ -14,8 +14,48 @@ import (
 	"github.com/outpostchess/outpost/internal/verify"
 )
 
+// TestVerifiedAgainstLichessShown: the dashboard and the game page show a
+// game's verification, naming what it was checked against — Lichess (the
+// pages as they always were), or the sandbox's stand-in.
 func TestVerifiedAgainstLichessShown(t *testing.T) {
-	e := newTestEnv(t, nil)
+	for _, tc := range []struct {
+		against verify.Against
+		want    []string
+		not     string
+	}{
+		{verify.Lichess, []string{
+			"verified against Lichess: 34/36 judgements agree, cloud eval 5/6",
+			"waiting for Lichess&#39;s analysis (2 polls so far, next 11-25 12:03 UTC)",
+			`<th scope="col">Analysis</th><th scope="col">Lichess</th>`,
+			`<h2 id="verified-h">Verified against Lichess</h2>`,
+			"<caption>Where Lichess&#39;s analysis judged differently</caption>",
+			"<summary>Critical moves judged from Lichess&#39;s cloud evals</summary>",
+		}, "stand-in"},
+		{verify.StandIn, []string{
+			"verified against the sandbox&#39;s Lichess stand-in: 34/36 judgements agree, cloud eval 5/6",
+			"waiting for the sandbox&#39;s Lichess stand-in&#39;s analysis (2 polls so far, next 11-25 12:03 UTC)",
+			`<th scope="col">Analysis</th><th scope="col">the sandbox&#39;s Lichess stand-in</th>`,
+			`<h2 id="verified-h">Verified against the sandbox&#39;s Lichess stand-in</h2>`,
+			"<caption>Where the sandbox&#39;s Lichess stand-in&#39;s analysis judged differently</caption>",
+			"<summary>Critical moves judged from the sandbox&#39;s Lichess stand-in&#39;s cloud evals</summary>",
+		}, "against Lichess"},
+	} {
+		t.Run(string(tc.against), func(t *testing.T) {
+			body := verifiedPages(t, tc.against)
+			for _, w := range tc.want {
+				assert.Contains(t, body, w)
+			}
+			assert.NotContains(t, body, tc.not)
+			assert.Contains(t, body, "<td>27</td><td class=\"san\">Rxe8</td><td>Mistake</td><td>Inaccuracy</td><td>borderline</td>")
+			assert.Contains(t, body, "<td>14</td><td class=\"san\">Qxf7</td><td>Blunder</td><td>Mistake</td>")
+		})
+	}
+}
+
+// verifiedPages is the dashboard and the game page of a console checked
+// against against, with two verifications in its store.
+func verifiedPages(t *testing.T, against verify.Against) string {
+	e := newTestEnv(t, func(o *Options) { o.Against = against })
 	ctx := context.Background()
 	t0 := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	require.NoError(t, e.st.EnqueueVerification(ctx, fixtureID, t0, t0))
@@ -28,14 +68,9 @@ func TestVerifiedAgainstLichessShown(t *testing.T) {
 	require.NoError(t, e.st.SaveLichessCheck(ctx, fixtureID, 36, 34, string(rep)))
 	require.NoError(t, e.st.RetryVerification(ctx, "plain001", 2, t0.Add(3*time.Minute), ""))
 
-	code, body := e.get(t, "/")
+	code, dash := e.get(t, "/")
 	require.Equal(t, http.StatusOK, code)
-	assert.Contains(t, body, "verified against Lichess: 34/36 judgements agree, cloud eval 5/6")
-	assert.Contains(t, body, "waiting for Lichess&#39;s analysis (2 polls so far, next 11-25 12:03 UTC)")
-
-	code, body = e.get(t, "/game/"+fixtureID)
+	code, game := e.get(t, "/game/"+fixtureID)
 	require.Equal(t, http.StatusOK, code)
-	assert.Contains(t, body, `<h2 id="verified-h">Verified against Lichess</h2>`)
-	assert.Contains(t, body, "<td>27</td><td class=\"san\">Rxe8</td><td>Mistake</td><td>Inaccuracy</td><td>borderline</td>")
-	assert.Contains(t, body, "<td>14</td><td class=\"san\">Qxf7</td><td>Blunder</td><td>Mistake</td>")
+	return dash + game
 }
