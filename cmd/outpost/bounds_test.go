@@ -137,3 +137,38 @@ func TestSandboxRefusesDuplicateAccounts(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyseOutIsNotAnInput: --out naming an input, directly, through a
+// symbolic link or through a hard link, is refused before anything runs
+// and the input is left intact (before, `analyse --out g.pgn g.pgn`
+// replaced the games with the report and exited 0).
+func TestAnalyseOutIsNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.pgn")
+	if err := os.WriteFile(in, []byte(analyseTestPGN), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sym := filepath.Join(dir, "sym.pgn")
+	hard := filepath.Join(dir, "hard.pgn")
+	if err := os.Symlink(in, sym); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(in, hard); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ out, input string }{{in, in}, {sym, in}, {in, sym}, {hard, in}, {filepath.Join(dir, ".", "g.pgn"), in}} {
+		for _, format := range []string{"text", "html"} {
+			code, _, stderr := runAnalyseCLI(t, "", "--lichess-evals", "--format", format, "--out", c.out, c.input)
+			if code != 1 || !strings.Contains(stderr, "--out "+c.out+" is the input "+c.input) {
+				t.Errorf("--out %s %s (%s): exit %d, stderr %q", c.out, c.input, format, code, stderr)
+			}
+			if b, err := os.ReadFile(in); err != nil || string(b) != analyseTestPGN {
+				t.Fatalf("--out %s %s: the input was changed (%d bytes, %v)", c.out, c.input, len(b), err)
+			}
+		}
+	}
+	other := filepath.Join(dir, "report.txt")
+	if code, _, stderr := runAnalyseCLI(t, "", "--lichess-evals", "--out", other, in); code != 0 {
+		t.Errorf("another file: exit %d %s", code, stderr)
+	}
+}

@@ -72,6 +72,9 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	if err := checkClusterURL(*cl.url); err != nil {
 		return err
 	}
+	if err := checkOutNotInput(*out, fs.Args()); err != nil {
+		return err
+	}
 	ewrParams, err := ewrFlags.params()
 	if err != nil {
 		return err
@@ -310,6 +313,29 @@ func openAnalyseInputs(ctx context.Context, env *Env, args []string, fetcher inp
 		srcs = append(srcs, src)
 	}
 	return srcs, nil
+}
+
+// checkOutNotInput refuses an --out that is one of the inputs: the same
+// file by name, through a symbolic link or a hard link (os.SameFile), since
+// writing the report would truncate the games before they are read. An
+// input that is no file (a game id, a URL, "-") is not compared.
+func checkOutNotInput(out string, inputs []string) error {
+	if out == "" {
+		return nil
+	}
+	of, err := os.Stat(out)
+	if err != nil {
+		return nil // no such file yet: it cannot be an input
+	}
+	for _, in := range inputs {
+		if in == "-" {
+			continue
+		}
+		if fi, err := os.Stat(in); err == nil && os.SameFile(of, fi) {
+			return fmt.Errorf("--out %s is the input %s: writing the report would destroy it (write to another file)", out, in)
+		}
+	}
+	return nil
 }
 
 // analyseOutput is --out (created when first written to) or stdout, and
