@@ -379,6 +379,12 @@ func (c *Config) checkWeb(ch *checker) {
 		ch.fail("web.access_token_file", nil, "required because web.addr "+strconv.Quote(w.Addr)+" is not a loopback address",
 			"the path of a file holding the console's access token, or a loopback web.addr such as 127.0.0.1:8090")
 	}
+	if (strings.TrimSpace(w.TLSCertFile) == "") != (strings.TrimSpace(w.TLSKeyFile) == "") {
+		ch.fail("web.tls_key_file", w.TLSKeyFile, "web.tls_cert_file and web.tls_key_file go together", "both files (PEM), or neither")
+	} else if !IsLoopback(host) && w.TLSCertFile == "" && !w.PlainHTTP {
+		ch.fail("web.tls_cert_file", nil, "required because web.addr "+strconv.Quote(w.Addr)+" is not a loopback address (plain HTTP would carry the access token in clear)",
+			"web.tls_cert_file and web.tls_key_file, or web.plain_http = true when TLS ends in front of the console")
+	}
 }
 
 // IsLoopback reports whether a listen host only accepts local connections:

@@ -188,6 +188,8 @@ func TestValidationRules(t *testing.T) {
 		{"web port", "[web]\naddr = \"127.0.0.1:99999\"", "web.addr", "0..65535"},
 		{"web public", "[web]\naddr = \"0.0.0.0:8090\"", "web.access_token_file", "not a loopback"},
 		{"web all interfaces", "[web]\naddr = \":8090\"", "web.access_token_file", "not a loopback"},
+		{"web plain HTTP off loopback", "[web]\naddr = \"0.0.0.0:8090\"\naccess_token_file = \"/t\"", "web.tls_cert_file", "not a loopback"},
+		{"web certificate without key", "[web]\ntls_cert_file = \"/c\"", "web.tls_key_file", "go together"},
 
 		{"log level", "[log]\nlevel = \"loud\"", "log.level", "trace, debug"},
 		{"log format", "[log]\nformat = \"xml\"", "log.format", "auto, console, json"},
@@ -199,7 +201,7 @@ func TestValidationRules(t *testing.T) {
 // which has none) and says what is allowed.
 func validationRuleChecks(t *testing.T, c refusal, e FieldError) {
 	t.Helper()
-	if e.Line == 0 && !strings.HasPrefix(c.key, "web.access_token_file") {
+	if e.Line == 0 && !strings.HasPrefix(c.key, "web.access_token_file") && !strings.HasPrefix(c.key, "web.tls_cert_file") {
 		t.Errorf("no line: %s", e.Error())
 	}
 	saysAllowed(t, c, e)
@@ -237,7 +239,8 @@ func TestValidValues(t *testing.T) {
 		"[ewr]\nthreshold = 1e-2\nloss = 0",
 		"[web]\naddr = \"[::1]:8090\"",
 		"[web]\naddr = \"localhost:0\"",
-		"[web]\naddr = \"0.0.0.0:8090\"\naccess_token_file = \"/etc/outpost/web.token\"",
+		"[web]\naddr = \"0.0.0.0:8090\"\naccess_token_file = \"/etc/outpost/web.token\"\ntls_cert_file = \"/etc/outpost/web.crt\"\ntls_key_file = \"/etc/outpost/web.key\"",
+		"[web]\naddr = \"0.0.0.0:8090\"\naccess_token_file = \"/etc/outpost/web.token\"\nplain_http = true",
 		"[log]\nlevel = \"off\"\nformat = \"json\"",
 	} {
 		if _, err := Parse([]byte(src), "valid"); err != nil {

@@ -70,22 +70,26 @@ func bodyError(err error) (int, string) {
 	return http.StatusBadRequest, "bad request body: " + err.Error()
 }
 
-// authorized checks the access token: a bearer header, the cookie, or (on
-// GET) an access_token query parameter, which sets the cookie and redirects
-// to the same URL without it so that the token leaves the address bar.
+// authorized checks the access token: a bearer header, the session cookie,
+// or (on GET) an access_token query parameter, which sets the session
+// cookie and redirects to the same URL without it so that the token leaves
+// the address bar. The cookie holds the process's session value, not the
+// token: a console restart asks for the token again.
 func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
 	want := []byte(s.opt.AccessToken)
 	eq := func(got string) bool { return got != "" && subtle.ConstantTimeCompare([]byte(got), want) == 1 }
 	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") && eq(strings.TrimPrefix(a, "Bearer ")) {
 		return true
 	}
-	if c, err := r.Cookie(accessCookie); err == nil && eq(c.Value) {
+	if c, err := r.Cookie(accessCookie); err == nil && c.Value != "" && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.session)) == 1 {
 		return true
 	}
 	if r.Method == http.MethodGet {
 		q := r.URL.Query()
 		if eq(q.Get("access_token")) {
-			http.SetCookie(w, &http.Cookie{Name: accessCookie, Value: s.opt.AccessToken, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			// the cookie is the session value, never the token; Secure
+			// whenever the request came over TLS
+			http.SetCookie(w, &http.Cookie{Name: accessCookie, Value: s.session, Path: "/", HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 			q.Del("access_token")
 			u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
 			http.Redirect(w, r, u.String(), http.StatusSeeOther)
