@@ -610,7 +610,7 @@ func TestRunnerGreetingRetriedAfter502(t *testing.T) {
 // the engine got the raw FEN (Stockfish crashed on it) and the bot moved.
 func TestRunnerRefusesIllegalStartPosition(t *testing.T) {
 	for _, fen := range []string{
-		"4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",  // castling rights without rooks
+		"4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",   // castling rights without rooks
 		"4k3/8/8/8/8/8/8/R3K2R w HAha - 0 1", // Shredder letters, black's rooks missing
 		"4k3/8/8/8/8/8/4q3/4K3 b - - 0 1",    // the side not to move in check
 	} {
