@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +171,40 @@ func TestAnalyseOutIsNotAnInput(t *testing.T) {
 	other := filepath.Join(dir, "report.txt")
 	if code, _, stderr := runAnalyseCLI(t, "", "--lichess-evals", "--out", other, in); code != 0 {
 		t.Errorf("another file: exit %d %s", code, stderr)
+	}
+}
+
+// shufflePGN is a game of n plies of knights going out and back, each move
+// with a Lichess eval (what --lichess-evals reads).
+func shufflePGN(n int) string {
+	san := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	var b strings.Builder
+	b.WriteString("[Event \"long\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"*\"]\n\n")
+	for i := range n {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "%d. ", i/2+1)
+		}
+		fmt.Fprintf(&b, "%s { [%%eval 0.1] } ", san[i%4])
+	}
+	b.WriteString("*\n\n")
+	return b.String()
+}
+
+// TestAnalyseHTMLBoundsPlies: --format html refuses a game past
+// report.MaxPlies with its count before any analysis, leaving no file (a
+// 10,000-ply game peaked at 652 MB; 20 of them ran out of memory and left
+// an empty file); a game at the bound is reported.
+func TestAnalyseHTMLBoundsPlies(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.html")
+	code, _, stderr := runAnalyseCLI(t, shufflePGN(1001), "--lichess-evals", "--format", "html", "--out", out, "-")
+	if code != 1 || !strings.Contains(stderr, "--format html: report: html: game stdin#1 has 1001 plies, at most 1000") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("an output file was left: %v", err)
+	}
+	code, _, stderr = runAnalyseCLI(t, shufflePGN(1000), "--lichess-evals", "--format", "html", "--out", out, "-")
+	if b, err := os.ReadFile(out); code != 0 || err != nil || !strings.Contains(string(b), `id="g1-p1000"`) || !strings.HasSuffix(string(b), "</html>\n") {
+		t.Errorf("at the bound: exit %d %s, %d bytes %v", code, stderr, len(b), err)
 	}
 }

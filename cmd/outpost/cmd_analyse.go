@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -19,6 +20,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/internal/app"
 	"github.com/outpostchess/outpost/internal/clusterconn"
+	webreport "github.com/outpostchess/outpost/internal/web/report"
 )
 
 const analyseSynopsis = "[--nodes N | --depth N | --preset quick|lichess|deep] [--threads N] [--workers N] [--hash MB] [--engine CMD] [--lichess-evals] [--format text|json|pgn|html] [--out FILE] [--server URL | --offline] [--ewr [--ewr-threshold 0.1] [--ewr-depth 15] [--ewr-loss -0.1] [--maia RATING] [--ewr-time 60s] [--bot NAME] [--ewr-bot-moves 5] [--ewr-store FILE] [--ewr-engine CMD]] INPUT..."
@@ -165,6 +167,19 @@ func (r *analyseRun) all(ctx context.Context, ewrFlags *analyseEWRFlags, ewrPara
 			what = "--ewr"
 		}
 		return fmt.Errorf("%s holds every game's analysis until the end: %d games in the input, at most %d (split the input, or use --format text, json or pgn, which stream any number)", what, len(games), maxReportGames)
+	}
+	if r.format == "html" {
+		// the plies are known before any analysis: refuse at once
+		key := func(i int) (string, int) {
+			g := games[i]
+			if g.ID != "" {
+				return g.ID, len(g.Moves)
+			}
+			return fmt.Sprintf("%s#%d", g.Source, g.Index), len(g.Moves)
+		}
+		if err := webreport.CheckPage(len(games), key); err != nil {
+			return fmt.Errorf("--format html: %w", err)
+		}
 	}
 	var ewrCalc *analyseEWR
 	if *ewrFlags.on && len(games) > 0 {
@@ -392,5 +407,13 @@ func writeAnalyseOutput(env *Env, path, format string, analyses []*analysis.Anal
 		}()
 		w = f
 	}
-	return app.WriteAnalyses(w, format, analyses, moments, skipped)
+	// the report is written as it is rendered, in small pieces
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := app.WriteAnalyses(bw, format, analyses, moments, skipped); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return nil
 }

@@ -92,6 +92,7 @@ type Server struct {
 	wg   sync.WaitGroup
 
 	momentsSem   chan struct{}
+	reportSem    chan struct{} // report renders at once (reportRenders)
 	momentsGrace time.Duration
 
 	mu         sync.Mutex
@@ -127,7 +128,7 @@ func New(opt Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opt: opt, csrf: hex.EncodeToString(secret), session: hex.EncodeToString(session), tls: tlsCfg, cop: http.NewCrossOriginProtection(), pages: pages, jobs: map[string]*job{},
-		momentJobs: map[string]*momentsJob{}, momentsSem: make(chan struct{}, 1), momentsGrace: defaultMomentsGrace}
+		momentJobs: map[string]*momentsJob{}, momentsSem: make(chan struct{}, 1), reportSem: make(chan struct{}, reportRenders), momentsGrace: defaultMomentsGrace}
 	s.bg, s.stop = context.WithCancel(context.Background())
 	s.mux = s.routes()
 	return s, nil
