@@ -77,6 +77,22 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 	if err := checkOutNotInput(*out, fs.Args()); err != nil {
 		return err
 	}
+	if err := checkServerURL("--server", *server); err != nil {
+		return err
+	}
+	if *lichessEvals {
+		unused := []string{"nodes", "depth", "preset", "threads", "engine", "borderline-band", "cluster", "creds", "tls-ca"}
+		if !*ewrFlags.on {
+			unused = append(unused, "workers", "hash") // --ewr's Stockfish engines use them
+		}
+		if err := refuseUnused(fs, "--lichess-evals", "the input's evals are used and no engine runs", unused...); err != nil {
+			return err
+		}
+	} else if cfg, err := analyseConfig(); err != nil {
+		return err
+	} else if err := checkClusterCreds(fs, cl, cfg.Cluster.URL); err != nil {
+		return err
+	}
 	ewrParams, err := ewrFlags.params()
 	if err != nil {
 		return err
@@ -231,6 +247,9 @@ const (
 	// engine processes than this only share the same cores (10000 started
 	// 242 Stockfish processes before the machine gave out).
 	maxEngines = 256
+	// maxThreads caps --threads at Stockfish 15.1's own maximum of its
+	// Threads option (512; 1000 was sent to the engine as it was).
+	maxThreads = 512
 	// maxDepth caps --depth: Stockfish stops deepening at 245 plies
 	// (MAX_PLY) and depth 99 is already far beyond any analysis that ends
 	// (Lichess's server analyses are 1M nodes, about depth 20-25).
@@ -251,7 +270,7 @@ func checkAnalyseLine(fs *flag.FlagSet, format string) error {
 	if err := checkMin(fs, 1, "workers", "hash", "threads", "nodes", "depth"); err != nil {
 		return err
 	}
-	if err := checkMax(fs, map[string]int64{"workers": maxEngines, "depth": maxDepth}); err != nil {
+	if err := checkMax(fs, map[string]int64{"workers": maxEngines, "depth": maxDepth, "threads": maxThreads}); err != nil {
 		return err
 	}
 	if err := checkBorderlineBand(fs); err != nil {

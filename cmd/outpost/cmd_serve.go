@@ -34,6 +34,9 @@ func runServe(ctx context.Context, env *Env, args []string) (err error) {
 	if err := checkMin(fs, 1, "workers"); err != nil {
 		return err
 	}
+	if err := checkMax(fs, map[string]int64{"workers": maxEngines}); err != nil {
+		return err
+	}
 	if fs.NArg() > 0 {
 		fs.Usage()
 		return fmt.Errorf("unexpected argument %q: %w", fs.Arg(0), errUsage)
