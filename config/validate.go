@@ -49,6 +49,10 @@ func (c *Config) checkLichess(ch *checker) {
 	if u, err := url.Parse(l.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
 		u.RawQuery != "" || u.Fragment != "" {
 		ch.fail("lichess.url", l.URL, "not a base URL", "an http(s) URL without query, such as https://lichess.org")
+	} else if u.User != nil {
+		// not echoed: the value holds a password, which error messages
+		// naming the URL would then show
+		ch.fail("lichess.url", nil, "holds a user name or password", "an http(s) URL without user:password@ (the token comes from lichess.token_file or LICHESS_TOKEN)")
 	}
 	if looksLikeToken(l.TokenFile) {
 		ch.fail("lichess.token_file", hidden, "this looks like a token, not a file name; the token must never be in the config file",

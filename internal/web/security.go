@@ -43,14 +43,23 @@ func (s *Server) secure(h http.Handler) http.Handler {
 			http.Error(w, "outpost serve: this console answers only to localhost, 127.0.0.1 or [::1] with its port, or its configured address (configure an access token to serve other hosts)", http.StatusMisdirectedRequest)
 			return
 		}
+		// the body is bounded before anything reads it: the CSRF check
+		// may parse a form
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if r.Header.Get(csrfHeader) == "" && r.Header.Get("Content-Type") == "application/x-www-form-urlencoded" {
+				if err := r.ParseForm(); err != nil {
+					status, msg := bodyError(err)
+					http.Error(w, "outpost serve: "+msg, status)
+					return
+				}
+			}
 			if why := s.crossSite(r); why != "" {
 				http.Error(w, "outpost serve: refused: "+why, http.StatusForbidden)
 				return
 			}
-		}
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
 		}
 		h.ServeHTTP(w, r)
 	})
