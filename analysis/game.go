@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/score"
 )
 
@@ -55,8 +56,14 @@ type Move struct {
 // FirstWhite reports whether White plays the game's first move.
 func (g *Game) FirstWhite() bool { return g.StartPly%2 == 0 }
 
-// Chess960 reports whether the game is Chess960, as its Variant tag says.
-func (g *Game) Chess960() bool { return IsChess960(g.Tag("Variant")) }
+// Chess960 reports whether the game is Chess960: its Variant tag says so,
+// or its start position's castling field names rooks by their files
+// (Shredder-FEN "HAha"), which only Chess960 castling reads. Without the
+// second, such a game was replayed with Chess960 castling but analysed
+// without UCI_Chess960, and its O-O reported as a blunder.
+func (g *Game) Chess960() bool {
+	return IsChess960(g.Tag("Variant")) || board.ShredderCastling(g.StartFEN)
+}
 
 // IsChess960 reports whether a variant name or key denotes Chess960:
 // Lichess writes "Chess960" in PGN and "chess960" in JSON, cutechess

@@ -289,6 +289,12 @@ type WebConfig struct {
 	Enabled         bool   `toml:"enabled"`
 	Addr            string `toml:"addr"`              // listen address
 	AccessTokenFile string `toml:"access_token_file"` // required unless addr is loopback
+	// TLSCertFile and TLSKeyFile (PEM) make the console serve HTTPS; off
+	// loopback they are required unless PlainHTTP says TLS ends in front
+	// of the console (a reverse proxy on the same host).
+	TLSCertFile string `toml:"tls_cert_file"`
+	TLSKeyFile  string `toml:"tls_key_file"`
+	PlainHTTP   bool   `toml:"plain_http"`
 }
 
 // LogConfig is the [log] section.

@@ -50,6 +50,10 @@ func (c *Config) checkLichess(ch *checker) {
 	if u, err := url.Parse(l.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
 		u.RawQuery != "" || u.Fragment != "" {
 		ch.fail("lichess.url", l.URL, "not a base URL", "an http(s) URL without query, such as https://lichess.org")
+	} else if u.User != nil {
+		// not echoed: the value holds a password, which error messages
+		// naming the URL would then show
+		ch.fail("lichess.url", nil, "holds a user name or password", "an http(s) URL without user:password@ (the token comes from lichess.token_file or LICHESS_TOKEN)")
 	}
 	if looksLikeToken(l.TokenFile) {
 		ch.fail("lichess.token_file", hidden, "this looks like a token, not a file name; the token must never be in the config file",
@@ -379,6 +383,12 @@ func (c *Config) checkWeb(ch *checker) {
 	if !IsLoopback(host) && strings.TrimSpace(w.AccessTokenFile) == "" {
 		ch.fail("web.access_token_file", nil, "required because web.addr "+strconv.Quote(w.Addr)+" is not a loopback address",
 			"the path of a file holding the console's access token, or a loopback web.addr such as 127.0.0.1:8090")
+	}
+	if (strings.TrimSpace(w.TLSCertFile) == "") != (strings.TrimSpace(w.TLSKeyFile) == "") {
+		ch.fail("web.tls_key_file", w.TLSKeyFile, "web.tls_cert_file and web.tls_key_file go together", "both files (PEM), or neither")
+	} else if !IsLoopback(host) && w.TLSCertFile == "" && !w.PlainHTTP {
+		ch.fail("web.tls_cert_file", nil, "required because web.addr "+strconv.Quote(w.Addr)+" is not a loopback address (plain HTTP would carry the access token in clear)",
+			"web.tls_cert_file and web.tls_key_file, or web.plain_http = true when TLS ends in front of the console")
 	}
 }
 

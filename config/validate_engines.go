@@ -1,11 +1,13 @@
 package config
 
 import (
+	"fmt"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"math"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -131,6 +133,21 @@ func checkUCIOption(ch *checker, key, name string, e EngineConfig) {
 	}
 	if s, ok := e.Options[name].(string); ok && strings.ContainsAny(s, "\n\r") {
 		ch.fail(okey, s, "contains a line break", "a single-line value")
+	}
+	// the options that size the engine's memory and threads have the same
+	// bounds as hash_mb and `outpost analyse --threads`: an engine asked
+	// for more takes the machine down, or silently ignores the value
+	for _, b := range []struct {
+		name    string
+		max     int
+		allowed string
+	}{{"Hash", 65536, "1..65536 MiB (an integer), as hash_mb"}, {"Threads", 512, "1..512 (an integer; Stockfish 15.1's maximum)"}} {
+		if !strings.EqualFold(name, b.name) {
+			continue
+		}
+		if n, err := strconv.Atoi(fmt.Sprint(e.Options[name])); err != nil || n < 1 || n > b.max {
+			ch.fail(okey, e.Options[name], "out of range", b.allowed)
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ func TestValidationRules(t *testing.T) {
 		{"url scheme", "[lichess]\nurl = \"ftp://lichess.org\"", "lichess.url", "http(s) URL"},
 		{"url host", "[lichess]\nurl = \"https://\"", "lichess.url", "http(s) URL"},
 		{"url query", "[lichess]\nurl = \"https://x.org/?a=1\"", "lichess.url", "without query"},
+		{"url password", "[lichess]\nurl = \"https://u:hunter2@x.org\"", "lichess.url", "without user:password@"},
 		{"token in token_file", "[lichess]\ntoken_file = \"lip_abcdefghijkl\"", "lichess.token_file", "looks like a token"},
 		{"stream timeout low", "[lichess]\nstream_timeout = \"5s\"", "lichess.stream_timeout", "10s..10m"},
 		{"stream timeout high", "[lichess]\nstream_timeout = \"11m\"", "lichess.stream_timeout", "10s..10m"},
@@ -104,6 +105,9 @@ func TestValidationRules(t *testing.T) {
 		{"uci hash twice", "[engines.x]\ntype = \"uci\"\npath = \"/x\"\nhash_mb = 16\noptions = {Hash = 16}", "engines.x.options.Hash", "not both"},
 		{"uci elo twice", "[engines.x]\ntype = \"uci\"\npath = \"/x\"\nelo = 1500\noptions = {UCI_Elo = 1500}", "engines.x.options.UCI_Elo", "not both"},
 		{"uci option name", "[engines.x]\ntype = \"uci\"\npath = \"/x\"\noptions = {\"a value b\" = 1}", `engines.x.options."a value b"`, "option name"},
+		{"uci Hash unbounded", "[engines.x]\ntype = \"uci\"\npath = \"/x\"\noptions = {Hash = 10000000}", "engines.x.options.Hash", "1..65536 MiB"},
+		{"uci Threads unbounded", "[engines.x]\ntype = \"uci\"\npath = \"/x\"\noptions = {threads = 100000}", "engines.x.options.threads", "1..512"},
+		{"uci Threads zero", "[engines.x]\ntype = \"uci\"\npath = \"/x\"\noptions = {Threads = 0}", "engines.x.options.Threads", "1..512"},
 		{"uci option newline", "[engines.x]\ntype = \"uci\"\npath = \"/x\"\noptions = {A = \"1\\nquit\"}", "engines.x.options.A", "line break"},
 		{"maia rating", "[engines.x]\ntype = \"maia\"\nrating = 1000", "engines.x.rating", "1100..1900"},
 		{"maia rating missing", "[engines.x]\ntype = \"maia\"", "engines.x.rating", "1100..1900"},
@@ -188,6 +192,8 @@ func TestValidationRules(t *testing.T) {
 		{"web port", "[web]\naddr = \"127.0.0.1:99999\"", "web.addr", "0..65535"},
 		{"web public", "[web]\naddr = \"0.0.0.0:8090\"", "web.access_token_file", "not a loopback"},
 		{"web all interfaces", "[web]\naddr = \":8090\"", "web.access_token_file", "not a loopback"},
+		{"web plain HTTP off loopback", "[web]\naddr = \"0.0.0.0:8090\"\naccess_token_file = \"/t\"", "web.tls_cert_file", "not a loopback"},
+		{"web certificate without key", "[web]\ntls_cert_file = \"/c\"", "web.tls_key_file", "go together"},
 
 		{"log level", "[log]\nlevel = \"loud\"", "log.level", "trace, debug"},
 		{"log format", "[log]\nformat = \"xml\"", "log.format", "auto, console, json"},
@@ -199,7 +205,7 @@ func TestValidationRules(t *testing.T) {
 // which has none) and says what is allowed.
 func validationRuleChecks(t *testing.T, c refusal, e FieldError) {
 	t.Helper()
-	if e.Line == 0 && !strings.HasPrefix(c.key, "web.access_token_file") {
+	if e.Line == 0 && !strings.HasPrefix(c.key, "web.access_token_file") && !strings.HasPrefix(c.key, "web.tls_cert_file") {
 		t.Errorf("no line: %s", e.Error())
 	}
 	saysAllowed(t, c, e)
@@ -237,7 +243,8 @@ func TestValidValues(t *testing.T) {
 		"[ewr]\nthreshold = 1e-2\nloss = 0",
 		"[web]\naddr = \"[::1]:8090\"",
 		"[web]\naddr = \"localhost:0\"",
-		"[web]\naddr = \"0.0.0.0:8090\"\naccess_token_file = \"/etc/outpost/web.token\"",
+		"[web]\naddr = \"0.0.0.0:8090\"\naccess_token_file = \"/etc/outpost/web.token\"\ntls_cert_file = \"/etc/outpost/web.crt\"\ntls_key_file = \"/etc/outpost/web.key\"",
+		"[web]\naddr = \"0.0.0.0:8090\"\naccess_token_file = \"/etc/outpost/web.token\"\nplain_http = true",
 		"[log]\nlevel = \"off\"\nformat = \"json\"",
 	} {
 		if _, err := Parse([]byte(src), "valid"); err != nil {

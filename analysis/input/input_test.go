@@ -255,3 +255,29 @@ func buildLichess(t *testing.T, src, name string) *analysis.Analysis {
 	}
 	return a
 }
+
+// TestShredderFENImpliesChess960: a PGN whose [FEN] names its castling
+// rooks by file ("HAha") and has no Variant tag is a Chess960 game: its O-O
+// replays as the king taking its rook and its analysis asks for
+// UCI_Chess960 (Game.Chess960). Before, the game was analysed as standard:
+// O-O sent without UCI_Chess960, reported as "O-O?? #-2". KQkq stays
+// standard.
+func TestShredderFENImpliesChess960(t *testing.T) {
+	for _, c := range []struct {
+		fen, uci string
+		chess960 bool
+	}{
+		{"rnbqkbnr/pppppppp/8/8/8/5NP1/PPPPPPBP/RNBQK2R w HAha - 0 1", "e1h1", true},
+		{"rnbqkbnr/pppppppp/8/8/8/5NP1/PPPPPPBP/RNBQK2R w KQkq - 0 1", "e1g1", false},
+	} {
+		pgn := "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"" + c.fen + "\"]\n\n1. O-O *\n"
+		games, errs := ReadPGN(strings.NewReader(pgn), "t.pgn")
+		if len(errs) > 0 || len(games) != 1 {
+			t.Fatalf("%s: %v", c.fen, errs)
+		}
+		g := games[0]
+		if g.Chess960() != c.chess960 || len(g.Moves) != 1 || g.Moves[0].UCI != c.uci {
+			t.Errorf("%s: Chess960 %v, moves %+v; want %v, %s", c.fen, g.Chess960(), g.Moves, c.chess960, c.uci)
+		}
+	}
+}

@@ -42,12 +42,21 @@ func Validate(fen string, chess960 bool) error {
 	return err
 }
 
+// ShredderCastling reports whether fen's castling field names rooks by
+// their files (Shredder-FEN "HAha", X-FEN "Bb"): such a position is played
+// with Chess960 castling (the king takes its rook in UCI), whatever a
+// variant tag says, and an engine must be told UCI_Chess960.
+func ShredderCastling(fen string) bool {
+	f := strings.Fields(fen)
+	return len(f) > 2 && strings.ContainsAny(f[2], "ABCDEFGHabcdefgh")
+}
+
 // FromFENChecked is FromFENVariant preceded by the checks of Validate.
 func FromFENChecked(fen string, chess960 bool) (*Board, error) {
 	fen = strings.TrimSpace(fen)
 	f := strings.Fields(fen)
-	if !chess960 && len(f) > 2 && strings.ContainsAny(f[2], "ABCDEFGHabcdefgh") {
-		chess960 = true // Shredder-FEN castling letters
+	if !chess960 && ShredderCastling(fen) {
+		chess960 = true
 	}
 	b, err := FromFENVariant(fen, chess960)
 	if err != nil {

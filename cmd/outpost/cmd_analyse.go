@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -19,6 +20,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/internal/app"
 	"github.com/outpostchess/outpost/internal/clusterconn"
+	webreport "github.com/outpostchess/outpost/internal/web/report"
 )
 
 const analyseSynopsis = "[--nodes N | --depth N | --preset quick|lichess|deep] [--threads N] [--workers N] [--hash MB] [--engine CMD] [--lichess-evals] [--format text|json|pgn|html] [--out FILE] [--server URL | --offline] [--ewr [--ewr-threshold 0.1] [--ewr-depth 15] [--ewr-loss -0.1] [--maia RATING] [--ewr-time 60s] [--bot NAME] [--ewr-bot-moves 5] [--ewr-store FILE] [--ewr-engine CMD]] INPUT..."
@@ -70,6 +72,25 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if err := checkClusterURL(*cl.url); err != nil {
+		return err
+	}
+	if err := checkOutNotInput(*out, fs.Args()); err != nil {
+		return err
+	}
+	if err := checkServerURL("--server", *server); err != nil {
+		return err
+	}
+	if *lichessEvals {
+		unused := []string{"nodes", "depth", "preset", "threads", "engine", "borderline-band", "cluster", "creds", "tls-ca"}
+		if !*ewrFlags.on {
+			unused = append(unused, "workers", "hash") // --ewr's Stockfish engines use them
+		}
+		if err := refuseUnused(fs, "--lichess-evals", "the input's evals are used and no engine runs", unused...); err != nil {
+			return err
+		}
+	} else if cfg, err := analyseConfig(); err != nil {
+		return err
+	} else if err := checkClusterCreds(fs, cl, cfg.Cluster.URL); err != nil {
 		return err
 	}
 	ewrParams, err := ewrFlags.params()
@@ -163,6 +184,19 @@ func (r *analyseRun) all(ctx context.Context, ewrFlags *analyseEWRFlags, ewrPara
 		}
 		return fmt.Errorf("%s holds every game's analysis until the end: %d games in the input, at most %d (split the input, or use --format text, json or pgn, which stream any number)", what, len(games), maxReportGames)
 	}
+	if r.format == "html" {
+		// the plies are known before any analysis: refuse at once
+		key := func(i int) (string, int) {
+			g := games[i]
+			if g.ID != "" {
+				return g.ID, len(g.Moves)
+			}
+			return fmt.Sprintf("%s#%d", g.Source, g.Index), len(g.Moves)
+		}
+		if err := webreport.CheckPage(len(games), key); err != nil {
+			return fmt.Errorf("--format html: %w", err)
+		}
+	}
 	var ewrCalc *analyseEWR
 	if *ewrFlags.on && len(games) > 0 {
 		if ewrCalc, err = openAnalyseEWR(env, ewrFlags, ewrParams, games); err != nil {
@@ -213,6 +247,9 @@ const (
 	// engine processes than this only share the same cores (10000 started
 	// 242 Stockfish processes before the machine gave out).
 	maxEngines = 256
+	// maxThreads caps --threads at Stockfish 15.1's own maximum of its
+	// Threads option (512; 1000 was sent to the engine as it was).
+	maxThreads = 512
 	// maxDepth caps --depth: Stockfish stops deepening at 245 plies
 	// (MAX_PLY) and depth 99 is already far beyond any analysis that ends
 	// (Lichess's server analyses are 1M nodes, about depth 20-25).
@@ -233,7 +270,7 @@ func checkAnalyseLine(fs *flag.FlagSet, format string) error {
 	if err := checkMin(fs, 1, "workers", "hash", "threads", "nodes", "depth"); err != nil {
 		return err
 	}
-	if err := checkMax(fs, map[string]int64{"workers": maxEngines, "depth": maxDepth}); err != nil {
+	if err := checkMax(fs, map[string]int64{"workers": maxEngines, "depth": maxDepth, "threads": maxThreads}); err != nil {
 		return err
 	}
 	if err := checkBorderlineBand(fs); err != nil {
@@ -312,6 +349,29 @@ func openAnalyseInputs(ctx context.Context, env *Env, args []string, fetcher inp
 	return srcs, nil
 }
 
+// checkOutNotInput refuses an --out that is one of the inputs: the same
+// file by name, through a symbolic link or a hard link (os.SameFile), since
+// writing the report would truncate the games before they are read. An
+// input that is no file (a game id, a URL, "-") is not compared.
+func checkOutNotInput(out string, inputs []string) error {
+	if out == "" {
+		return nil
+	}
+	of, err := os.Stat(out)
+	if err != nil {
+		return nil // no such file yet: it cannot be an input
+	}
+	for _, in := range inputs {
+		if in == "-" {
+			continue
+		}
+		if fi, err := os.Stat(in); err == nil && os.SameFile(of, fi) {
+			return fmt.Errorf("--out %s is the input %s: writing the report would destroy it (write to another file)", out, in)
+		}
+	}
+	return nil
+}
+
 // analyseOutput is --out (created when first written to) or stdout, and
 // the function that closes it.
 func analyseOutput(env *Env, path string) (io.Writer, func() error) {
@@ -366,5 +426,13 @@ func writeAnalyseOutput(env *Env, path, format string, analyses []*analysis.Anal
 		}()
 		w = f
 	}
-	return app.WriteAnalyses(w, format, analyses, moments, skipped)
+	// the report is written as it is rendered, in small pieces
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := app.WriteAnalyses(bw, format, analyses, moments, skipped); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return nil
 }

@@ -83,6 +83,9 @@ func runClusterServe(ctx context.Context, env *Env, args []string) error {
 	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkReplicas(*replicas, *clusterAddr); err != nil {
+		return err
+	}
 	opt := cluster.ServerOptions{Addr: *addr, StoreDir: *dir, Name: *name, TLSCert: *cert, TLSKey: *key, TLSCA: *ca,
 		Insecure: *insecure, ClusterAddr: *clusterAddr, Replicas: *replicas, ResultsMaxAge: *resultsAge}
 	if err := serveOptions(fs, &opt, *authDir, *noAuth, *routes); err != nil {

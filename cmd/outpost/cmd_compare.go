@@ -72,8 +72,19 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 	if err := checkClusterURL(*cl.url); err != nil {
 		return err
 	}
+	if err := checkServerURL("--server", *server); err != nil {
+		return err
+	}
+	if *pgnFile != "" {
+		if err := refuseUnused(fs, "--pgn", "the games come from the file, not from Lichess", "since", "max", "server"); err != nil {
+			return err
+		}
+	}
 	cfg, err := loadConfig(*cfgPath)
 	if err != nil {
+		return err
+	}
+	if err := checkClusterCreds(fs, cl, cfg.Cluster.URL); err != nil {
 		return err
 	}
 	budget, err := compareBudget(fs, cfg.Compare, *nodes, *preset)

@@ -30,6 +30,9 @@ func runLadder(ctx context.Context, env *Env, args []string) error {
 	if err := play.check(); err != nil {
 		return err
 	}
+	if err := checkMin(fs, 1, "games-per-rung"); err != nil {
+		return err
+	}
 	rungs, err := parseRungs(*rungList)
 	if err != nil {
 		return err
@@ -76,6 +79,9 @@ func parseRungs(s string) ([]int, error) {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil {
 			return nil, fmt.Errorf("--rungs: %q is not an integer", f)
+		}
+		if n < minRungElo || n > maxRungElo {
+			return nil, fmt.Errorf("--rungs: %d is outside Stockfish's UCI_Elo range %d..%d", n, minRungElo, maxRungElo)
 		}
 		if len(out) > 0 && n <= out[len(out)-1] {
 			return nil, fmt.Errorf("--rungs: %d does not increase", n)

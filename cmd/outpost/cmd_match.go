@@ -30,6 +30,9 @@ func runMatch(ctx context.Context, env *Env, args []string) error {
 	if err := play.check(); err != nil {
 		return err
 	}
+	if err := checkMin(fs, 1, "max-plies", "games"); err != nil {
+		return err
+	}
 	log := env.logger()
 	var ops []match.Opening
 	if *openings != "" {

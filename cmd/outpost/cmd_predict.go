@@ -23,6 +23,12 @@ func runPredict(ctx context.Context, env *Env, args []string) error {
 	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkRating(fs, "maia", "opp-rating"); err != nil {
+		return err
+	}
+	if *top < 0 {
+		return fmt.Errorf("--top %d: want 0 (all moves) or more", *top)
+	}
 	cfg, err := models.LoadConfig()
 	if err != nil {
 		return err

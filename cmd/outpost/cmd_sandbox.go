@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -50,6 +51,14 @@ func parseAccountFlag(v string) (sandbox.Account, error) {
 		name := parts[0]
 		return sandbox.Account{}, fmt.Errorf("account %q: want NAME:TOKEN or NAME:TOKEN:bot", name)
 	}
+	if !config.ValidUsername(parts[0]) {
+		// as lila's historical usernames (User.historicalUsernameRegex):
+		// a name the sandbox cannot route (/api/user/a b) is refused here
+		return sandbox.Account{}, fmt.Errorf("account %q: not a Lichess username (2 to 30 letters, digits, _ or -, beginning and ending with a letter or digit)", parts[0])
+	}
+	if strings.IndexFunc(parts[1], func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+		return sandbox.Account{}, fmt.Errorf("account %q: the token holds a space or a control character (no client can send it in a header)", parts[0])
+	}
 	acc := sandbox.Account{Name: parts[0], Token: parts[1]}
 	if len(parts) == 3 {
 		switch strings.ToLower(parts[2]) {
@@ -88,7 +97,8 @@ func (f *faultFlags) Set(v string) error {
 // runSandbox runs the Lichess-compatible sandbox server until ctx ends.
 func runSandbox(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "sandbox", "[--addr HOST:PORT] --account NAME:TOKEN[:bot]... [--fault SPEC]...")
-	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address (loopback unless --public)")
+	public := fs.Bool("public", false, "allow a non-loopback --addr: anyone who reaches it can use the sandbox's accounts")
 	var accounts accountFlags
 	var faults faultFlags
 	fs.Var(&accounts, "account", "an account NAME:TOKEN, or NAME:TOKEN:bot for a BOT account (repeatable)")
@@ -119,6 +129,11 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 	if len(accounts) == 0 {
 		fmt.Fprintln(env.Stderr, "outpost sandbox: at least one --account NAME:TOKEN[:bot] is needed")
 		return errUsage
+	}
+	if host, _, err := net.SplitHostPort(*addr); err != nil {
+		return fmt.Errorf("--addr %q: want HOST:PORT: %w", *addr, err)
+	} else if !config.IsLoopback(host) && !*public {
+		return fmt.Errorf("--addr %s is not a loopback address: the sandbox's accounts and tokens would be open to the network; give --public to mean it", *addr)
 	}
 	for _, d := range []time.Duration{*keepAlive, *ttl, *gone, *claim} {
 		if d <= 0 {

@@ -22,8 +22,15 @@ func TestParseAccountFlag(t *testing.T) {
 		{"alice", "", false, true},
 		{":SECRETX", "", false, true},
 		{"alice:", "", false, true},
-		{"a:SECRETX:robot", "", false, true},
-		{"a:SECRETX:c:d", "", false, true},
+		{"ab:SECRETX:robot", "", false, true},
+		{"ab:SECRETX:c:d", "", false, true},
+		// a name or token no client can use (the sandbox took them)
+		{"a b:SECRETX", "", false, true},
+		{"a:SECRETX", "", false, true},
+		{"-ab:SECRETX", "", false, true},
+		{"ab:SECRET X", "", false, true},
+		{"ab:SECRETX\t", "", false, true},
+		{"A_b-9:SECRETX", "A_b-9", false, false},
 	}
 	for _, tt := range tests {
 		acc, err := parseAccountFlag(tt.in)
@@ -105,8 +112,29 @@ func TestRunSandbox(t *testing.T) {
 	}
 }
 
+// TestRunSandboxRefusesPublicAddress: a non-loopback --addr is refused
+// without --public, naming both (before, --addr 0.0.0.0 was accepted and
+// served the test accounts to the network).
+func TestRunSandboxRefusesPublicAddress(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:0"} {
+		var out bytes.Buffer
+		env := &Env{Stdout: &out, Stderr: &out}
+		err := runSandbox(context.Background(), env, []string{"--addr", addr, "--account", "bot1:T1:bot"})
+		if err == nil || !strings.Contains(err.Error(), "--addr "+addr+" is not a loopback address") || !strings.Contains(err.Error(), "--public") {
+			t.Errorf("--addr %s: %v", addr, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the sandbox listens, then stops at once
+	var out bytes.Buffer
+	env := &Env{Stdout: &out, Stderr: &out, LogLevel: "error"}
+	if err := runSandbox(ctx, env, []string{"--addr", "0.0.0.0:0", "--public", "--account", "bot1:T1:bot"}); err != nil {
+		t.Errorf("--public: %v", err)
+	}
+}
+
 func TestRunSandboxUsage(t *testing.T) {
-	for _, args := range [][]string{{}, {"--account", "nobody"}, {"--account", "a:b", "--fault", "boom"}, {"--account", "a:b", "extra"}} {
+	for _, args := range [][]string{{}, {"--account", "nobody"}, {"--account", "ab:b", "--fault", "boom"}, {"--account", "ab:b", "extra"}} {
 		var out bytes.Buffer
 		env := &Env{Stdout: &out, Stderr: &out}
 		if err := runSandbox(context.Background(), env, args); err == nil {
@@ -128,7 +156,7 @@ func TestRunSandboxTimeFlags(t *testing.T) {
 	} {
 		var out bytes.Buffer
 		env := &Env{Stdout: &out, Stderr: &out}
-		err := runSandbox(context.Background(), env, append([]string{"--account", "a:b"}, tc.args...))
+		err := runSandbox(context.Background(), env, append([]string{"--account", "ab:t"}, tc.args...))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/outpostchess/outpost/internal/web"
 )
 
-const serveSynopsis = "[--addr 127.0.0.1:8090] [--store FILE] [--config FILE] [--token-file FILE] [--engine CMD] [--no-ewr]"
+const serveSynopsis = "[--addr 127.0.0.1:8090] [--store FILE] [--config FILE] [--token-file FILE] [--tls-cert FILE --tls-key FILE | --plain-http] [--engine CMD] [--no-ewr]"
 
 // runServe implements `outpost serve`: the local web console.
 func runServe(ctx context.Context, env *Env, args []string) (err error) {
@@ -23,6 +23,9 @@ func runServe(ctx context.Context, env *Env, args []string) (err error) {
 	addr := fs.String("addr", "", "listen address (default: the config's web.addr, 127.0.0.1:8090)")
 	storePath := fs.String("store", "", "SQLite store of the games and runs (default: the config's store.path)")
 	tokenFile := fs.String("token-file", "", "file holding the console's access token; required for a non-loopback --addr (default: the config's web.access_token_file)")
+	tlsCert := fs.String("tls-cert", "", "certificate (PEM) to serve HTTPS with; required for a non-loopback --addr unless --plain-http (default: the config's web.tls_cert_file)")
+	tlsKey := fs.String("tls-key", "", "private key (PEM) of --tls-cert (default: the config's web.tls_key_file)")
+	plainHTTP := fs.Bool("plain-http", false, "serve plain HTTP on a non-loopback --addr: TLS ends in front of the console (a reverse proxy); default: the config's web.plain_http")
 	engine := fs.String("engine", "", "UCI engine command line for expected winrate (default: the config's analysis.engine)")
 	workers := fs.Int("workers", 2, "Stockfish engines run in parallel for expected winrate")
 	noEWR := fs.Bool("no-ewr", false, "do not offer expected winrate (no Maia or Stockfish is started)")
@@ -30,6 +33,9 @@ func runServe(ctx context.Context, env *Env, args []string) (err error) {
 		return err
 	}
 	if err := checkMin(fs, 1, "workers"); err != nil {
+		return err
+	}
+	if err := checkMax(fs, map[string]int64{"workers": maxEngines}); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -49,6 +55,10 @@ func runServe(ctx context.Context, env *Env, args []string) (err error) {
 	if *tokenFile == "" {
 		*tokenFile = cfg.Web.AccessTokenFile
 	}
+	if *tlsCert == "" && *tlsKey == "" {
+		*tlsCert, *tlsKey = cfg.Web.TLSCertFile, cfg.Web.TLSKeyFile
+	}
+	*plainHTTP = *plainHTTP || cfg.Web.PlainHTTP
 	token, err := web.ReadAccessToken(*tokenFile)
 	if err != nil {
 		return err
@@ -61,7 +71,8 @@ func runServe(ctx context.Context, env *Env, args []string) (err error) {
 		return err
 	}
 	defer closeOnReturn(&err, "the store", st.Close)
-	opt := web.Options{Store: st, ConfigPath: *cfgPath, AccessToken: token, Addr: *addr, Logger: env.logger(),
+	opt := web.Options{Store: st, ConfigPath: *cfgPath, AccessToken: token, Addr: *addr,
+		TLSCert: *tlsCert, TLSKey: *tlsKey, PlainHTTP: *plainHTTP, Logger: env.logger(),
 		Against: verify.AgainstURL(cfg.Lichess.URL)}
 	if mon := clusterconn.NewMonitor(cfg.Cluster, "outpost-console"); mon != nil {
 		defer mon.Close()
@@ -92,6 +103,6 @@ func runServe(ctx context.Context, env *Env, args []string) (err error) {
 	// Listening before saying so: the line is the console's readiness, with
 	// the port chosen for --addr HOST:0.
 	log.Info().Str("addr", ln.Addr().String()).Bool("token", token != "").Msg("serve: web console listening")
-	fmt.Fprintf(env.Stderr, "outpost serve: console on http://%s/\n", ln.Addr())
+	fmt.Fprintf(env.Stderr, "outpost serve: console on %s://%s/\n", srv.Scheme(), ln.Addr())
 	return srv.Serve(ctx, ln)
 }

@@ -30,6 +30,20 @@ func TestServeRefusesPublicAddressWithoutToken(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "is empty") {
 		t.Errorf("empty token file: %v", err)
 	}
+	// a token but plain HTTP: refused, naming the flags (before, it served
+	// the token in clear, as a cookie without Secure)
+	tok := filepath.Join(dir, "tok2")
+	if err := os.WriteFile(tok, []byte("a-long-console-token-1234\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = runServe(context.Background(), env, []string{"--addr", "0.0.0.0:8090", "--token-file", tok, "--store", filepath.Join(dir, "o.db"), "--no-ewr"})
+	if err == nil || !strings.Contains(err.Error(), "--tls-cert") || !strings.Contains(err.Error(), "--plain-http") {
+		t.Errorf("plain HTTP off loopback: %v", err)
+	}
+	err = runServe(context.Background(), env, []string{"--addr", "0.0.0.0:8090", "--token-file", tok, "--tls-cert", tok, "--store", filepath.Join(dir, "o.db"), "--no-ewr"})
+	if err == nil || !strings.Contains(err.Error(), "both") {
+		t.Errorf("--tls-cert without --tls-key: %v", err)
+	}
 }
 
 // TestServeServesConsole starts `outpost serve` on a port of its choosing,

@@ -19,6 +19,9 @@ func runWorker(ctx context.Context, env *Env, args []string) error {
 	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkWorkerName(*name); err != nil {
+		return err
+	}
 	if *engines < 1 || *engines > maxEngines {
 		return fmt.Errorf("--engines %d: want 1..%d", *engines, maxEngines)
 	}

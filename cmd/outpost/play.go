@@ -43,11 +43,14 @@ func addPlayFlags(fs *flag.FlagSet, tcUsage, seedUsage string) *playFlags {
 	}
 }
 
-// check refuses a time per move that is not a positive number and a
-// negative tolerance.
+// check refuses a time per move that is not a positive number, a
+// negative tolerance and a concurrency outside 1..maxEngines.
 func (f *playFlags) check() error {
 	if *f.tc <= 0 || math.IsInf(*f.tc, 0) || math.IsNaN(*f.tc) || *f.tolerance < 0 {
 		return fmt.Errorf("--tc must be positive and --tolerance non-negative")
+	}
+	if *f.concurrency < 1 || *f.concurrency > maxEngines {
+		return fmt.Errorf("--concurrency %d: want 1..%d games at once", *f.concurrency, maxEngines)
 	}
 	return nil
 }

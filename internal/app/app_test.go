@@ -50,16 +50,27 @@ func TestDemoCheck(t *testing.T) {
 	}
 }
 
-// TestOpenCacheCreatesDirectory: the cache file's directory is made when
-// missing, and a directory that cannot be made is named.
+// TestOpenCacheCreatesDirectory: the default cache's directory is made
+// when missing; a path given by the user must name an existing directory
+// (before, `ewr --store /missing/dir/x.db` created the directories), and a
+// directory that cannot be made is named.
 func TestOpenCacheCreatesDirectory(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "a", "b", "ewr.db")
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "xdg"))
+	path := DefaultEWRStore()
 	st, err := OpenCache(context.Background(), path)
 	require.NoError(t, err)
 	require.NoError(t, st.Close())
 	_, err = os.Stat(path)
 	require.NoError(t, err)
+
+	_, err = OpenCache(context.Background(), filepath.Join(dir, "missing", "dir", "x.db"))
+	assert.ErrorContains(t, err, "cache directory "+filepath.Join(dir, "missing", "dir")+": not an existing directory")
+	_, err = os.Stat(filepath.Join(dir, "missing"))
+	assert.True(t, os.IsNotExist(err), "a directory was made: %v", err)
+	st, err = OpenCache(context.Background(), filepath.Join(dir, "x.db"))
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
 
 	file := filepath.Join(dir, "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o600))

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"syscall"
 
 	"github.com/outpostchess/outpost/bots/syzygy"
 	"github.com/outpostchess/outpost/config"
@@ -30,6 +32,14 @@ func EnvironmentErrors(cfg *config.Config) []string {
 			out = append(out, fmt.Sprintf("log.file %q: %v", f, err))
 		}
 	}
+	for _, d := range []struct{ key, dir string }{{"store.pgn_dir", cfg.Store.PGNDir}, {"records.dir", cfg.Records.Dir}} {
+		if err := creatableDir(d.dir); err != nil {
+			out = append(out, fmt.Sprintf("%s %q: %v", d.key, d.dir, err))
+		}
+	}
+	if err := tokenFileProblem(cfg.Lichess.TokenFile); err != nil {
+		out = append(out, fmt.Sprintf("lichess.token_file %q: %v", cfg.Lichess.TokenFile, err))
+	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Engines.Defs)) {
 		def := cfg.Engines.Defs[name]
 		if def.Syzygy == nil || !def.Syzygy.Enabled {
@@ -45,6 +55,53 @@ func EnvironmentErrors(cfg *config.Config) []string {
 		}
 	}
 	return out
+}
+
+// creatableDir reports a directory the daemon cannot have: one that
+// exists but is no directory, or whose nearest existing ancestor is a
+// regular file (MkdirAll would fail at the first game). "" is none.
+func creatableDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && fi.IsDir():
+			return nil
+		case err == nil && p == filepath.Clean(dir):
+			return fmt.Errorf("%s is not a directory", p)
+		case err == nil:
+			return fmt.Errorf("%s is not a directory, so nothing can be created under it", p)
+		case !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			return unwrapPath(err)
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
+}
+
+// tokenFileProblem reports a token file that exists and holds no usable
+// token: empty, or with a space inside (a token is one word; the file's
+// surrounding white space is trimmed). A missing file is a warning
+// (EnvironmentWarnings), not this. The token is never shown.
+func tokenFileProblem(path string) error {
+	if path == "" {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil // missing or unreadable: EnvironmentWarnings says so
+	}
+	tok := strings.TrimSpace(string(b))
+	switch {
+	case tok == "":
+		return errors.New("the file is empty: it must hold the Lichess API token")
+	case strings.ContainsFunc(tok, func(r rune) bool { return r <= ' ' || r == 0x7f }):
+		return errors.New("the token holds a space or a control character: the file must hold the token alone (one word)")
+	}
+	return nil
 }
 
 // writableDir reports a directory that is missing, is not a directory, or

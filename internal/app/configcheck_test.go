@@ -101,3 +101,38 @@ func TestEnvironmentErrors(t *testing.T) {
 		assert.False(t, strings.HasPrefix(e.Name(), ".outpost-config-check"), "the probe file was left: %s", e.Name())
 	}
 }
+
+// TestEnvironmentErrorsTokenAndDirs: config check fails, naming the key,
+// on a token file that is empty or holds a space, and on [store] pgn_dir
+// or [records] dir under (or being) a regular file; it said "ok" to each.
+// The token is never shown.
+func TestEnvironmentErrorsTokenAndDirs(t *testing.T) {
+	dir := t.TempDir()
+	regular := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(regular, []byte("x"), 0o600))
+	cfg := config.Default()
+	cfg.Store.Path = filepath.Join(dir, "outpost.db")
+	cfg.Store.PGNDir = filepath.Join(regular, "pgn", "deeper")
+	cfg.Records.Dir = regular
+	tok := filepath.Join(dir, "token")
+	for content, want := range map[string]string{
+		"\n":              "the file is empty",
+		"lip_abc def\n":   "the token holds a space",
+		"lip_abc\tdef\n":  "the token holds a space",
+		"  lip_secret1\n": "",
+	} {
+		require.NoError(t, os.WriteFile(tok, []byte(content), 0o600))
+		cfg.Lichess.TokenFile = tok
+		got := strings.Join(EnvironmentErrors(cfg), "\n")
+		assert.Contains(t, got, "store.pgn_dir \""+cfg.Store.PGNDir+"\": "+regular+" is not a directory, so nothing can be created under it")
+		assert.Contains(t, got, "records.dir \""+regular+"\": "+regular+" is not a directory")
+		if want == "" {
+			assert.NotContains(t, got, "lichess.token_file", "a good token")
+		} else {
+			assert.Contains(t, got, "lichess.token_file \""+tok+"\": "+want, "token %q", content)
+		}
+		assert.NotContains(t, got, "lip_", "the token is shown")
+	}
+	cfg.Store.PGNDir, cfg.Records.Dir = filepath.Join(dir, "new", "pgn"), ""
+	assert.Empty(t, EnvironmentErrors(cfg), "a directory still to be made under a directory")
+}

@@ -82,12 +82,20 @@ func OpenEWR(ctx context.Context, o EWROptions) (*ewr.Calculator, func(), error)
 	return ewr.New(pred, ev, cache), closeAll, nil
 }
 
-// OpenCache opens the expected-winrate cache (a SQLite store) at path,
-// creating its directory; ":memory:" is a fresh in-memory one.
+// OpenCache opens the expected-winrate cache (a SQLite store) at path;
+// ":memory:" is a fresh in-memory one. Only the default cache
+// (DefaultEWRStore) has its directory made: a path given by the user must
+// name an existing directory (`ewr --store /missing/dir/x.db` made
+// directories anywhere a typo pointed).
 func OpenCache(ctx context.Context, path string) (*store.Store, error) {
 	if path != ":memory:" {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, fmt.Errorf("cache directory: %w", err)
+		dir := filepath.Dir(path)
+		if def := DefaultEWRStore(); def != "" && filepath.Clean(path) == filepath.Clean(def) {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("cache directory: %w", err)
+			}
+		} else if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("cache directory %s: not an existing directory (create it first; only the default cache %s is made for you)", dir, def)
 		}
 	}
 	return store.Open(ctx, path)

@@ -52,7 +52,7 @@ func TestEWRPartsCalculate(t *testing.T) {
 	parts, err := OpenEWRParts(config.Default(), sf[0], []int{1500}, &warn)
 	require.NoError(t, err)
 	defer parts.Close()
-	calc, err := parts.Calculator(context.Background(), 1, 16, filepath.Join(t.TempDir(), "c", "ewr.db"), zerolog.Nop())
+	calc, err := parts.Calculator(context.Background(), 1, 16, filepath.Join(t.TempDir(), "ewr.db"), zerolog.Nop())
 	require.NoError(t, err)
 	res, err := calc.Calculate(context.Background(), ewr.Position{StartFEN: "8/8/4k3/8/2K1P3/8/8/8 w - - 0 50"}, ewr.DefaultParams(), ewr.Options{})
 	require.NoError(t, err)

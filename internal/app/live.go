@@ -104,7 +104,8 @@ func addConsole(ctx context.Context, l Live, st *store.Store, d *daemon.Daemon) 
 		return fmt.Errorf("web.addr %s is not a loopback address: set web.access_token_file", cfg.Web.Addr)
 	}
 	lazy := LazyEWR(ctx, cfg.Analysis.Engine, 1, cfg.Store.Path, log, l.Warn)
-	opt := web.Options{Store: st, Status: d, Calculator: lazy, ConfigPath: l.ConfigPath, AccessToken: token, Addr: cfg.Web.Addr, Logger: log,
+	opt := web.Options{Store: st, Status: d, Calculator: lazy, ConfigPath: l.ConfigPath, AccessToken: token, Addr: cfg.Web.Addr,
+		TLSCert: cfg.Web.TLSCertFile, TLSKey: cfg.Web.TLSKeyFile, PlainHTTP: cfg.Web.PlainHTTP, Logger: log,
 		Against: verify.AgainstURL(cfg.Lichess.URL)}
 	if mon := clusterconn.NewMonitor(cfg.Cluster, "outpost-console"); mon != nil {
 		d.AddBackground(func(ctx context.Context) { <-ctx.Done(); mon.Close() })

@@ -42,6 +42,7 @@ func (d *Daemon) resume(ctx, gamesCtx context.Context) error {
 		d.log.Info().Str("game", g.ID).Msg("game ended while the daemon was down")
 		d.finishFromServer(gamesCtx, g.ID)
 	}
+	d.resumeChat(gamesCtx, live)
 	d.writeMissedRecords(gamesCtx)
 	return nil
 }

@@ -189,6 +189,32 @@ func (d *Daemon) chatPoster() *chatonce.Poster {
 	return &chatonce.Poster{API: d.bot, Read: d.bot, Flags: d.store, Me: d.me, Wait: d.hooks.ChatWait}
 }
 
+// resumeChat finishes, beside the daemon's start, the greetings and
+// goodbyes a crash or a shutdown left "sending" (chatonce.Resume): a
+// goodbye held by the server at a game's end when the daemon went down was
+// otherwise never resolved, since no runner posts it again once the game is
+// over. The lines of games still in progress (live) are left to their
+// runners and the summaries to the summary queue, which post them again
+// themselves (two posters of one line at once could both post it).
+func (d *Daemon) resumeChat(ctx context.Context, live map[string]bool) {
+	keep := func(key string) bool {
+		game, rest, ok := strings.Cut(key, ":")
+		what, _, _ := strings.Cut(rest, ":")
+		return ok && !live[game] && (what == "greeting" || what == "goodbye")
+	}
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		n, err := d.chatPoster().Resume(ctx, keep)
+		if err != nil && ctx.Err() == nil {
+			d.log.Warn().Err(err).Msg("resume chat lines left unsent")
+		}
+		if n > 0 {
+			d.log.Info().Int("lines", n).Msg("resumed chat lines left unsent")
+		}
+	}()
+}
+
 // settleInterruptedPosts returns posts a crash left half done to the
 // queue: their lines carry durable flags, so the next post skips the lines
 // already in the chat and resolves the one in flight by reading the chat

@@ -468,6 +468,10 @@ func TestStallAtGameEndChatOnce(t *testing.T) {
 		{name: "goodbye", greet: true},
 		{name: "summary"},
 		{name: "summary, daemon restarted during the stall", restart: true},
+		// the goodbye held at game end when the daemon goes down: the new
+		// daemon finds it "sending" and resolves it (it stayed "sending"
+		// for ever, never resolved, before chatonce.Resume)
+		{name: "goodbye, daemon restarted during the stall", greet: true, restart: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

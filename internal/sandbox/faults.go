@@ -43,6 +43,12 @@ const (
 	// the end of a game); otherwise at the first request it catches.
 	// Streams already open are not affected (stall acts on those).
 	FaultHold FaultKind = "hold"
+	// FaultInitialFEN is a server that sends a position it never checked:
+	// each gameFull line served on a matching path carries FEN as its
+	// initialFen, whatever the game's start (lila validates every position
+	// it creates a game from; this stands for a bug or a forged server, to
+	// test that a client checks what it is sent).
+	FaultInitialFEN FaultKind = "initial-fen"
 )
 
 // Fault is one fault rule. A rule fires on requests (or stream lines) whose
@@ -80,11 +86,14 @@ type Fault struct {
 	// AtGameEnd makes a hold begin at the next end of a game after the
 	// rule was added; requests before it are answered normally.
 	AtGameEnd bool
+	// FEN is the initialFen of FaultInitialFEN.
+	FEN string
 }
 
 // FaultSpecHelp documents the --fault syntax of ParseFault.
 const FaultSpecHelp = `fault spec: KIND[:key=value,...]
-  kinds: drop, stall, malformed (stream faults), 429, 5xx, latency, hold (request faults)
+  kinds: drop, stall, malformed (stream faults), 429, 5xx, latency, hold (request faults),
+         initial-fen (gameFull lines carry fen=FEN, unchecked)
   keys:  path=PREFIX   only paths starting with PREFIX (default: all)
          method=M      request faults: only HTTP method M, e.g. POST (default: all)
          times=N       fire N times then disarm (default 0 = forever)
@@ -100,19 +109,21 @@ const FaultSpecHelp = `fault spec: KIND[:key=value,...]
                        answers withheld until then
          at-end=BOOL   hold: the stall begins when a game ends (default false:
                        at the first request it catches)
+         fen=FEN       initial-fen: the position sent (required; no commas)
   examples: drop:path=/api/bot/game/stream/,after=2,times=1
             stall:path=/api/stream/event,times=1   429:times=1,body=true,seconds=90
             5xx:status=503,prob=0.2   latency:delay=200ms   malformed:after=1
-            hold:at-end=true,delay=45s (the server stalls for 45 s at a game's end)`
+            hold:at-end=true,delay=45s (the server stalls for 45 s at a game's end)
+            "initial-fen:fen=4k3/8/8/8/8/8/8/4K3 w KQ - 0 1" (castling rights without rooks)`
 
 // ParseFault parses a fault spec (see FaultSpecHelp).
 func ParseFault(spec string) (Fault, error) {
 	kindStr, rest, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	f := Fault{Kind: FaultKind(strings.ToLower(kindStr))}
 	switch f.Kind {
-	case FaultDrop, FaultStall, FaultMalformed, FaultRateLimit, FaultServerError, FaultLatency, FaultHold:
+	case FaultDrop, FaultStall, FaultMalformed, FaultRateLimit, FaultServerError, FaultLatency, FaultHold, FaultInitialFEN:
 	default:
-		return Fault{}, fmt.Errorf("fault %q: unknown kind %q (want drop, stall, malformed, 429, 5xx, latency or hold)", spec, kindStr)
+		return Fault{}, fmt.Errorf("fault %q: unknown kind %q (want drop, stall, malformed, 429, 5xx, latency, hold or initial-fen)", spec, kindStr)
 	}
 	if rest != "" {
 		for _, kv := range strings.Split(rest, ",") {
@@ -168,6 +179,8 @@ func (f *Fault) set(k, v string) error {
 		f.Delay, err = time.ParseDuration(v)
 	case "at-end":
 		f.AtGameEnd, err = strconv.ParseBool(v)
+	case "fen":
+		f.FEN = v
 	default:
 		return fmt.Errorf("unknown key %q", k)
 	}
@@ -198,6 +211,8 @@ func (f *Fault) validate() error {
 		return fmt.Errorf("latency needs delay > 0")
 	case f.AtGameEnd && f.Kind != FaultHold:
 		return fmt.Errorf("at-end applies to hold only, not %s", f.Kind)
+	case (f.Kind == FaultInitialFEN) != (f.FEN != ""):
+		return fmt.Errorf("fen goes with initial-fen, and initial-fen needs a fen")
 	}
 	return nil
 }
@@ -241,6 +256,9 @@ func (f Fault) String() string {
 	}
 	if f.AtGameEnd {
 		add("at-end", "true")
+	}
+	if f.FEN != "" {
+		add("fen", f.FEN)
 	}
 	if len(parts) == 0 {
 		return string(f.Kind)
@@ -540,6 +558,21 @@ func (fs *Faults) forRequest(method, path string) requestFault {
 		}
 	}
 	return out
+}
+
+// initialFEN returns the initialFen a FaultInitialFEN rule puts in a
+// gameFull line served on path, if one fires.
+func (fs *Faults) initialFEN(path string) (string, bool) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for _, r := range fs.rules {
+		if r.f.Kind == FaultInitialFEN && strings.HasPrefix(path, r.f.Path) && fs.rollLocked(r.f.Prob) {
+			fen := r.f.FEN
+			fs.fireLocked(r)
+			return fen, true
+		}
+	}
+	return "", false
 }
 
 // rollLocked reports whether a rule of probability p fires (p 0 = always).

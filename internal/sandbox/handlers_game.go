@@ -37,7 +37,11 @@ func (s *Server) handleGameStream(w http.ResponseWriter, r *http.Request, acc *a
 	s.tick(g, s.now())
 	sub := newSubscriber()
 	sub.color = col
-	sub.send(s.fullJSON(g))
+	full := s.fullJSON(g)
+	if fen, ok := s.faults.initialFEN(r.URL.Path); ok {
+		full.InitialFen = fen
+	}
+	sub.send(full)
 	if g.over() {
 		sub.end()
 	} else {

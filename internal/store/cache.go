@@ -32,6 +32,28 @@ func (s *Store) CachePut(ctx context.Context, kind, key string, value []byte) er
 	return nil
 }
 
+// CacheKeysWithValue returns the keys of kind whose value is value, in key
+// order (chatonce.Resume lists the lines left "sending" with it).
+func (s *Store) CacheKeysWithValue(ctx context.Context, kind string, value []byte) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT key FROM cache WHERE kind = ? AND value = ? ORDER BY key`, kind, value)
+	if err != nil {
+		return nil, fmt.Errorf("store: cache keys %s: %w", kind, err)
+	}
+	defer rows.Close()
+	var keys []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, fmt.Errorf("store: cache keys %s: %w", kind, err)
+		}
+		keys = append(keys, k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: cache keys %s: %w", kind, err)
+	}
+	return keys, nil
+}
+
 // RecordDecline remembers that user declined one of our challenges.
 func (s *Store) RecordDecline(ctx context.Context, user, reason string) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO declines (user, reason, at) VALUES (lower(?), ?, ?)`,

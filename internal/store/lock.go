@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -16,12 +17,19 @@ var ErrLocked = errors.New("store: in use by another daemon")
 // the first daemon's PID, while another process holds it. The lock is an
 // advisory flock: the kernel drops it when its process dies, so a daemon
 // killed with -9 leaves no stale lock behind. An in-memory store needs no
-// lock. release gives the lock back.
+// lock. The lock file is named after the database's resolved path
+// (lockPath), so that a second daemon opening the same database through a
+// symbolic link (to the file or to a directory above it) or a relative
+// path still meets the lock.
+// release gives the lock back.
 func (s *Store) LockDaemon() (release func() error, err error) {
 	if s.path == "" || s.path == ":memory:" {
 		return func() error { return nil }, nil
 	}
-	name := s.path + ".lock"
+	name, err := lockPath(s.path)
+	if err != nil {
+		return nil, err
+	}
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("store: daemon lock %s: %w", name, err)
@@ -45,6 +53,22 @@ func (s *Store) LockDaemon() (release func() error, err error) {
 		_ = f.Truncate(0)
 		return f.Close() // closing drops the flock
 	}, nil
+}
+
+// lockPath is the lock file of the database at path: beside the file the
+// path resolves to (made absolute, symbolic links followed). Hard links
+// are not followed: SQLite itself names its -wal and -shm files after the
+// path opened, so two names of one database are unsafe whatever the lock.
+func lockPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("store: daemon lock %s: %w", path, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("store: daemon lock %s: resolve the path: %w", path, err)
+	}
+	return real + ".lock", nil
 }
 
 func readPID(f *os.File) string {

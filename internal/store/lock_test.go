@@ -58,3 +58,51 @@ func TestLockDaemon(t *testing.T) {
 		r()
 	}
 }
+
+// TestLockDaemonThroughLinks: a second daemon opening the same database
+// through a symbolic link to the file, a link to its directory or a path
+// with ".." meets the first one's lock (before, the lock file was named
+// after the path as given, and two daemons ran on one database through a
+// symlink, taking the event stream from each other).
+func TestLockDaemonThroughLinks(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "data", "outpost.db")
+	if err := os.Mkdir(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	first, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	release, err := first.LockDaemon()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if err := os.Symlink(path, filepath.Join(dir, "link.db")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(path), filepath.Join(dir, "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	for _, other := range []string{
+		filepath.Join(dir, "link.db"),
+		filepath.Join(dir, "linkdir", "outpost.db"),
+		filepath.Join(dir, "linkdir", "..", "data", "outpost.db"),
+	} {
+		second, err := Open(ctx, other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := second.LockDaemon()
+		if !errors.Is(err, ErrLocked) {
+			t.Errorf("second daemon through %s: %v, want ErrLocked", other, err)
+			if err == nil {
+				r()
+			}
+		}
+		second.Close()
+	}
+}

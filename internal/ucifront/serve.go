@@ -3,6 +3,7 @@ package ucifront
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -55,16 +56,23 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, eng engine.Engine, 
 	lines := make(chan string)
 	done := make(chan struct{})
 	defer close(done)
+	var readErr error // written before lines is closed, read after
 	go func() {
 		defer close(lines)
 		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+		sc.Buffer(make([]byte, 0, 64*1024), maxLine)
 		for sc.Scan() {
 			select {
 			case lines <- sc.Text():
 			case <-done:
 				return
 			}
+		}
+		if err := sc.Err(); err != nil {
+			if errors.Is(err, bufio.ErrTooLong) {
+				err = fmt.Errorf("a command line longer than %d bytes: %w", maxLine, err)
+			}
+			readErr = fmt.Errorf("ucifront: read the commands: %w", err)
 		}
 	}()
 	for {
@@ -77,6 +85,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, eng engine.Engine, 
 		case line, ok := <-lines:
 			if !ok {
 				s.finish(false) // let a timed search finish; infinite ones are stopped
+				if s.err == nil {
+					s.err = readErr
+				}
 				return s.err
 			}
 			if s.handle(line) {
@@ -90,6 +101,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, eng engine.Engine, 
 		}
 	}
 }
+
+// maxLine bounds one command line (bytes): a position of 5,000 moves is
+// about 25 KB, so 1 MiB is no real game's; a longer line ends Serve with an
+// error instead of a silent end of input.
+const maxLine = 1 << 20
 
 // server is the state of one Serve call; only Serve's goroutine touches it
 // (searches report through results).

@@ -299,3 +299,19 @@ func TestServeRefusedFenSearchesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestServeRefusesOverlongLine: a command line past maxLine ends Serve with
+// an error saying so, after the commands before it were answered (before,
+// the scanner's error was dropped: `outpost uci` exited 0 as on a clean end
+// of input).
+func TestServeRefusesOverlongLine(t *testing.T) {
+	in := strings.NewReader("uci\nposition startpos moves " + strings.Repeat("e2e4 ", maxLine/5+1) + "\nisready\n")
+	var out strings.Builder
+	err := Serve(context.Background(), in, &out, &testEngine{options: map[string]string{}}, Config{})
+	if err == nil || !strings.Contains(err.Error(), "longer than 1048576 bytes") {
+		t.Errorf("err = %v", err)
+	}
+	if !strings.Contains(out.String(), "uciok") {
+		t.Errorf("the commands before were not answered: %q", out.String())
+	}
+}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"html/template"
@@ -76,7 +77,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 			d.Error = "the stored analysis cannot be read: " + err.Error()
 			break
 		}
-		html, err := report.Game(&an, "g1")
+		html, err := s.renderReport(r.Context(), &an)
 		if err != nil {
 			d.Error = err.Error()
 			break
@@ -113,6 +114,24 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		scripts = append(scripts, "moments.js")
 	}
 	s.render(w, http.StatusOK, "game", page{Title: "Game " + g.ID, Nav: "dashboard", Scripts: scripts, Data: d})
+}
+
+// reportRenders bounds the game reports rendered at once: each holds its
+// page (about 10 KB a ply, report.MaxPlies at most, so 10 MB) until it is
+// sent, and a burst of requests for long games brought `outpost serve`
+// down (four 10,000-ply games, 698 MB each, before the ply bound).
+const reportRenders = 2
+
+// renderReport renders a game's report section, waiting for a turn among
+// reportRenders; a game past report.MaxPlies is refused with its count.
+func (s *Server) renderReport(ctx context.Context, a *analysis.Analysis) (template.HTML, error) {
+	select {
+	case s.reportSem <- struct{}{}:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	defer func() { <-s.reportSem }()
+	return report.Game(a, "g1")
 }
 
 func itoa(n int) string {

@@ -199,7 +199,8 @@ func parseKnobForm(r *http.Request) (map[string]any, map[string]string) {
 
 func (s *Server) saveKnobs(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseForm(); err != nil {
-		s.fail(w, http.StatusBadRequest, "Bad form", err.Error())
+		status, msg := bodyError(err) // 413 past MaxRequestBody, as documented
+		s.fail(w, status, "Bad form", msg)
 		return
 	}
 	name := strings.TrimSpace(r.PostForm.Get("set"))

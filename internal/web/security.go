@@ -43,14 +43,23 @@ func (s *Server) secure(h http.Handler) http.Handler {
 			http.Error(w, "outpost serve: this console answers only to localhost, 127.0.0.1 or [::1] with its port, or its configured address (configure an access token to serve other hosts)", http.StatusMisdirectedRequest)
 			return
 		}
+		// the body is bounded before anything reads it: the CSRF check
+		// may parse a form
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if r.Header.Get(csrfHeader) == "" && r.Header.Get("Content-Type") == "application/x-www-form-urlencoded" {
+				if err := r.ParseForm(); err != nil {
+					status, msg := bodyError(err)
+					http.Error(w, "outpost serve: "+msg, status)
+					return
+				}
+			}
 			if why := s.crossSite(r); why != "" {
 				http.Error(w, "outpost serve: refused: "+why, http.StatusForbidden)
 				return
 			}
-		}
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -70,22 +79,26 @@ func bodyError(err error) (int, string) {
 	return http.StatusBadRequest, "bad request body: " + err.Error()
 }
 
-// authorized checks the access token: a bearer header, the cookie, or (on
-// GET) an access_token query parameter, which sets the cookie and redirects
-// to the same URL without it so that the token leaves the address bar.
+// authorized checks the access token: a bearer header, the session cookie,
+// or (on GET) an access_token query parameter, which sets the session
+// cookie and redirects to the same URL without it so that the token leaves
+// the address bar. The cookie holds the process's session value, not the
+// token: a console restart asks for the token again.
 func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
 	want := []byte(s.opt.AccessToken)
 	eq := func(got string) bool { return got != "" && subtle.ConstantTimeCompare([]byte(got), want) == 1 }
 	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") && eq(strings.TrimPrefix(a, "Bearer ")) {
 		return true
 	}
-	if c, err := r.Cookie(accessCookie); err == nil && eq(c.Value) {
+	if c, err := r.Cookie(accessCookie); err == nil && c.Value != "" && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.session)) == 1 {
 		return true
 	}
 	if r.Method == http.MethodGet {
 		q := r.URL.Query()
 		if eq(q.Get("access_token")) {
-			http.SetCookie(w, &http.Cookie{Name: accessCookie, Value: s.opt.AccessToken, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			// the cookie is the session value, never the token; Secure
+			// whenever the request came over TLS
+			http.SetCookie(w, &http.Cookie{Name: accessCookie, Value: s.session, Path: "/", HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 			q.Del("access_token")
 			u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
 			http.Redirect(w, r, u.String(), http.StatusSeeOther)

@@ -156,7 +156,7 @@ func TestLoopbackNames(t *testing.T) {
 // TestAllowedHost: against DNS rebinding, the loopback console answers
 // only to the loopback names with its own port, or its configured address.
 func TestAllowedHost(t *testing.T) {
-	s, err := New(Options{Store: seedStore(t), Addr: "console.lan:8090"})
+	s, err := New(Options{Store: seedStore(t), Addr: "console.lan:8090", PlainHTTP: true})
 	if err != nil {
 		t.Fatal(err)
 	}

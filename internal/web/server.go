@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -66,6 +67,14 @@ type Options struct {
 	// daemon's [lichess] url, verify.AgainstURL): the pages name it
 	// (Lichess when zero).
 	Against verify.Against
+	// TLSCert and TLSKey are the files of the certificate (PEM, chain
+	// first) and private key the console serves HTTPS with; both or
+	// neither. Off loopback the console requires them (the access token
+	// and its session cookie would cross the network in clear), unless
+	// PlainHTTP says the operator terminates TLS elsewhere (a reverse
+	// proxy on the same host).
+	TLSCert, TLSKey string
+	PlainHTTP       bool
 	// LivePoll is how often live games are re-read (default 1s).
 	LivePoll time.Duration
 	Logger   zerolog.Logger
@@ -73,12 +82,17 @@ type Options struct {
 
 // Server is the web console.
 type Server struct {
-	opt   Options
-	csrf  string
-	cop   *http.CrossOriginProtection
-	port  atomic.Pointer[string] // the port Serve listens on
-	pages map[string]*template.Template
-	mux   *http.ServeMux
+	opt  Options
+	csrf string
+	// session is the value of the access cookie: random per process, so
+	// that the cookie is not the access token (a stolen cookie dies with
+	// the process, and the token never sits in the browser).
+	session string
+	tls     *tls.Config // nil: plain HTTP
+	cop     *http.CrossOriginProtection
+	port    atomic.Pointer[string] // the port Serve listens on
+	pages   map[string]*template.Template
+	mux     *http.ServeMux
 
 	// bg is the context of background work (critical moments); Close
 	// ends it and waits for the work.
@@ -87,6 +101,7 @@ type Server struct {
 	wg   sync.WaitGroup
 
 	momentsSem   chan struct{}
+	reportSem    chan struct{} // report renders at once (reportRenders)
 	momentsGrace time.Duration
 
 	mu         sync.Mutex
@@ -109,12 +124,20 @@ func New(opt Options) (*Server, error) {
 	if _, err := rand.Read(secret); err != nil {
 		return nil, fmt.Errorf("web: csrf token: %w", err)
 	}
+	session := make([]byte, 32)
+	if _, err := rand.Read(session); err != nil {
+		return nil, fmt.Errorf("web: session: %w", err)
+	}
+	tlsCfg, err := tlsConfig(opt)
+	if err != nil {
+		return nil, err
+	}
 	pages, err := parsePages()
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opt: opt, csrf: hex.EncodeToString(secret), cop: http.NewCrossOriginProtection(), pages: pages, jobs: map[string]*job{},
-		momentJobs: map[string]*momentsJob{}, momentsSem: make(chan struct{}, 1), momentsGrace: defaultMomentsGrace}
+	s := &Server{opt: opt, csrf: hex.EncodeToString(secret), session: hex.EncodeToString(session), tls: tlsCfg, cop: http.NewCrossOriginProtection(), pages: pages, jobs: map[string]*job{},
+		momentJobs: map[string]*momentsJob{}, momentsSem: make(chan struct{}, 1), reportSem: make(chan struct{}, reportRenders), momentsGrace: defaultMomentsGrace}
 	s.bg, s.stop = context.WithCancel(context.Background())
 	s.mux = s.routes()
 	return s, nil
@@ -159,6 +182,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 	if !IsLoopback(addr) && s.opt.AccessToken == "" {
 		return fmt.Errorf("web: %s is not a loopback address: an access token is required", addr)
 	}
+	if err := checkTransport(addr, s.tls != nil, s.opt.PlainHTTP); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("web: listen %s: %w", addr, err)
@@ -175,6 +201,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if _, port, err := net.SplitHostPort(ln.Addr().String()); err == nil {
 		s.port.Store(&port)
 	}
+	if s.tls != nil {
+		ln = tls.NewListener(ln, s.tls)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -189,6 +218,45 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	<-errc
 	return nil
+}
+
+// Scheme is "https" when the console serves TLS, else "http".
+func (s *Server) Scheme() string {
+	if s.tls != nil {
+		return "https"
+	}
+	return "http"
+}
+
+// tlsConfig loads Options.TLSCert and TLSKey (nil, nil without them) and
+// checks the transport rule against Options.Addr.
+func tlsConfig(opt Options) (*tls.Config, error) {
+	if (opt.TLSCert == "") != (opt.TLSKey == "") {
+		return nil, errors.New("web: give both a TLS certificate (--tls-cert, web.tls_cert_file) and its key (--tls-key, web.tls_key_file), or neither")
+	}
+	var cfg *tls.Config
+	if opt.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(opt.TLSCert, opt.TLSKey)
+		if err != nil {
+			return nil, fmt.Errorf("web: TLS certificate %s and key %s: %w", opt.TLSCert, opt.TLSKey, err)
+		}
+		cfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	if opt.Addr != "" {
+		if err := checkTransport(opt.Addr, cfg != nil, opt.PlainHTTP); err != nil {
+			return nil, err
+		}
+	}
+	return cfg, nil
+}
+
+// checkTransport refuses plain HTTP off loopback unless plain says the
+// operator chose it (TLS terminated in front of the console).
+func checkTransport(addr string, hasTLS, plain bool) error {
+	if IsLoopback(addr) || hasTLS || plain {
+		return nil
+	}
+	return fmt.Errorf("web: %s is not a loopback address: serve it over TLS (--tls-cert and --tls-key, or web.tls_cert_file and web.tls_key_file), or say --plain-http (web.plain_http = true) when TLS ends in front of the console; plain HTTP would carry the access token in clear", addr)
 }
 
 // IsLoopback reports whether a listen address ("127.0.0.1:8090",

@@ -12,6 +12,7 @@ package chatonce
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -39,8 +40,28 @@ type Flags interface {
 // Kind is the Flags kind of the line flags.
 const Kind = "chat-line"
 
+// TextKind is the Flags kind of the lines themselves (game, room, text),
+// written before a line's first POST so that Resume can finish a line a
+// crash left "sending" even when nothing else would post it again (the
+// goodbye of a game that ended meanwhile).
+const TextKind = "chat-line-text"
+
+// Lister finds the keys of a kind whose value is value (*store.Store
+// implements it); Resume needs it.
+type Lister interface {
+	CacheKeysWithValue(ctx context.Context, kind string, value []byte) ([]string, error)
+}
+
+// line is a line as Resume posts it again.
+type line struct {
+	Game string `json:"game"`
+	Room string `json:"room"`
+	Text string `json:"text"`
+}
+
 // The flag values.
 const (
+	flagQueued  = "queued" // written by Queue: not posted yet, for sure
 	flagSending = "sending"
 	flagSent    = "sent"
 	flagGaveUp  = "gave-up"
@@ -121,6 +142,9 @@ func (p *Poster) Post(ctx context.Context, gameID, key string, room lichess.Chat
 			}
 			unknown = false
 		}
+		if err := p.remember(ctx, key, gameID, room, text); err != nil {
+			return err
+		}
 		if err := p.set(ctx, key, flagSending); err != nil {
 			return err
 		}
@@ -166,6 +190,85 @@ func (p *Poster) inChat(ctx context.Context, gameID string, room lichess.ChatRoo
 		}
 	}
 	return false, nil
+}
+
+// remember writes the line under TextKind (once: a retry finds it there).
+func (p *Poster) remember(ctx context.Context, key, gameID string, room lichess.ChatRoom, text string) error {
+	if _, ok, err := p.Flags.CacheGet(ctx, TextKind, key); err == nil && ok {
+		return nil
+	}
+	b, err := json.Marshal(line{Game: gameID, Room: string(room), Text: text})
+	if err != nil {
+		return fmt.Errorf("chatonce: %s: %w", key, err)
+	}
+	if err := p.Flags.CachePut(ctx, TextKind, key, b); err != nil {
+		return fmt.Errorf("chatonce: %s: remember the line: %w", key, err)
+	}
+	return nil
+}
+
+// Queue records lines about to be posted (each as Post would, under its
+// key) without posting them: a caller posting several lines in a row
+// queues them all first, so that Resume also finishes the ones a crash
+// kept from being begun (the spectator goodbye after a player goodbye held
+// by the server). A line with a flag already is left as it is.
+func (p *Poster) Queue(ctx context.Context, gameID, key string, room lichess.ChatRoom, text string) error {
+	if _, known, err := p.Flags.CacheGet(ctx, Kind, key); err != nil || known {
+		if err != nil {
+			return fmt.Errorf("chatonce: %s: read flag: %w", key, err)
+		}
+		return nil
+	}
+	if err := p.remember(ctx, key, gameID, room, text); err != nil {
+		return err
+	}
+	return p.set(ctx, key, flagQueued)
+}
+
+// Resume finishes the lines a crash or a shutdown left queued or "sending"
+// (their outcome unknown) whose key keep accepts: a "sending" one is
+// resolved by reading the chat back and posted only when it is not there,
+// as Post does; a queued one is posted. It returns
+// how many lines it resolved and the errors of the others (left "sending"
+// for the next Resume). Flags must implement Lister. The caller keeps out
+// the lines someone else posts again concurrently (the runner of a game
+// still in progress, the summary queue).
+func (p *Poster) Resume(ctx context.Context, keep func(key string) bool) (int, error) {
+	ls, ok := p.Flags.(Lister)
+	if !ok {
+		return 0, errors.New("chatonce: resume: the flag store cannot list its flags")
+	}
+	var keys []string
+	for _, f := range []string{flagQueued, flagSending} {
+		k, err := ls.CacheKeysWithValue(ctx, Kind, []byte(f))
+		if err != nil {
+			return 0, fmt.Errorf("chatonce: resume: %w", err)
+		}
+		keys = append(keys, k...)
+	}
+	var errs []error
+	n := 0
+	for _, key := range keys {
+		if !keep(key) {
+			continue
+		}
+		b, ok, err := p.Flags.CacheGet(ctx, TextKind, key)
+		if err != nil || !ok {
+			errs = append(errs, fmt.Errorf("chatonce: resume %s: the line's text is not stored (%v)", key, err))
+			continue
+		}
+		var l line
+		if err := json.Unmarshal(b, &l); err != nil {
+			errs = append(errs, fmt.Errorf("chatonce: resume %s: %w", key, err))
+			continue
+		}
+		if err := p.Post(ctx, l.Game, key, lichess.ChatRoom(l.Room), l.Text); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		n++
+	}
+	return n, errors.Join(errs...)
 }
 
 func (p *Poster) set(ctx context.Context, key, flag string) error {

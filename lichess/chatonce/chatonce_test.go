@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -256,4 +259,87 @@ func TestSandboxFaults(t *testing.T) {
 	if err := p.Post(ctx, "zzzzzzzz", "zzzzzzzz:0", lichess.RoomPlayer, "hello"); !errors.Is(err, ErrGaveUp) {
 		t.Errorf("second try on a refused line: %v, want ErrGaveUp", err)
 	}
+}
+
+func (f *memFlags) CacheKeysWithValue(_ context.Context, kind string, v []byte) ([]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var keys []string
+	for k, val := range f.m {
+		if key, ok := strings.CutPrefix(k, kind+"/"); ok && val == string(v) {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	return keys, nil
+}
+
+// TestResumeFinishesLinesLeftSending: a line whose Post ended with its
+// outcome unknown (the process went down during a held answer) is left
+// "sending"; Resume, with nothing but the flag store, resolves it: a line
+// that reached the chat is marked sent without a second post, one that
+// did not is posted once; a line keep refuses, a sent one and one given up
+// on are not touched; a line queued and never begun is posted. Without Resume such a goodbye stayed "sending" for
+// ever.
+func TestResumeFinishesLinesLeftSending(t *testing.T) {
+	ctx := context.Background()
+	flags := newFlags()
+	srv := &fakeServer{script: []string{"lost", "502", "502", "502", "502", "502", "502", "502", "502", "502", "502", "502", "502", "404"}}
+	down, cancel := context.WithCancel(ctx)
+	p := &Poster{API: srv, Read: srv, Flags: flags, Me: "bot1", Wait: func(ctx context.Context, _ int) error {
+		cancel() // the daemon goes down during the first retry wait
+		return ctx.Err()
+	}}
+	// "lost": applied, answer lost; the process is down before the read back
+	if err := p.Post(down, "g1", "g1:goodbye:player", lichess.RoomPlayer, "bye"); err == nil {
+		t.Fatal("want the post interrupted")
+	}
+	// twelve 502s: never applied, left sending (two Post calls of 6)
+	p.Wait = noWait
+	for range 2 {
+		if err := p.Post(ctx, "g2", "g2:goodbye:player", lichess.RoomPlayer, "ciao"); err == nil {
+			t.Fatal("want the 502s to fail the post")
+		}
+	}
+	if err := p.Post(ctx, "g3", "g3:greeting:player", lichess.RoomPlayer, "hi"); !errors.Is(err, ErrGaveUp) && err == nil {
+		t.Fatalf("404: %v", err)
+	}
+	if err := flags.CachePut(ctx, Kind, "g4:summary:player:0", []byte(flagSending)); err != nil {
+		t.Fatal(err)
+	}
+	_ = flags.CachePut(ctx, TextKind, "g4:summary:player:0", []byte(`{"game":"g4","room":"player","text":"summary"}`))
+	// queued, never begun (the spectator goodbye after the held one)
+	if err := p.Queue(ctx, "g1", "g1:goodbye:spectator", lichess.RoomSpectator, "bye all"); err != nil {
+		t.Fatal(err)
+	}
+	before := srv.posts
+	p2 := &Poster{API: srv, Read: srv, Flags: newFlagsFrom(flags), Me: "bot1", Wait: noWait}
+	n, err := p2.Resume(ctx, func(key string) bool { return !strings.Contains(key, ":summary:") })
+	if err != nil || n != 3 {
+		t.Fatalf("Resume: %d lines, %v; want 3, nil", n, err)
+	}
+	if got := srv.posts - before; got != 2 {
+		t.Errorf("Resume posted %d times, want 2 (ciao and bye all; bye was in the chat)", got)
+	}
+	count := map[string]int{}
+	for _, l := range srv.chat {
+		count[l]++
+	}
+	if count["bye"] != 1 || count["ciao"] != 1 || count["hi"] != 0 || count["bye all"] != 1 || count["summary"] != 0 {
+		t.Errorf("chat %v", srv.chat)
+	}
+	for key, want := range map[string]string{"g1:goodbye:player": flagSent, "g2:goodbye:player": flagSent, "g1:goodbye:spectator": flagSent, "g3:greeting:player": flagGaveUp, "g4:summary:player:0": flagSending} {
+		if v, _, _ := p2.Flags.CacheGet(ctx, Kind, key); string(v) != want {
+			t.Errorf("flag of %s: %q, want %q", key, v, want)
+		}
+	}
+}
+
+// newFlagsFrom copies a flag store (a new process reading the same database).
+func newFlagsFrom(f *memFlags) *memFlags {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	g := newFlags()
+	maps.Copy(g.m, f.m)
+	return g
 }

@@ -7,14 +7,18 @@ import (
 )
 
 // newBoard returns a board at fen ("" = standard start), with Chess960
-// castling when chess960 is set. The runner keeps one board per game and
+// castling when chess960 is set (or the castling field has rook-file
+// letters), after the strict position check every position from a server
+// or a user gets (board.FromFENChecked: castling rights backed by king and
+// rook, the side not to move not in check, …): an illegal start position
+// is a *board.PositionError and never reaches the engine. The runner keeps one board per game and
 // plays each new server move onto it, so that a game state costs one move's
 // work, not a replay of the whole game.
 func newBoard(fen string, chess960 bool) (*board.Board, error) {
 	if fen == "" {
 		fen = board.StartFEN
 	}
-	b, err := board.FromFENVariant(fen, chess960)
+	b, err := board.FromFENChecked(fen, chess960)
 	if err != nil {
 		return nil, fmt.Errorf("initial position %q: %w", fen, err)
 	}

@@ -46,8 +46,16 @@ func (r *Runner) postText(ctx context.Context, what, text string) {
 	if rd, ok := r.api.(chatonce.Reader); ok {
 		p.Read = rd
 	}
+	key := func(room string) string { return r.cfg.GameID + ":" + what + ":" + room }
 	for _, room := range r.cfg.Game.GreetingRooms {
-		key := r.cfg.GameID + ":" + what + ":" + room
+		// every room's line is queued before the first is posted: a crash
+		// during one leaves the others to chatonce.Resume, not lost
+		if err := p.Queue(ctx, r.cfg.GameID, key(room), lichess.ChatRoom(room), text); err != nil && ctx.Err() == nil {
+			r.log.Warn().Err(err).Str("room", room).Str("what", what).Msg("chat")
+		}
+	}
+	for _, room := range r.cfg.Game.GreetingRooms {
+		key := key(room)
 		if err := p.Post(ctx, r.cfg.GameID, key, lichess.ChatRoom(room), text); err != nil && ctx.Err() == nil {
 			r.log.Warn().Err(err).Str("room", room).Str("what", what).Msg("chat")
 		}

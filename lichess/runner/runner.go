@@ -103,6 +103,7 @@ type Runner struct {
 	lastDepth    int
 	lowStreak    int
 	resigned     bool
+	refused      error // the game was left unplayed (an illegal start position): Run returns it
 	// movesToJournal are the server's moves not yet written to the journal
 	// (when movesPending); see journalMoves.
 	movesToJournal string
@@ -181,7 +182,7 @@ func (r *Runner) Run(ctx context.Context) (Outcome, error) {
 				return r.out, nil
 			}
 			if done := r.onEvent(ctx, ev); done {
-				return r.out, nil
+				return r.out, r.refused
 			}
 		case t := <-r.moveCh:
 			r.onThought(ctx, t)
@@ -235,6 +236,11 @@ func (r *Runner) onEvent(ctx context.Context, ev lichess.GameEvent) bool {
 	switch e := ev.(type) {
 	case *lichess.GameFull:
 		if err := r.onFull(ctx, e); err != nil {
+			var pe *board.PositionError
+			if errors.As(err, &pe) {
+				r.refused = r.leaveIllegal(ctx, err)
+				return true
+			}
 			r.log.Error().Err(err).Msg("unusable gameFull")
 			return false
 		}
@@ -274,6 +280,23 @@ func (r *Runner) onFull(ctx context.Context, f *lichess.GameFull) error {
 		r.greet(ctx)
 	}
 	return nil
+}
+
+// leaveIllegal leaves a game whose start position from the server is
+// illegal (castling rights without their rook, say): it is not played, so
+// nothing of it reaches the engine (Stockfish crashed on one and the bot
+// then sent h1h8). The game is aborted, else resigned; the returned error
+// ends Run.
+func (r *Runner) leaveIllegal(ctx context.Context, cause error) error {
+	r.log.Error().Err(cause).Msg("the server's start position is illegal; leaving the game without playing it")
+	how := "aborted"
+	if err := r.api.Abort(ctx, r.cfg.GameID); err != nil {
+		how = "resigned"
+		if rerr := r.api.Resign(ctx, r.cfg.GameID); rerr != nil {
+			how = fmt.Sprintf("neither aborted (%v) nor resigned (%v)", err, rerr)
+		}
+	}
+	return fmt.Errorf("runner: game %s: not played, %s: %w", r.cfg.GameID, how, cause)
 }
 
 // onState brings the runner up to date with a game state and acts on it. It

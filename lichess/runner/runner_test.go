@@ -601,3 +601,37 @@ func TestRunnerGreetingRetriedAfter502(t *testing.T) {
 	assert.Equal(t, 1, count["GG Alice"], "goodbye: %v", count)
 	assert.Equal(t, 1, w.srv.Faults().Fired(sandbox.FaultServerError))
 }
+
+// TestRunnerRefusesIllegalStartPosition: a gameFull whose initialFen is no
+// legal position (castling rights without their rooks, sent by a faulty
+// server through the sandbox's initial-fen fault over loopback HTTP) is
+// not played: the engine is never asked, no move is sent, the game is
+// aborted and Run says why. Before, the lenient board dropped the rights,
+// the engine got the raw FEN (Stockfish crashed on it) and the bot moved.
+func TestRunnerRefusesIllegalStartPosition(t *testing.T) {
+	for _, fen := range []string{
+		"4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",   // castling rights without rooks
+		"4k3/8/8/8/8/8/8/R3K2R w HAha - 0 1", // Shredder letters, black's rooks missing
+		"4k3/8/8/8/8/8/4q3/4K3 b - - 0 1",    // the side not to move in check
+	} {
+		t.Run(fen, func(t *testing.T) {
+			w := newWorld(t, sandbox.Config{})
+			_, err := w.srv.Faults().Add(sandbox.Fault{Kind: sandbox.FaultInitialFEN, Path: "/api/bot/game/stream/", FEN: fen})
+			require.NoError(t, err)
+			id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 60}, Color: lichess.Black})
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			eng := &scripted{moves: []string{"e1e2"}}
+			out, err := w.runner(id, eng, gameCfg()).Run(ctx)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "illegal position")
+			assert.Contains(t, err.Error(), "aborted")
+			assert.Zero(t, eng.calls.Load(), "the engine was asked about an illegal position")
+			assert.Empty(t, out.Moves)
+			g, ok := w.srv.Game(id)
+			require.True(t, ok)
+			assert.Equal(t, "aborted", g.Status)
+			assert.Empty(t, g.Moves, "a move was sent")
+		})
+	}
+}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"html/template"
+	"io"
 	"strings"
 
 	"github.com/outpostchess/outpost/analysis"
@@ -22,11 +23,29 @@ type plyView struct {
 	Comment   string
 	BestSAN   string
 	Line      string
-	Board     template.HTML // position after the move
-	BestBoard template.HTML // position before, with the best and played moves
 	White     bool
 	MoveNo    int
 	EWR       *ewrView // expected winrate at this move, when computed
+
+	// The boards are drawn when the template writes them (Board,
+	// BestBoard), not when the view is built: a page holds one board's
+	// SVG at a time, not two per ply (about 10 KB each).
+	after, before string
+	opt, bestOpt  board.Options
+	HasBest       bool // a best-move board is drawn (judged plies)
+}
+
+// Board is the position after the move.
+func (p *plyView) Board() (template.HTML, error) {
+	s, err := board.SVG(p.after, p.opt)
+	return template.HTML(s), err
+}
+
+// BestBoard is the position before the move, with the best and played
+// moves drawn.
+func (p *plyView) BestBoard() (template.HTML, error) {
+	s, err := board.SVG(p.before, p.bestOpt)
+	return template.HTML(s), err
 }
 
 // moveRow pairs White's and Black's moves of one move number.
@@ -72,20 +91,34 @@ func Game(a *analysis.Analysis, id string) (template.HTML, error) {
 // confidence) and the figures in each such move's view. A nil moments
 // leaves the section out; an empty one says there was no critical moment.
 func GameEWR(a *analysis.Analysis, id string, moments []areport.EWRMoment) (template.HTML, error) {
+	var b strings.Builder
+	if err := WriteGame(&b, a, id, moments); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil
+}
+
+// WriteGame writes GameEWR's section to w as it is rendered (the boards
+// one at a time), so that a page of many games never holds more than one
+// board. A game of more than MaxPlies plies is refused (*TooLongError)
+// before anything is written.
+func WriteGame(w io.Writer, a *analysis.Analysis, id string, moments []areport.EWRMoment) error {
+	if err := CheckPlies(a); err != nil {
+		return err
+	}
 	v, err := buildView(a, id)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if moments != nil {
 		if err := v.addEWR(a, moments); err != nil {
-			return "", fmt.Errorf("report: game %s: %w", gameKey(a), err)
+			return fmt.Errorf("report: game %s: %w", gameKey(a), err)
 		}
 	}
-	var b strings.Builder
-	if err := gameTmpl.Execute(&b, v); err != nil {
-		return "", fmt.Errorf("report: game %s: %w", a.ID, err)
+	if err := gameTmpl.Execute(w, v); err != nil {
+		return fmt.Errorf("report: game %s: %w", gameKey(a), err)
 	}
-	return template.HTML(b.String()), nil
+	return nil
 }
 
 // gameKey names a game in errors: its id, else source#index.
@@ -183,11 +216,7 @@ func buildPly(p *analysis.Ply, before, after string) (plyView, error) {
 	if ok {
 		opt.Highlight = []string{from, to}
 	}
-	s, err := board.SVG(after, opt)
-	if err != nil {
-		return pv, err
-	}
-	pv.Board = template.HTML(s)
+	pv.after, pv.before, pv.opt = after, before, opt
 	if p.BestSAN != nil && p.Judgement != analysis.NoJudgement {
 		pv.BestSAN = *p.BestSAN
 		line := p.Variation
@@ -208,11 +237,7 @@ func buildPly(p *analysis.Ply, before, after string) (plyView, error) {
 		if bf, bt, ok := board.MoveSquares(best); ok {
 			bopt.Arrows = append(bopt.Arrows, board.Arrow{From: bf, To: bt, Kind: "best"})
 		}
-		s, err := board.SVG(before, bopt)
-		if err != nil {
-			return pv, err
-		}
-		pv.BestBoard = template.HTML(s)
+		pv.bestOpt, pv.HasBest = bopt, true
 	}
 	return pv, nil
 }

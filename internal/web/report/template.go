@@ -25,7 +25,7 @@ var gameTmpl = template.Must(template.New("game").Parse(`<section class="game" i
 {{$id := .ID}}{{range .Plies}}<template id="{{$id}}-p{{.Ply}}"><div class="ply-view" data-shown="{{.Ply}}">
 <h3>{{.Label}}{{.NAG}}{{if .Judgement}} <span class="badge {{.Class}}">{{.Judgement}}</span>{{end}}</h3>
 <div class="boards"><figure class="board-wrap">{{.Board}}<figcaption>After {{.Label}}{{if .Eval}} · eval {{.Eval}}{{end}}</figcaption></figure>
-{{if .BestBoard}}<figure class="board-wrap best">{{.BestBoard}}<figcaption>Before the move: <span class="arrow-key played">played {{.SAN}}</span> <span class="arrow-key best">best {{.BestSAN}}</span></figcaption></figure>{{end}}</div>
+{{if .HasBest}}<figure class="board-wrap best">{{.BestBoard}}<figcaption>Before the move: <span class="arrow-key played">played {{.SAN}}</span> <span class="arrow-key best">best {{.BestSAN}}</span></figcaption></figure>{{end}}</div>
 {{if .Comment}}<p class="comment">{{.Comment}}</p>{{end}}
 {{if .Line}}<p class="line"><strong>Best line:</strong> {{.Line}}</p>{{end}}
 {{with .EWR}}{{if .Error}}<p class="ewr-line">Expected winrate not computed: {{.Error}}</p>{{else}}<p class="ewr-line"><strong>Expected winrate</strong> (Maia {{.Rating}}): played {{.Played.SAN}} {{.Played.Winrate}} ({{.Played.Confidence}}){{if .PlayedWasBest}}, the best practical move{{else}} · best practical {{.Best.SAN}} {{.Best.Winrate}} ({{.Best.Confidence}}){{end}}{{if .Partial}} · partial{{end}}</p>{{end}}{{end}}
