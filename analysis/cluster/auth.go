@@ -195,7 +195,8 @@ func InboxPrefix(pub string) string { return "_INBOX_" + pub }
 // JetStream API subjects the Worker, the Dispatcher and Status use and
 // nothing more: workers cannot publish work or touch job entries, clients
 // cannot take work or publish results, neither can purge, delete or
-// change a stream, and a worker writes only its own heartbeat key.
+// change a stream, and a worker writes only its own heartbeat key and
+// publishes only results under its own public key.
 func rolePermissions(role Role, pub string) *server.Permissions {
 	if role == RoleAdmin || role == roleServer {
 		return nil
@@ -210,7 +211,9 @@ func rolePermissions(role Role, pub string) *server.Permissions {
 		return &server.Permissions{Subscribe: sub, Publish: &server.SubjectPermission{Allow: append(info,
 			"$JS.API.CONSUMER.MSG.NEXT."+WorkStream+"."+WorkConsumer,
 			"$JS.ACK."+WorkStream+"."+WorkConsumer+".>",
-			resultsPrefix+">",
+			// its own results only: the subject's last token is its
+			// public key, so a result says who published it
+			resultsPrefix+"*.*."+pub,
 			"$KV."+WorkersBucket+"."+pub+".>",
 		)}}
 	}

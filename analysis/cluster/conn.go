@@ -12,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/rs/zerolog"
 )
 
 // ConnOptions say how to reach the cluster.
@@ -173,6 +174,15 @@ func (c *Conn) PermissionViolation() error {
 	return nil
 }
 
+// resultIdentity is the last token of the subjects this connection
+// publishes results on: its public nkey, or openIdentity without one.
+func (c *Conn) resultIdentity() string {
+	if c.Identity == "" {
+		return openIdentity
+	}
+	return c.Identity
+}
+
 // Close drains nothing and closes the connection.
 func (c *Conn) Close() { c.NC.Close() }
 
@@ -210,7 +220,7 @@ const DefaultAckWait = 60 * time.Second
 // submitters and workers start in does not matter; with credentials the
 // server created them (workers and clients may not) and Ensure only checks
 // that they are there.
-func (c *Conn) Ensure(ctx context.Context, s Settings) error {
+func (c *Conn) Ensure(ctx context.Context, s Settings, log zerolog.Logger) error {
 	return retryTransient(ctx, func() error { return c.ensure(ctx, s) })
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/rs/zerolog"
 )
 
 // ClusterStatus is what `outpost cluster status` shows.
@@ -54,7 +55,7 @@ type JobStatus struct {
 
 // Status reads the cluster's state.
 func (c *Conn) Status(ctx context.Context) (*ClusterStatus, error) {
-	if err := c.Ensure(ctx, Settings{}); err != nil {
+	if err := c.Ensure(ctx, Settings{}, zerolog.Nop()); err != nil {
 		return nil, err
 	}
 	st := &ClusterStatus{}
@@ -171,11 +172,18 @@ func chunkCounts(ctx context.Context, js jetstream.JetStream) (map[string]int, e
 	if err != nil {
 		return nil, fmt.Errorf("cluster: status: %w", err)
 	}
-	out := map[string]int{}
+	chunks := map[string]map[int]bool{} // a chunk may have several results (identities)
 	for subj := range info.State.Subjects {
-		if job, _, err := parseSubject(resultsPrefix, subj); err == nil {
-			out[job]++
+		if job, index, _, err := parseResultSubject(subj); err == nil {
+			if chunks[job] == nil {
+				chunks[job] = map[int]bool{}
+			}
+			chunks[job][index] = true
 		}
+	}
+	out := map[string]int{}
+	for job, c := range chunks {
+		out[job] = len(c)
 	}
 	return out, nil
 }
@@ -188,13 +196,13 @@ func (st *ClusterStatus) String() string {
 	if len(st.Nodes) > 0 {
 		b.WriteString("nodes:")
 		for _, n := range st.Nodes {
-			b.WriteString(" " + n.String())
+			b.WriteString(" " + printable(n.String()))
 		}
 		b.WriteString("\n")
 	}
 	for _, w := range st.Workers {
 		fmt.Fprintf(&b, "  %-24s engines %d  busy %d  chunks %d  failed %d  positions %d (%.1f/s)  nodes %d  seen %s ago\n",
-			w.ID, w.Engines, w.Busy, w.Chunks, w.Failed, w.Positions, w.Rate, w.Nodes, time.Since(w.Updated).Round(time.Second))
+			printable(w.ID), w.Engines, w.Busy, w.Chunks, w.Failed, w.Positions, w.Rate, w.Nodes, time.Since(w.Updated).Round(time.Second))
 	}
 	if len(st.Jobs) > 0 {
 		b.WriteString("jobs:\n")
@@ -205,7 +213,7 @@ func (st *ClusterStatus) String() string {
 			pct = 100 * float64(j.ChunksDone) / float64(j.Chunks)
 		}
 		fmt.Fprintf(&b, "  %s  %3.0f%%  %d/%d chunks  %d positions  %s  %s\n",
-			j.ID, pct, j.ChunksDone, j.Chunks, j.Positions, j.Created.Format(time.RFC3339), j.Engine)
+			printable(j.ID), pct, j.ChunksDone, j.Chunks, j.Positions, j.Created.Format(time.RFC3339), printable(j.Engine))
 	}
 	return b.String()
 }
