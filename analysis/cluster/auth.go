@@ -205,6 +205,7 @@ func rolePermissions(role Role, pub string) *server.Permissions {
 		"$JS.API.STREAM.INFO." + WorkStream, "$JS.API.STREAM.INFO." + ResultsStream,
 		"$JS.API.STREAM.INFO.KV_" + WorkersBucket, "$JS.API.STREAM.INFO.KV_" + JobsBucket,
 		"$JS.API.CONSUMER.INFO." + WorkStream + "." + WorkConsumer,
+		formationSubject, // ask how far the cluster has formed (only servers answer)
 	}
 	sub := &server.SubjectPermission{Allow: []string{InboxPrefix(pub) + ".>"}}
 	if role == RoleWorker {

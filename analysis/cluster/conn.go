@@ -12,7 +12,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/rs/zerolog"
 )
 
 // ConnOptions say how to reach the cluster.
@@ -214,15 +213,6 @@ const maxPulls = 8192
 
 // DefaultAckWait is the default ack wait of the workers' consumer.
 const DefaultAckWait = 60 * time.Second
-
-// Ensure makes sure the streams, the workers' consumer and the buckets
-// exist. Without credentials it creates them (Setup), so the order
-// submitters and workers start in does not matter; with credentials the
-// server created them (workers and clients may not) and Ensure only checks
-// that they are there.
-func (c *Conn) Ensure(ctx context.Context, s Settings, log zerolog.Logger) error {
-	return retryTransient(ctx, func() error { return c.ensure(ctx, s) })
-}
 
 func (c *Conn) ensure(ctx context.Context, s Settings) error {
 	if !c.managed {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/rs/zerolog"
 )
 
 // ClusterStatus is what `outpost cluster status` shows.
@@ -29,6 +28,9 @@ type ClusterStatus struct {
 	// Nodes are the servers that keep the work stream, its leader first
 	// (one node on a single server).
 	Nodes []NodeState `json:"nodes"`
+	// Forming, when set, is a server's view of a cluster still forming:
+	// no stream exists yet, and nothing else is filled in.
+	Forming *Formation `json:"forming,omitempty"`
 }
 
 // NodeState is one server's part in the work stream.
@@ -54,8 +56,13 @@ type JobStatus struct {
 }
 
 // Status reads the cluster's state.
+// While the cluster is forming (its servers say so) it returns at once
+// with only Forming set.
 func (c *Conn) Status(ctx context.Context) (*ClusterStatus, error) {
-	if err := c.Ensure(ctx, Settings{}, zerolog.Nop()); err != nil {
+	if f, err := c.Formation(ctx); err == nil && !f.Ready {
+		return &ClusterStatus{Forming: f}, nil
+	}
+	if err := retryTransient(ctx, func() error { return c.ensure(ctx, Settings{}) }); err != nil {
 		return nil, err
 	}
 	st := &ClusterStatus{}
@@ -191,6 +198,10 @@ func chunkCounts(ctx context.Context, js jetstream.JetStream) (map[string]int, e
 // String renders the status for a terminal.
 func (st *ClusterStatus) String() string {
 	var b strings.Builder
+	if st.Forming != nil {
+		fmt.Fprintf(&b, "cluster: %s (server %s)\n", st.Forming, printable(clip(st.Forming.Server)))
+		return b.String()
+	}
 	fmt.Fprintf(&b, "workers: %d   queued chunks: %d   in flight: %d   throughput: %.1f positions/s\n",
 		len(st.Workers), st.Queued, st.InFlight, st.PositionsPerSecond)
 	if len(st.Nodes) > 0 {
