@@ -240,21 +240,21 @@ func rolePermissions(role Role, pub string) *server.Permissions {
 // errNoSeed is a credentials file without an nkey seed.
 var errNoSeed = errors.New("no nkey seed")
 
-// credsIdentity returns the public key of an nkey credentials file, or ""
-// for a JWT credentials file (an operator's setup, whose user JWT carries
-// its own permissions).
-func credsIdentity(path string) (string, error) {
+// credsIdentity returns the public key of a credentials file's nkey seed
+// (an nkey file of outpost cluster init, or a NATS JWT .creds file, which
+// carries its user's seed too) and whether the file holds a user JWT (an
+// operator's setup, whose JWT carries its own permissions).
+func credsIdentity(path string) (pub string, isJWT bool, err error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", fmt.Errorf("cluster: credentials: %w", err)
+		return "", false, fmt.Errorf("cluster: credentials: %w", err)
 	}
-	if strings.Contains(string(b), "BEGIN NATS USER JWT") {
-		return "", nil
-	}
+	isJWT = strings.Contains(string(b), "BEGIN NATS USER JWT")
 	kp, err := nkeys.ParseDecoratedNKey(b)
 	if err != nil {
-		return "", fmt.Errorf("cluster: credentials %s: %w: %w", path, errNoSeed, err)
+		return "", isJWT, fmt.Errorf("cluster: credentials %s: %w: %w", path, errNoSeed, err)
 	}
 	defer kp.Wipe()
-	return kp.PublicKey()
+	pub, err = kp.PublicKey()
+	return pub, isJWT, err
 }

@@ -35,9 +35,9 @@ type ConnOptions struct {
 type Conn struct {
 	NC *nats.Conn
 	JS jetstream.JetStream
-	// Identity is the public nkey of the connection's credentials ("":
-	// none, or a JWT credentials file). A worker's heartbeat key starts
-	// with it.
+	// Identity is the public nkey of the connection's credentials (""
+	// without credentials). A worker's heartbeat key starts with it, and
+	// its results' subjects end with it.
 	Identity string
 	// managed: the connection has credentials, so the server (or an
 	// admin) creates the streams and Ensure only checks they exist.
@@ -110,20 +110,21 @@ func (c *Conn) options(opt ConnOptions) ([]nats.Option, error) {
 		}),
 	}
 	if opt.CredsFile != "" {
-		id, err := credsIdentity(opt.CredsFile)
+		id, isJWT, err := credsIdentity(opt.CredsFile)
 		if err != nil {
 			return nil, err
 		}
 		c.Identity = id
-		if id == "" {
+		if isJWT {
 			opts = append(opts, nats.UserCredentials(opt.CredsFile))
 		} else {
 			o, err := nats.NkeyOptionFromSeed(opt.CredsFile)
 			if err != nil {
 				return nil, fmt.Errorf("cluster: credentials %s: %w", opt.CredsFile, err)
 			}
-			opts = append(opts, o, nats.CustomInboxPrefix(InboxPrefix(id)))
+			opts = append(opts, o)
 		}
+		opts = append(opts, nats.CustomInboxPrefix(InboxPrefix(id)))
 	}
 	if opt.TLSCA != "" {
 		opts = append(opts, nats.RootCAs(opt.TLSCA))

@@ -49,12 +49,6 @@ func (f Formation) String() string {
 	return s
 }
 
-// formed reports whether the cluster can hold the streams: a meta leader
-// (on a cluster) and as many peers as replicas.
-func (f Formation) formed(clustered bool) bool {
-	return (!clustered || f.Leader != "") && f.Peers >= f.Want
-}
-
 // formation is ns's view: its distinct route peers and the meta leader.
 func formation(ns *server.Server, want int) Formation {
 	f := Formation{Server: ns.Name(), Peers: 1, Want: want}

@@ -150,17 +150,7 @@ func formOneAfterAnother(t *testing.T, kill bool) {
 	start(2)
 	if kill {
 		<-first
-		waitReady(t, srvs...)
-		st, err := e.connectAs(t, all, "admin", nil).Status(ctx)
-		if err != nil || len(st.Nodes) == 0 || !st.Nodes[0].Leader {
-			t.Fatalf("status once formed: %v %v", err, st)
-		}
-		for _, s := range srvs {
-			if s.Name() == st.Nodes[0].Name {
-				t.Logf("shutting down %s, the work stream's leader, while the worker holds a chunk", s.Name())
-				s.Shutdown()
-			}
-		}
+		shutDownWorkLeader(t, ctx, e.connectAs(t, all, "admin", nil), srvs)
 		close(release)
 	}
 	r := <-done
@@ -191,5 +181,22 @@ func TestMissingStreamOnAFormedCluster(t *testing.T) {
 	}
 	if strings.Contains(wlog.String(), "waiting for the cluster") {
 		t.Errorf("the worker waited for a formed cluster:\n%s", wlog)
+	}
+}
+
+// shutDownWorkLeader waits until every node has its streams and shuts
+// down the one leading the work stream.
+func shutDownWorkLeader(t *testing.T, ctx context.Context, admin *cluster.Conn, srvs []*cluster.Server) {
+	t.Helper()
+	waitReady(t, srvs...)
+	st, err := admin.Status(ctx)
+	if err != nil || len(st.Nodes) == 0 || !st.Nodes[0].Leader {
+		t.Fatalf("status once formed: %v %v", err, st)
+	}
+	for _, s := range srvs {
+		if s.Name() == st.Nodes[0].Name {
+			t.Logf("shutting down %s, the work stream's leader, while the worker holds a chunk", s.Name())
+			s.Shutdown()
+		}
 	}
 }
