@@ -70,7 +70,8 @@ func (l *lines) String() string {
 // started when only the first (then the first two) are up wait for the
 // cluster, saying so, and `cluster status` says "forming"; once the third
 // node is up the analysis completes and equals the local one. The same
-// with the work stream's leader shut down while the worker holds a chunk.
+// with the work stream's leader shut down while the worker holds a chunk:
+// the job completes on the two others and the status shows a new leader.
 // Each step waits for an event (a log line, a hook), never a sleep.
 func TestThreeNodesFormOneAfterAnother(t *testing.T) {
 	for _, kill := range []bool{false, true} {
@@ -148,9 +149,10 @@ func formOneAfterAnother(t *testing.T, kill bool) {
 	t.Logf("client: %s", clog.wait(t, "the client", "waiting for the cluster to form", clientExited))
 
 	start(2)
+	killed := ""
 	if kill {
 		<-first
-		shutDownWorkLeader(t, ctx, e.connectAs(t, all, "admin", nil), srvs)
+		killed = shutDownWorkLeader(t, ctx, e.connectAs(t, all, "admin", nil), srvs)
 		close(release)
 	}
 	r := <-done
@@ -159,6 +161,12 @@ func formOneAfterAnother(t *testing.T, kill bool) {
 	}
 	if want := localOutcomes(t, chunks); !reflect.DeepEqual(r.out, want) {
 		t.Errorf("outcomes differ from the local ones:\n%+v\n%+v", r.out, want)
+	}
+	if kill {
+		st, err := client.Status(ctx)
+		if err != nil || len(st.Nodes) == 0 || !st.Nodes[0].Leader || st.Nodes[0].Name == killed {
+			t.Errorf("after shutting down %s: %v\n%s; want a new leader", killed, err, st)
+		}
 	}
 }
 
@@ -184,9 +192,9 @@ func TestMissingStreamOnAFormedCluster(t *testing.T) {
 	}
 }
 
-// shutDownWorkLeader waits until every node has its streams and shuts
-// down the one leading the work stream.
-func shutDownWorkLeader(t *testing.T, ctx context.Context, admin *cluster.Conn, srvs []*cluster.Server) {
+// shutDownWorkLeader waits until every node has its streams, shuts down
+// the one leading the work stream and returns its name.
+func shutDownWorkLeader(t *testing.T, ctx context.Context, admin *cluster.Conn, srvs []*cluster.Server) string {
 	t.Helper()
 	waitReady(t, srvs...)
 	st, err := admin.Status(ctx)
@@ -199,4 +207,5 @@ func shutDownWorkLeader(t *testing.T, ctx context.Context, admin *cluster.Conn, 
 			s.Shutdown()
 		}
 	}
+	return st.Nodes[0].Name
 }
