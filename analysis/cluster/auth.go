@@ -195,7 +195,8 @@ func InboxPrefix(pub string) string { return "_INBOX_" + pub }
 // JetStream API subjects the Worker, the Dispatcher and Status use and
 // nothing more: workers cannot publish work or touch job entries, clients
 // cannot take work or publish results, neither can purge, delete or
-// change a stream, and a worker writes only its own heartbeat key.
+// change a stream, and a worker writes only its own heartbeat key and
+// publishes only results under its own public key.
 func rolePermissions(role Role, pub string) *server.Permissions {
 	if role == RoleAdmin || role == roleServer {
 		return nil
@@ -204,13 +205,16 @@ func rolePermissions(role Role, pub string) *server.Permissions {
 		"$JS.API.STREAM.INFO." + WorkStream, "$JS.API.STREAM.INFO." + ResultsStream,
 		"$JS.API.STREAM.INFO.KV_" + WorkersBucket, "$JS.API.STREAM.INFO.KV_" + JobsBucket,
 		"$JS.API.CONSUMER.INFO." + WorkStream + "." + WorkConsumer,
+		formationSubject, // ask how far the cluster has formed (only servers answer)
 	}
 	sub := &server.SubjectPermission{Allow: []string{InboxPrefix(pub) + ".>"}}
 	if role == RoleWorker {
 		return &server.Permissions{Subscribe: sub, Publish: &server.SubjectPermission{Allow: append(info,
 			"$JS.API.CONSUMER.MSG.NEXT."+WorkStream+"."+WorkConsumer,
 			"$JS.ACK."+WorkStream+"."+WorkConsumer+".>",
-			resultsPrefix+">",
+			// its own results only: the subject's last token is its
+			// public key, so a result says who published it
+			resultsPrefix+"*.*."+pub,
 			"$KV."+WorkersBucket+"."+pub+".>",
 		)}}
 	}
@@ -236,21 +240,21 @@ func rolePermissions(role Role, pub string) *server.Permissions {
 // errNoSeed is a credentials file without an nkey seed.
 var errNoSeed = errors.New("no nkey seed")
 
-// credsIdentity returns the public key of an nkey credentials file, or ""
-// for a JWT credentials file (an operator's setup, whose user JWT carries
-// its own permissions).
-func credsIdentity(path string) (string, error) {
+// credsIdentity returns the public key of a credentials file's nkey seed
+// (an nkey file of outpost cluster init, or a NATS JWT .creds file, which
+// carries its user's seed too) and whether the file holds a user JWT (an
+// operator's setup, whose JWT carries its own permissions).
+func credsIdentity(path string) (pub string, isJWT bool, err error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", fmt.Errorf("cluster: credentials: %w", err)
+		return "", false, fmt.Errorf("cluster: credentials: %w", err)
 	}
-	if strings.Contains(string(b), "BEGIN NATS USER JWT") {
-		return "", nil
-	}
+	isJWT = strings.Contains(string(b), "BEGIN NATS USER JWT")
 	kp, err := nkeys.ParseDecoratedNKey(b)
 	if err != nil {
-		return "", fmt.Errorf("cluster: credentials %s: %w: %w", path, errNoSeed, err)
+		return "", isJWT, fmt.Errorf("cluster: credentials %s: %w: %w", path, errNoSeed, err)
 	}
 	defer kp.Wipe()
-	return kp.PublicKey()
+	pub, err = kp.PublicKey()
+	return pub, isJWT, err
 }

@@ -285,6 +285,34 @@ func decodeChunk(subject string, data []byte) (*decoded, error) {
 	return d, nil
 }
 
+// route is what a worker needs to answer a chunk it refuses: the chunk's
+// job, index and nonce, when the subject names a chunk and the message,
+// read leniently, names the same chunk with a well-formed nonce (ok).
+// Without them the answer names no job (outpost.results.refused.SEQ).
+type route struct {
+	job   string
+	index int
+	nonce string
+	ok    bool
+}
+
+// peekRoute reads the route of a chunk message decodeChunk refused.
+func peekRoute(subject string, data []byte) route {
+	job, index, err := parseSubject(workPrefix, subject)
+	if err != nil || !isHex(job, jobIDLen) {
+		return route{}
+	}
+	var m struct {
+		Job   string `json:"job"`
+		Index int    `json:"index"`
+		Nonce string `json:"nonce"`
+	}
+	if json.Unmarshal(data, &m) != nil || m.Job != job || m.Index != index || !isHex(m.Nonce, nonceLen) {
+		return route{job: job, index: index}
+	}
+	return route{job: job, index: index, nonce: m.Nonce, ok: true}
+}
+
 // check bounds the message and checks its engine and every position.
 func (m *chunkMsg) check() error {
 	switch {

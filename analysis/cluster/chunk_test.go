@@ -13,7 +13,7 @@ import (
 
 const (
 	testJob   = "0123456789abcdef01234567"
-	testNonce = "0123456789abcdef"
+	testNonce = "0123456789abcdef0123456789abcdef"
 )
 
 var testEngine = EngineSettings{Name: "sf15", Threads: 1, HashMB: 16}

@@ -23,6 +23,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/cluster"
 	"github.com/outpostchess/outpost/analysis/input"
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
@@ -266,8 +267,10 @@ func TestClusterMatchesLocalPoolAndSurvivesKilledWorker(t *testing.T) {
 }
 
 // The server stops with chunks waiting and no worker; restarted on the
-// same store it has lost none of them, and a restarted submitter resumes
-// the job without publishing them again.
+// same store it has lost none of them. A restarted submitter is a new
+// submission (results count only for the submission that asked for them):
+// it publishes the job again and completes it; the old chunks are searched
+// too and nobody reads their results.
 func TestClusterServerRestartLosesNothing(t *testing.T) {
 	noLeaks(t)
 	addr, dir := freeAddr(t), t.TempDir()
@@ -303,7 +306,7 @@ func TestClusterServerRestartLosesNothing(t *testing.T) {
 	if st.Queued != 3 || len(st.Jobs) != 1 || st.Jobs[0].Positions != 12 {
 		t.Fatalf("after the restart: %s", st)
 	}
-	// a worker with a fake engine answers; the resumed job completes
+	// a worker with a fake engine answers; the submitted-again job completes
 	fake := func(ctx context.Context, spec analysis.EngineSpec, log zerolog.Logger) (analysis.Searcher, error) {
 		return &countingEngine{}, nil
 	}
@@ -315,11 +318,11 @@ func TestClusterServerRestartLosesNothing(t *testing.T) {
 	}
 	// the fake engine's answer names the searches since ucinewgame: the
 	// warm-up counts, so chunk 1's last position is the second search
-	if got := res[1][4].BestUCI; got != "search2-nodes1006" {
-		t.Errorf("chunk 1's last position: %q, want the search after the warm-up", got)
+	if got := res[1][4]; got.Depth != 2 || got.Nodes != 1006 {
+		t.Errorf("chunk 1's last position: search %d of %d nodes, want the search after the warm-up (2, 1006)", got.Depth, got.Nodes)
 	}
-	if got := res[0][0].BestUCI; got != "search5-nodes1007" {
-		t.Errorf("chunk 0's first position: %q", got)
+	if got := res[0][0]; got.Depth != 5 || got.Nodes != 1007 {
+		t.Errorf("chunk 0's first position: search %d of %d nodes, want 5, 1007", got.Depth, got.Nodes)
 	}
 	st, err = conn2.Status(context.Background())
 	if err != nil || st.Queued != 0 || st.Jobs[0].ChunksDone != 3 {
@@ -370,12 +373,12 @@ func failedChunkIsNotSticky(t *testing.T, connectAs func(role string) *cluster.C
 	spec := analysis.EngineSpec{Command: []string{"sf15"}} // the worker's engine is a fake
 	d := &cluster.Dispatcher{Conn: connectAs("client"), Logger: zerolog.Nop()}
 	ctx := context.Background()
-	if _, err := d.RunChunks(ctx, spec, chunks, nil); err == nil || !strings.Contains(err.Error(), "refused by the fake") || !strings.Contains(err.Error(), "worker w") {
+	if _, err := d.RunChunks(ctx, spec, chunks, nil); err == nil || !strings.Contains(err.Error(), "refused by the fake") || !strings.Contains(err.Error(), `worker "w"`) {
 		t.Fatalf("first run: %v, want the worker's error", err)
 	}
 	refuse.Store(false)
 	res, err := d.RunChunks(ctx, spec, chunks, nil)
-	if err != nil || len(res) != 1 || res[0][1].BestUCI != "search1-nodes2" {
+	if err != nil || len(res) != 1 || res[0][1].Depth != 1 || res[0][1].Nodes != 2 {
 		t.Fatalf("second run: %v %+v", err, res)
 	}
 	before := searches.Load()
@@ -409,8 +412,34 @@ func (e *countingEngine) Analyse(ctx context.Context, pos uci.Position, lim uci.
 		e.searches.Add(1)
 	}
 	e.n++
-	best := fmt.Sprintf("search%d-nodes%d", e.n, lim.Nodes)
-	return &uci.Result{BestMove: best, Lines: []uci.Info{{Depth: 1, HasScore: true, Score: score.CP(e.n), PV: []string{best}}}}, nil
+	best, err := firstLegal(pos)
+	if err != nil {
+		return nil, err
+	}
+	// the search's number since ucinewgame is its depth, its budget its
+	// nodes: a test reads which search answered which position
+	return &uci.Result{BestMove: best, Nodes: lim.Nodes, Lines: []uci.Info{{Depth: e.n, HasScore: true, Score: score.CP(e.n), PV: []string{best}}}}, nil
+}
+
+// firstLegal is the first legal move of the position, in UCI.
+func firstLegal(pos uci.Position) (string, error) {
+	b, err := board.FromFENVariant(pos.FEN, pos.Chess960)
+	if pos.FEN == "" {
+		b, err = board.New(), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	for _, m := range pos.Moves {
+		if err := b.MakeUCI(m); err != nil {
+			return "", err
+		}
+	}
+	moves := b.LegalMoves()
+	if len(moves) == 0 {
+		return "", uci.ErrNoMove
+	}
+	return moves[0].String(), nil
 }
 func (e *countingEngine) NewGame(ctx context.Context) error { e.n = 0; return nil }
 func (e *countingEngine) Restart(ctx context.Context) error { return nil }

@@ -35,9 +35,9 @@ type ConnOptions struct {
 type Conn struct {
 	NC *nats.Conn
 	JS jetstream.JetStream
-	// Identity is the public nkey of the connection's credentials ("":
-	// none, or a JWT credentials file). A worker's heartbeat key starts
-	// with it.
+	// Identity is the public nkey of the connection's credentials (""
+	// without credentials). A worker's heartbeat key starts with it, and
+	// its results' subjects end with it.
 	Identity string
 	// managed: the connection has credentials, so the server (or an
 	// admin) creates the streams and Ensure only checks they exist.
@@ -110,20 +110,21 @@ func (c *Conn) options(opt ConnOptions) ([]nats.Option, error) {
 		}),
 	}
 	if opt.CredsFile != "" {
-		id, err := credsIdentity(opt.CredsFile)
+		id, isJWT, err := credsIdentity(opt.CredsFile)
 		if err != nil {
 			return nil, err
 		}
 		c.Identity = id
-		if id == "" {
+		if isJWT {
 			opts = append(opts, nats.UserCredentials(opt.CredsFile))
 		} else {
 			o, err := nats.NkeyOptionFromSeed(opt.CredsFile)
 			if err != nil {
 				return nil, fmt.Errorf("cluster: credentials %s: %w", opt.CredsFile, err)
 			}
-			opts = append(opts, o, nats.CustomInboxPrefix(InboxPrefix(id)))
+			opts = append(opts, o)
 		}
+		opts = append(opts, nats.CustomInboxPrefix(InboxPrefix(id)))
 	}
 	if opt.TLSCA != "" {
 		opts = append(opts, nats.RootCAs(opt.TLSCA))
@@ -173,6 +174,15 @@ func (c *Conn) PermissionViolation() error {
 	return nil
 }
 
+// resultIdentity is the last token of the subjects this connection
+// publishes results on: its public nkey, or openIdentity without one.
+func (c *Conn) resultIdentity() string {
+	if c.Identity == "" {
+		return openIdentity
+	}
+	return c.Identity
+}
+
 // Close drains nothing and closes the connection.
 func (c *Conn) Close() { c.NC.Close() }
 
@@ -204,15 +214,6 @@ const maxPulls = 8192
 
 // DefaultAckWait is the default ack wait of the workers' consumer.
 const DefaultAckWait = 60 * time.Second
-
-// Ensure makes sure the streams, the workers' consumer and the buckets
-// exist. Without credentials it creates them (Setup), so the order
-// submitters and workers start in does not matter; with credentials the
-// server created them (workers and clients may not) and Ensure only checks
-// that they are there.
-func (c *Conn) Ensure(ctx context.Context, s Settings) error {
-	return retryTransient(ctx, func() error { return c.ensure(ctx, s) })
-}
 
 func (c *Conn) ensure(ctx context.Context, s Settings) error {
 	if !c.managed {

@@ -2,8 +2,7 @@ package cluster
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,110 +37,129 @@ func (d *Dispatcher) EngineName() string {
 
 var _ analysis.Dispatcher = (*Dispatcher)(nil)
 
-// RunChunks publishes the chunks that are neither done nor waiting and
-// returns every chunk's outcomes once all results are in. A result that
-// carries a worker's error fails the job; a second result for a chunk is
-// ignored.
+// RunChunks publishes the chunks as a new job and returns every chunk's
+// outcomes once all results are in. Each chunk carries its own nonce, and
+// a result counts only with its chunk's nonce and outcomes that pass
+// verifyOutcomes; anything else is dropped and logged (a forged or stray
+// result never fails or blocks the job). A result that carries a
+// worker's error fails the job; a second result for a chunk is ignored.
 func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, chunks []analysis.Chunk, done func(int)) ([][]analysis.Outcome, error) {
 	if len(chunks) == 0 {
 		return nil, nil
 	}
-	if err := d.Conn.Ensure(ctx, d.Settings); err != nil {
+	if err := d.Conn.Ensure(ctx, d.Settings, d.Logger); err != nil {
 		return nil, err
 	}
 	eng, err := EngineFor(spec)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	job, err := JobID(eng, chunks)
+	job, err := randomHex(jobIDLen)
 	if err != nil {
 		return nil, err
 	}
-	nonce, err := newNonce()
-	if err != nil {
-		return nil, err
-	}
+	s := &submission{d: d, job: job, eng: eng, chunks: chunks, nonces: make([]string, len(chunks)), msgs: make([][]byte, len(chunks)),
+		log: d.Logger.With().Str("job", job).Logger()}
 	// every chunk is checked as a worker checks it before any is published
-	msgs := make([][]byte, len(chunks))
-	for i, c := range chunks {
-		if msgs[i], err = encodeChunk(job, i, nonce, eng, c); err != nil {
-			return nil, fmt.Errorf("cluster: job %s chunk %d: %w", job, i, err)
+	for i := range chunks {
+		if err := s.encode(i); err != nil {
+			return nil, err
 		}
 	}
 	positions := 0
 	for _, c := range chunks {
 		positions += len(c.Jobs)
 	}
-	log := d.Logger.With().Str("job", job).Logger()
 	if err := d.recordJob(ctx, jobInfo{ID: job, Chunks: len(chunks), Positions: positions, Engine: eng.String(), Created: time.Now().UTC()}); err != nil {
 		return nil, err
 	}
 	// read the results first, so none published meanwhile is missed
-	results, err := openResults(ctx, d.Conn.JS, job, log)
+	results, err := openResults(ctx, d.Conn.JS, job, s.log)
 	if err != nil {
 		return nil, err
 	}
 	stop := context.AfterFunc(ctx, results.stop)
 	defer stop()
 	defer results.stop()
-	have, err := d.resultsStored(ctx, job)
-	if err != nil {
-		return nil, err
-	}
-	waiting, err := d.workWaiting(ctx, job)
-	if err != nil {
-		return nil, err
-	}
-	published := 0
 	for i := range chunks {
-		if have[i] || waiting[i] {
-			continue
-		}
-		if err := d.publishChunk(ctx, job, i, nonce, msgs[i]); err != nil {
+		if err := s.publish(ctx, i); err != nil {
 			return nil, err
 		}
-		published++
 	}
-	log.Debug().Int("chunks", len(chunks)).Int("published", published).Int("done", len(have)).Int("waiting", len(waiting)).Msg("job submitted")
-	republish := func(i int) error { return d.publishChunk(ctx, job, i, nonce, msgs[i]) }
-	return d.collect(ctx, job, nonce, results, chunks, republish, done)
+	s.log.Debug().Int("chunks", len(chunks)).Msg("job submitted")
+	return s.collect(ctx, results, done)
 }
 
-// publishChunk publishes chunk i of job for this run (nonce), encoded
-// and checked beforehand (b).
-func (d *Dispatcher) publishChunk(ctx context.Context, job string, i int, nonce string, b []byte) error {
+// submission is one job of RunChunks: its chunks, each with the nonce of
+// its current publication.
+type submission struct {
+	d      *Dispatcher
+	job    string
+	eng    EngineSettings
+	chunks []analysis.Chunk
+	nonces []string
+	msgs   [][]byte // chunk i's message, with nonces[i]
+	// refused counts the results refused per chunk (refusedMax fails it)
+	refused map[int]int
+	log     zerolog.Logger
+}
+
+// refusedMax bounds how often one chunk's result may be refused (an
+// illegal move, a score out of bounds) before the job fails: each refusal
+// publishes the chunk again, for another worker or the same one, so a
+// worker that always lies cannot keep a job alive for ever.
+const refusedMax = 3
+
+// encode gives chunk i a new nonce and its message, checked as a worker
+// checks it.
+func (s *submission) encode(i int) error {
+	nonce, err := randomHex(nonceLen)
+	if err != nil {
+		return err
+	}
+	b, err := encodeChunk(s.job, i, nonce, s.eng, s.chunks[i])
+	if err != nil {
+		return fmt.Errorf("cluster: job %s chunk %d: %w", s.job, i, err)
+	}
+	s.nonces[i], s.msgs[i] = nonce, b
+	return nil
+}
+
+// publish publishes chunk i with its current nonce.
+func (s *submission) publish(ctx context.Context, i int) error {
 	if err := retryTransient(ctx, func() error {
-		_, err := d.Conn.JS.Publish(ctx, workSubject(job, i), b, jetstream.WithMsgID(msgID("chunk", job, i, nonce)))
+		_, err := s.d.Conn.JS.Publish(ctx, workSubject(s.job, i), s.msgs[i], jetstream.WithMsgID(msgID("chunk", s.job, i, s.nonces[i])))
 		return err
 	}); err != nil {
-		return fmt.Errorf("cluster: job %s: publish chunk %d: %w", job, i, err)
+		return fmt.Errorf("cluster: job %s: publish chunk %d: %w", s.job, i, err)
 	}
 	return nil
 }
 
-// collect reads results until every chunk has one. A failure of this run
-// (nonce) fails the job; a failure stored by an earlier run is not kept:
-// the chunk is published again (republish), so a job asked again runs its
-// failed chunks again — without purging anything, which only the admin
-// may do.
-func (d *Dispatcher) collect(ctx context.Context, job, nonce string, results *resultReader, chunks []analysis.Chunk, republish func(int) error, done func(int)) ([][]analysis.Outcome, error) {
-	a := newAssembler(job, chunks)
+// collect reads results until every chunk has one. A failure with the
+// chunk's nonce fails the job; a result without it is dropped and logged;
+// a result with it whose outcomes fail verification is refused and the
+// chunk published again with a new nonce (at most refusedMax times).
+func (s *submission) collect(ctx context.Context, results *resultReader, done func(int)) ([][]analysis.Outcome, error) {
+	a := newAssembler(s.job, s.chunks, s.nonces)
 	for !a.complete() {
 		msg, err := results.next(ctx)
 		if err != nil {
 			return nil, err
 		}
 		n, err := a.add(msg.Subject(), msg.Data())
-		if err != nil {
-			var fe *failedChunk
-			// a refusal of an undecodable chunk carries no nonce: it is
-			// this run's (a stored failure of an earlier run has one)
-			if errors.As(err, &fe) && fe.nonce != nonce && fe.nonce != "" {
-				if err := republish(fe.index); err != nil {
-					return nil, err
-				}
-				continue
+		var drop *droppedResult
+		var bad *refusedResult
+		switch {
+		case errors.As(err, &drop):
+			s.log.Warn().Str("subject", clip(msg.Subject())).Str("identity", drop.identity).Str("reason", drop.reason).Msg("cluster: result dropped (forged or stray: not a result this job asked for)")
+			continue
+		case errors.As(err, &bad):
+			if err := s.refuse(ctx, bad); err != nil {
+				return nil, err
 			}
+			continue
+		case err != nil:
 			return nil, err
 		}
 		if n > 0 && done != nil {
@@ -149,17 +167,37 @@ func (d *Dispatcher) collect(ctx context.Context, job, nonce string, results *re
 		}
 	}
 	if a.engine != "" {
-		d.mu.Lock()
-		d.engine = a.engine
-		d.mu.Unlock()
+		s.d.mu.Lock()
+		s.d.engine = a.engine
+		s.d.mu.Unlock()
 	}
 	return a.out, nil
 }
 
-// assembler collects one job's results, each chunk once.
+// refuse logs a refused result and publishes its chunk again with a new
+// nonce, or fails the job when the chunk was refused refusedMax times.
+func (s *submission) refuse(ctx context.Context, bad *refusedResult) error {
+	if s.refused == nil {
+		s.refused = map[int]int{}
+	}
+	s.refused[bad.index]++
+	s.log.Error().Int("chunk", bad.index).Str("identity", bad.identity).Str("worker", printable(bad.worker)).Str("reason", bad.reason).
+		Int("refused", s.refused[bad.index]).Msg("cluster: result refused (its worker took the chunk but answered outside the rules); the chunk is published again")
+	if s.refused[bad.index] >= refusedMax {
+		return fmt.Errorf("cluster: job %s chunk %d: %d results refused, the last from identity %s (worker %q): %s", s.job, bad.index, s.refused[bad.index], bad.identity, clip(bad.worker), bad.reason)
+	}
+	if err := s.encode(bad.index); err != nil {
+		return err
+	}
+	return s.publish(ctx, bad.index)
+}
+
+// assembler collects one job's results, each chunk once, each only with
+// its chunk's nonce.
 type assembler struct {
 	job     string
 	chunks  []analysis.Chunk
+	nonces  []string // chunk i's current nonce (shared with the submission)
 	out     [][]analysis.Outcome
 	got     []bool
 	missing int
@@ -168,43 +206,49 @@ type assembler struct {
 	engine     string // the engine name of the last result that had one
 }
 
-func newAssembler(job string, chunks []analysis.Chunk) *assembler {
-	return &assembler{job: job, chunks: chunks, out: make([][]analysis.Outcome, len(chunks)), got: make([]bool, len(chunks)), missing: len(chunks)}
+func newAssembler(job string, chunks []analysis.Chunk, nonces []string) *assembler {
+	return &assembler{job: job, chunks: chunks, nonces: nonces, out: make([][]analysis.Outcome, len(chunks)), got: make([]bool, len(chunks)), missing: len(chunks)}
 }
 
 func (a *assembler) complete() bool { return a.missing == 0 }
 
 // add takes one result message and returns the number of positions it
-// completed (0 for a duplicate).
+// completed (0 for a duplicate). A result that is not this job's with the
+// chunk's nonce is a *droppedResult; one with the nonce whose outcomes
+// fail verifyOutcomes a *refusedResult; a worker's error a *failedChunk.
 func (a *assembler) add(subject string, data []byte) (int, error) {
-	job, index, err := parseSubject(resultsPrefix, subject)
+	job, index, identity, err := parseResultSubject(subject)
 	if err != nil {
-		return 0, err
+		return 0, &droppedResult{identity: "?", reason: err.Error()}
 	}
+	identity = printable(clip(identity))
 	if job != a.job || index >= len(a.chunks) {
-		return 0, fmt.Errorf("cluster: job %s: result for %s chunk %d is not this job's", a.job, job, index)
+		return 0, &droppedResult{identity: identity, reason: fmt.Sprintf("job %s chunk %d is not a chunk of this job", clip(job), index)}
+	}
+	var r resultMsg
+	if err := json.Unmarshal(data, &r); err != nil {
+		return 0, &droppedResult{identity: identity, reason: fmt.Sprintf("chunk %d: not a result message: %v", index, err)}
+	}
+	if subtle.ConstantTimeCompare([]byte(r.Nonce), []byte(a.nonces[index])) != 1 {
+		return 0, &droppedResult{identity: identity, reason: fmt.Sprintf("chunk %d: not the nonce this job sent with the chunk", index)}
 	}
 	if a.got[index] {
 		a.duplicates++
 		return 0, nil
 	}
-	var r resultMsg
-	if err := json.Unmarshal(data, &r); err != nil {
-		return 0, fmt.Errorf("cluster: job %s chunk %d: bad result: %w", a.job, index, err)
-	}
 	if r.Err != "" {
-		return 0, &failedChunk{index: index, nonce: r.Nonce, err: fmt.Errorf("cluster: job %s chunk %d: worker %s: %s", a.job, index, r.Worker, r.Err)}
+		return 0, &failedChunk{index: index, err: fmt.Errorf("cluster: job %s chunk %d: worker %q (identity %s): %s", a.job, index, clip(r.Worker), identity, printable(r.Err))}
 	}
-	if len(r.Outcomes) != len(a.chunks[index].Jobs) {
-		return 0, fmt.Errorf("cluster: job %s chunk %d: %d outcomes for %d positions", a.job, index, len(r.Outcomes), len(a.chunks[index].Jobs))
+	if err := verifyOutcomes(a.chunks[index], r.Outcomes); err != nil {
+		return 0, &refusedResult{index: index, identity: identity, worker: r.Worker, reason: err.Error()}
 	}
 	for i, j := range a.chunks[index].Jobs {
 		if j.Skip {
 			r.Outcomes[i] = j.Fixed // a terminal position's outcome is the submitter's
 		}
 	}
-	if r.Engine != "" {
-		a.engine = r.Engine
+	if name := r.Engine; name != "" && len(name) <= maxEngineName && printable(name) == name {
+		a.engine = name
 	}
 	a.out[index] = r.Outcomes
 	a.got[index] = true
@@ -212,24 +256,33 @@ func (a *assembler) add(subject string, data []byte) (int, error) {
 	return len(r.Outcomes), nil
 }
 
+// droppedResult is a result this job did not ask for: another job's, one
+// without the chunk's nonce, or not a result at all.
+type droppedResult struct {
+	identity string // the subject's identity token
+	reason   string
+}
+
+func (d *droppedResult) Error() string { return "result dropped: " + d.reason }
+
+// refusedResult is a result with the chunk's nonce whose outcomes fail
+// verification.
+type refusedResult struct {
+	index            int
+	identity, worker string
+	reason           string
+}
+
+func (r *refusedResult) Error() string { return "result refused: " + r.reason }
+
 // failedChunk is a result that carries a worker's error.
 type failedChunk struct {
 	index int
-	nonce string // the run that published the chunk
 	err   error
 }
 
 func (f *failedChunk) Error() string { return f.err.Error() }
 func (f *failedChunk) Unwrap() error { return f.err }
-
-// newNonce returns a random publication id.
-func newNonce() (string, error) {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("cluster: nonce: %w", err)
-	}
-	return hex.EncodeToString(b[:]), nil
-}
 
 func (d *Dispatcher) recordJob(ctx context.Context, info jobInfo) error {
 	return retryTransient(ctx, func() error { return d.recordJobOnce(ctx, info) })
@@ -253,38 +306,4 @@ func (d *Dispatcher) recordJobOnce(ctx context.Context, info jobInfo) error {
 		return fmt.Errorf("cluster: record job %s: %w", info.ID, err)
 	}
 	return nil
-}
-
-// resultsStored returns the chunks of job that have a result in the stream.
-func (d *Dispatcher) resultsStored(ctx context.Context, job string) (map[int]bool, error) {
-	return subjectsIn(ctx, d.Conn.JS, ResultsStream, resultsPrefix, job)
-}
-
-// workWaiting returns the chunks of job still in the work stream.
-func (d *Dispatcher) workWaiting(ctx context.Context, job string) (map[int]bool, error) {
-	return subjectsIn(ctx, d.Conn.JS, WorkStream, workPrefix, job)
-}
-
-// subjectsIn lists the chunk indexes of job with a message in stream.
-func subjectsIn(ctx context.Context, js jetstream.JetStream, stream, prefix, job string) (map[int]bool, error) {
-	var info *jetstream.StreamInfo
-	err := retryTransient(ctx, func() error {
-		s, err := js.Stream(ctx, stream)
-		if err == nil {
-			info, err = s.Info(ctx, jetstream.WithSubjectFilter(prefix+job+".>"))
-		}
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("cluster: stream %s: %w", stream, err)
-	}
-	out := map[int]bool{}
-	for subj := range info.State.Subjects {
-		_, i, err := parseSubject(prefix, subj)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = true
-	}
-	return out, nil
 }

@@ -14,13 +14,14 @@
 //     unacknowledged and JetStream redelivers it after the ack wait. A
 //     worker busy with a long chunk keeps it with InProgress heartbeats.
 //   - Stream OUTPOST_RESULTS (limits retention, kept ResultsMaxAge) holds
-//     one result per chunk on outpost.results.JOB.INDEX. The submitter reads
-//     them with an ordered consumer from the start, so a submitter that
-//     restarts resumes the job: the job id is a hash of the chunks and the
-//     engine settings, results already in the stream are used, and only the
-//     chunks neither done nor waiting are published again. A second result
-//     for a chunk (a redelivered chunk whose first worker was only slow) is
-//     ignored.
+//     the results on outpost.results.JOB.INDEX.IDENTITY, IDENTITY the
+//     publishing worker's public nkey (its permissions allow no other).
+//     Each submission is a new random job and each chunk carries its own
+//     random nonce: the submitter reads its job's results with an ordered
+//     consumer and takes a result only with its chunk's nonce and outcomes
+//     that pass verifyOutcomes (legal moves, bounded scores); anything
+//     else is dropped and logged. A second result for a chunk (a
+//     redelivered chunk whose first worker was only slow) is ignored.
 //   - Key-value buckets outpost_workers (worker heartbeats, with a TTL) and
 //     outpost_jobs (job sizes) feed Status.
 //
@@ -35,6 +36,8 @@
 // three-node cluster (R3 streams); any NATS cluster with JetStream works
 // instead. With an Authorization (InitAuth) only its nkey identities
 // connect, each with its role's NATS permissions (admin, client, worker),
-// and the server creates the streams itself; with a certificate every
-// connection is TLS.
+// and the server creates the streams itself once its cluster has formed
+// (a meta leader and as many peers as replicas; formation.go), answering
+// formation requests meanwhile so workers and clients wait; with a
+// certificate every connection is TLS.
 package cluster

@@ -38,7 +38,7 @@ type answer struct {
 // forgeries to change.
 func validChunk(job string) map[string]any {
 	return map[string]any{
-		"job": job, "index": 0, "nonce": "0123456789abcdef",
+		"job": job, "index": 0, "nonce": "0123456789abcdef0123456789abcdef",
 		"engine": map[string]any{"name": "sf15", "threads": 1, "hash_mb": 16},
 		"jobs":   []map[string]any{{"white_to_move": true, "nodes": 1000}},
 	}
@@ -56,8 +56,9 @@ type forged struct {
 	body func(job, pwned string) []byte
 	// reason is in the answer's error.
 	reason string
-	// refusedSubject: the subject names no chunk of a job, so the answer
-	// goes to outpost.results.refused.SEQ.
+	// refusedSubject: the subject names no chunk of a job, or the message
+	// does not name the subject's chunk with a nonce, so the answer goes to
+	// outpost.results.refused.SEQ.IDENTITY.
 	refusedSubject bool
 }
 
@@ -78,7 +79,7 @@ func forgeries() []forged {
 	return []forged{
 		{name: "shell command in the engine spec (the old format)", reason: "not a chunk message: json: unknown field",
 			body: func(job, pwned string) []byte {
-				b, _ := json.Marshal(map[string]any{"job": job, "index": 0, "nonce": "0123456789abcdef",
+				b, _ := json.Marshal(map[string]any{"job": job, "index": 0, "nonce": "0123456789abcdef0123456789abcdef",
 					"spec":  map[string]any{"Command": []string{"/bin/sh", "-c", "echo pwned > " + pwned + "; exec false"}},
 					"chunk": map[string]any{"Jobs": []map[string]any{{"WhiteToMove": true, "Limits": map[string]any{"Nodes": 1000}}}}})
 				return b
@@ -95,7 +96,7 @@ func forgeries() []forged {
 			body: withPosition(map[string]any{"fen": "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", "white_to_move": true, "nodes": 1000})},
 		{name: "empty board", reason: "illegal position",
 			body: withPosition(map[string]any{"fen": "8/8/8/8/8/8/8/8 w - - 0 1", "white_to_move": true, "nodes": 1000})},
-		{name: "negative index and no positions", reason: "chunk index -1 is negative",
+		{name: "negative index and no positions", reason: "chunk index -1 is negative", refusedSubject: true,
 			body: changed(func(m map[string]any) { m["index"], m["jobs"] = -1, []any{} })},
 		{name: "negative index in the subject", subject: "outpost.work.JOB.-1", reason: `bad chunk index "-1"`, refusedSubject: true,
 			body: changed(func(m map[string]any) { m["index"], m["jobs"] = -1, []any{} })},
@@ -107,7 +108,7 @@ func forgeries() []forged {
 			body: withPosition(map[string]any{"moves": []string{"e2e5"}, "white_to_move": false, "nodes": 1000})},
 		{name: "hash above the bound", reason: "hash 100000 MB: want 1..2048",
 			body: changed(func(m map[string]any) { m["engine"] = map[string]any{"name": "sf15", "threads": 1, "hash_mb": 100000} })},
-		{name: "not JSON", reason: "not a chunk message",
+		{name: "not JSON", reason: "not a chunk message", refusedSubject: true,
 			body: func(string, string) []byte { return []byte("{") }},
 	}
 }
@@ -137,7 +138,7 @@ func TestClusterWorkerRefusesForgedChunks(t *testing.T) {
 	}()
 	conn := connect(t, srv.URL())
 	ctx := context.Background()
-	if err := conn.Ensure(ctx, cluster.Settings{AckWait: testAckWait}); err != nil {
+	if err := conn.Ensure(ctx, cluster.Settings{AckWait: testAckWait}, zerolog.Nop()); err != nil {
 		t.Fatal(err)
 	}
 	answers := resultsReader(t, conn)

@@ -485,6 +485,9 @@ func deniedCases(client, worker *cluster.Conn, vc, vw chan error, otherKey strin
 		}},
 		{"worker publishes work", vw, "outpost.work.forged.0", publish(worker, "outpost.work.forged.0")},
 		{"client publishes a result", vc, "outpost.results.forged.0", publish(client, "outpost.results.forged.0")},
+		{"worker publishes a result as another worker", vw, "outpost.results.forged.0." + strings.Split(otherKey, ".")[0],
+			publish(worker, "outpost.results.forged.0."+strings.Split(otherKey, ".")[0])},
+		{"worker publishes a result without its identity", vw, "outpost.results.forged.0", publish(worker, "outpost.results.forged.0")},
 		{"client takes work", vc, "$JS.API.CONSUMER.MSG.NEXT.OUTPOST_WORK.workers", func(ctx context.Context) error {
 			cons, err := client.JS.Consumer(ctx, cluster.WorkStream, cluster.WorkConsumer)
 			if err != nil {

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -15,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nkeys"
+	"github.com/rs/zerolog"
 )
 
 // ServerOptions configure an embedded NATS server.
@@ -58,6 +60,9 @@ type ServerOptions struct {
 	// ResultsMaxAge is how long results are kept when the server creates
 	// the streams (with Auth; default ResultsMaxAge).
 	ResultsMaxAge time.Duration
+	// Logger receives each step of the cluster forming and of creating
+	// the streams (the zero Logger: none).
+	Logger zerolog.Logger
 }
 
 // clusterName is the NATS cluster's name: every node must agree on it.
@@ -68,19 +73,28 @@ const clusterName = "outpost"
 // handshakes queue for CPU.
 const tlsTimeout = 10
 
-// setupRetry is how long the server waits between attempts to create
-// the streams while the cluster is not ready (its other nodes starting).
+// setupRetry is how long the server waits between two looks at the
+// cluster forming (its other nodes starting) and between attempts to
+// create the streams.
 const setupRetry = 250 * time.Millisecond
+
+// setupTimeout bounds one attempt to create (or check) the streams, the
+// consumer and the buckets: about a dozen JetStream API requests, each a
+// meta-group proposal on a cluster.
+const setupTimeout = 10 * time.Second
 
 // Server is an embedded NATS server with JetStream.
 type Server struct {
 	ns *server.Server
 
-	stop     context.CancelFunc
-	wg       sync.WaitGroup
-	ready    chan struct{} // closed when the streams exist
-	mu       sync.Mutex
-	setupErr error // the last failed attempt to create the streams
+	stop  context.CancelFunc
+	wg    sync.WaitGroup
+	ready chan struct{} // closed when the streams exist (without Auth: when formed)
+	// answering is closed once the server answers formation requests
+	answering chan struct{}
+	mu        sync.Mutex
+	setupErr  error  // the last failed attempt to create the streams
+	step      string // what setup does now (Formation.Step)
 }
 
 // Serve starts an embedded NATS server with JetStream persisted in
@@ -100,11 +114,7 @@ func Serve(opt ServerOptions) (*Server, error) {
 		ns.Shutdown()
 		return nil, fmt.Errorf("cluster: serve %s: not ready within %s", opt.Addr, opt.ReadyTimeout)
 	}
-	s := &Server{ns: ns, ready: make(chan struct{})}
-	if opt.Auth == nil {
-		close(s.ready) // clients create the streams themselves
-		return s, nil
-	}
+	s := &Server{ns: ns, ready: make(chan struct{}), answering: make(chan struct{}), step: "starting"}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
 	s.wg.Add(1)
@@ -112,6 +122,14 @@ func Serve(opt ServerOptions) (*Server, error) {
 		defer s.wg.Done()
 		s.setup(ctx, opt)
 	}()
+	// a server that accepts connections also says how far its cluster
+	// has formed: a worker connecting at once must not miss it
+	select {
+	case <-s.answering:
+	case <-time.After(opt.ReadyTimeout):
+		s.Shutdown()
+		return nil, fmt.Errorf("cluster: serve %s: does not answer formation requests within %s (last step: %s)", opt.Addr, opt.ReadyTimeout, s.formation(1).Step)
+	}
 	return s, nil
 }
 
@@ -228,36 +246,126 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// setup creates the streams as the server's own identity, retrying while
-// the cluster is not ready (a three-node cluster needs its three nodes
-// for R3 streams), until it succeeds or the server stops.
+// setup answers formation requests and, once the cluster has formed (a
+// JetStream meta leader and as many peers as replicas), creates the
+// streams as the server's own identity (with Auth), retrying until it
+// succeeds or the server stops; it logs each step. Without Auth the
+// clients create the streams, and the server is ready once formed.
 func (s *Server) setup(ctx context.Context, opt ServerOptions) {
-	for {
-		err := s.setupOnce(ctx, opt)
-		if err == nil {
-			close(s.ready)
-			return
+	log := opt.Logger.With().Str("server", s.ns.Name()).Logger()
+	want, clustered := max(opt.Replicas, 1), opt.ClusterAddr != ""
+	var seed []byte
+	if opt.Auth != nil {
+		seed = opt.Auth.serverSeed
+	}
+	conn := s.connectSelf(ctx, seed, opt.TLSCert, log)
+	if conn == nil {
+		s.setStep("stopped before its own connection")
+		return
+	}
+	defer conn.Close()
+	sub, err := conn.NC.Subscribe(formationSubject, func(m *nats.Msg) {
+		if b, err := json.Marshal(s.formation(want)); err == nil {
+			_ = m.Respond(b)
 		}
-		s.mu.Lock()
-		s.setupErr = err
-		s.mu.Unlock()
+	})
+	if err == nil {
+		err = conn.NC.Flush() // the subscription is on the server
+	}
+	if err != nil {
+		log.Error().Err(err).Msg("cluster: cannot answer formation requests")
+	} else {
+		defer func() { _ = sub.Unsubscribe() }()
+	}
+	close(s.answering)
+	said := ""
+	say := func(step string, ev *zerolog.Event) {
+		s.setStep(step)
+		if step != said {
+			ev.Msg("cluster: " + step)
+			said = step
+		}
+	}
+	for !s.isReady() {
+		f := formation(s.ns, want)
+		switch {
+		case clustered && f.Leader == "":
+			say(fmt.Sprintf("waiting for a JetStream meta leader (%d of %d peers connected)", f.Peers, want), log.Info())
+		case f.Peers < want:
+			say(fmt.Sprintf("waiting for peers: %d of %d for %d replicas (meta leader %s)", f.Peers, want, want, f.Leader), log.Info())
+		case opt.Auth == nil:
+			log.Info().Msgf("cluster: formed (%d of %d peers, meta leader %s); without credentials the clients create the streams", f.Peers, want, f.Leader)
+			close(s.ready)
+		default:
+			say(fmt.Sprintf("creating or checking the streams, the workers' consumer and the buckets (%d replicas)", want), log.Info())
+			err := s.setupOnce(ctx, conn, opt)
+			if err == nil {
+				log.Info().Msgf("cluster: ready: streams %s and %s, consumer %s, buckets %s and %s (%d replicas)", WorkStream, ResultsStream, WorkConsumer, WorkersBucket, JobsBucket, want)
+				close(s.ready)
+				continue
+			}
+			s.mu.Lock()
+			s.setupErr = err
+			s.mu.Unlock()
+			say("creating the streams failed, retrying: "+err.Error(), log.Warn())
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(setupRetry):
 		}
 	}
+	<-ctx.Done() // formation requests are answered until the server stops
 }
 
-func (s *Server) setupOnce(ctx context.Context, opt ServerOptions) error {
-	conn, err := connectSelf(s.ns, opt.Auth.serverSeed, opt.TLSCert)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+func (s *Server) setupOnce(ctx context.Context, conn *Conn, opt ServerOptions) error {
+	ctx, cancel := context.WithTimeout(ctx, setupTimeout)
 	defer cancel()
 	return conn.Setup(ctx, Settings{Replicas: max(opt.Replicas, 1), AckWait: opt.AckWait, ResultsMaxAge: opt.ResultsMaxAge})
+}
+
+func (s *Server) setStep(step string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.step = step
+}
+
+func (s *Server) isReady() bool {
+	select {
+	case <-s.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// formation is this server's answer to a formation request.
+func (s *Server) formation(want int) Formation {
+	f := formation(s.ns, want)
+	f.Ready = s.isReady()
+	if !f.Ready {
+		s.mu.Lock()
+		f.Step = s.step
+		s.mu.Unlock()
+	}
+	return f
+}
+
+// connectSelf connects to the server as its own identity, retrying until
+// it connects or ctx ends (nil then).
+func (s *Server) connectSelf(ctx context.Context, seed []byte, certFile string, log zerolog.Logger) *Conn {
+	for {
+		conn, err := connectSelf(s.ns, seed, certFile)
+		if err == nil {
+			return conn
+		}
+		log.Warn().Err(err).Msg("cluster: the server's own connection")
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(setupRetry):
+		}
+	}
 }
 
 // selfURL is the URL of ns's own client port from this machine
@@ -274,8 +382,8 @@ func selfURL(ns *server.Server) string {
 	return "tls://" + net.JoinHostPort(host, strconv.Itoa(a.Port))
 }
 
-// Ready waits until the server has created the streams (at once without
-// Auth) or ctx ends.
+// Ready waits until the server has created the streams (without Auth:
+// until the cluster has formed) or ctx ends.
 func (s *Server) Ready(ctx context.Context) error {
 	select {
 	case <-s.ready:
@@ -315,19 +423,23 @@ func (s *Server) Shutdown() {
 }
 
 // connectSelf connects to ns as the identity of seed (the server's own,
-// which may create the streams): in-process without TLS; with TLS
+// which may create the streams; nil: no credentials, a server without
+// Auth): in-process without TLS; with TLS
 // (certFile) over its own client port (NATS's in-process connections do
 // not do TLS), accepting exactly the server's own certificate.
 func connectSelf(ns *server.Server, seed []byte, certFile string) (*Conn, error) {
-	kp, err := nkeys.ParseDecoratedNKey(seed)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: server identity: %w", err)
+	opts := []nats.Option{nats.Name("outpost-server")}
+	var pub string
+	if seed != nil {
+		kp, err := nkeys.ParseDecoratedNKey(seed)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: server identity: %w", err)
+		}
+		if pub, err = kp.PublicKey(); err != nil {
+			return nil, fmt.Errorf("cluster: server identity: %w", err)
+		}
+		opts = append(opts, nats.Nkey(pub, kp.Sign))
 	}
-	pub, err := kp.PublicKey()
-	if err != nil {
-		return nil, fmt.Errorf("cluster: server identity: %w", err)
-	}
-	opts := []nats.Option{nats.Nkey(pub, kp.Sign), nats.Name("outpost-server")}
 	url := ns.ClientURL()
 	if certFile == "" {
 		opts = append(opts, nats.InProcessServer(ns))

@@ -28,6 +28,9 @@ type ClusterStatus struct {
 	// Nodes are the servers that keep the work stream, its leader first
 	// (one node on a single server).
 	Nodes []NodeState `json:"nodes"`
+	// Forming, when set, is a server's view of a cluster still forming:
+	// no stream exists yet, and nothing else is filled in.
+	Forming *Formation `json:"forming,omitempty"`
 }
 
 // NodeState is one server's part in the work stream.
@@ -53,8 +56,13 @@ type JobStatus struct {
 }
 
 // Status reads the cluster's state.
+// While the cluster is forming (its servers say so) it returns at once
+// with only Forming set.
 func (c *Conn) Status(ctx context.Context) (*ClusterStatus, error) {
-	if err := c.Ensure(ctx, Settings{}); err != nil {
+	if f, err := c.Formation(ctx); err == nil && !f.Ready {
+		return &ClusterStatus{Forming: f}, nil
+	}
+	if err := retryTransient(ctx, func() error { return c.ensure(ctx, Settings{}) }); err != nil {
 		return nil, err
 	}
 	st := &ClusterStatus{}
@@ -171,11 +179,18 @@ func chunkCounts(ctx context.Context, js jetstream.JetStream) (map[string]int, e
 	if err != nil {
 		return nil, fmt.Errorf("cluster: status: %w", err)
 	}
-	out := map[string]int{}
+	chunks := map[string]map[int]bool{} // a chunk may have several results (identities)
 	for subj := range info.State.Subjects {
-		if job, _, err := parseSubject(resultsPrefix, subj); err == nil {
-			out[job]++
+		if job, index, _, err := parseResultSubject(subj); err == nil {
+			if chunks[job] == nil {
+				chunks[job] = map[int]bool{}
+			}
+			chunks[job][index] = true
 		}
+	}
+	out := map[string]int{}
+	for job, c := range chunks {
+		out[job] = len(c)
 	}
 	return out, nil
 }
@@ -183,18 +198,22 @@ func chunkCounts(ctx context.Context, js jetstream.JetStream) (map[string]int, e
 // String renders the status for a terminal.
 func (st *ClusterStatus) String() string {
 	var b strings.Builder
+	if st.Forming != nil {
+		fmt.Fprintf(&b, "cluster: %s (server %s)\n", st.Forming, printable(clip(st.Forming.Server)))
+		return b.String()
+	}
 	fmt.Fprintf(&b, "workers: %d   queued chunks: %d   in flight: %d   throughput: %.1f positions/s\n",
 		len(st.Workers), st.Queued, st.InFlight, st.PositionsPerSecond)
 	if len(st.Nodes) > 0 {
 		b.WriteString("nodes:")
 		for _, n := range st.Nodes {
-			b.WriteString(" " + n.String())
+			b.WriteString(" " + printable(n.String()))
 		}
 		b.WriteString("\n")
 	}
 	for _, w := range st.Workers {
 		fmt.Fprintf(&b, "  %-24s engines %d  busy %d  chunks %d  failed %d  positions %d (%.1f/s)  nodes %d  seen %s ago\n",
-			w.ID, w.Engines, w.Busy, w.Chunks, w.Failed, w.Positions, w.Rate, w.Nodes, time.Since(w.Updated).Round(time.Second))
+			printable(w.ID), w.Engines, w.Busy, w.Chunks, w.Failed, w.Positions, w.Rate, w.Nodes, time.Since(w.Updated).Round(time.Second))
 	}
 	if len(st.Jobs) > 0 {
 		b.WriteString("jobs:\n")
@@ -205,7 +224,7 @@ func (st *ClusterStatus) String() string {
 			pct = 100 * float64(j.ChunksDone) / float64(j.Chunks)
 		}
 		fmt.Fprintf(&b, "  %s  %3.0f%%  %d/%d chunks  %d positions  %s  %s\n",
-			j.ID, pct, j.ChunksDone, j.Chunks, j.Positions, j.Created.Format(time.RFC3339), j.Engine)
+			printable(j.ID), pct, j.ChunksDone, j.Chunks, j.Positions, j.Created.Format(time.RFC3339), printable(j.Engine))
 	}
 	return b.String()
 }

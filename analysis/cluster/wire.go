@@ -1,9 +1,8 @@
 package cluster
 
 import (
-	"crypto/sha256"
+	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -33,10 +32,14 @@ const ResultsMaxAge = 7 * 24 * time.Hour
 const dedupWindow = 10 * time.Minute
 
 // resultMsg is one chunk's result on the results stream: the outcomes, or
-// the error that made the worker give the chunk up.
+// the error that made the worker give the chunk up. Nothing in it is
+// trusted: the submitter takes it only with the chunk's nonce, and checks
+// every outcome against its position (verify.go).
 type resultMsg struct {
-	Job      string             `json:"job"`
-	Index    int                `json:"index"`
+	Job   string `json:"job"`
+	Index int    `json:"index"`
+	// Worker is the worker's free-text id (--name): shown, never trusted;
+	// the identity that published the result is its subject's last token.
 	Worker   string             `json:"worker"`
 	Nonce    string             `json:"nonce"`
 	Engine   string             `json:"engine,omitempty"` // the engine's self-reported name
@@ -56,39 +59,56 @@ type jobInfo struct {
 	Created   time.Time `json:"created"`
 }
 
-// jobIDLen and nonceLen are the lengths in hex digits of a job id and of
-// a publication nonce.
+// jobIDLen and nonceLen are the lengths in hex digits of a job id (96
+// random bits, one per submission) and of a chunk's nonce (128 random
+// bits from crypto/rand, one per publication of a chunk: only the workers
+// the chunk was delivered to know it, so a result carrying it comes from
+// one of them).
 const (
 	jobIDLen = 24
-	nonceLen = 16
+	nonceLen = 32
 )
 
-// refusedPrefix is where a worker answers a refused chunk whose subject
-// names no chunk (outpost.results.refused.SEQ, SEQ its work stream
-// sequence): an answer must not land on a real job's results.
-const refusedPrefix = resultsPrefix + "refused."
+// refusedJob stands for the job in the subject where a worker answers a
+// refused chunk whose subject names no chunk
+// (outpost.results.refused.SEQ.IDENTITY, SEQ its work stream sequence):
+// an answer must not land on a real job's results.
+const refusedJob = "refused"
 
-// JobID is the id of a job: a hash of the engine settings and the chunks,
-// so the same work submitted again (a restarted submitter) has the same id
-// and finds its results.
-func JobID(eng EngineSettings, chunks []analysis.Chunk) (string, error) {
-	b, err := json.Marshal(struct {
-		Engine EngineSettings
-		Chunks []analysis.Chunk
-	}{eng, chunks})
-	if err != nil {
-		return "", fmt.Errorf("cluster: job id: %w", err)
+// openIdentity is the identity token of a result published by a
+// connection without an nkey identity (a server without credentials,
+// where everyone may publish anything).
+const openIdentity = "open"
+
+// randomHex returns n hex digits from crypto/rand.
+func randomHex(n int) (string, error) {
+	b := make([]byte, n/2)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("cluster: random id: %w", err)
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:jobIDLen/2]), nil
+	return hex.EncodeToString(b), nil
 }
 
 func workSubject(job string, index int) string {
 	return workPrefix + job + "." + strconv.Itoa(index)
 }
 
-func resultSubject(job string, index int) string {
-	return resultsPrefix + job + "." + strconv.Itoa(index)
+// resultSubject is where identity publishes the result of chunk index of
+// job: outpost.results.JOB.INDEX.IDENTITY. The server lets a worker
+// identity publish only subjects ending in its own public nkey
+// (rolePermissions), so the last token says who published the result.
+func resultSubject(job string, index int, identity string) string {
+	return resultsPrefix + job + "." + strconv.Itoa(index) + "." + identity
+}
+
+// parseResultSubject splits outpost.results.JOB.INDEX.IDENTITY.
+func parseResultSubject(subject string) (job string, index int, identity string, err error) {
+	i := strings.LastIndexByte(subject, '.')
+	if i < 0 || i == len(subject)-1 {
+		return "", 0, "", fmt.Errorf("cluster: subject %q: want %sJOB.INDEX.IDENTITY", clip(subject), resultsPrefix)
+	}
+	job, index, err = parseSubject(resultsPrefix, subject[:i])
+	return job, index, subject[i+1:], err
 }
 
 // msgID is the deduplication id of a chunk or result message of one

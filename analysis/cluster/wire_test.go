@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
 	"time"
@@ -32,8 +33,24 @@ func TestParseSubject(t *testing.T) {
 			t.Errorf("parseSubject(%q) = %q, %d, %v; want %q, %d, ok=%v", tt.subject, job, index, err, tt.job, tt.index, tt.ok)
 		}
 	}
-	if got := resultSubject("j", 4); got != "outpost.results.j.4" {
+	if got := resultSubject("j", 4, "UX"); got != "outpost.results.j.4.UX" {
 		t.Errorf("resultSubject = %q", got)
+	}
+	for _, tt := range []struct {
+		subject, job, identity string
+		index                  int
+		ok                     bool
+	}{
+		{"outpost.results.abc.3.UX", "abc", "UX", 3, true},
+		{"outpost.results.abc.3", "", "", 0, false}, // the old form: no identity
+		{"outpost.results.abc.3.", "", "", 0, false},
+		{"outpost.results.abc.x.UX", "", "", 0, false},
+		{"outpost.results.refused.17.open", "refused", "open", 17, true},
+	} {
+		job, index, id, err := parseResultSubject(tt.subject)
+		if (err == nil) != tt.ok || (tt.ok && (job != tt.job || index != tt.index || id != tt.identity)) {
+			t.Errorf("parseResultSubject(%q) = %q, %d, %q, %v; want %q, %d, %q, ok=%v", tt.subject, job, index, id, err, tt.job, tt.index, tt.identity, tt.ok)
+		}
 	}
 }
 
@@ -58,27 +75,6 @@ func sampleChunks() []analysis.Chunk {
 		{Pos: uci.Position{Moves: []string{"e2e4", "e7e5"}}, WhiteToMove: true, Limits: uci.Limits{Nodes: 1000}},
 	}
 	return []analysis.Chunk{{Jobs: jobs[1:]}, {Jobs: jobs[:1], Warmup: &jobs[1]}}
-}
-
-func TestJobIDDependsOnSpecAndChunks(t *testing.T) {
-	eng := EngineSettings{Name: "sf15", Threads: 1, HashMB: 16}
-	a, err := JobID(eng, sampleChunks())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := JobID(eng, sampleChunks())
-	if a != b || len(a) != 24 {
-		t.Fatalf("job ids %q %q: want equal, 24 hex digits", a, b)
-	}
-	eng.HashMB = 32
-	if c, _ := JobID(eng, sampleChunks()); c == a {
-		t.Error("another hash size gave the same job id")
-	}
-	ch := sampleChunks()
-	ch[0].Jobs[0].Limits.Nodes = 2000
-	if c, _ := JobID(EngineSettings{Name: "sf15", Threads: 1, HashMB: 16}, ch); c == a {
-		t.Error("another node budget gave the same job id")
-	}
 }
 
 // Outcomes cross the bus as JSON: every field must survive.
@@ -107,35 +103,86 @@ func TestOutcomeRoundTrip(t *testing.T) {
 	}
 }
 
+// The assembler takes each chunk's first result with the chunk's nonce
+// and verified outcomes; it drops what has no nonce, another chunk's
+// nonce, another job's subject or no identity, refuses outcomes outside
+// the rules, and fails the job on a failure with the nonce only.
 func TestAssemblerTakesEachChunkOnce(t *testing.T) {
-	chunks := sampleChunks()
-	a := newAssembler("j", chunks)
-	e := score.CP(10)
-	res := func(i int, outs []analysis.Outcome, errText string) []byte {
-		b, _ := json.Marshal(resultMsg{Job: "j", Index: i, Worker: "w", Outcomes: outs, Err: errText})
+	chunks := sampleChunks() // chunk 0: after 1.e4 e5 (White to move); chunk 1: after 1.e4
+	nonces := []string{"n0", "n1"}
+	a := newAssembler("j", chunks, nonces)
+	e, big, mate := score.CP(10), score.CP(40_000), score.Mate(200)
+	res := func(i int, nonce string, outs []analysis.Outcome, errText string) []byte {
+		b, _ := json.Marshal(resultMsg{Job: "j", Index: i, Worker: "w", Nonce: nonce, Outcomes: outs, Err: errText})
 		return b
 	}
-	if n, err := a.add(resultSubject("j", 1), res(1, []analysis.Outcome{{Eval: &e}}, "")); err != nil || n != 1 {
-		t.Fatalf("first result: %d %v", n, err)
-	}
-	// a redelivered chunk's second result is ignored, even if it differs
-	if n, err := a.add(resultSubject("j", 1), res(1, []analysis.Outcome{{BestUCI: "a2a3"}}, "")); err != nil || n != 0 {
-		t.Fatalf("duplicate: %d %v", n, err)
+	good1 := []analysis.Outcome{{Eval: &e, BestUCI: "e7e5", PV: []string{"e7e5", "g1f3"}, Depth: 12, Nodes: 1000}}
+	var drop *droppedResult
+	var bad *refusedResult
+	var failed *failedChunk
+	for _, tc := range []struct {
+		name    string
+		subject string
+		data    []byte
+		want    any // nil: taken
+	}{
+		{"no nonce", resultSubject("j", 1, "UX"), res(1, "", good1, ""), &drop},
+		{"another chunk's nonce", resultSubject("j", 1, "UX"), res(1, "n0", good1, ""), &drop},
+		{"a failure without the nonce", resultSubject("j", 1, "UX"), res(1, "", nil, "forged"), &drop},
+		{"another job", resultSubject("other", 1, "UX"), res(1, "n1", good1, ""), &drop},
+		{"no identity (the old subject)", "outpost.results.j.1", res(1, "n1", good1, ""), &drop},
+		{"chunk out of range", resultSubject("j", 2, "UX"), res(2, "n1", good1, ""), &drop},
+		{"not JSON", resultSubject("j", 1, "UX"), []byte("{"), &drop},
+		{"no outcome", resultSubject("j", 1, "UX"), res(1, "n1", nil, ""), &bad},
+		{"illegal best move", resultSubject("j", 1, "UX"), res(1, "n1", []analysis.Outcome{{Eval: &e, BestUCI: "e1e8"}}, ""), &bad},
+		{"illegal line", resultSubject("j", 1, "UX"), res(1, "n1", []analysis.Outcome{{Eval: &e, BestUCI: "e7e5", PV: []string{"e7e5", "e7e5"}}}, ""), &bad},
+		{"cp out of range", resultSubject("j", 1, "UX"), res(1, "n1", []analysis.Outcome{{Eval: &big, BestUCI: "e7e5"}}, ""), &bad},
+		{"mate out of range", resultSubject("j", 1, "UX"), res(1, "n1", []analysis.Outcome{{Eval: &mate, BestUCI: "e7e5"}}, ""), &bad},
+		{"negative depth", resultSubject("j", 1, "UX"), res(1, "n1", []analysis.Outcome{{Eval: &e, BestUCI: "e7e5", Depth: -1}}, ""), &bad},
+		{"taken", resultSubject("j", 1, "UX"), res(1, "n1", good1, ""), nil},
+		// a redelivered chunk's second result is ignored, even if it differs
+		{"duplicate", resultSubject("j", 1, "UY"), res(1, "n1", []analysis.Outcome{{BestUCI: "a7a6"}}, ""), nil},
+		{"a failure with the nonce", resultSubject("j", 0, "UX"), res(0, "n0", nil, "engine refused"), &failed},
+	} {
+		n, err := a.add(tc.subject, tc.data)
+		switch want := tc.want.(type) {
+		case nil:
+			if err != nil {
+				t.Errorf("%s: %v, want taken", tc.name, err)
+			}
+		case **droppedResult:
+			if !errors.As(err, want) || n != 0 {
+				t.Errorf("%s: %d %v, want dropped", tc.name, n, err)
+			}
+		case **refusedResult:
+			if !errors.As(err, want) || n != 0 {
+				t.Errorf("%s: %d %v, want refused", tc.name, n, err)
+			}
+		case **failedChunk:
+			if !errors.As(err, want) {
+				t.Errorf("%s: %v, want the job failed", tc.name, err)
+			}
+		}
 	}
 	if a.complete() || a.duplicates != 1 || a.out[1][0].Eval.CP != 10 {
 		t.Fatalf("after duplicate: complete=%v duplicates=%d out=%+v", a.complete(), a.duplicates, a.out[1])
 	}
-	if _, err := a.add(resultSubject("j", 0), res(0, nil, "")); err == nil {
-		t.Error("a result with no outcome for a one-position chunk was accepted")
-	}
-	if _, err := a.add(resultSubject("other", 0), res(0, nil, "")); err == nil {
-		t.Error("another job's result was accepted")
-	}
-	if _, err := a.add(resultSubject("j", 0), res(0, nil, "engine refused")); err == nil {
-		t.Error("a worker's error did not fail the job")
-	}
-	if _, err := a.add(resultSubject("j", 0), res(0, []analysis.Outcome{{BestUCI: "e7e5"}}, "")); err != nil || !a.complete() {
+	e2 := score.CP(-20)
+	if _, err := a.add(resultSubject("j", 0, "UX"), res(0, "n0", []analysis.Outcome{{Eval: &e2, BestUCI: "g1f3"}}, "")); err != nil || !a.complete() {
 		t.Fatalf("last result: %v complete=%v", err, a.complete())
+	}
+}
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"worker-1":           "worker-1",
+		"w\x1b[2Jevil\nline": `w\x1b[2Jevil\nline`,
+		"émile":              "émile",
+		"a\u202eb":           `a\u202eb`,
+	} {
+		if got := printable(in); got != want {
+			t.Errorf("printable(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -124,7 +124,10 @@ func (w *Worker) Run(ctx context.Context) error {
 	if w.ID == "" {
 		w.ID = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
-	if err := w.Conn.Ensure(ctx, w.Settings); err != nil {
+	if err := w.Conn.Ensure(ctx, w.Settings, w.Logger); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while waiting for the cluster
+		}
 		return err
 	}
 	cons, err := w.Conn.JS.Consumer(ctx, WorkStream, WorkConsumer)
@@ -243,7 +246,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait
 	defer w.busy.Add(-1)
 	d, err := decodeChunk(msg.Subject(), msg.Data())
 	if err != nil {
-		w.refuse(ctx, msg, "", "chunk refused: "+err.Error(), log)
+		w.refuse(ctx, msg, "chunk refused: "+err.Error(), log)
 		return
 	}
 	log = log.With().Str("job", d.job).Int("chunk", d.index).Logger()
@@ -252,7 +255,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait
 	}
 	if err := w.engine(ctx, s, d.engine, log); err != nil {
 		if errors.Is(err, enginepath.ErrNotInstalled) {
-			w.refuse(ctx, msg, d.nonce, fmt.Sprintf("engine %s is not installed on worker %s: %v", d.engine.Name, w.ID, err), log)
+			w.refuse(ctx, msg, fmt.Sprintf("engine %s is not installed on worker %s: %v", d.engine.Name, w.ID, err), log)
 			return
 		}
 		log.Error().Err(err).Msg("cluster: engine does not start; chunk left for another worker")
@@ -273,12 +276,15 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait
 		_ = msg.Nak()
 		return
 	}
-	if _, perr := w.Conn.JS.Publish(ctx, resultSubject(d.job, d.index), b, jetstream.WithMsgID(msgID("result", d.job, d.index, d.nonce))); perr != nil {
+	if _, perr := w.Conn.JS.Publish(ctx, resultSubject(d.job, d.index, w.Conn.resultIdentity()), b, jetstream.WithMsgID(msgID("result", d.job, d.index, d.nonce))); perr != nil {
 		log.Warn().Err(perr).Msg("cluster: publish result; chunk left for redelivery")
 		_ = msg.Nak()
 		return
 	}
-	if err := msg.DoubleAck(ctx); err != nil {
+	// acknowledged even while the worker stops: the result is stored
+	ackCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refusalPublishWait)
+	defer cancel()
+	if err := msg.DoubleAck(ackCtx); err != nil {
 		// the result is stored; a redelivery's second result is ignored
 		log.Warn().Err(err).Msg("cluster: ack")
 	}
@@ -339,24 +345,23 @@ const refusalPublishWait = 5 * time.Second
 // refuse answers a chunk this worker will not run as failed with the
 // reason, once, and terminates it, so JetStream never delivers it again;
 // it counts as failed, never as done. The answer goes to the chunk's
-// results subject when its subject names a chunk of a job, else to
-// outpost.results.refused.SEQ; its message id (the work stream's
-// sequence) keeps it single if the chunk is delivered again before the
-// termination lands. nonce is the chunk's run when it was decoded ("" when
-// not): the submitter fails that run's job with the reason.
-func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, nonce, reason string, log zerolog.Logger) {
+// results subject with the chunk's nonce when the message names its chunk
+// and nonce (peekRoute), else to outpost.results.refused.SEQ.IDENTITY;
+// its message id (the work stream's sequence) keeps it single if the
+// chunk is delivered again before the termination lands.
+func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, reason string, log zerolog.Logger) {
 	if len(reason) > maxReasonLen {
 		reason = reason[:maxReasonLen] + "…"
 	}
 	subject := msg.Subject()
-	res := resultMsg{Worker: w.ID, Nonce: nonce, Err: reason, Refused: clip(subject)}
+	res := resultMsg{Worker: w.ID, Err: reason, Refused: clip(subject)}
 	var seq uint64
 	if md, err := msg.Metadata(); err == nil {
 		seq = md.Sequence.Stream
 	}
-	answer := refusedPrefix + strconv.FormatUint(seq, 10)
-	if job, index, err := parseSubject(workPrefix, subject); err == nil && isHex(job, jobIDLen) {
-		res.Job, res.Index, answer = job, index, resultSubject(job, index)
+	answer := resultsPrefix + refusedJob + "." + strconv.FormatUint(seq, 10) + "." + w.Conn.resultIdentity()
+	if r := peekRoute(subject, msg.Data()); r.ok {
+		res.Job, res.Index, res.Nonce, answer = r.job, r.index, r.nonce, resultSubject(r.job, r.index, w.Conn.resultIdentity())
 	}
 	var opts []jetstream.PublishOpt
 	if seq > 0 { // always, for a message of the work stream

@@ -87,7 +87,7 @@ func runClusterServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	opt := cluster.ServerOptions{Addr: *addr, StoreDir: *dir, Name: *name, TLSCert: *cert, TLSKey: *key, TLSCA: *ca,
-		Insecure: *insecure, ClusterAddr: *clusterAddr, Replicas: *replicas, ResultsMaxAge: *resultsAge}
+		Insecure: *insecure, ClusterAddr: *clusterAddr, Replicas: *replicas, ResultsMaxAge: *resultsAge, Logger: env.logger()}
 	if err := serveOptions(fs, &opt, *authDir, *noAuth, *routes); err != nil {
 		return err
 	}
@@ -101,10 +101,14 @@ func runClusterServe(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, ", routes at %s", u)
 	}
 	fmt.Fprintf(env.Stdout, "; workers: outpost worker --cluster %s --creds worker.creds\n", srv.URL())
-	if opt.Auth != nil {
-		// the streams are created once the cluster's nodes are up
-		if err := srv.Ready(ctx); err == nil {
-			fmt.Fprintln(env.Stdout, "streams ready")
+	// the streams are created once the cluster has formed (the log says
+	// what it waits for); the ready line comes only then
+	if err := srv.Ready(ctx); err == nil {
+		if opt.Auth != nil {
+			fmt.Fprintf(env.Stdout, "cluster ready: streams %s and %s, consumer %s, buckets %s and %s exist\n",
+				cluster.WorkStream, cluster.ResultsStream, cluster.WorkConsumer, cluster.WorkersBucket, cluster.JobsBucket)
+		} else {
+			fmt.Fprintln(env.Stdout, "cluster ready (formed; without --auth the clients create the streams)")
 		}
 	}
 	<-ctx.Done()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,5 +59,40 @@ func TestClusterCommandsCredentials(t *testing.T) {
 				t.Errorf("exit %d, want %d; output does not say %q:\n%s%s", code, tc.code, tc.want, out, errOut)
 			}
 		})
+	}
+}
+
+// TestClusterStatusWhileForming: the first node of three (auth, routes to
+// two nodes not started) is up; `cluster status` says the cluster is
+// forming and how many peers it has (a worker meeting it waits: that
+// is analysis/cluster's TestThreeNodesFormOneAfterAnother).
+func TestClusterStatusWhileForming(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "auth")
+	if _, err := cluster.InitAuth(dir, 1); err != nil {
+		t.Fatal(err)
+	}
+	a, err := cluster.LoadAuth(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var routes []string
+	for range 3 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		routes = append(routes, "nats://"+l.Addr().String())
+		l.Close()
+	}
+	srv, err := cluster.Serve(cluster.ServerOptions{Addr: "127.0.0.1:0", StoreDir: t.TempDir(), Auth: a, Name: "n1",
+		ClusterAddr: strings.TrimPrefix(routes[0], "nats://"), Routes: routes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	t.Setenv("OUTPOST_CONFIG", "")
+	code, out, errOut := runCLI(t, "", "cluster", "status", "--cluster", srv.URL(), "--creds", filepath.Join(dir, "client.creds"))
+	if code != 0 || !strings.Contains(out, "cluster: forming (1 of 3 peers") {
+		t.Errorf("status of one node of three: exit %d\n%s%s", code, out, errOut)
 	}
 }

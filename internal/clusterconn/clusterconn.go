@@ -6,6 +6,7 @@ package clusterconn
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -128,7 +129,8 @@ func NewMonitor(c config.ClusterConfig, name string) *Monitor {
 	return &Monitor{lazyConn{opts: o}}
 }
 
-// Status reads the status, connecting first if needed.
+// Status reads the status, connecting first if needed; a cluster still
+// forming is an error saying so ("cluster: forming (2 of 3 peers, …)").
 func (m *Monitor) Status(ctx context.Context) (*cluster.ClusterStatus, error) {
 	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
 	defer cancel()
@@ -138,5 +140,10 @@ func (m *Monitor) Status(ctx context.Context) (*cluster.ClusterStatus, error) {
 	if err != nil {
 		return nil, err
 	}
-	return conn.Status(ctx)
+	st, err := conn.Status(ctx)
+	if err == nil && st.Forming != nil {
+		// no workers, queue or jobs exist yet: the page says why
+		return nil, fmt.Errorf("%s", strings.TrimSpace(st.String()))
+	}
+	return st, err
 }

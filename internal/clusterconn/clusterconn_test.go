@@ -2,11 +2,14 @@ package clusterconn
 
 import (
 	"context"
+	"net"
+	"strings"
 	"testing"
 
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/cluster"
 	"github.com/outpostchess/outpost/config"
 )
 
@@ -52,5 +55,31 @@ func TestConnectionFailsAndIsRetried(t *testing.T) {
 	m.Close()
 	if d.EngineName() != "" {
 		t.Errorf("EngineName before any result = %q", d.EngineName())
+	}
+}
+
+// TestMonitorSaysForming: the console's status of a cluster whose first
+// node of three is up (no auth, routes to two nodes not started) is an
+// error saying it is forming, not an empty page.
+func TestMonitorSaysForming(t *testing.T) {
+	var routes []string
+	for range 3 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		routes = append(routes, "nats://"+l.Addr().String())
+		l.Close()
+	}
+	srv, err := cluster.Serve(cluster.ServerOptions{Addr: "127.0.0.1:0", StoreDir: t.TempDir(), Name: "n1",
+		ClusterAddr: strings.TrimPrefix(routes[0], "nats://"), Routes: routes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	m := NewMonitor(config.ClusterConfig{URL: srv.URL()}, "test")
+	defer m.Close()
+	if _, err := m.Status(context.Background()); err == nil || !strings.Contains(err.Error(), "forming (1 of 3 peers") {
+		t.Errorf("status of one node of three: %v, want it to say the cluster is forming", err)
 	}
 }
