@@ -58,6 +58,7 @@ func (s *Server) routeTable() []route {
 		{"GET", "/lichess", authOptional, s.handleExplorerLichess},
 		{"GET", "/standard", authNone, s.handleTablebase},
 	}
+	rs = append(rs, s.arenaRoutes()...)
 	for _, api := range []struct {
 		prefix string
 		auth   authKind
