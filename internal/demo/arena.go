@@ -59,15 +59,14 @@ func (opt *Options) createArena(srv *sandbox.Server, tc config.TimeControl, cfg 
 		dur = DefaultArenaDuration
 	}
 	id, err := srv.CreateArena(sandbox.ArenaSpec{Name: "Sandbox Bot Arena", Limit: tc.Base, Increment: tc.Increment,
-		Duration: dur, BotsAllowed: true})
+		Duration: dur, BotsAllowed: true, StartIn: opt.ArenaStartIn})
 	if err != nil {
 		return "", fmt.Errorf("demo: create the arena: %w", err)
 	}
 	cfg.Tournaments.Enabled = true
-	cfg.Tournaments.Arenas = []string{id}
+	cfg.Tournaments.Arenas = append(append([]string(nil), cfg.Tournaments.Arenas...), id)
 	cfg.Tournaments.Poll = arenaPoll
 	cfg.Matchmaking.Enabled = false
-	cfg.Challenge.MaxGames = max(cfg.Challenge.MaxGames, 2)
 	return id, nil
 }
 

@@ -118,6 +118,9 @@ type Options struct {
 	Arena int
 	// ArenaDuration is the arena's length (0: DefaultArenaDuration).
 	ArenaDuration time.Duration
+	// ArenaStartIn is how long after the run's start the arena starts
+	// (0: at once; tests start it with sandbox.Server.StartArena).
+	ArenaStartIn time.Duration
 	// Stop, when it fires, shuts the daemon down as SIGINT would, with the
 	// configured [game] shutdown mode, while the sandbox and the sparring
 	// partners stay up; Run returns once the daemon has returned. Without

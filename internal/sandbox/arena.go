@@ -153,6 +153,18 @@ func (s *Server) CreateArena(spec ArenaSpec) (string, error) {
 	return spec.ID, nil
 }
 
+// StartArena starts an arena not started yet at the next tick.
+func (s *Server) StartArena(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.arenas[id]
+	if a == nil || a.status != arenaCreated {
+		return fmt.Errorf("sandbox: start arena %s: no such arena waiting to start", id)
+	}
+	a.startsAt = s.now()
+	return nil
+}
+
 // EndArena ends a started arena at the next tick, or deletes one not
 // started yet, as lila's TournamentApi.kill (the terminate endpoint) does.
 func (s *Server) EndArena(id string) error {
