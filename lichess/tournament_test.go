@@ -3,7 +3,6 @@ package lichess_test
 import (
 	"encoding/json"
 	"errors"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +14,7 @@ import (
 // TestE2EArenaJoinAndRefusals joins, shows and withdraws over HTTP, and
 // checks lila's refusals reach the caller as ErrBadRequest with lila's
 // reason: a BOT in an arena without conditions.bots, a wrong entry code,
-// an unknown id; and a BOT's Swiss join is refused with 403.
+// an unknown id.
 func TestE2EArenaJoinAndRefusals(t *testing.T) {
 	e := newE2EWith(t, sandbox.Config{ArenaTick: time.Hour}) // no pairing during the test
 	open, err := e.srv.CreateArena(sandbox.ArenaSpec{Name: "Bot Arena", Limit: time.Minute, StartIn: time.Hour,
@@ -72,10 +71,6 @@ func TestE2EArenaJoinAndRefusals(t *testing.T) {
 	if len(listed) != 3 {
 		t.Errorf("arenas created by lichess: %v, want 3", listed)
 	}
-	resp := e.rawPost("/api/swiss/abcdefgh/join", botToken)
-	if resp != 403 {
-		t.Errorf("a bot's Swiss join: %d, want 403", resp)
-	}
 }
 
 // FuzzArenaJSON decodes arbitrary arena documents: the flexible date and
@@ -101,20 +96,4 @@ func FuzzArenaJSON(f *testing.F) {
 			}
 		}
 	})
-}
-
-// rawPost posts an empty form with a token and returns the status code.
-func (e *e2e) rawPost(path, token string) int {
-	e.t.Helper()
-	req, err := http.NewRequestWithContext(e.ctx, "POST", e.url+path, nil)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp.StatusCode
 }

@@ -20,7 +20,7 @@ func TestArenaLifecycle(t *testing.T) {
 	ended := make(chan string, 1)
 	e := newEnv(t, Config{Now: clk.now, ArenaTick: 5 * time.Millisecond, OnArenaEnd: func(id string) { ended <- id }})
 	id, err := e.srv.CreateArena(ArenaSpec{Name: "Bullet Bots", Limit: time.Minute, StartIn: time.Minute,
-		Duration: 10 * time.Minute, BotsAllowed: true})
+		Duration: 10 * time.Minute, BotsAllowed: true, Team: "bot-league"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,6 +31,8 @@ func TestArenaLifecycle(t *testing.T) {
 		e.mustOK(tok, "/api/tournament/"+id+"/join", url.Values{"pairMeAsap": {"true"}})
 	}
 	e.mustOK(tokAlice, "/api/tournament/"+id+"/join", nil)
+	e.mustOK(tokBob, "/api/tournament/"+id+"/join", nil)
+	e.mustOK(tokBob, "/api/tournament/"+id+"/withdraw", nil) // before the start: removed
 	if _, body := e.get(tokBot1, "/api/tournament/"+id); body["nbPlayers"] != float64(3) || body["secondsToStart"] != float64(60) {
 		t.Fatalf("before the start: %v", body)
 	}
@@ -91,4 +93,11 @@ func TestArenaLifecycle(t *testing.T) {
 		t.Fatalf("results: %d %s", status, body)
 	}
 	e.wantError(tokBot1, "/api/tournament/"+id+"/join", 400, "This tournament no longer exists")
+	for _, path := range []string{"/api/tournament/" + id + "/games", "/api/user/lichess/tournament/created?status=30",
+		"/api/team/bot-league/arena"} {
+		status, body := e.do(tokAlice, "GET", path, nil, "Accept", "application/x-ndjson")
+		if status != 200 || !strings.Contains(string(body), gid) && !strings.Contains(string(body), id) {
+			t.Errorf("%s: %d %s", path, status, body)
+		}
+	}
 }

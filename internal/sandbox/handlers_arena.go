@@ -24,10 +24,15 @@ type arenaClockJSON struct {
 
 // arenaPerfJSON is an arena's perf.
 type arenaPerfJSON struct {
-	Key  string `json:"key"`
-	Name string `json:"name"`
-	Icon string `json:"icon"`
+	Key      string `json:"key"`
+	Name     string `json:"name"`
+	Position int    `json:"position"`
+	Icon     string `json:"icon"`
 }
+
+// perfPositions order the speeds as lila's perf list does (the spec's
+// example has blitz at 1).
+var perfPositions = map[string]int{"bullet": 0, "blitz": 1, "rapid": 2, "classical": 3, "ultraBullet": 4}
 
 // arenaSheetJSON is the ArenaSheet schema.
 type arenaSheetJSON struct {
@@ -136,7 +141,7 @@ func (a *arena) minutes() int { return int((a.Duration + time.Minute - 1) / time
 
 func (a *arena) perf() arenaPerfJSON {
 	speed := speedOf(&timeControl{limit: a.Limit, increment: a.Increment}, 0)
-	return arenaPerfJSON{Key: speed, Name: perfName(speed), Icon: ""}
+	return arenaPerfJSON{Key: speed, Name: perfName(speed), Position: perfPositions[speed]}
 }
 
 func (a *arena) clockJSON() arenaClockJSON {
@@ -380,18 +385,6 @@ func (s *Server) serveArenaList(w http.ResponseWriter, r *http.Request, keep fun
 	s.serveStream(w, r, sub)
 }
 
-// handleSwissJoin serves POST /api/swiss/{id}/join: lila refuses BOT
-// accounts before anything else (controllers.Swiss.join: NoLameOrBot, whose
-// notForBotAccounts answers 403); the sandbox has no Swiss tournaments, so
-// everyone else gets a 404.
-func (s *Server) handleSwissJoin(w http.ResponseWriter, _ *http.Request, acc *account) {
-	if acc.Bot {
-		writeError(w, http.StatusForbidden, "This API endpoint is not for Bot accounts.")
-		return
-	}
-	writeError(w, http.StatusNotFound, "No such Swiss tournament")
-}
-
 // entryCodeOK checks an arena's entry code as TournamentApi.join does: the
 // code itself, or the user-specific HMAC-SHA256(code, user id) in hex.
 func entryCodeOK(code, userID, given string) bool {
@@ -413,7 +406,6 @@ func (s *Server) arenaRoutes() []route {
 		{"GET", "/api/tournament/{id}/games", authOptional, s.handleArenaGames},
 		{"GET", "/api/user/{username}/tournament/created", authOptional, s.handleArenasCreatedBy},
 		{"GET", "/api/team/{teamId}/arena", authOptional, s.handleTeamArenas},
-		{"POST", "/api/swiss/{id}/join", authUser, s.handleSwissJoin},
 	}
 }
 
