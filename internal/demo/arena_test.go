@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
@@ -76,7 +77,7 @@ func TestArenaDaemonPlaysWholeArena(t *testing.T) {
 	opt.Hooks.ArenaJoined = func(id string) { run.joined <- id }
 	opt.Hooks.GameFinished = func(g store.Game) { run.finished <- g.ID }
 	opt.Hooks.ArenaLeft = func(id, why string) {
-		if why == ArenaEndedReason() {
+		if why == daemon.ArenaEnded {
 			<-run.checked // keep the sandbox up until the script has read the results
 		}
 	}
@@ -175,9 +176,6 @@ func TestArenaDaemonPlaysWholeArena(t *testing.T) {
 	assert.Contains(t, out, "Wrong entry code")
 }
 
-// ArenaEndedReason is why the daemon leaves an ended arena.
-func ArenaEndedReason() string { return arenaEnded }
-
 // readArena reads the arena's results and games through the client.
 func readArena(ctx context.Context, t *testing.T, _ *sandbox.Server, c *lichess.Client, id string) ([]*lichess.ArenaResult, []*lichess.Game) {
 	var standing []*lichess.ArenaResult
@@ -232,4 +230,37 @@ func lilaStanding(games []*lichess.Game) map[string]expectedScore {
 		out[name] = expectedScore{total, sheet}
 	}
 	return out
+}
+
+// TestArenaDaemonWithdrawsAtShutdown stops the daemon while it is joined
+// to an arena not started yet: it withdraws (lila then removes it from the
+// arena) before it returns, in every shutdown mode.
+func TestArenaDaemonWithdrawsAtShutdown(t *testing.T) {
+	for _, mode := range []string{"finish", "abort", "leave"} {
+		t.Run(mode, func(t *testing.T) {
+			ctx := leakChecked(t, time.Minute)
+			cfg := easyConfig()
+			cfg.Game.Shutdown = mode
+			cfg.Tournaments.JoinBefore = 2 * time.Hour
+			stop := make(chan struct{})
+			left := make(chan string, 1)
+			opt := Options{Config: cfg, Arena: 2, TC: "1+0", ArenaStartIn: time.Hour, ArenaDuration: time.Hour,
+				Dir: t.TempDir(), Logger: testLogger(t), Stop: stop}
+			opt.Hooks.ArenaJoined = func(string) { close(stop) }
+			opt.Hooks.ArenaLeft = func(_, why string) { left <- why }
+			res, err := Run(ctx, opt)
+			require.NoError(t, err)
+			select {
+			case why := <-left:
+				assert.Equal(t, daemon.ArenaShutdown, why)
+			default:
+				t.Fatal("the daemon did not leave the arena")
+			}
+			require.NotNil(t, res.Arena)
+			for _, p := range res.Arena.Standing {
+				assert.NotEqual(t, BotName, p.Name, "withdrawn before the start: no longer a player")
+			}
+			assert.Len(t, res.Arena.Standing, 2, "the two sparring bots stay")
+		})
+	}
 }
