@@ -25,6 +25,7 @@ type Config struct {
 	Summary     SummaryConfig      `toml:"summary"`
 	Verify      VerifyConfig       `toml:"verify"`
 	Matchmaking MatchmakingConfig  `toml:"matchmaking"`
+	Tournaments TournamentsConfig  `toml:"tournaments"` // tournaments.go
 	Store       StoreConfig        `toml:"store"`
 	Analysis    AnalysisConfig     `toml:"analysis"`
 	Compare     CompareConfig      `toml:"compare"`
@@ -101,17 +102,18 @@ type ChallengeConfig struct {
 // wins; no match means Engines.Default. Unset list fields and nil pointers
 // match anything; MinRating/MaxRating 0 mean no bound.
 type Rule struct {
-	Name      string   `toml:"name"`       // optional label for logs
-	Speeds    []string `toml:"speeds"`     // match the challenge's speed
-	Variants  []string `toml:"variants"`   // match the challenge's variant
-	Rated     *bool    `toml:"rated"`      // match rated (true) or casual (false)
-	MinRating int      `toml:"min_rating"` // opponent's rating at least this
-	MaxRating int      `toml:"max_rating"` // opponent's rating at most this
-	Titles    []string `toml:"titles"`     // opponent's title (GM, IM, …, BOT; "none" = untitled)
-	Bot       *bool    `toml:"bot"`        // opponent is a BOT account
-	Human     *bool    `toml:"human"`      // opponent is a human account
-	Users     []string `toml:"users"`      // opponent's username (case-insensitive)
-	Engine    string   `toml:"engine"`     // engine name: built-in or an [engines.NAME]
+	Name       string   `toml:"name"`       // optional label for logs
+	Speeds     []string `toml:"speeds"`     // match the challenge's speed
+	Variants   []string `toml:"variants"`   // match the challenge's variant
+	Rated      *bool    `toml:"rated"`      // match rated (true) or casual (false)
+	MinRating  int      `toml:"min_rating"` // opponent's rating at least this
+	MaxRating  int      `toml:"max_rating"` // opponent's rating at most this
+	Titles     []string `toml:"titles"`     // opponent's title (GM, IM, …, BOT; "none" = untitled)
+	Bot        *bool    `toml:"bot"`        // opponent is a BOT account
+	Human      *bool    `toml:"human"`      // opponent is a human account
+	Users      []string `toml:"users"`      // opponent's username (case-insensitive)
+	Tournament string   `toml:"tournament"` // an arena id, "any" arena game or "none" (tournaments.go)
+	Engine     string   `toml:"engine"`     // engine name: built-in or an [engines.NAME]
 }
 
 // EnginesConfig is the [engines] section: the default engine and the named
@@ -395,6 +397,7 @@ func Default() *Config {
 			MaxDelay:   2 * time.Hour,
 			ChatLine:   false,
 		},
+		Tournaments: defaultTournaments(),
 		Matchmaking: MatchmakingConfig{
 			Enabled:       false,
 			Interval:      10 * time.Minute,

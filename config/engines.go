@@ -90,6 +90,8 @@ type Opponent struct {
 	Title    string // "" when untitled
 	Bot      bool   // a BOT account
 	Username string
+	// Tournament is the arena id of an arena game ("" otherwise).
+	Tournament string
 }
 
 // EngineFor returns the engine that plays against o: the engine of the
@@ -138,5 +140,5 @@ func (r Rule) Matches(o Opponent) bool {
 	if len(r.Users) > 0 && !slices.ContainsFunc(r.Users, func(u string) bool { return strings.EqualFold(u, o.Username) }) {
 		return false
 	}
-	return true
+	return r.matchesTournament(o.Tournament)
 }

@@ -31,6 +31,7 @@ func (c *Config) validate() ValidationErrors {
 	c.checkSummary(ch)
 	c.checkVerify(ch)
 	c.checkMatchmaking(ch)
+	c.checkTournaments(ch)
 	c.checkStore(ch)
 	c.checkAnalysis(ch)
 	c.checkCompare(ch)

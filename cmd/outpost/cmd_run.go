@@ -12,7 +12,7 @@ import (
 // runRun implements `outpost run`: the daemon against Lichess, or with
 // --sandbox against an embedded sandbox.
 func runRun(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "run", "[--config FILE] [--sandbox [--games N] [--tc BASE+INC | --days N] [--sparring ENGINE] [--variant standard|chess960|fromPosition] [--fen FEN] [--time-scale X]]")
+	fs := newFlags(env, "run", "[--config FILE] [--sandbox [--games N] [--tc BASE+INC | --days N] [--sparring ENGINE] [--variant standard|chess960|fromPosition] [--fen FEN] [--time-scale X] [--arena N [--arena-duration D]]]")
 	cfgPath := configFlag(fs, "configuration file (TOML); default: built-in defaults")
 	sb := fs.Bool("sandbox", false, "run against an embedded Lichess sandbox with a sparring partner (offline demo)")
 	games := fs.Int("games", 0, "with --sandbox: exit 0 once this many games are over and summarised (0 = run until killed)")
@@ -21,6 +21,8 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	sparring := fs.String("sparring", "easy", "with --sandbox: the sparring partner's engine")
 	variant := fs.String("variant", "standard", "with --sandbox: the sparring partner's variant: standard, chess960 (a random start position, or --fen) or fromPosition (with --fen)")
 	fen := fs.String("fen", "", "with --sandbox: the start position of the sparring partner's challenges")
+	arena := fs.Int("arena", 0, "with --sandbox: play an arena tournament against N sparring bots (games at --tc with --sparring) until it ends, instead of the sparring partner's challenges")
+	arenaFor := fs.Duration("arena-duration", 0, "with --arena: the arena's length (default 5m)")
 	timeScale := fs.Float64("time-scale", 1, "with --sandbox: run real-time games on clocks scaled by this factor, 0.01 to 1: initial time, increment and first-move deadline (0.1 plays --tc 3+2 on 18 s + 0.2 s clocks; the speed stays the time control's)")
 	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
@@ -52,7 +54,8 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeLog()
 	if *sb {
-		o := app.Demo{Games: *games, TC: *tc, Days: *days, Sparring: *sparring, Variant: *variant, FEN: *fen, TimeScale: *timeScale}
+		o := app.Demo{Games: *games, TC: *tc, Days: *days, Sparring: *sparring, Variant: *variant, FEN: *fen, TimeScale: *timeScale,
+			Arena: *arena, ArenaDuration: *arenaFor}
 		if err := o.Check(); err != nil {
 			fmt.Fprintf(env.Stderr, "outpost run: %v\n", err)
 			fs.Usage()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -36,6 +37,11 @@ type Demo struct {
 	// TimeScale multiplies the sandbox's real-time clocks and first-move
 	// deadlines (sandbox.Config.TimeScale); 1 is Lichess's real time.
 	TimeScale float64
+	// Arena, when above 0, plays an arena of this many sparring bots
+	// (games at TC) instead of the sparring partner's challenges, for
+	// ArenaDuration (0: demo.DefaultArenaDuration).
+	Arena         int
+	ArenaDuration time.Duration
 }
 
 // Bounds of Demo.TimeScale: below 0.01 a bullet game's clock is a fraction
@@ -46,6 +52,10 @@ const (
 	MaxTimeScale = 1
 )
 
+// MaxArenaBots bounds --arena: the sandbox pairs up to 16 waiting players
+// exactly, and a demo needs no more.
+const MaxArenaBots = 15
+
 // Check validates the variant, start position and time scale (naming them
 // by their flags), and makes a standard game with a FEN fromPosition.
 func (o *Demo) Check() error {
@@ -53,6 +63,12 @@ func (o *Demo) Check() error {
 	case 0, 1, 2, 3, 5, 7, 10, 14: // lila's correspondence choices (lichess.ChallengeParams)
 	default:
 		return fmt.Errorf("--days %d: want 1, 2, 3, 5, 7, 10 or 14 (days per move of a correspondence game)", o.Days)
+	}
+	if o.Arena < 0 || o.Arena > MaxArenaBots {
+		return fmt.Errorf("--arena %d: want 1 to %d sparring bots (0: no arena)", o.Arena, MaxArenaBots)
+	}
+	if o.Arena > 0 && (o.Days > 0 || o.Variant == "chess960" || o.FEN != "") {
+		return errors.New("--arena plays standard real-time games: leave out --days, --variant and --fen")
 	}
 	if !(o.TimeScale >= MinTimeScale && o.TimeScale <= MaxTimeScale) { // NaN too
 		return fmt.Errorf("--time-scale %v: want %v to %v (1 = Lichess's real clocks)", o.TimeScale, MinTimeScale, MaxTimeScale)
@@ -108,7 +124,7 @@ func RunSandboxDemo(ctx context.Context, cfg *config.Config, o Demo, out io.Writ
 	}
 	dopt := demo.Options{Config: cfg, Games: o.Games, TC: o.TC, Days: o.Days, Sparring: o.Sparring,
 		SparringVariant: variant, SparringFEN: o.FEN,
-		Out: out, Summariser: sum, Logger: log, EngineOptions: maia}
+		Out: out, Summariser: sum, Logger: log, EngineOptions: maia, Arena: o.Arena, ArenaDuration: o.ArenaDuration}
 	dopt.Sandbox.TimeScale = o.TimeScale
 	if cfg.Verify.Enabled {
 		fish := SandboxFishnet(cfg, DemoFishnetNodes, DemoCloudDepth)
@@ -117,7 +133,7 @@ func RunSandboxDemo(ctx context.Context, cfg *config.Config, o Demo, out io.Writ
 	}
 	res, err := demo.Run(ctx, dopt)
 	if err != nil {
-		if o.Games == 0 && ctx.Err() != nil {
+		if o.Games == 0 && o.Arena == 0 && ctx.Err() != nil {
 			return nil // interrupted an open-ended run: a normal end
 		}
 		return err

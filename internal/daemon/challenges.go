@@ -159,7 +159,7 @@ func (d *Daemon) slotsLocked() (realTime, correspondence int) {
 			realTime++
 		}
 	}
-	return realTime + len(d.outgoing), correspondence
+	return realTime + len(d.outgoing) + d.arenaReservedLocked(), correspondence
 }
 
 // drainQueue retries the oldest queued challenge while there is room.

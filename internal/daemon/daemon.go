@@ -71,6 +71,10 @@ type Hooks struct {
 	// tried again (nil: until the next game's end, at most a minute); tests
 	// inject it to control time. Its error ends the summary worker.
 	PostRetryWait func(ctx context.Context) error
+	// ArenaJoined is called once the daemon joined an arena ([tournaments]).
+	ArenaJoined func(id string)
+	// ArenaLeft is called once it withdrew from one, with why.
+	ArenaLeft func(id, why string)
 	// NewAlarm starts the game runners' conduct waits (abort_after, the
 	// claim of victory); nil uses wall-clock timers. See
 	// runner.Config.NewAlarm.
@@ -119,14 +123,16 @@ type Daemon struct {
 	analyseReq chan struct{}  // wakes the analysis worker
 	// gamesChanged is closed (and replaced) whenever games changes.
 	gamesChanged chan struct{}
-	lastBusy     time.Time // last time a game was running (matchmaking)
+	lastBusy     time.Time  // last time a game was running (matchmaking)
+	arenas       *arenaBook // [tournaments] state (tournaments.go); nil when off
 }
 
 // gameSlot is one running game.
 type gameSlot struct {
 	opponent       string
 	bot            bool
-	correspondence bool // no real-time clock: does not take a max_games slot
+	correspondence bool   // no real-time clock: does not take a max_games slot
+	tournament     string // the arena of an arena game
 	cancel         context.CancelFunc
 }
 
@@ -163,6 +169,9 @@ func New(o Options) (*Daemon, error) {
 		analyseReq: make(chan struct{}, 1), gamesChanged: make(chan struct{}),
 	}
 	d.rec = newRecorder(o.Config, o.Store)
+	if o.Config.Tournaments.Enabled {
+		d.arenas = newArenaBook()
+	}
 	if g, ok := o.Summariser.(gateSetter); ok {
 		// The expected-winrate calculation yields to games on the clock
 		// ([summary] ewr_engines_in_game).
@@ -232,6 +241,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if d.cfg.Matchmaking.Enabled {
 		d.wg.Add(1)
 		go func() { defer d.wg.Done(); d.matchmaker(jobsCtx) }()
+	}
+	if d.arenas != nil {
+		d.wg.Add(1)
+		go func() { defer d.wg.Done(); d.tournaments(jobsCtx) }()
 	}
 
 	err = d.eventLoop(ctx, streamCtx, gamesCtx, stopGames)

@@ -78,13 +78,14 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 		}
 	}
 	gctx, cancel := context.WithCancel(gamesCtx)
-	slot := &gameSlot{opponent: info.Opponent.Username, cancel: cancel,
+	slot := &gameSlot{opponent: info.Opponent.Username, cancel: cancel, tournament: info.TournamentID,
 		correspondence: info.Speed == "correspondence" || (info.Speed == "" && acc.offer.Correspondence())}
 	d.games[id] = slot
 	d.notifyGames()
 	d.lastBusy = time.Now()
 	d.mu.Unlock()
 
+	d.noteArenaGame(id, info.TournamentID)
 	rec, label := d.gameRecord(gamesCtx, id, info, acc, wasAccepted)
 	engineName := rec.Engine
 	slot.bot = rec.OpponentBot
@@ -135,7 +136,7 @@ func (d *Daemon) gameRecord(ctx context.Context, id string, info lichess.GameInf
 	}
 	if engineName == "" {
 		o := Offer{Challenger: info.Opponent.Username, Rating: info.Opponent.Rating, Variant: info.Variant.Key,
-			Speed: info.Speed, Rated: info.Rated}
+			Speed: info.Speed, Rated: info.Rated, Tournament: info.TournamentID}
 		engineName, label = selectEngine(d.cfg, o)
 	}
 	rec = store.Game{ID: id, Opponent: info.Opponent.Username, OpponentRating: info.Opponent.Rating, OpponentBot: bot,

@@ -40,6 +40,8 @@ type Offer struct {
 	// MyRating is our own rating in the challenge's speed (0 = unknown),
 	// for the rating window.
 	MyRating int
+	// Tournament is the arena of an arena game ("" for a challenge).
+	Tournament string
 }
 
 // Correspondence reports whether the offer is for a correspondence or

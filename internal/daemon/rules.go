@@ -28,7 +28,7 @@ func refuseUnplayable(cfg *config.Config, o Offer, v Verdict) Verdict {
 // [[rules]], and a label naming the rule that chose it (for the log).
 func selectEngine(cfg *config.Config, o Offer) (engine, label string) {
 	name, i := cfg.EngineFor(config.Opponent{Speed: o.Speed, Variant: o.Variant, Rated: o.Rated, Rating: o.Rating,
-		Title: o.Title, Bot: o.Bot, Username: o.Challenger})
+		Title: o.Title, Bot: o.Bot, Username: o.Challenger, Tournament: o.Tournament})
 	switch {
 	case i < 0:
 		return name, "default"

@@ -89,6 +89,7 @@ func (d *Daemon) analyse(ctx context.Context, id string) store.Analysis {
 		}
 		return store.Analysis{GameID: id, State: store.AnalysisFailed}
 	}
+	lines = d.withArenaLine(ctx, id, lines)
 	summary := strings.Join(lines, "\n")
 	if err := d.store.SaveAnalysis(ctx, id, result, summary); err != nil {
 		log.Error().Err(err).Msg("save analysis")

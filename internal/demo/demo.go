@@ -112,6 +112,15 @@ type Options struct {
 	// Bots are scripted BOT accounts, online from the start, that answer
 	// the daemon's challenges (matchmaking).
 	Bots []SparringBot
+	// Arena, when above 0, runs an arena of this many sparring bots
+	// instead of the sparring partner (arena.go): the games use TC, the
+	// run ends once the arena has ended and the daemon has left it.
+	Arena int
+	// ArenaDuration is the arena's length (0: DefaultArenaDuration).
+	ArenaDuration time.Duration
+	// ArenaStartIn is how long after the run's start the arena starts
+	// (0: at once; tests start it with sandbox.Server.StartArena).
+	ArenaStartIn time.Duration
 	// Stop, when it fires, shuts the daemon down as SIGINT would, with the
 	// configured [game] shutdown mode, while the sandbox and the sparring
 	// partners stay up; Run returns once the daemon has returned. Without
@@ -144,6 +153,8 @@ type Result struct {
 	Summary  map[string][]string // posted summary lines by game id
 	Sandbox  *sandbox.Server
 	StoreDir string
+	// Arena is the arena's final state (Options.Arena runs only).
+	Arena *sandbox.ArenaInfo
 }
 
 // checkSparring builds the sparring partner's engine once, so that a spec
@@ -323,6 +334,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	if botToken == "" {
 		botToken = "lip_" + randomHex(12)
 	}
+	opt.addArenaBots()
 	sbCfg, sparTokens, botTokens := opt.accounts(botToken)
 	sbCfg.Logger = opt.Logger.With().Str("component", "sandbox").Logger()
 	vf := newVerifyFlow(opt)
@@ -365,6 +377,10 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	cfg := *opt.Config
 	if v := opt.SparringVariant; v != "" && !slices.Contains(cfg.Challenge.Variants, v) {
 		cfg.Challenge.Variants = append(slices.Clone(cfg.Challenge.Variants), v)
+	}
+	arenaID, err := opt.createArena(srv, tc, &cfg)
+	if err != nil {
+		return nil, err
 	}
 	cfg.Lichess.URL = url
 	cfg.Lichess.ExplorerURL, cfg.Lichess.TablebaseURL = url, url // the sandbox serves both
@@ -414,6 +430,17 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		printGame(opt.Out, srv, st, id, finished, opt.Games)
 	}
 	hooks := demoHooks(opt, vf, report)
+	if arenaID != "" {
+		left := hooks.ArenaLeft
+		hooks.ArenaLeft = func(id, why string) {
+			if left != nil {
+				left(id, why)
+			}
+			if id == arenaID && why == arenaEnded {
+				stop() // the arena is over: so is the run
+			}
+		}
+	}
 	endedHook := hooks.GameFinished
 	hooks.GameFinished = func(g store.Game) {
 		if opt.Summariser != nil && (!cfg.Summary.Enabled || g.Status == string(lichess.StatusAborted) || g.Status == string(lichess.StatusNoStart)) {
@@ -452,6 +479,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		if err != nil {
 			return fail(err)
 		}
+		b.arena = arenaID
 		wg.Add(1)
 		go func() { defer wg.Done(); b.run(runCtx) }()
 	}
@@ -468,6 +496,9 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	stop()
 	wg.Wait()
+	if arenaID != "" {
+		res.Arena = printArena(opt.Out, srv, arenaID)
+	}
 	games, gamesErr := st.RecentGames(context.WithoutCancel(ctx), 1000)
 	res.Games = games
 	if gamesErr != nil {

@@ -34,6 +34,8 @@ type SparringBot struct {
 	// ResignAfter makes it resign instead of making its move number
 	// ResignAfter+1, to keep games short (0: play to the end).
 	ResignAfter int
+	// inArena makes it join the demo's arena (arena.go).
+	inArena bool
 }
 
 // sparBot runs one SparringBot.
@@ -43,6 +45,7 @@ type sparBot struct {
 	cfg    *config.Config
 	log    zerolog.Logger
 	wg     sync.WaitGroup
+	arena  string // the demo arena it joins (inArena)
 }
 
 func newSparBot(url, token string, spec SparringBot, opt Options, cfg *config.Config) (*sparBot, error) {
@@ -79,6 +82,7 @@ func (b *sparBot) run(ctx context.Context) {
 		return
 	}
 	defer stream.Close()
+	b.joinArena(ctx)
 	playing := map[string]bool{}
 	for ev := range stream.Events() {
 		switch e := ev.(type) {

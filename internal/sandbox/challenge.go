@@ -20,6 +20,7 @@ type challenge struct {
 	fen          string
 	rated        bool
 	source       string // lila's game source of the game it starts: SourceFriend unless Server.Pair
+	tournament   string // the arena of an arena pairing
 	clock        *timeControl
 	days         int
 	color        string // white, black or random

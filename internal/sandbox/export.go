@@ -43,6 +43,9 @@ func (s *Server) exportJSON(g *game, opt exportOptions, base string) gameJSON {
 		d := g.days
 		j.DaysPerTurn = &d
 	}
+	if a := s.arenas[g.tournamentID]; a != nil {
+		j.ArenaTour = &arenaTourJSON{ID: a.ID, Name: a.Name}
+	}
 	if g.clock != nil {
 		lim, inc := int(g.clock.limit/time.Second), int(g.clock.increment/time.Second)
 		j.Clock = &exportClockJSON{Initial: lim, Increment: inc, TotalTime: lim + 40*inc}

@@ -34,40 +34,41 @@ var statusIDs = map[string]int{
 // game is the server-side state of one game. All fields are guarded by the
 // server's mutex.
 type game struct {
-	id          string
-	fullIDs     [2]string
-	players     [2]*account
-	variant     string // "standard", "fromPosition" or "chess960"
-	initialFEN  string // "" for the standard start position
-	rated       bool
-	source      string        // lila's game source: "friend" (a challenge), "lobby", "arena", "pool", "swiss"
-	clock       *timeControl  // nominal time control; nil for correspondence / unlimited
-	initial     time.Duration // the running (possibly scaled) clock's initial time
-	increment   time.Duration // the running clock's increment
-	firstMove   time.Duration // deadline of each first move (0: none)
-	days        int           // days per turn, 0 if not correspondence
-	createdAt   time.Time
-	lastMoveAt  time.Time
-	pos         *position // rules state, updated move by move
-	startPly    int       // ply number of the initial position (from its FEN)
-	uci         []string
-	movesText   []byte // uci joined by spaces, kept as moves are made
-	san         []string
-	clocksAfter []time.Duration // remaining time of the mover after each ply
-	remaining   [2]time.Duration
-	turnStart   time.Time
-	status      string
-	winner      int
-	drawOffer   [2]bool
-	takeback    [2]bool // a takeback proposed by white / black
-	subs        map[*subscriber]bool
-	streams     [2]int       // open game streams per player
-	leftAt      [2]time.Time // last presence of a player without a stream
-	goneSent    [2]bool
-	claimSent   [2]bool
-	chat        []ChatLine
-	timer       *time.Timer
-	analysis    *Analysis
+	id           string
+	fullIDs      [2]string
+	players      [2]*account
+	variant      string // "standard", "fromPosition" or "chess960"
+	initialFEN   string // "" for the standard start position
+	rated        bool
+	source       string        // lila's game source: "friend" (a challenge), "lobby", "arena", "pool", "swiss"
+	tournamentID string        // the arena of an arena game (arena.go)
+	clock        *timeControl  // nominal time control; nil for correspondence / unlimited
+	initial      time.Duration // the running (possibly scaled) clock's initial time
+	increment    time.Duration // the running clock's increment
+	firstMove    time.Duration // deadline of each first move (0: none)
+	days         int           // days per turn, 0 if not correspondence
+	createdAt    time.Time
+	lastMoveAt   time.Time
+	pos          *position // rules state, updated move by move
+	startPly     int       // ply number of the initial position (from its FEN)
+	uci          []string
+	movesText    []byte // uci joined by spaces, kept as moves are made
+	san          []string
+	clocksAfter  []time.Duration // remaining time of the mover after each ply
+	remaining    [2]time.Duration
+	turnStart    time.Time
+	status       string
+	winner       int
+	drawOffer    [2]bool
+	takeback     [2]bool // a takeback proposed by white / black
+	subs         map[*subscriber]bool
+	streams      [2]int       // open game streams per player
+	leftAt       [2]time.Time // last presence of a player without a stream
+	goneSent     [2]bool
+	claimSent    [2]bool
+	chat         []ChatLine
+	timer        *time.Timer
+	analysis     *Analysis
 }
 
 // timeControl is a real-time clock setting.

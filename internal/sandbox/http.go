@@ -59,6 +59,7 @@ func (s *Server) routeTable() []route {
 		{"GET", "/standard", authNone, s.handleTablebase},
 	}
 	rs = append(rs, s.extEngineRoutes()...)
+	rs = append(rs, s.arenaRoutes()...)
 	for _, api := range []struct {
 		prefix string
 		auth   authKind

@@ -20,21 +20,22 @@ const errNotYourTurn = "Not your turn, or game already over"
 func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *game {
 	now := s.now()
 	g := &game{
-		id:         c.id,
-		players:    [2]*account{whitePlayer, blackPlayer},
-		variant:    c.variant,
-		initialFEN: c.fen,
-		rated:      c.rated,
-		source:     c.source,
-		clock:      c.clock,
-		days:       c.days,
-		createdAt:  now,
-		lastMoveAt: now,
-		turnStart:  now,
-		status:     "started",
-		winner:     noWinner,
-		subs:       map[*subscriber]bool{},
-		leftAt:     [2]time.Time{now, now},
+		id:           c.id,
+		players:      [2]*account{whitePlayer, blackPlayer},
+		variant:      c.variant,
+		initialFEN:   c.fen,
+		rated:        c.rated,
+		source:       c.source,
+		tournamentID: c.tournament,
+		clock:        c.clock,
+		days:         c.days,
+		createdAt:    now,
+		lastMoveAt:   now,
+		turnStart:    now,
+		status:       "started",
+		winner:       noWinner,
+		subs:         map[*subscriber]bool{},
+		leftAt:       [2]time.Time{now, now},
 	}
 	if g.source == "" {
 		g.source = SourceFriend
@@ -203,6 +204,9 @@ func (s *Server) finish(g *game, status string, winner int) {
 	s.log.Info().Str("game", g.id).Str("status", status).Str("winner", winnerName(winner)).Msg("game over")
 	s.learnOpening(g)
 	s.scheduleAnalysis(g)
+	if g.tournamentID != "" {
+		s.arenaGameOver(g)
+	}
 }
 
 // winnerName is the winner's color name, or "" for none.

@@ -54,17 +54,18 @@ func (s *Server) fullJSON(g *game) gameFullJSON {
 		initial = g.initialFEN
 	}
 	full := gameFullJSON{
-		Type:       "gameFull",
-		ID:         g.id,
-		Variant:    variantOf(g.variant),
-		Speed:      g.speed(),
-		Perf:       perfNameJSON{Name: perfName(g.speed())},
-		Rated:      g.rated,
-		CreatedAt:  g.createdAt.UnixMilli(),
-		White:      playerJSON(g.players[white]),
-		Black:      playerJSON(g.players[black]),
-		InitialFen: initial,
-		State:      s.stateJSON(g),
+		Type:         "gameFull",
+		ID:           g.id,
+		Variant:      variantOf(g.variant),
+		Speed:        g.speed(),
+		Perf:         perfNameJSON{Name: perfName(g.speed())},
+		Rated:        g.rated,
+		CreatedAt:    g.createdAt.UnixMilli(),
+		White:        playerJSON(g.players[white]),
+		Black:        playerJSON(g.players[black]),
+		InitialFen:   initial,
+		State:        s.stateJSON(g),
+		TournamentID: g.tournamentID,
 	}
 	if g.clock != nil {
 		// The running clock: the nominal one unless TimeScale scales it.
@@ -95,24 +96,25 @@ func (s *Server) eventInfo(g *game, col int) *gameEventInfoJSON {
 		lastMove = g.uci[n-1]
 	}
 	info := &gameEventInfoJSON{
-		FullID:   g.fullIDs[col],
-		GameID:   g.id,
-		Fen:      g.fen(),
-		Color:    colorName(col),
-		LastMove: lastMove,
-		Source:   g.source,
-		Status:   statusJSON{ID: statusIDs[g.status], Name: g.status},
-		Variant:  variantOf(g.variant),
-		Speed:    g.speed(),
-		Perf:     g.speed(),
-		Rated:    g.rated,
-		HasMoved: g.hasMoved(col),
-		Opponent: opponentJSON{ID: opp.id, Username: opp.Name, Rating: opp.Rating},
-		IsMyTurn: !g.over() && g.turn() == col,
-		Winner:   winnerName(g.winner),
-		Rating:   g.players[col].Rating,
-		Compat:   compatJSON{Bot: true, Board: true},
-		ID:       g.id,
+		FullID:       g.fullIDs[col],
+		GameID:       g.id,
+		Fen:          g.fen(),
+		Color:        colorName(col),
+		LastMove:     lastMove,
+		Source:       g.source,
+		Status:       statusJSON{ID: statusIDs[g.status], Name: g.status},
+		Variant:      variantOf(g.variant),
+		Speed:        g.speed(),
+		Perf:         g.speed(),
+		Rated:        g.rated,
+		HasMoved:     g.hasMoved(col),
+		Opponent:     opponentJSON{ID: opp.id, Username: opp.Name, Rating: opp.Rating},
+		IsMyTurn:     !g.over() && g.turn() == col,
+		Winner:       winnerName(g.winner),
+		Rating:       g.players[col].Rating,
+		Compat:       compatJSON{Bot: true, Board: true},
+		ID:           g.id,
+		TournamentID: g.tournamentID,
 	}
 	if g.clock != nil || g.days > 0 {
 		secs := int(s.secondsLeft(g, col))

@@ -111,6 +111,12 @@ type Config struct {
 	// how long an analysis request waits for a provider to take it before
 	// 503 (0: lila-engine's 15 s). Tests shorten both.
 	EngineAcquireWait, EngineStartWait time.Duration
+	// ArenaTick is how often the arenas are organised: started, paired,
+	// finished (0: DefaultArenaTick, lila's StartedOrganizer period).
+	ArenaTick time.Duration
+	// OnArenaEnd, when set, is called with an arena's id once it has
+	// finished (tests synchronise on it), without the server's lock.
+	OnArenaEnd func(id string)
 }
 
 // Server is the sandbox. It is an http.Handler; Listen serves it on a
@@ -137,6 +143,9 @@ type Server struct {
 	requests   []RequestRecord
 	cloudEvals map[string]CloudEval // by FEN without move counters
 	explorer   map[explorerKey][]ExplorerMove
+	arenas     map[string]*arena // arena tournaments by id (arena.go)
+	arenaOrder []string          // arena ids in creation order
+	arenaLoop  bool              // the arena organizer runs
 	baseURL    string
 	closed     bool
 	httpSrv    *http.Server
@@ -197,6 +206,7 @@ func New(cfg Config) *Server {
 		events:     map[string]*subscriber{},
 		cloudEvals: map[string]CloudEval{},
 		explorer:   map[explorerKey][]ExplorerMove{},
+		arenas:     map[string]*arena{},
 		baseURL:    "http://127.0.0.1",
 		done:       make(chan struct{}),
 	}

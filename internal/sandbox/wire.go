@@ -82,25 +82,26 @@ type opponentJSON struct {
 
 // gameEventInfoJSON is the GameEventInfo schema.
 type gameEventInfoJSON struct {
-	FullID      string       `json:"fullId"`
-	GameID      string       `json:"gameId"`
-	Fen         string       `json:"fen"`
-	Color       string       `json:"color"`
-	LastMove    string       `json:"lastMove"`
-	Source      string       `json:"source"`
-	Status      statusJSON   `json:"status"`
-	Variant     variantJSON  `json:"variant"`
-	Speed       string       `json:"speed"`
-	Perf        string       `json:"perf"`
-	Rated       bool         `json:"rated"`
-	HasMoved    bool         `json:"hasMoved"`
-	Opponent    opponentJSON `json:"opponent"`
-	IsMyTurn    bool         `json:"isMyTurn"`
-	SecondsLeft *int         `json:"secondsLeft,omitempty"`
-	Winner      string       `json:"winner,omitempty"`
-	Rating      int          `json:"rating"`
-	Compat      compatJSON   `json:"compat"`
-	ID          string       `json:"id"`
+	FullID       string       `json:"fullId"`
+	GameID       string       `json:"gameId"`
+	Fen          string       `json:"fen"`
+	Color        string       `json:"color"`
+	LastMove     string       `json:"lastMove"`
+	Source       string       `json:"source"`
+	Status       statusJSON   `json:"status"`
+	Variant      variantJSON  `json:"variant"`
+	Speed        string       `json:"speed"`
+	Perf         string       `json:"perf"`
+	Rated        bool         `json:"rated"`
+	HasMoved     bool         `json:"hasMoved"`
+	Opponent     opponentJSON `json:"opponent"`
+	IsMyTurn     bool         `json:"isMyTurn"`
+	SecondsLeft  *int         `json:"secondsLeft,omitempty"`
+	Winner       string       `json:"winner,omitempty"`
+	Rating       int          `json:"rating"`
+	Compat       compatJSON   `json:"compat"`
+	ID           string       `json:"id"`
+	TournamentID string       `json:"tournamentId,omitempty"`
 }
 
 // eventJSON is one line of the event stream.
@@ -156,19 +157,20 @@ type perfNameJSON struct {
 
 // gameFullJSON is the GameFullEvent schema.
 type gameFullJSON struct {
-	Type        string         `json:"type"`
-	ID          string         `json:"id"`
-	Variant     variantJSON    `json:"variant"`
-	Clock       *clockJSON     `json:"clock,omitempty"`
-	Speed       string         `json:"speed"`
-	Perf        perfNameJSON   `json:"perf"`
-	Rated       bool           `json:"rated"`
-	CreatedAt   int64          `json:"createdAt"`
-	White       gamePlayerJSON `json:"white"`
-	Black       gamePlayerJSON `json:"black"`
-	InitialFen  string         `json:"initialFen"`
-	State       gameStateJSON  `json:"state"`
-	DaysPerTurn *int           `json:"daysPerTurn,omitempty"`
+	Type         string         `json:"type"`
+	ID           string         `json:"id"`
+	Variant      variantJSON    `json:"variant"`
+	Clock        *clockJSON     `json:"clock,omitempty"`
+	Speed        string         `json:"speed"`
+	Perf         perfNameJSON   `json:"perf"`
+	Rated        bool           `json:"rated"`
+	CreatedAt    int64          `json:"createdAt"`
+	White        gamePlayerJSON `json:"white"`
+	Black        gamePlayerJSON `json:"black"`
+	InitialFen   string         `json:"initialFen"`
+	State        gameStateJSON  `json:"state"`
+	DaysPerTurn  *int           `json:"daysPerTurn,omitempty"`
+	TournamentID string         `json:"tournamentId,omitempty"`
 }
 
 // chatLineJSON is the ChatLineEvent schema.
@@ -289,6 +291,13 @@ type gameJSON struct {
 	Analysis    []moveAnalysisJSON            `json:"analysis,omitempty"`
 	Clock       *exportClockJSON              `json:"clock,omitempty"`
 	Clocks      []int64                       `json:"clocks,omitempty"`
+	ArenaTour   *arenaTourJSON                `json:"arenaTour,omitempty"`
+}
+
+// arenaTourJSON is GameJson's arenaTour: the arena a game is from.
+type arenaTourJSON struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // nowPlayingJSON is one entry of GET /api/account/playing.
