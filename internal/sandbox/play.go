@@ -19,6 +19,7 @@ const errNotYourTurn = "Not your turn, or game already over"
 // (mu held).
 func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *game {
 	now := s.now()
+	s.countBotGame(whitePlayer, blackPlayer)
 	g := &game{
 		id:         c.id,
 		players:    [2]*account{whitePlayer, blackPlayer},
