@@ -71,6 +71,12 @@ type Hooks struct {
 	// claim of victory); nil uses wall-clock timers. See
 	// runner.Config.NewAlarm.
 	NewAlarm func(d time.Duration) (fired <-chan time.Time, stop func())
+	// Now, when set, is the clock of the daily bot-game limits and budget
+	// (nil: the wall clock); tests move it past a limit's end.
+	Now func() time.Time
+	// MatchmakingPaused is called once each time the matchmaker pauses
+	// until a daily bot-game limit or budget ends, with that end.
+	MatchmakingPaused func(until time.Time)
 }
 
 // Options configure a Daemon.
@@ -101,7 +107,8 @@ type Daemon struct {
 	bg    []func(ctx context.Context)
 	rec   *records.Writer // game records ([records] dir); nil when off
 
-	me string // our user id
+	me     string // our user id
+	srvKey string // the server's store key (serverKey of the client's base URL)
 
 	mu       sync.Mutex
 	games    map[string]*gameSlot // running games by id
@@ -116,6 +123,7 @@ type Daemon struct {
 	// gamesChanged is closed (and replaced) whenever games changes.
 	gamesChanged chan struct{}
 	lastBusy     time.Time // last time a game was running (matchmaking)
+	pausedUntil  time.Time // the end of the matchmaker's last pause, once logged
 }
 
 // gameSlot is one running game.
@@ -158,6 +166,7 @@ func New(o Options) (*Daemon, error) {
 		games: map[string]*gameSlot{}, runners: map[string]int{}, accepted: map[string]accepted{}, outgoing: map[string]outgoing{},
 		analyseReq: make(chan struct{}, 1), gamesChanged: make(chan struct{}),
 	}
+	d.srvKey = serverKey(o.Client.BaseURL())
 	d.rec = newRecorder(o.Config, o.Store)
 	if g, ok := o.Summariser.(gateSetter); ok {
 		// The expected-winrate calculation yields to games on the clock
