@@ -20,6 +20,11 @@ const outgoingTTL = 30 * time.Second
 // budget (lila BotLimit: a day).
 const botGamesWindow = 24 * time.Hour
 
+// onlineBotsFetched is how many online bots the matchmaker asks for: the
+// API's most (GET /api/bot/online nb, 1..512), so that at Lichess's scale
+// (hundreds of bots online) the pick is not limited to the first 100.
+const onlineBotsFetched = 512
+
 // minMatchTick is the matchmaker's shortest polling period.
 const minMatchTick = 50 * time.Millisecond
 
@@ -90,7 +95,7 @@ func (d *Daemon) challengeSomeone(ctx context.Context) {
 	}
 	base, inc := int(tc.Base/time.Second), int(tc.Increment/time.Second)
 	speed := speedOf(base, inc)
-	bots, err := d.api.OnlineBots(ctx, 100)
+	bots, err := d.api.OnlineBots(ctx, onlineBotsFetched)
 	if err != nil {
 		log.Warn().Err(err).Msg("list online bots")
 		return
