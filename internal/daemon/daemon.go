@@ -122,8 +122,9 @@ type Daemon struct {
 	analyseReq chan struct{}  // wakes the analysis worker
 	// gamesChanged is closed (and replaced) whenever games changes.
 	gamesChanged chan struct{}
-	lastBusy     time.Time // last time a game was running (matchmaking)
-	pausedUntil  time.Time // the end of the matchmaker's last pause, once logged
+	lastBusy     time.Time   // last time a game was running (matchmaking)
+	pausedUntil  time.Time   // the end of the matchmaker's last pause, once logged
+	blockLists   *blockLists // [matchmaking] block_list_sources; nil when none
 }
 
 // gameSlot is one running game.
@@ -167,6 +168,9 @@ func New(o Options) (*Daemon, error) {
 		analyseReq: make(chan struct{}, 1), gamesChanged: make(chan struct{}),
 	}
 	d.srvKey = serverKey(o.Client.BaseURL())
+	if src := o.Config.Matchmaking.BlockListSources; len(src) > 0 {
+		d.blockLists = newBlockLists(src)
+	}
 	d.rec = newRecorder(o.Config, o.Store)
 	if g, ok := o.Summariser.(gateSetter); ok {
 		// The expected-winrate calculation yields to games on the clock
@@ -232,6 +236,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 		go func() { defer d.wg.Done(); job(jobsCtx) }()
 	}
 	if d.cfg.Matchmaking.Enabled {
+		if d.blockLists != nil {
+			d.wg.Add(1)
+			go func() { defer d.wg.Done(); d.blockListWorker(jobsCtx) }()
+		}
 		d.wg.Add(1)
 		go func() { defer d.wg.Done(); d.matchmaker(jobsCtx) }()
 	}

@@ -226,7 +226,7 @@ func (d *Daemon) mayChallenge(b lichess.User) bool {
 	mm := d.cfg.Matchmaking
 	listed := func(list []string) bool { return containsFold(list, b.ID) || containsFold(list, b.Username) }
 	switch {
-	case listed(mm.BlockList):
+	case listed(mm.BlockList), d.blockLists.blocked(b.ID), d.blockLists.blocked(b.Username):
 		return false
 	case mm.IncludeChallengeBlockList && listed(d.cfg.Challenge.BlockList):
 		return false
