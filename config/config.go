@@ -236,6 +236,11 @@ type MatchmakingConfig struct {
 	// IncludeChallengeBlockList also keeps the matchmaker away from the
 	// users of [challenge] block_list.
 	IncludeChallengeBlockList bool `toml:"include_challenge_block_list"`
+	// BlockListSources are files and http(s) URLs of block lists (one bot
+	// name a line), read again every BlockListRefresh; a source that cannot
+	// be read keeps its last good list.
+	BlockListSources []string      `toml:"block_list_sources"`
+	BlockListRefresh time.Duration `toml:"block_list_refresh"`
 }
 
 // StoreConfig is the [store] section.
@@ -411,6 +416,8 @@ func Default() *Config {
 			BlockList:     []string{},
 
 			IncludeChallengeBlockList: true,
+			BlockListSources:          []string{},
+			BlockListRefresh:          time.Hour,
 		},
 		Store: StoreConfig{Path: "outpost.db", PGNDir: "pgn"},
 		Analysis: AnalysisConfig{

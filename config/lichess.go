@@ -1,6 +1,8 @@
 package config
 
 import (
+	"errors"
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -45,4 +47,21 @@ func looksLikeToken(s string) bool {
 	s = strings.TrimSpace(s)
 	return len(s) >= 12 && (strings.HasPrefix(s, "lip_") || strings.HasPrefix(s, "lio_")) &&
 		!strings.ContainsAny(s, "/\\. ")
+}
+
+// CheckBlockListSource checks a [matchmaking] block_list_sources entry: an
+// http(s) URL with a host, or a non-empty file path.
+func CheckBlockListSource(src string) error {
+	switch {
+	case strings.TrimSpace(src) == "":
+		return errors.New("empty source")
+	case strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://"):
+		u, err := url.Parse(src)
+		if err != nil || u.Host == "" {
+			return errors.New("not a valid http(s) URL")
+		}
+	case strings.Contains(src, "://"):
+		return errors.New("unsupported URL scheme (want http or https)")
+	}
+	return nil
 }

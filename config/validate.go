@@ -285,6 +285,12 @@ func (c *Config) checkMatchmaking(ch *checker) {
 	ch.durRange("matchmaking.decline_memory", m.DeclineMemory, 0, 30*24*time.Hour)
 	ch.users("matchmaking.allow_list", m.AllowList)
 	ch.users("matchmaking.block_list", m.BlockList)
+	ch.durRange("matchmaking.block_list_refresh", m.BlockListRefresh, time.Minute, 7*24*time.Hour)
+	for _, src := range m.BlockListSources {
+		if err := CheckBlockListSource(src); err != nil {
+			ch.fail("matchmaking.block_list_sources", src, err.Error(), "a file path or an http(s) URL")
+		}
+	}
 	blocked := m.BlockList
 	if m.IncludeChallengeBlockList {
 		blocked = append(slices.Clone(blocked), c.Challenge.BlockList...)

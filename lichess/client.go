@@ -24,7 +24,8 @@ type Client struct {
 	clock Clock
 	red   redactor
 
-	locked lockout
+	locked   lockout
+	botGames lockout // the daily bot-vs-bot cap (BotGamesLimitKey)
 }
 
 // New returns a Client for opts, filling in defaults. It fails on a malformed
@@ -58,7 +59,8 @@ func New(opts Options) (*Client, error) {
 		clock: o.Clock,
 		red:   redactor{token: string(o.Token)},
 
-		locked: lockout{until: o.LockedUntil},
+		locked:   lockout{until: o.LockedUntil},
+		botGames: lockout{until: o.BotGamesLimitedUntil},
 	}
 	hc := &http.Client{Transport: &turnTransport{c: c, base: rt}, CheckRedirect: user.CheckRedirect, Jar: user.Jar}
 	c.hc = hc
@@ -91,6 +93,12 @@ func (c *Client) BaseURL() string { return c.base.String() }
 // LockedUntil returns when the current 429 lockout ends (the zero time or a
 // past time when there is none).
 func (c *Client) LockedUntil() time.Time { return c.locked.Until() }
+
+// BotGamesLimitedUntil returns when the daily bot-vs-bot cap met in a 429
+// (key BotGamesLimitKey) ends: until then Lichess refuses our challenges
+// to bots and our accepting theirs, and nothing else. The zero or a past
+// time means none is known.
+func (c *Client) BotGamesLimitedUntil() time.Time { return c.botGames.Until() }
 
 // lockout extends the lockout to last at least d from now and returns its
 // end.

@@ -558,14 +558,16 @@ func TestE2EServerErrors(t *testing.T) {
 }
 
 // The opponent leaves: the bot's stream reports opponentGone with a
-// countdown, and once it has run out the bot claims victory.
+// countdown, and once it has run out the bot claims: a draw, since this is
+// a challenge game, which lila never lets a claim win (Game.forceResignable
+// excludes friend games; forceDrawable does not).
 // skipClock is the wall clock plus the time a test skipped forward.
 type skipClock struct{ skipped atomic.Int64 }
 
 func (c *skipClock) Now() time.Time       { return time.Now().Add(time.Duration(c.skipped.Load())) }
 func (c *skipClock) skip(d time.Duration) { c.skipped.Add(int64(d)) }
 
-func TestE2EOpponentGoneClaimVictory(t *testing.T) {
+func TestE2EOpponentGoneClaim(t *testing.T) {
 	// The 30 s claim countdown runs on an injected clock the test moves
 	// past it: the early claim cannot land after the countdown on a slow
 	// machine (30 s, not more: the skip also runs Alice's 60 s clock).
@@ -591,14 +593,17 @@ func TestE2EOpponentGoneClaimVictory(t *testing.T) {
 		t.Fatalf("early claim: %v", err)
 	}
 	clk.skip(30 * time.Second)
-	e.must(e.bot.Bot().ClaimVictory(e.ctx, id))
+	if err := e.bot.Bot().ClaimVictory(e.ctx, id); !errors.Is(err, lichess.ErrBadRequest) {
+		t.Fatalf("win claimed in a challenge game: %v", err)
+	}
+	e.must(e.bot.Bot().ClaimDraw(e.ctx, id))
 	var last *lichess.GameState
 	for ev := range botGame.Events() {
 		if s, ok := ev.(*lichess.GameState); ok {
 			last = s
 		}
 	}
-	if last == nil || last.Status.Ongoing() || last.Winner != lichess.Black || botGame.Err() != nil {
+	if last == nil || last.Status != lichess.StatusDraw || last.Winner != "" || botGame.Err() != nil {
 		t.Fatalf("after the claim: %+v, err %v", last, botGame.Err())
 	}
 }

@@ -48,8 +48,31 @@ type APIError struct {
 	// Method and Path name the request (the path never holds the token).
 	Method, Path string
 	// RetryAfter is how long the client stays locked out after a 429
-	// (zero otherwise).
+	// (zero otherwise, and for a 429 of the daily bot-game cap, which locks
+	// nothing else out).
 	RetryAfter time.Duration
+	// LimitKey is the answer's ratelimit.key ("" when it has none), e.g.
+	// BotGamesLimitKey.
+	LimitKey string
+	// LimitEnd, for an answer with LimitKey BotGamesLimitKey, is when the
+	// limit ends: ours for a 429 (Client.BotGamesLimitedUntil), the
+	// challenged or challenging bot's for a 400.
+	LimitEnd time.Time
+}
+
+// BotGamesLimitKey is the ratelimit key of Lichess's daily cap on a BOT
+// account's games against other bots (lila modules/bot/src/main/BotLimit.scala).
+const BotGamesLimitKey = "bot.vsBot.day"
+
+// BotGamesLimit reports whether err is an answer of Lichess's daily
+// bot-vs-bot cap and returns it: a 429 when we are at our cap, a 400 when
+// the other bot is at its own (Status says which; LimitEnd says until when).
+func BotGamesLimit(err error) (*APIError, bool) {
+	var e *APIError
+	if errors.As(err, &e) && e.LimitKey == BotGamesLimitKey {
+		return e, true
+	}
+	return nil, false
 }
 
 // Error describes the failure.
@@ -61,6 +84,9 @@ func (e *APIError) Error() string {
 	s := fmt.Sprintf("%s %s: HTTP %d: %s", e.Method, e.Path, e.Status, msg)
 	if e.RetryAfter > 0 {
 		s += fmt.Sprintf(" (no request for %s)", e.RetryAfter)
+	}
+	if e.LimitKey == BotGamesLimitKey && !e.LimitEnd.IsZero() {
+		s += " (daily bot-game limit until " + e.LimitEnd.UTC().Format(time.RFC3339) + ")"
 	}
 	return s
 }

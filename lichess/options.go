@@ -52,6 +52,14 @@ type Options struct {
 	// on the request's goroutine before the 429 is returned; it must not
 	// call the client.
 	OnLockout func(until time.Time)
+	// BotGamesLimitedUntil seeds Client.BotGamesLimitedUntil (the daily
+	// bot-vs-bot cap met before a restart); a zero or past time means none.
+	BotGamesLimitedUntil time.Time
+	// OnBotGamesLimit, when set, is called with the cap's new end each
+	// time a 429 with key BotGamesLimitKey arrives (to persist it for
+	// BotGamesLimitedUntil). Such a 429 starts no lockout. It runs on the
+	// request's goroutine; it must not call the client.
+	OnBotGamesLimit func(until time.Time)
 	// StreamTimeout is how long a stream may stay silent (not even a
 	// keep-alive blank line) before it is dropped and reconnected
 	// (default 20 s).

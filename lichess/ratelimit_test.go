@@ -117,7 +117,7 @@ func TestRateLimitDuration(t *testing.T) {
 		{"no hint: a full minute", `{"error":"slow down"}`, "", 60 * time.Second},
 		{"empty body", ``, "", 60 * time.Second},
 		{"shorter ratelimit.seconds still waits a minute", `{"ratelimit":{"key":"x","seconds":10}}`, "", 60 * time.Second},
-		{"longer ratelimit.seconds wins", `{"ratelimit":{"key":"bot.vsBot.day","seconds":3600}}`, "", time.Hour},
+		{"longer ratelimit.seconds wins", `{"ratelimit":{"key":"challenge.bot.user","seconds":3600}}`, "", time.Hour},
 		{"longer Retry-After wins", `{"ratelimit":{"seconds":90}}`, "120", 120 * time.Second},
 		{"body longer than Retry-After", `{"ratelimit":{"seconds":300}}`, "120", 300 * time.Second},
 		{"Retry-After as HTTP date", ``, t0.Add(10 * time.Minute).Format(http.TimeFormat), 10 * time.Minute},

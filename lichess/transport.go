@@ -190,7 +190,15 @@ func (c *Client) openRaw(ctx context.Context, r *request) (*http.Response, error
 // lockout the transport started.
 func (c *Client) apiError(r *request, resp *http.Response, body []byte) *APIError {
 	e := &APIError{Status: resp.StatusCode, Method: r.method, Path: r.path, Message: c.red.redact(errorMessage(body))}
-	if resp.StatusCode == http.StatusTooManyRequests {
+	key, d := rateLimitOf(body)
+	switch {
+	case key == BotGamesLimitKey && resp.StatusCode == http.StatusTooManyRequests:
+		e.LimitKey, e.LimitEnd = key, c.BotGamesLimitedUntil()
+	case key == BotGamesLimitKey:
+		// A 400 of BotLimit: the opponent is at its cap until then.
+		e.LimitKey, e.LimitEnd = key, c.clock.Now().Add(d)
+	case resp.StatusCode == http.StatusTooManyRequests:
+		e.LimitKey = key
 		e.RetryAfter = c.LockedUntil().Sub(c.clock.Now())
 	}
 	return e
@@ -237,15 +245,34 @@ func formErrorText(raw json.RawMessage) string {
 
 // rateLimitSeconds reads {"ratelimit":{"seconds":N}} from a 429 body.
 func rateLimitSeconds(body []byte) time.Duration {
+	_, d := rateLimitOf(body)
+	return d
+}
+
+// maxRateLimitSeconds bounds a ratelimit.seconds believed: a week, well
+// over lila's longest limit (a day) and short enough that a corrupt value
+// cannot stop the bot for good.
+const maxRateLimitSeconds = 7 * 24 * 3600
+
+// rateLimitOf reads {"ratelimit":{"key":K,"seconds":N}} from an error body
+// (lila lila.web CtrlErrors' Writes[RateLimit.Limited], and
+// BotLimit's Writes[OpponentLimit] on a 400). The duration is zero when the
+// seconds are missing, not positive or over a week.
+func rateLimitOf(body []byte) (key string, d time.Duration) {
 	var v struct {
 		RateLimit struct {
+			Key     string  `json:"key"`
 			Seconds float64 `json:"seconds"`
 		} `json:"ratelimit"`
 	}
-	if json.Unmarshal(body, &v) != nil || v.RateLimit.Seconds <= 0 || v.RateLimit.Seconds > 7*24*3600 {
-		return 0
+	if json.Unmarshal(body, &v) != nil {
+		return "", 0
 	}
-	return time.Duration(v.RateLimit.Seconds * float64(time.Second))
+	key = v.RateLimit.Key
+	if v.RateLimit.Seconds <= 0 || v.RateLimit.Seconds > maxRateLimitSeconds {
+		return key, 0
+	}
+	return key, time.Duration(v.RateLimit.Seconds * float64(time.Second))
 }
 
 // parseRetryAfter reads a Retry-After header: delay seconds or an HTTP date.

@@ -94,7 +94,11 @@ func (t *turnTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		resp.Body.Close()
 		resp.Body = io.NopCloser(bytes.NewReader(body))
-		t.c.noteRateLimit(req.URL.Path, resp.Header.Get("Retry-After"), body)
+		if key, d := rateLimitOf(body); key == BotGamesLimitKey {
+			t.c.noteBotGamesLimit(req.URL.Path, d)
+		} else {
+			t.c.noteRateLimit(req.URL.Path, resp.Header.Get("Retry-After"), body)
+		}
 	}
 	return resp, nil
 }
@@ -115,6 +119,26 @@ func (c *Client) noteRateLimit(path, retryAfter string, body []byte) {
 	}
 	c.log.Warn().Str("path", path).Dur("lockout", until.Sub(c.clock.Now())).
 		Msg("rate limited by the server: no request until the lockout ends")
+}
+
+// noteBotGamesLimit records a 429 of Lichess's daily bot-vs-bot cap
+// (ratelimit key bot.vsBot.day, lila modules/bot/src/main/BotLimit.scala
+// challengeLimitError): it covers challenging bots and accepting bots'
+// challenges only, so it starts no lockout of the other requests (moves,
+// chat, streams go on). Its end is BotGamesLimitedUntil, told to
+// Options.OnBotGamesLimit.
+func (c *Client) noteBotGamesLimit(path string, d time.Duration) {
+	if d <= 0 {
+		// lila always sends seconds (at least 0); a body without them gets
+		// the shortest lockout so that the caller does not ask again at once.
+		d = c.opts.RateLimit
+	}
+	until := c.botGames.extend(c.clock.Now(), d)
+	if c.opts.OnBotGamesLimit != nil {
+		c.opts.OnBotGamesLimit(until)
+	}
+	c.log.Warn().Str("path", path).Time("until", until).
+		Msg("daily bot-vs-bot game limit reached: no challenge to or from bots until it ends; games, moves and chat go on")
 }
 
 // cancelBody cancels the request context when the body is closed.

@@ -109,6 +109,7 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 	timeScale := fs.Float64("time-scale", 1, "run real-time games on clocks scaled by this factor (0 < x <= 1): initial time, increment and first-move deadline; the speed stays the challenge's")
 	gone := fs.Duration("gone-after", sandbox.DefaultGoneAfter, "time without a game stream before the opponent is told a player is gone")
 	claim := fs.Duration("claim-after", sandbox.DefaultClaimWinAfter, "countdown after opponentGone before victory can be claimed")
+	botGames := fs.Int("bot-games-per-day", sandbox.DefaultBotGamesPerDay, "each BOT account's cap on games against bots in a day, as lila's BotLimit (0 = no cap)")
 	seed := fs.Int64("seed", 1, "seed of game ids and random faults")
 	analyse := fs.Bool("analyse", false, "analyse finished games as Lichess's fishnet would (Stockfish from [analysis] engine defaults): serve their positions on /api/cloud-eval and attach the analysis to their export")
 	analysisNodes := fs.Int64("analysis-nodes", 1_000_000, "with --analyse: nodes per position (Lichess's budget for a requested analysis is 1000000)")
@@ -150,8 +151,16 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 	if !(*timeScale > 0 && *timeScale <= 1) {
 		return fmt.Errorf("--time-scale %v: must be in (0, 1]", *timeScale)
 	}
+	if *botGames < 0 {
+		return fmt.Errorf("--bot-games-per-day %d: must be 0 (no cap) or positive", *botGames)
+	}
+	perDay := *botGames
+	if perDay == 0 {
+		perDay = -1 // the sandbox's "no cap"
+	}
 	sbCfg := sandbox.Config{
-		Accounts: accounts, KeepAlive: *keepAlive, ChallengeTTL: *ttl, NoStartTimeout: *noStart, TimeScale: *timeScale,
+		BotGamesPerDay: perDay,
+		Accounts:       accounts, KeepAlive: *keepAlive, ChallengeTTL: *ttl, NoStartTimeout: *noStart, TimeScale: *timeScale,
 		GoneAfter: *gone, ClaimWinAfter: *claim, Logger: env.logger(), Seed: *seed,
 	}
 	if *analyse {

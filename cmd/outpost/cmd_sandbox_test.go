@@ -153,6 +153,7 @@ func TestRunSandboxTimeFlags(t *testing.T) {
 		{[]string{"--time-scale", "0"}, "--time-scale 0: must be in (0, 1]"},
 		{[]string{"--time-scale", "1.5"}, "--time-scale 1.5: must be in (0, 1]"},
 		{[]string{"--nostart", "-1s"}, "--nostart -1s: negative duration not allowed"}, // every command's duration flags (parseFlags)
+		{[]string{"--bot-games-per-day", "-2"}, "--bot-games-per-day -2: must be 0 (no cap) or positive"},
 	} {
 		var out bytes.Buffer
 		env := &Env{Stdout: &out, Stderr: &out}

@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,6 +74,9 @@ func (d *Daemon) onChallenge(ctx context.Context, c *lichess.Challenge) {
 func (d *Daemon) judge(ctx context.Context, o Offer, fresh bool) {
 	load := d.load(ctx, o)
 	v := refuseUnplayable(d.cfg, o, Decide(d.cfg.Challenge, o, load))
+	if until, ok := d.botGamesLimited(); ok && o.Bot && (v.Accept || v.Queue) {
+		v = Verdict{Reason: ReasonLater, Why: "daily bot-game limit until " + until.UTC().Format(time.RFC3339)}
+	}
 	log := d.log.With().Str("challenge", o.ID).Str("from", o.Challenger).Str("speed", o.Speed).Logger()
 	switch {
 	case v.Accept:
@@ -80,6 +85,10 @@ func (d *Daemon) judge(ctx context.Context, o Offer, fresh bool) {
 		d.accepted[o.ID] = accepted{offer: o, engine: name, label: label, at: time.Now()}
 		d.mu.Unlock()
 		if err := d.api.AcceptChallenge(ctx, o.ID, ""); err != nil {
+			if e, ok := lichess.BotGamesLimit(err); ok {
+				d.refusedByLimit(ctx, o, e)
+				return
+			}
 			d.mu.Lock()
 			delete(d.accepted, o.ID)
 			if transient(err) && ctx.Err() == nil {
@@ -104,6 +113,22 @@ func (d *Daemon) judge(ctx context.Context, o Offer, fresh bool) {
 	default:
 		d.decline(ctx, o, v)
 	}
+}
+
+// refusedByLimit handles an accept Lichess refused for a daily bot-game
+// cap (lila Challenge.apiAccept, acceptLimitError): ours (429) or the
+// challenger's (400). The challenge is declined "later", saying until
+// when; the challenger's cap is recorded for the matchmaker.
+func (d *Daemon) refusedByLimit(ctx context.Context, o Offer, e *lichess.APIError) {
+	d.mu.Lock()
+	delete(d.accepted, o.ID)
+	d.mu.Unlock()
+	why := "daily bot-game limit until " + e.LimitEnd.UTC().Format(time.RFC3339)
+	if e.Status != http.StatusTooManyRequests {
+		why = "the challenger's " + why
+		d.noteOpponentLimit(ctx, o.Challenger, e.LimitEnd)
+	}
+	d.decline(ctx, o, Verdict{Reason: ReasonLater, Why: why})
 }
 
 func (d *Daemon) decline(ctx context.Context, o Offer, v Verdict) {
@@ -132,7 +157,7 @@ func (d *Daemon) load(ctx context.Context, o Offer) Load {
 	}
 	d.mu.Unlock()
 	if o.Bot {
-		n, err := d.store.CountGamesSince(ctx, time.Now().Add(-24*time.Hour), true, "")
+		n, err := d.store.CountGamesSince(ctx, d.now().Add(-botGamesWindow), true, "")
 		if err != nil {
 			d.log.Warn().Err(err).Msg("count bot games")
 		}
@@ -162,7 +187,9 @@ func (d *Daemon) slotsLocked() (realTime, correspondence int) {
 	return realTime + len(d.outgoing) + d.arenaReservedLocked(), correspondence
 }
 
-// drainQueue retries the oldest queued challenge while there is room.
+// drainQueue retries the queued challenges while there is room: humans'
+// before bots' (a bot has other bots to play; a human waiting may leave),
+// each in the order they came.
 func (d *Daemon) drainQueue(ctx context.Context) {
 	for {
 		d.mu.Lock()
@@ -172,8 +199,12 @@ func (d *Daemon) drainQueue(ctx context.Context) {
 			d.mu.Unlock()
 			return
 		}
-		o := d.queue[0]
-		d.queue = d.queue[1:]
+		i := slices.IndexFunc(d.queue, func(q Offer) bool { return !q.Bot })
+		if i < 0 {
+			i = 0
+		}
+		o := d.queue[i]
+		d.queue = slices.Delete(d.queue, i, i+1)
 		d.mu.Unlock()
 		d.judge(ctx, o, false)
 		d.mu.Lock()

@@ -79,6 +79,12 @@ type Hooks struct {
 	// claim of victory); nil uses wall-clock timers. See
 	// runner.Config.NewAlarm.
 	NewAlarm func(d time.Duration) (fired <-chan time.Time, stop func())
+	// Now, when set, is the clock of the daily bot-game limits and budget
+	// (nil: the wall clock); tests move it past a limit's end.
+	Now func() time.Time
+	// MatchmakingPaused is called once each time the matchmaker pauses
+	// until a daily bot-game limit or budget ends, with that end.
+	MatchmakingPaused func(until time.Time)
 }
 
 // Options configure a Daemon.
@@ -109,7 +115,8 @@ type Daemon struct {
 	bg    []func(ctx context.Context)
 	rec   *records.Writer // game records ([records] dir); nil when off
 
-	me string // our user id
+	me     string // our user id
+	srvKey string // the server's store key (serverKey of the client's base URL)
 
 	mu       sync.Mutex
 	games    map[string]*gameSlot // running games by id
@@ -123,8 +130,10 @@ type Daemon struct {
 	analyseReq chan struct{}  // wakes the analysis worker
 	// gamesChanged is closed (and replaced) whenever games changes.
 	gamesChanged chan struct{}
-	lastBusy     time.Time  // last time a game was running (matchmaking)
-	arenas       *arenaBook // [tournaments] state (tournaments.go); nil when off
+	lastBusy     time.Time   // last time a game was running (matchmaking)
+	pausedUntil  time.Time   // the end of the matchmaker's last pause, once logged
+	blockLists   *blockLists // [matchmaking] block_list_sources; nil when none
+	arenas       *arenaBook  // [tournaments] state (tournaments.go); nil when off
 }
 
 // gameSlot is one running game.
@@ -167,6 +176,10 @@ func New(o Options) (*Daemon, error) {
 		hooks: o.Hooks, log: o.Logger, bg: o.Background,
 		games: map[string]*gameSlot{}, runners: map[string]int{}, accepted: map[string]accepted{}, outgoing: map[string]outgoing{},
 		analyseReq: make(chan struct{}, 1), gamesChanged: make(chan struct{}),
+	}
+	d.srvKey = serverKey(o.Client.BaseURL())
+	if src := o.Config.Matchmaking.BlockListSources; len(src) > 0 {
+		d.blockLists = newBlockLists(src)
 	}
 	d.rec = newRecorder(o.Config, o.Store)
 	if o.Config.Tournaments.Enabled {
@@ -239,6 +252,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 		go func() { defer d.wg.Done(); job(jobsCtx) }()
 	}
 	if d.cfg.Matchmaking.Enabled {
+		if d.blockLists != nil {
+			d.wg.Add(1)
+			go func() { defer d.wg.Done(); d.blockListWorker(jobsCtx) }()
+		}
 		d.wg.Add(1)
 		go func() { defer d.wg.Done(); d.matchmaker(jobsCtx) }()
 	}

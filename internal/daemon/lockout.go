@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -16,14 +15,17 @@ import (
 // the request path of the request that met the 429).
 const lockoutWriteTimeout = 5 * time.Second
 
-// PersistLockouts makes the lichess client's 429 lockout outlive the
-// process: o.LockedUntil is seeded with the lockout st recorded for
-// o.BaseURL (so a restarted daemon sends no request inside it) and
-// o.OnLockout records each new one. Set o.BaseURL first (empty: Lichess).
+// PersistLockouts makes the lichess client's 429 lockout and daily
+// bot-game cap outlive the process: o.LockedUntil and
+// o.BotGamesLimitedUntil are seeded with what st recorded for o.BaseURL
+// (so a restarted daemon sends no request inside the lockout, and no
+// challenge to a bot inside the cap) and o.OnLockout and o.OnBotGamesLimit
+// record each new one, each under its own key. Set o.BaseURL first (empty:
+// Lichess).
 func PersistLockouts(ctx context.Context, st *store.Store, o *lichess.Options, log zerolog.Logger) error {
-	server := strings.TrimRight(o.BaseURL, "/")
-	if server == "" {
-		server = lichess.DefaultBaseURL
+	server := serverKey(o.BaseURL)
+	if err := persistBotGamesLimit(ctx, st, o, server, log); err != nil {
+		return err
 	}
 	until, err := st.RateLimitedUntil(ctx, server)
 	if err != nil {
@@ -39,6 +41,28 @@ func PersistLockouts(ctx context.Context, st *store.Store, o *lichess.Options, l
 		defer cancel()
 		if err := st.SetRateLimitedUntil(wctx, server, until); err != nil {
 			log.Error().Err(err).Msg("persisting the rate-limit lockout")
+		}
+	}
+	return nil
+}
+
+// persistBotGamesLimit seeds and records the daily bot-game cap.
+func persistBotGamesLimit(ctx context.Context, st *store.Store, o *lichess.Options, server string, log zerolog.Logger) error {
+	key := botGamesKey(server)
+	until, err := st.RateLimitedUntil(ctx, key)
+	if err != nil {
+		return fmt.Errorf("daemon: daily bot-game limit of %s: %w", server, err)
+	}
+	if time.Now().Before(until) {
+		log.Info().Time("until", until).Str("server", server).
+			Msg("the daily bot-game limit met before the restart is still in force: no challenge to or from bots before it ends")
+	}
+	o.BotGamesLimitedUntil = until
+	o.OnBotGamesLimit = func(until time.Time) {
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lockoutWriteTimeout)
+		defer cancel()
+		if err := st.SetRateLimitedUntil(wctx, key, until); err != nil {
+			log.Error().Err(err).Msg("persisting the daily bot-game limit")
 		}
 	}
 	return nil

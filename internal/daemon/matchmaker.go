@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"math/rand/v2"
+	"net/http"
 	"strings"
 	"time"
 
@@ -14,6 +15,15 @@ import (
 // while unanswered (Lichess cancels an unanswered real-time challenge after
 // 20 s; this only covers a lost event).
 const outgoingTTL = 30 * time.Second
+
+// botGamesWindow is the window of Lichess's daily bot-game cap and of the
+// budget (lila BotLimit: a day).
+const botGamesWindow = 24 * time.Hour
+
+// onlineBotsFetched is how many online bots the matchmaker asks for: the
+// API's most (GET /api/bot/online nb, 1..512), so that at Lichess's scale
+// (hundreds of bots online) the pick is not limited to the first 100.
+const onlineBotsFetched = 512
 
 // minMatchTick is the matchmaker's shortest polling period.
 const minMatchTick = 50 * time.Millisecond
@@ -66,20 +76,13 @@ func (d *Daemon) idleLocked() bool {
 	return !d.stopping && realTime == 0 && len(d.queue) == 0
 }
 
-// challengeSomeone sends one challenge to a suitable online bot, if any.
+// challengeSomeone sends one challenge to a suitable online bot, if any,
+// unless a daily bot-game limit or the budget pauses the matchmaker.
 func (d *Daemon) challengeSomeone(ctx context.Context) {
 	mm := d.cfg.Matchmaking
 	log := d.log.With().Str("component", "matchmaking").Logger()
-	if budget := d.cfg.Challenge.BotDailyBudget; budget > 0 {
-		n, err := d.store.CountGamesSince(ctx, time.Now().Add(-24*time.Hour), true, "")
-		if err != nil {
-			log.Warn().Err(err).Msg("count today's bot games")
-			return
-		}
-		if n >= budget {
-			log.Info().Int("games", n).Int("budget", budget).Msg("daily bot-game budget used up")
-			return
-		}
+	if d.paused(ctx) {
+		return
 	}
 	if len(mm.TimeControls) == 0 {
 		return
@@ -92,7 +95,7 @@ func (d *Daemon) challengeSomeone(ctx context.Context) {
 	}
 	base, inc := int(tc.Base/time.Second), int(tc.Increment/time.Second)
 	speed := speedOf(base, inc)
-	bots, err := d.api.OnlineBots(ctx, 100)
+	bots, err := d.api.OnlineBots(ctx, onlineBotsFetched)
 	if err != nil {
 		log.Warn().Err(err).Msg("list online bots")
 		return
@@ -124,7 +127,14 @@ func (d *Daemon) challengeSomeone(ctx context.Context) {
 		d.mu.Lock()
 		delete(d.outgoing, key)
 		d.mu.Unlock()
-		log.Warn().Err(err).Str("bot", target.Username).Msg("challenge")
+		switch e, ok := lichess.BotGamesLimit(err); {
+		case ok && e.Status == http.StatusTooManyRequests:
+			d.notePaused(e.LimitEnd, "Lichess's daily bot-game limit")
+		case ok:
+			d.noteOpponentLimit(ctx, target.Username, e.LimitEnd)
+		default:
+			log.Warn().Err(err).Str("bot", target.Username).Msg("challenge")
+		}
 		return
 	}
 	d.mu.Lock()
@@ -135,6 +145,41 @@ func (d *Daemon) challengeSomeone(ctx context.Context) {
 	d.mu.Unlock()
 	log.Info().Str("bot", target.Username).Int("rating", offer.Rating).Str("tc", tcText).Str("challenge", c.ID).
 		Msg("challenged")
+}
+
+// paused reports whether the matchmaker waits for our daily bot-game limit
+// (met in a 429) or the [challenge] bot_daily_budget to end, saying until
+// when once, and that it resumed once it has.
+func (d *Daemon) paused(ctx context.Context) bool {
+	if until, ok := d.botGamesLimited(); ok {
+		d.notePaused(until, "Lichess's daily bot-game limit")
+		return true
+	}
+	if budget := d.cfg.Challenge.BotDailyBudget; budget > 0 {
+		since := d.now().Add(-botGamesWindow)
+		n, err := d.store.CountGamesSince(ctx, since, true, "")
+		if err != nil {
+			d.log.Warn().Err(err).Str("component", "matchmaking").Msg("count today's bot games")
+			return true
+		}
+		if n >= budget {
+			first, err := d.store.FirstGameSince(ctx, since, true)
+			if err != nil {
+				d.log.Warn().Err(err).Str("component", "matchmaking").Msg("find today's first bot game")
+				return true
+			}
+			d.notePaused(first.Add(botGamesWindow), "daily bot-game budget used up")
+			return true
+		}
+	}
+	d.mu.Lock()
+	was := d.pausedUntil
+	d.pausedUntil = time.Time{}
+	d.mu.Unlock()
+	if !was.IsZero() {
+		d.log.Info().Str("component", "matchmaking").Msg("matchmaking resumed")
+	}
+	return false
 }
 
 // pickBot chooses whom to challenge among the online bots: not us, within
@@ -154,7 +199,7 @@ func (d *Daemon) pickBot(ctx context.Context, bots []lichess.User, speed string)
 			continue
 		}
 		declined, err := d.store.DeclinedSince(ctx, b.ID, time.Now().Add(-mm.DeclineMemory))
-		if err != nil || declined {
+		if err != nil || declined || d.opponentLimited(ctx, b.ID) {
 			continue
 		}
 		last, err := d.store.LastGameWith(ctx, b.Username)
@@ -181,7 +226,7 @@ func (d *Daemon) mayChallenge(b lichess.User) bool {
 	mm := d.cfg.Matchmaking
 	listed := func(list []string) bool { return containsFold(list, b.ID) || containsFold(list, b.Username) }
 	switch {
-	case listed(mm.BlockList):
+	case listed(mm.BlockList), d.blockLists.blocked(b.ID), d.blockLists.blocked(b.Username):
 		return false
 	case mm.IncludeChallengeBlockList && listed(d.cfg.Challenge.BlockList):
 		return false

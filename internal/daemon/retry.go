@@ -15,6 +15,9 @@ func transient(err error) bool {
 	if err == nil {
 		return false
 	}
+	if _, ok := lichess.BotGamesLimit(err); ok {
+		return false // a day-long cap on bot games, not a failure to retry
+	}
 	if errors.Is(err, lichess.ErrRateLimited) || errors.Is(err, lichess.ErrServer) {
 		return true
 	}

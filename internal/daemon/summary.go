@@ -12,6 +12,11 @@ import (
 	"github.com/outpostchess/outpost/lichess"
 )
 
+// analysisSaveTimeout bounds the store write of a finished analysis made
+// after the daemon's context ended (a local SQLite write: milliseconds;
+// the bound only keeps a wedged disk from holding the shutdown).
+const analysisSaveTimeout = 5 * time.Second
+
 // kickAnalysis wakes the analysis worker.
 func (d *Daemon) kickAnalysis() {
 	select {
@@ -91,7 +96,12 @@ func (d *Daemon) analyse(ctx context.Context, id string) store.Analysis {
 	}
 	lines = d.withArenaLine(ctx, id, lines)
 	summary := strings.Join(lines, "\n")
-	if err := d.store.SaveAnalysis(ctx, id, result, summary); err != nil {
+	// The analysis is done: it is saved even when the daemon is stopping
+	// (ctx ended while the summariser finished), or the next start would
+	// analyse the game again (#31.7).
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), analysisSaveTimeout)
+	defer cancel()
+	if err := d.store.SaveAnalysis(sctx, id, result, summary); err != nil {
 		log.Error().Err(err).Msg("save analysis")
 		return store.Analysis{GameID: id, State: store.AnalysisPending}
 	}

@@ -298,6 +298,9 @@ func (s *Server) createChallenge(acc, dest *account, f challengeForm, baseURL st
 	if (acc.Bot || dest.Bot) && speed == "ultraBullet" {
 		return nil, badRequest("Bots cannot play UltraBullet.")
 	}
+	if err := s.botLimitError(acc, dest); err != nil {
+		return nil, err
+	}
 	now := s.now()
 	c := &challenge{
 		id: s.newID(8), challenger: acc, dest: dest, variant: f.variant, fen: f.fen, rated: f.rated,
@@ -378,6 +381,9 @@ func (s *Server) accept(c *challenge, acc *account, color string) *apiError {
 	if !playableVariant(c.variant) {
 		return badRequest("The sandbox has no rules for " + variantOf(c.variant).Name +
 			": it plays standard chess, from a position and Chess960 (decline the challenge)")
+	}
+	if err := s.botLimitError(acc, c.challenger); err != nil {
+		return err // lila Challenge.apiAccept: acceptLimitError before accepting
 	}
 	if color == "white" || color == "black" {
 		if c.color == "random" {

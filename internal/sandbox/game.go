@@ -102,10 +102,20 @@ func (g *game) colorOf(acc *account) int {
 func (g *game) abortable() bool { return !g.over() && g.plies() < 2 }
 
 // forceResignable reports whether a gone player's opponent may claim the
-// game: lila's Game.forceResignable (modules/core/src/main/game/Game.scala)
-// needs the game resignable (started, past the abortable first moves), a
-// clock and no Swiss tournament; so a correspondence game is never claimed.
+// win: lila's Game.forceResignable (modules/core/src/main/game/Game.scala)
+// needs the game resignable (started, past the abortable first moves), no
+// friend (challenge) game, a clock and no Swiss tournament; so neither a
+// challenge game nor a correspondence game is ever won by a claim.
 func (g *game) forceResignable() bool {
+	return g.forceDrawable() && g.source != SourceFriend
+}
+
+// forceDrawable reports whether a gone player's opponent may claim a draw:
+// lila's Game.forceDrawable needs the game playable, past the abortable
+// first moves and no Swiss tournament (a challenge game included). The
+// sandbox also wants a clock: it tells a player gone (opponentGone) only in
+// real-time games, so a correspondence game is never claimed.
+func (g *game) forceDrawable() bool {
 	return !g.over() && !g.abortable() && g.clock != nil && g.source != SourceSwiss
 }
 

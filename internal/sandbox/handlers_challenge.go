@@ -35,7 +35,7 @@ func (s *Server) handleChallengeCreate(w http.ResponseWriter, r *http.Request, a
 	c, err := s.createChallenge(acc, dest, form, requestBaseURL(r))
 	if err != nil {
 		s.mu.Unlock()
-		writeError(w, err.status, err.msg)
+		writeAPIError(w, err)
 		return
 	}
 	body := s.challengeJSONFor(c, acc)

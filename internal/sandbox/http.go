@@ -491,24 +491,35 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 type apiError struct {
 	status int
 	msg    string
+	limit  *rateLimitJSON // lila's "ratelimit" object, for a limited answer
 }
 
 // Error implements error.
 func (e *apiError) Error() string { return e.msg }
 
 // badRequest is a 400 apiError.
-func badRequest(msg string) *apiError { return &apiError{http.StatusBadRequest, msg} }
+func badRequest(msg string) *apiError { return &apiError{status: http.StatusBadRequest, msg: msg} }
 
 // notFound is a 404 apiError.
-func notFound(msg string) *apiError { return &apiError{http.StatusNotFound, msg} }
+func notFound(msg string) *apiError { return &apiError{status: http.StatusNotFound, msg: msg} }
 
 // writeResult writes {"ok":true} when err is nil, else the error.
 func writeResult(w http.ResponseWriter, err *apiError) {
 	if err != nil {
-		writeError(w, err.status, err.msg)
+		writeAPIError(w, err)
 		return
 	}
 	writeOK(w)
+}
+
+// writeAPIError writes err as lila does: {"error":msg}, with the
+// "ratelimit" object of a limited answer.
+func writeAPIError(w http.ResponseWriter, err *apiError) {
+	if err.limit != nil {
+		writeJSON(w, err.status, limitedJSON{Error: err.msg, RateLimit: *err.limit})
+		return
+	}
+	writeError(w, err.status, err.msg)
 }
 
 // boolParam reads a boolean query parameter with a default.

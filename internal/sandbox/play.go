@@ -19,6 +19,7 @@ const errNotYourTurn = "Not your turn, or game already over"
 // (mu held).
 func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *game {
 	now := s.now()
+	s.countBotGame(whitePlayer, blackPlayer)
 	g := &game{
 		id:           c.id,
 		players:      [2]*account{whitePlayer, blackPlayer},
@@ -362,9 +363,14 @@ func (s *Server) claim(g *game, acc *account, win bool) *apiError {
 		return notFound("No such game")
 	}
 	opp := 1 - col
-	if !g.forceResignable() || g.streams[opp] > 0 ||
+	if !g.forceDrawable() || g.streams[opp] > 0 ||
 		now.Before(g.leftAt[opp].Add(s.cfg.GoneAfter+s.cfg.ClaimWinAfter)) {
 		return badRequest("You cannot claim this game: your opponent is not gone.")
+	}
+	if win && !g.forceResignable() {
+		// lila Round.resignForce: only where Game.forceResignable holds;
+		// a challenge game can only be drawn by a claim.
+		return badRequest("You cannot claim victory in this game: claim a draw instead.")
 	}
 	if win {
 		s.finish(g, "timeout", col)
@@ -409,7 +415,7 @@ func (s *Server) nextDeadline(g *game) (time.Time, bool) {
 		consider(t)
 	}
 	for col := range 2 {
-		if g.streams[col] > 0 || !g.forceResignable() {
+		if g.streams[col] > 0 || !g.forceDrawable() {
 			continue
 		}
 		if !g.goneSent[col] {
@@ -463,7 +469,7 @@ func (s *Server) tick(g *game, now time.Time) {
 		}
 		return
 	}
-	if !g.forceResignable() {
+	if !g.forceDrawable() {
 		return // no opponentGone: lila announces it only where a claim is possible
 	}
 	for col := range 2 {

@@ -287,7 +287,9 @@ func TestDrawOffers(t *testing.T) {
 	}
 }
 
-// TestClaimVictory checks opponentGone and claim-victory.
+// TestClaimVictory checks opponentGone, claim-victory and claim-draw: as
+// lila's Game.forceResignable and forceDrawable say, a challenge game
+// (source friend) can only be drawn by a claim, a lobby game also won.
 func TestClaimVictory(t *testing.T) {
 	e := newEnv(t, Config{GoneAfter: 100 * time.Millisecond, ClaimWinAfter: 300 * time.Millisecond})
 	id := e.startGame(nil)
@@ -313,18 +315,30 @@ func TestClaimVictory(t *testing.T) {
 	if ready["claimWinInSeconds"] != 0.0 {
 		t.Fatalf("ready: %v", ready)
 	}
-	e.mustOK(tokBot1, "/api/bot/game/"+id+"/claim-victory", nil)
-	if g := e.snapshot(id); g.Status != "timeout" || g.Winner != "black" {
+	e.wantError(tokBot1, "/api/bot/game/"+id+"/claim-victory", 400, "You cannot claim victory in this game: claim a draw instead.")
+	e.mustOK(tokBot1, "/api/bot/game/"+id+"/claim-draw", nil)
+	if g := e.snapshot(id); g.Status != "draw" || g.Winner != "" {
 		t.Fatalf("claimed: %+v", g)
 	}
-	// claim-draw and the Board API work the same way; a player who never
-	// opened a game stream is gone once the times have passed since his move.
-	for _, tt := range []struct{ token, path, status, winner string }{
-		{tokBot1, "/api/bot/game/%s/claim-draw", "draw", ""},
-		{tokAlice, "/api/board/game/%s/claim-draw", "draw", ""},
-		{tokAlice, "/api/board/game/%s/claim-victory", "timeout", "white"},
+	// The Board API works the same way; a lobby game can be won by a claim;
+	// a player who never opened a game stream is gone once the times have
+	// passed since his move.
+	lobby := func() string {
+		id, err := e.srv.Pair(Pairing{White: "Alice", Black: "bot1", Source: SourceLobby, Limit: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	for _, tt := range []struct {
+		start                       func() string
+		token, path, status, winner string
+	}{
+		{func() string { return e.startGame(nil) }, tokAlice, "/api/board/game/%s/claim-draw", "draw", ""},
+		{lobby, tokAlice, "/api/board/game/%s/claim-victory", "timeout", "white"},
+		{lobby, tokBot1, "/api/bot/game/%s/claim-victory", "timeout", "black"},
 	} {
-		id = e.startGame(nil)
+		id = tt.start()
 		e.play(id, "e2e4", "e7e5")
 		eventually(t, "claimable", func() bool {
 			code, _ := e.post(tt.token, fmt.Sprintf(tt.path, id), nil)

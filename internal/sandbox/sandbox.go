@@ -73,6 +73,10 @@ type Config struct {
 	// ClaimWinAfter is the countdown (claimWinInSeconds) after the
 	// opponentGone event before victory (or a draw) can be claimed.
 	ClaimWinAfter time.Duration
+	// BotGamesPerDay is the cap on each BOT account's games against other
+	// bots in a day, as lila's BotLimit applies it (0: Lichess's 100;
+	// negative: no cap).
+	BotGamesPerDay int
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Logger receives request and game logs; tokens are never logged.
@@ -140,6 +144,7 @@ type Server struct {
 	games      map[string]*game
 	order      []string               // game ids in creation order
 	events     map[string]*subscriber // event stream per token
+	botGames   map[string]*botGames   // bot-vs-bot games in the cap's window, by user id
 	requests   []RequestRecord
 	cloudEvals map[string]CloudEval // by FEN without move counters
 	explorer   map[explorerKey][]ExplorerMove
@@ -204,6 +209,7 @@ func New(cfg Config) *Server {
 		challenges: map[string]*challenge{},
 		games:      map[string]*game{},
 		events:     map[string]*subscriber{},
+		botGames:   map[string]*botGames{},
 		cloudEvals: map[string]CloudEval{},
 		explorer:   map[explorerKey][]ExplorerMove{},
 		arenas:     map[string]*arena{},

@@ -160,6 +160,23 @@ func (s *Store) CountGamesSince(ctx context.Context, t time.Time, botsOnly bool,
 	return n, nil
 }
 
+// FirstGameSince returns when the first game started at or after t began
+// (against bots only when botsOnly), or the zero time when there was none.
+func (s *Store) FirstGameSince(ctx context.Context, t time.Time, botsOnly bool) (time.Time, error) {
+	q := `SELECT COALESCE(MIN(started_at), 0) FROM games WHERE started_at >= ?`
+	if botsOnly {
+		q += ` AND opponent_bot = 1`
+	}
+	var ms int64
+	if err := s.db.QueryRowContext(ctx, q, unixMs(t)).Scan(&ms); err != nil {
+		return time.Time{}, fmt.Errorf("store: first game since %s: %w", t.Format(time.RFC3339), err)
+	}
+	if ms == 0 {
+		return time.Time{}, nil
+	}
+	return fromMs(ms), nil
+}
+
 // LastGameWith returns when the latest game against opponent started, or
 // the zero time when there was none.
 func (s *Store) LastGameWith(ctx context.Context, opponent string) (time.Time, error) {

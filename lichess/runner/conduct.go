@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/outpostchess/outpost/bots/board"
@@ -220,15 +221,36 @@ func (r *Runner) onOpponentGone(ctx context.Context, e *lichess.OpponentGone) {
 // of victory needs.
 func (r *Runner) claimable() bool { return r.full != nil && r.full.Clock != nil }
 
+// claim closes a game the opponent left, per the claim policy
+// (docs/daemon.md): the win where Lichess allows it (lila's
+// Game.forceResignable: a lobby, pool or arena game), else a draw
+// (Game.forceDrawable: a challenge game, which lila never lets a claim
+// win). The runner cannot tell a game's source from its stream, so it
+// asks for the win and, when Lichess refuses it (400), for the draw.
+// Neither is asked in a game without a real-time clock.
 func (r *Runner) claim(ctx context.Context) {
 	if r.state == nil || !r.state.Status.Ongoing() || !r.claimable() {
 		return
 	}
-	if err := r.api.ClaimVictory(ctx, r.cfg.GameID); err != nil && ctx.Err() == nil {
+	err := r.api.ClaimVictory(ctx, r.cfg.GameID)
+	if err == nil {
+		r.log.Info().Msg("claimed victory: the opponent left")
+		return
+	}
+	if ctx.Err() != nil {
+		return
+	}
+	if !errors.Is(err, lichess.ErrBadRequest) {
 		r.log.Warn().Err(err).Msg("claim victory")
 		return
 	}
-	r.log.Info().Msg("claimed victory: the opponent left")
+	if err := r.api.ClaimDraw(ctx, r.cfg.GameID); err != nil {
+		if ctx.Err() == nil {
+			r.log.Warn().Err(err).Msg("claim a draw (the win was refused)")
+		}
+		return
+	}
+	r.log.Info().Msg("claimed a draw: the opponent left and Lichess allows no win claim in this game")
 }
 
 func opposite(c lichess.Color) lichess.Color {

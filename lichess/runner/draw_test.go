@@ -96,3 +96,4 @@ func TestRunnerNeverClaimsCorrespondence(t *testing.T) {
 type nopAPI struct{ GameAPI }
 
 func (nopAPI) ClaimVictory(context.Context, string) error { return nil }
+func (nopAPI) ClaimDraw(context.Context, string) error    { return nil }

@@ -18,6 +18,7 @@ type GameAPI interface {
 	Draw(ctx context.Context, gameID string, accept bool) error
 	Takeback(ctx context.Context, gameID string, accept bool) error
 	ClaimVictory(ctx context.Context, gameID string) error
+	ClaimDraw(ctx context.Context, gameID string) error
 }
 
 // Journal persists what must survive a restart: the move reserved at each

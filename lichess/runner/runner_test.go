@@ -363,23 +363,47 @@ func TestRunnerAbortsWhenOpponentNeverMoves(t *testing.T) {
 	assert.Empty(t, out.Moves)
 }
 
-func TestRunnerClaimsVictoryWhenOpponentLeaves(t *testing.T) {
-	w := newWorld(t, sandbox.Config{GoneAfter: 200 * time.Millisecond, ClaimWinAfter: time.Second})
-	id := w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 600}, Color: lichess.Black})
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	// Alice opens her game stream, plays, then goes away.
-	as, err := w.alice.Board().StreamGame(ctx, id)
-	require.NoError(t, err)
-	done := runAsync(ctx, w.runner(id, &scripted{}, gameCfg()))
-	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
-	w.reply(t, ctx, id, false)
-	waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
-	as.Close()
-	res := <-done
-	require.NoError(t, res.err)
-	assert.Equal(t, lichess.StatusTimeout, res.out.Status)
-	assert.Equal(t, lichess.White, res.out.Winner)
+// TestRunnerClaimsWhenOpponentLeaves (#31.5): when the opponent has left,
+// the runner claims the win where Lichess allows it (a lobby game) and a
+// draw where it allows only that (a challenge game: lila's
+// Game.forceResignable excludes friend games, forceDrawable does not).
+// Before the draw claim the challenge game stayed open until our clock ran
+// out.
+func TestRunnerClaimsWhenOpponentLeaves(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		start  func(w *world) string
+		status lichess.Status
+		winner lichess.Color
+	}{
+		{"challenge game: a draw", func(w *world) string {
+			return w.challenge(t, lichess.ChallengeParams{Clock: &lichess.ChallengeClock{Limit: 600}, Color: lichess.Black})
+		}, lichess.StatusDraw, ""},
+		{"lobby game: the win", func(w *world) string {
+			id, err := w.srv.Pair(sandbox.Pairing{White: "Bot1", Black: "Alice", Source: sandbox.SourceLobby, Limit: 10 * time.Minute})
+			require.NoError(t, err)
+			return id
+		}, lichess.StatusTimeout, lichess.White},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, sandbox.Config{GoneAfter: 200 * time.Millisecond, ClaimWinAfter: time.Second})
+			id := tc.start(w)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			// Alice opens her game stream, plays, then goes away.
+			as, err := w.alice.Board().StreamGame(ctx, id)
+			require.NoError(t, err)
+			done := runAsync(ctx, w.runner(id, &scripted{}, gameCfg()))
+			waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
+			w.reply(t, ctx, id, false)
+			waitFor(t, "bot's second move", func() bool { return w.movesIn(id) == 3 })
+			as.Close()
+			res := <-done
+			require.NoError(t, res.err)
+			assert.Equal(t, tc.status, res.out.Status)
+			assert.Equal(t, tc.winner, res.out.Winner)
+		})
+	}
 }
 
 // callLog records, in order, the moves a runner sends and the move lists
