@@ -35,6 +35,7 @@ type Engine struct {
 	cfg     config
 	tt      *ttable
 	history *[2][64][64]int32
+	counter *[64][64]board.Move
 	s       *searcher // reused between searches (its scratch stack is large)
 	closed  bool
 }
@@ -63,7 +64,7 @@ func newEngine(cfg config, opts []Option) (*Engine, error) {
 			return nil, err
 		}
 	}
-	e := &Engine{cfg: cfg, history: new([2][64][64]int32)}
+	e := &Engine{cfg: cfg, history: new([2][64][64]int32), counter: new([64][64]board.Move)}
 	e.allocTT()
 	return e, nil
 }
@@ -109,6 +110,7 @@ func (e *Engine) NewGame(ctx context.Context) error {
 		e.tt.clear()
 	}
 	*e.history = [2][64][64]int32{}
+	*e.counter = [64][64]board.Move{}
 	return ctx.Err()
 }
 
@@ -191,12 +193,15 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 	kind := EvalSimple
 	if e.cfg.features&FeatFullEval != 0 {
 		kind = EvalFull
+		if e.cfg.features&FeatEvalPlus != 0 {
+			kind = EvalPlus
+		}
 	}
 	if e.s == nil {
 		e.s = new(searcher)
 	}
 	s := e.s
-	s.b, s.feat, s.kind, s.tt, s.history, s.nodeLimit, s.ctx = b, e.cfg.features, kind, e.tt, e.history, lim.Nodes, ctx
+	s.b, s.feat, s.kind, s.tt, s.history, s.counter, s.nodeLimit, s.ctx = b, e.cfg.features, kind, e.tt, e.history, e.counter, lim.Nodes, ctx
 	s.nodes, s.stopped, s.deadline, s.prevBest, s.iterBest, s.iterScore = 0, false, time.Time{}, board.NullMove, board.NullMove, 0
 	s.killers = [maxPly][2]board.Move{}
 	s.tb, s.tbDepth, s.tbHits = e.cfg.tb, e.cfg.tbDepth, 0
