@@ -35,7 +35,6 @@ type Engine struct {
 	cfg     config
 	tt      *ttable
 	history *[2][64][64]int32
-	counter *[64][64]board.Move
 	s       *searcher // reused between searches (its scratch stack is large)
 	closed  bool
 }
@@ -64,7 +63,7 @@ func newEngine(cfg config, opts []Option) (*Engine, error) {
 			return nil, err
 		}
 	}
-	e := &Engine{cfg: cfg, history: new([2][64][64]int32), counter: new([64][64]board.Move)}
+	e := &Engine{cfg: cfg, history: new([2][64][64]int32)}
 	e.allocTT()
 	return e, nil
 }
@@ -110,7 +109,6 @@ func (e *Engine) NewGame(ctx context.Context) error {
 		e.tt.clear()
 	}
 	*e.history = [2][64][64]int32{}
-	*e.counter = [64][64]board.Move{}
 	return ctx.Err()
 }
 
@@ -201,7 +199,7 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 		e.s = new(searcher)
 	}
 	s := e.s
-	s.b, s.feat, s.kind, s.tt, s.history, s.counter, s.nodeLimit, s.ctx = b, e.cfg.features, kind, e.tt, e.history, e.counter, lim.Nodes, ctx
+	s.b, s.feat, s.kind, s.tt, s.history, s.nodeLimit, s.ctx = b, e.cfg.features, kind, e.tt, e.history, lim.Nodes, ctx
 	s.nodes, s.stopped, s.deadline, s.prevBest, s.iterBest, s.iterScore = 0, false, time.Time{}, board.NullMove, board.NullMove, 0
 	s.killers = [maxPly][2]board.Move{}
 	s.tb, s.tbDepth, s.tbHits = e.cfg.tb, e.cfg.tbDepth, 0

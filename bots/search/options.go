@@ -30,9 +30,6 @@ const (
 	FeatFutility                        // reverse futility and futility pruning near the leaves
 	FeatAspiration                      // aspiration windows around the previous iteration's score
 	FeatLMP                             // late-move pruning: late quiet moves skipped near the leaves
-	FeatIIR                             // internal iterative reduction: one ply less without a hash move
-	FeatCounter                         // counter-move ordering: the quiet reply that refuted the last move
-	FeatQTT                             // transposition table in quiescence search (probe cutoffs, stores)
 	FeatEvalPlus                        // EvalPlus: threats, outposts, kings' distance to passed pawns (with eval)
 
 	// AllFeatures is hard's set. Delta pruning is left out: measured
@@ -48,7 +45,7 @@ var featureNames = map[string]Features{
 	"killers": FeatKillers, "history": FeatHistory, "checkext": FeatCheckExt,
 	"repetition": FeatRepetition, "eval": FeatFullEval, "delta": FeatDelta,
 	"see": FeatSEE, "futility": FeatFutility, "aspiration": FeatAspiration,
-	"lmp": FeatLMP, "iir": FeatIIR, "countermove": FeatCounter, "qtt": FeatQTT, "evalplus": FeatEvalPlus,
+	"lmp": FeatLMP, "evalplus": FeatEvalPlus,
 }
 
 // FeatureNames lists the names accepted by ParseFeatures, sorted.

@@ -23,9 +23,8 @@ const (
 	orderCapture = 1 << 28
 	orderKiller1 = 1<<27 + 1
 	orderKiller2 = 1 << 27
-	orderCounter = 1<<27 - 1 // the counter move: just after the killers
-	orderBad     = 1 << 26   // captures that lose material by SEE: after the killers
-	historyMax   = 1 << 24   // history scores are halved when one reaches this
+	orderBad     = 1 << 26 // captures that lose material by SEE: after the killers
+	historyMax   = 1 << 24 // history scores are halved when one reaches this
 )
 
 // deltaMargin: in quiescence, a capture that cannot lift the score to
@@ -60,12 +59,6 @@ const (
 	lmpBase  = 3
 )
 
-// iirDepth: internal iterative reduction. A node at depth >= iirDepth
-// without a hash move is searched one ply shallower: its ordering is poor
-// and it is likely unimportant (no earlier search stored anything here);
-// the next iteration finds the hash move this one stores.
-const iirDepth = 4
-
 // Aspiration windows: from depth aspirationDepth on, search first within
 // ±aspirationDelta (a third of a pawn) of the previous score, widening the
 // failing side fourfold on each failure; most iterations stay inside, and
@@ -98,7 +91,6 @@ type searcher struct {
 	tt        *ttable
 	killers   [maxPly][2]board.Move
 	history   *[2][64][64]int32
-	counter   *[64][64]board.Move // the quiet move that refuted the move from→to
 	pv        [maxPly][maxPly]board.Move
 	pvLen     [maxPly]int
 	nodes     int64
@@ -147,12 +139,6 @@ func (s *searcher) eval() int { return Evaluate(s.b, s.kind) }
 // scoreMoves assigns ordering scores.
 func (s *searcher) scoreMoves(ml *board.MoveList, scores *[board.MaxMoves]int32, ttMove board.Move, ply int) {
 	us := s.b.SideToMove()
-	counter := board.NullMove
-	if s.feat&FeatCounter != 0 && ply > 0 {
-		if last := s.b.LastMove(); last != board.NullMove {
-			counter = s.counter[last.From()][last.To()]
-		}
-	}
 	for i, m := range ml.Slice() {
 		var sc int32
 		switch {
@@ -173,8 +159,6 @@ func (s *searcher) scoreMoves(ml *board.MoveList, scores *[board.MaxMoves]int32,
 			sc = orderKiller1
 		case s.feat&FeatKillers != 0 && m == s.killers[ply][1]:
 			sc = orderKiller2
-		case m == counter:
-			sc = orderCounter
 		case s.feat&FeatHistory != 0:
 			sc = s.history[us][m.From()][m.To()]
 		}
@@ -248,10 +232,6 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 				}
 			}
 		}
-	}
-
-	if s.feat&FeatIIR != 0 && ttMove == board.NullMove && depth >= iirDepth && ply > 0 {
-		depth--
 	}
 
 	staticEval := 0
@@ -385,11 +365,6 @@ func (s *searcher) rememberCutoff(us board.Color, m board.Move, depth, ply int) 
 		s.killers[ply][1] = s.killers[ply][0]
 		s.killers[ply][0] = m
 	}
-	if s.feat&FeatCounter != 0 && ply > 0 {
-		if last := s.b.LastMove(); last != board.NullMove {
-			s.counter[last.From()][last.To()] = m
-		}
-	}
 	if s.feat&FeatHistory != 0 {
 		h := &s.history[us][m.From()][m.To()]
 		*h += int32(depth * depth)
@@ -415,16 +390,6 @@ func (s *searcher) qsearch(ply, alpha, beta int) int {
 	if ply >= maxPly-1 {
 		return s.eval()
 	}
-	qtt := s.tt != nil && s.feat&FeatQTT != 0
-	if qtt {
-		if e, ok := s.tt.probe(b.Hash()); ok {
-			sc := scoreFromTT(int(e.score), ply)
-			if e.bound == boundExact || (e.bound == boundLower && sc >= beta) || (e.bound == boundUpper && sc <= alpha) {
-				return sc
-			}
-		}
-	}
-	origAlpha := alpha
 	inCheck := b.InCheck()
 	ml, scores := &s.stack[ply].ml, &s.stack[ply].scores
 	best, stand := -infinity, 0
@@ -472,19 +437,6 @@ func (s *searcher) qsearch(ply, alpha, beta int) int {
 				}
 			}
 		}
-	}
-	if qtt {
-		// Depth 0: any main-search entry (depth >= 1) is preferred to it by
-		// the replacement rule, and a quiescence result is only trusted by
-		// other quiescence nodes and by depth <= 0 probes.
-		bound := boundUpper
-		switch {
-		case best >= beta:
-			bound = boundLower
-		case best > origAlpha:
-			bound = boundExact
-		}
-		s.tt.store(b.Hash(), board.NullMove, best, 0, ply, bound)
 	}
 	return best
 }

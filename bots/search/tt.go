@@ -54,9 +54,6 @@ func (t *ttable) store(key uint64, m board.Move, score, depth, ply int, bound ui
 	if e.key == key && e.gen == t.gen && int(e.depth) > depth && bound != boundExact {
 		return
 	}
-	if depth <= 0 && e.key != key && e.gen == t.gen && e.depth > 0 {
-		return // a quiescence result never evicts this search's main-search entry
-	}
 	if m == board.NullMove && e.key == key {
 		m = e.move // keep the old best move for ordering
 	}
