@@ -48,9 +48,18 @@ func (g Game) ScoreA() float64 {
 // referee holds the settings a game is played under.
 type referee struct {
 	moveTime  time.Duration
+	nodes     int64 // per move, when positive
 	tolerance time.Duration
 	maxPlies  int
 	clock     func() time.Time // nil: the wall clock (see Config.Clock)
+}
+
+// budget names a move's allowance in a forfeit message.
+func (r referee) budget() string {
+	if r.moveTime == 0 {
+		return fmt.Sprintf("%d-node", r.nodes)
+	}
+	return r.moveTime.String()
 }
 
 // play plays one game between white and black from start, refereed by
@@ -102,14 +111,14 @@ func (r referee) play(ctx context.Context, white, black engine.Engine, start eng
 			mctx, cancel = context.WithTimeout(ctx, limit)
 		}
 		begin := now()
-		m, err := side.SelectMove(mctx, pos, engine.Limits{MoveTime: r.moveTime})
+		m, err := side.SelectMove(mctx, pos, engine.Limits{MoveTime: r.moveTime, Nodes: r.nodes})
 		took := now().Sub(begin)
 		cancel()
 		switch {
 		case ctx.Err() != nil:
 			return gm, ctx.Err()
 		case took > limit:
-			return lose(fmt.Sprintf("time forfeit: %s took %v for a %v move", side.Name(), took.Round(time.Millisecond), r.moveTime))
+			return lose(fmt.Sprintf("time forfeit: %s took %v for a %v move", side.Name(), took.Round(time.Millisecond), r.budget()))
 		case err != nil && errors.Is(err, context.DeadlineExceeded):
 			return lose(fmt.Sprintf("time forfeit: %s: %v", side.Name(), err))
 		case err != nil:

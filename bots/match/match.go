@@ -26,6 +26,11 @@ const (
 	DefaultMaxPlies    = 200
 	DefaultConcurrency = 2
 	minTolerance       = 100 * time.Millisecond
+	// nodesTolerance is the default Tolerance of a node-limited match
+	// without a move time: a node limit bounds the search, so only a
+	// broken engine needs this long (even 100k nodes at a loaded
+	// machine's 20k nodes/s take 5 s).
+	nodesTolerance = 30 * time.Second
 )
 
 // Config describes a match between engines A and B.
@@ -34,6 +39,18 @@ type Config struct {
 	Games int // total games; colours alternate within each opening pair
 	// MoveTime is the fixed time per move each engine is given.
 	MoveTime time.Duration
+	// Nodes, when positive, limits every move to this many nodes (with
+	// MoveTime too when that is set, else alone). A fixed-node match does
+	// not depend on the machine's load: the same engines play the same
+	// games on a busy machine as on an idle one.
+	Nodes int64
+	// SPRT, when set, makes Games a cap: the match stops as soon as the
+	// test decides after a complete pair of games (the pair in flight when
+	// it decides is abandoned), and Summary.SPRT holds the result.
+	SPRT *SPRT
+	// OnSPRT, when set with SPRT, is called after each complete pair with
+	// the test's state (serialised like OnGame).
+	OnSPRT func(SPRTResult)
 	// Tolerance is how much a move may overrun MoveTime before the engine
 	// forfeits; zero means max(100 ms, MoveTime/2).
 	Tolerance time.Duration
@@ -63,6 +80,11 @@ type Summary struct {
 	Stats
 	NameA, NameB string
 	Games        []Game // in index order
+	// Pentanomial counts the complete game pairs (both colours of one
+	// opening) by A's points in the pair.
+	Pentanomial Pentanomial
+	// SPRT is the test's state at the end when Config.SPRT was set.
+	SPRT *SPRTResult
 }
 
 // Run plays the match. It returns the games played so far and ctx's error
@@ -74,8 +96,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.check(); err != nil {
 		return Summary{}, err
 	}
-	ref := referee{moveTime: cfg.MoveTime, tolerance: cfg.Tolerance, maxPlies: cfg.MaxPlies, clock: cfg.Clock}
+	ref := referee{moveTime: cfg.MoveTime, nodes: cfg.Nodes, tolerance: cfg.Tolerance, maxPlies: cfg.MaxPlies, clock: cfg.Clock}
 
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan int)
@@ -85,6 +108,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		mu       sync.Mutex
 		firstErr error
 		names    [2]string
+		sprt     sprtState
 	)
 	fail := func(err error) {
 		mu.Lock()
@@ -133,6 +157,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				if cfg.OnGame != nil {
 					cfg.OnGame(g)
 				}
+				if cfg.SPRT != nil && sprt.record(*cfg.SPRT, games, played, i, cfg.OnSPRT) {
+					cancel() // decided: the games in flight are not needed
+				}
 				mu.Unlock()
 				cfg.Logger.Info().Int("game", i+1).Str("white", g.White).Str("black", g.Black).
 					Str("opening", g.Opening).Str("result", string(g.Result)).Str("reason", g.Reason).
@@ -152,10 +179,43 @@ feed:
 	wg.Wait()
 
 	s := summarise(names, games, played)
+	if cfg.SPRT != nil {
+		r := sprt.result
+		if r == nil {
+			c := cfg.SPRT.Check(s.Pentanomial)
+			r = &c
+		}
+		s.SPRT = r
+	}
 	if firstErr != nil {
 		return s, firstErr
 	}
-	return s, ctx.Err()
+	return s, parent.Err()
+}
+
+// sprtState follows an SPRT while the games come in.
+type sprtState struct {
+	penta  Pentanomial
+	result *SPRTResult // set once the test has decided
+}
+
+// record counts game i's pair when both of its games are in, tells
+// onPair (when set) and reports whether the test has just decided.
+func (st *sprtState) record(t SPRT, games []Game, played []bool, i int, onPair func(SPRTResult)) bool {
+	j := i ^ 1 // the pair's other game
+	if st.result != nil || j >= len(games) || !played[j] {
+		return false
+	}
+	st.penta.add(games[i].ScoreA() + games[j].ScoreA())
+	r := t.Check(st.penta)
+	if onPair != nil {
+		onPair(r)
+	}
+	if r.Decision == "" {
+		return false
+	}
+	st.result = &r
+	return true
 }
 
 // check validates cfg and fills its defaults.
@@ -166,11 +226,23 @@ func (cfg *Config) check() error {
 	if cfg.Games < 1 {
 		return fmt.Errorf("match: %d games: want at least 1", cfg.Games)
 	}
-	if cfg.MoveTime <= 0 {
-		return fmt.Errorf("match: move time %v must be positive", cfg.MoveTime)
+	if cfg.Nodes < 0 || (cfg.MoveTime <= 0 && cfg.Nodes == 0) {
+		return fmt.Errorf("match: move time %v must be positive (or a node limit given; nodes %d)", cfg.MoveTime, cfg.Nodes)
+	}
+	if cfg.MoveTime < 0 {
+		return fmt.Errorf("match: move time %v must not be negative", cfg.MoveTime)
+	}
+	if cfg.SPRT != nil {
+		if err := cfg.SPRT.check(); err != nil {
+			return fmt.Errorf("match: %w", err)
+		}
+		cfg.Games += cfg.Games % 2 // whole pairs
 	}
 	if cfg.Tolerance <= 0 {
 		cfg.Tolerance = max(minTolerance, cfg.MoveTime/2)
+		if cfg.MoveTime == 0 {
+			cfg.Tolerance = nodesTolerance
+		}
 	}
 	if cfg.Concurrency < 1 {
 		cfg.Concurrency = DefaultConcurrency
@@ -208,5 +280,10 @@ func summarise(names [2]string, games []Game, played []bool) Summary {
 		}
 	}
 	s.Stats = ComputeStats(w, l, d)
+	for i := 0; i+1 < len(games); i += 2 {
+		if played[i] && played[i+1] {
+			s.Pentanomial.add(games[i].ScoreA() + games[i+1].ScoreA())
+		}
+	}
 	return s
 }

@@ -68,6 +68,48 @@ func (sum Summary) WriteReport(w io.Writer, specA, specB string) {
 		parts = append(parts, fmt.Sprintf("%s %d", r, reasons[r]))
 	}
 	fmt.Fprintf(w, "endings: %s\n", strings.Join(parts, ", "))
+	if sum.SPRT != nil {
+		fmt.Fprintln(w, sum.SPRT.String())
+	}
+}
+
+// SPRTJSON is the JSON form of an SPRT's result.
+type SPRTJSON struct {
+	Elo0        float64 `json:"elo0"`
+	Elo1        float64 `json:"elo1"`
+	Alpha       float64 `json:"alpha"`
+	Beta        float64 `json:"beta"`
+	Pairs       int     `json:"pairs"`
+	Pentanomial [5]int  `json:"pentanomial"`
+	Elo         float64 `json:"elo"`
+	EloError    float64 `json:"elo_error"`
+	LLR         float64 `json:"llr"`
+	Lower       float64 `json:"lower"`
+	Upper       float64 `json:"upper"`
+	Decision    string  `json:"decision"` // "H0", "H1" or "" (the game cap came first)
+}
+
+// SummaryJSON is `outpost match --json`'s line: the statistics, and the
+// SPRT's result under "sprt" when the match ran one.
+type SummaryJSON struct {
+	StatsJSON
+	SPRT *SPRTJSON `json:"sprt,omitempty"`
+}
+
+// WriteJSON writes the summary's JSON form (SummaryJSON) to w as one line.
+func (sum Summary) WriteJSON(w io.Writer) error {
+	out := SummaryJSON{StatsJSON: sum.Stats.JSON()}
+	if r := sum.SPRT; r != nil {
+		out.SPRT = &SPRTJSON{
+			Elo0: r.Test.Elo0, Elo1: r.Test.Elo1, Alpha: r.Test.Alpha, Beta: r.Test.Beta,
+			Pairs: r.Pentanomial.Pairs(), Pentanomial: r.Pentanomial, Elo: round(r.Elo, 1), EloError: round(r.Error, 1),
+			LLR: round(r.LLR, 3), Lower: round(r.Lower, 3), Upper: round(r.Upper, 3), Decision: r.Decision,
+		}
+	}
+	if err := json.NewEncoder(w).Encode(out); err != nil {
+		return fmt.Errorf("match: writing summary: %w", err)
+	}
+	return nil
 }
 
 // WritePGN writes the games to w in PGN, each followed by an empty line.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 )
 
@@ -34,4 +35,23 @@ func benchSearch(b *testing.B, mk func() (*Engine, error), depth int) {
 		nodes += m.Nodes
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// BenchmarkEvaluate compares the evaluations' cost side by side on one
+// middlegame (run the sub-benchmarks in one go: their ratio is the figure).
+func BenchmarkEvaluate(b *testing.B) {
+	bd, err := board.FromFEN("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, k := range []struct {
+		name string
+		kind EvalKind
+	}{{"simple", EvalSimple}, {"full", EvalFull}, {"plus", EvalPlus}} {
+		b.Run(k.name, func(b *testing.B) {
+			for b.Loop() {
+				Evaluate(bd, k.kind)
+			}
+		})
+	}
 }

@@ -191,6 +191,9 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 	kind := EvalSimple
 	if e.cfg.features&FeatFullEval != 0 {
 		kind = EvalFull
+		if e.cfg.features&FeatEvalPlus != 0 {
+			kind = EvalPlus
+		}
 	}
 	if e.s == nil {
 		e.s = new(searcher)

@@ -101,6 +101,9 @@ type EvalKind int
 const (
 	EvalSimple EvalKind = iota
 	EvalFull
+	// EvalPlus is EvalFull with threats, outposts and the kings' distance
+	// to passed pawns (plusTerms).
+	EvalPlus
 )
 
 // Evaluate returns the static evaluation of b in centipawns from the side to
@@ -122,8 +125,9 @@ func Evaluate(b *board.Board, kind EvalKind) int {
 			pawnAtt[c] = (pawns&^board.FileA)>>9 | (pawns&^board.FileH)>>7
 		}
 	}
-	var zoneAttack [2]int    // weight of pieces of colour c attacking the enemy king zone
-	var zoneAttackers [2]int // number of such pieces
+	var attBy [2][6]board.Bitboard // squares attacked by colour c's pieces of each type (EvalPlus)
+	var zoneAttack [2]int          // weight of pieces of colour c attacking the enemy king zone
+	var zoneAttackers [2]int       // number of such pieces
 	var kingZone [2]board.Bitboard
 	for c := board.White; c <= board.Black; c++ {
 		kingZone[c] = board.KingAttacks(b.KingSquare(c))
@@ -135,7 +139,7 @@ func Evaluate(b *board.Board, kind EvalKind) int {
 		}
 		own := b.Occupied(c)
 		safe := ^own
-		if kind == EvalFull {
+		if kind >= EvalFull {
 			safe &^= pawnAtt[c^1]
 		}
 		for t := board.Pawn; t <= board.King; t++ {
@@ -157,6 +161,7 @@ func Evaluate(b *board.Board, kind EvalKind) int {
 				default:
 					continue
 				}
+				attBy[c][t] |= att
 				n := board.Count(att&safe) - mobilityBase[t]
 				mg[c] += n * mobilityMg[t]
 				eg[c] += n * mobilityEg[t]
@@ -171,14 +176,18 @@ func Evaluate(b *board.Board, kind EvalKind) int {
 		phase = maxPhase // early promotions
 	}
 	us := b.SideToMove()
-	if kind == EvalFull {
+	if kind >= EvalFull {
 		mg[us] += tempoMg
 		for c := board.White; c <= board.Black; c++ {
 			fullTerms(b, c, &mg, &eg, zoneAttack[c], zoneAttackers[c])
+			if kind == EvalPlus {
+				attBy[c][board.Pawn] = pawnAtt[c]
+				plusTerms(b, c, &mg, &eg, &attBy)
+			}
 		}
 	}
 	var score int
-	if kind == EvalFull {
+	if kind >= EvalFull {
 		w := (mg[0]-mg[1])*phase + (eg[0]-eg[1])*(maxPhase-phase)
 		score = w / maxPhase
 	} else {
@@ -374,5 +383,100 @@ func init() {
 				passedMask[board.Black][s] |= files & rank
 			}
 		}
+	}
+}
+
+// EvalPlus's terms (centipawns, midgame / endgame by the attacked piece's
+// type, index pawn … queen).
+var (
+	// A piece attacked by an enemy pawn must move or be lost: the
+	// attacker gains at least a tempo, often more (forks, a piece short of
+	// squares). Rough half values of a minor piece's loss risk; queens and
+	// rooks a little more.
+	threatByPawnMg = [6]int{0, 50, 50, 60, 60, 0}
+	threatByPawnEg = [6]int{0, 35, 35, 45, 45, 0}
+	// A rook or queen attacked by a minor piece, or a queen attacked by a
+	// rook, is attacked by something worth less: the same kind of pressure,
+	// a little smaller (the attacked piece usually just moves).
+	threatByLesserMg = [6]int{0, 0, 0, 35, 35, 0}
+	threatByLesserEg = [6]int{0, 0, 0, 25, 25, 0}
+)
+
+// Outposts: a knight (bishop) on the fourth to sixth rank, defended by an
+// own pawn and out of reach of enemy pawns (none on an adjacent file ahead
+// of it), cannot be driven away and controls the enemy half.
+const (
+	outpostKnightMg, outpostKnightEg = 25, 15
+	outpostBishopMg, outpostBishopEg = 12, 6
+)
+
+// passerKingFar, passerKingNear: in the endgame a passed pawn is worth more
+// the farther the enemy king is from its stop square and the nearer its own
+// king (5 and 2 cp per square of king distance, times the pawn's relative
+// rank − 2, so from the fourth rank on: the nearer promotion, the more the
+// kings' race matters).
+const (
+	passerKingFar  = 5
+	passerKingNear = 2
+)
+
+// kingDistance is the Chebyshev distance: the king moves it takes.
+func kingDistance(a, b board.Square) int { return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank())) }
+
+// plusTerms adds EvalPlus's terms for colour c; attBy holds every side's
+// attacks by piece type (pawns included).
+func plusTerms(b *board.Board, c board.Color, mg, eg *[2]int, attBy *[2][6]board.Bitboard) {
+	them := c ^ 1
+	pawnAttacks := attBy[c][board.Pawn]
+	minorAttacks := attBy[c][board.Knight] | attBy[c][board.Bishop]
+	for t := board.Knight; t <= board.Queen; t++ {
+		n := board.Count(b.Pieces(them, t) & pawnAttacks)
+		mg[c] += n * threatByPawnMg[t]
+		eg[c] += n * threatByPawnEg[t]
+		lesser := minorAttacks
+		if t == board.Queen {
+			lesser |= attBy[c][board.Rook]
+		}
+		if t >= board.Rook {
+			n = board.Count(b.Pieces(them, t) & lesser &^ pawnAttacks)
+			mg[c] += n * threatByLesserMg[t]
+			eg[c] += n * threatByLesserEg[t]
+		}
+	}
+	ownPawns, theirPawns := b.Pieces(c, board.Pawn), b.Pieces(them, board.Pawn)
+	for t := board.Knight; t <= board.Bishop; t++ {
+		for bb := b.Pieces(c, t) & pawnAttacks; bb != 0; {
+			s := board.PopLSB(&bb)
+			r := s.Rank()
+			if c == board.Black {
+				r = 7 - r
+			}
+			if r < 3 || r > 5 || passedMask[c][s]&adjacentFiles[s.File()]&theirPawns != 0 {
+				continue
+			}
+			if t == board.Knight {
+				mg[c] += outpostKnightMg
+				eg[c] += outpostKnightEg
+			} else {
+				mg[c] += outpostBishopMg
+				eg[c] += outpostBishopEg
+			}
+		}
+	}
+	ownKing, theirKing := b.KingSquare(c), b.KingSquare(them)
+	for bb := ownPawns; bb != 0; {
+		s := board.PopLSB(&bb)
+		if passedMask[c][s]&theirPawns != 0 {
+			continue
+		}
+		r, stop := s.Rank(), s+8
+		if c == board.Black {
+			r, stop = 7-r, s-8
+		}
+		if r < 3 {
+			continue
+		}
+		w := r - 2
+		eg[c] += w * (passerKingFar*min(kingDistance(theirKing, stop), 5) - passerKingNear*min(kingDistance(ownKing, stop), 5))
 	}
 }

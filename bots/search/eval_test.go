@@ -67,7 +67,7 @@ func TestEvalSymmetry(t *testing.T) {
 		if err != nil {
 			t.Fatalf("mirror of %s: %v", fen, err)
 		}
-		for _, kind := range []EvalKind{EvalSimple, EvalFull} {
+		for _, kind := range []EvalKind{EvalSimple, EvalFull, EvalPlus} {
 			if a, c := Evaluate(b, kind), Evaluate(m, kind); a != c {
 				t.Errorf("kind %d: eval %d, mirrored %d for %s", kind, a, c, fen)
 			}
@@ -83,7 +83,7 @@ func TestEvalSanity(t *testing.T) {
 		}
 		return Evaluate(b, kind)
 	}
-	for _, kind := range []EvalKind{EvalSimple, EvalFull} {
+	for _, kind := range []EvalKind{EvalSimple, EvalFull, EvalPlus} {
 		if s := ev(board.StartFEN, kind); s < -30 || s > 30 {
 			t.Errorf("kind %d: start position %d, want near 0", kind, s)
 		}
@@ -107,6 +107,38 @@ func TestEvalSanity(t *testing.T) {
 	// Hard penalises a broken king shelter.
 	if a, b := ev("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", EvalFull), ev("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", EvalFull); a <= b {
 		t.Errorf("sheltered king %d vs bare king %d", a, b)
+	}
+}
+
+// TestEvalPlusTerms: what EvalPlus adds to EvalFull (plus − full, White to
+// move) is larger in the position that has the feature than in the same
+// position without it, by about the term's tapered value.
+func TestEvalPlusTerms(t *testing.T) {
+	plus := func(fen string) int {
+		b, err := board.FromFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Evaluate(b, EvalPlus) - Evaluate(b, EvalFull)
+	}
+	for _, tc := range []struct {
+		name, with, without string
+		least               int
+	}{
+		// (Pawns on a2 and h7 keep drawish scaling out.)
+		// e4 attacks the knight on d5 (threat by pawn, 50 mg / 35 eg) vs e3.
+		{"threat by pawn", "4k3/7p/8/3n4/4P3/8/P7/4K3 w - - 0 1", "4k3/7p/8/3n4/8/4P3/P7/4K3 w - - 0 1", 25},
+		// The e5 knight, defended by d4, with no black pawn on d/f able to
+		// drive it (outpost, 25 / 15) vs a pawn on f7 that can.
+		{"knight outpost", "4k3/p7/8/4N3/3P4/8/8/4K3 w - - 0 1", "4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1", 10},
+		// A rook attacked by a bishop (threat by a lesser piece, 35 / 25).
+		{"threat by lesser", "4k3/7p/2r5/8/8/5B2/P7/4K3 w - - 0 1", "4k3/7p/1r6/8/8/5B2/P7/4K3 w - - 0 1", 20},
+		// The passer on e6 with the black king on a8 (far from e7) vs e8.
+		{"king far from passer", "k7/8/4P3/8/8/8/8/4K3 w - - 0 1", "4k3/8/4P3/8/8/8/8/4K3 w - - 0 1", 30},
+	} {
+		if a, b := plus(tc.with), plus(tc.without); a-b < tc.least {
+			t.Errorf("%s: plus terms %d with, %d without, want at least %d more", tc.name, a, b, tc.least)
+		}
 	}
 }
 

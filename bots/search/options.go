@@ -29,13 +29,15 @@ const (
 	FeatSEE                             // static exchange evaluation: losing captures pruned in quiescence, ordered late
 	FeatFutility                        // reverse futility and futility pruning near the leaves
 	FeatAspiration                      // aspiration windows around the previous iteration's score
+	FeatLMP                             // late-move pruning: late quiet moves skipped near the leaves
+	FeatEvalPlus                        // EvalPlus: threats, outposts, kings' distance to passed pawns (with eval)
 
 	// AllFeatures is hard's set. Delta pruning is left out: measured
 	// against hard without it, hard with it scored 39.6% over 40 games at
 	// 100 ms per move (SEE pruning already removes most hopeless captures),
 	// so it stays available only for experiments (WithFeatures).
 	AllFeatures = FeatTT | FeatPVS | FeatNullMove | FeatLMR | FeatKillers | FeatHistory | FeatCheckExt |
-		FeatRepetition | FeatFullEval | FeatSEE | FeatFutility | FeatAspiration
+		FeatRepetition | FeatFullEval | FeatSEE | FeatFutility | FeatAspiration | FeatLMP
 )
 
 var featureNames = map[string]Features{
@@ -43,6 +45,7 @@ var featureNames = map[string]Features{
 	"killers": FeatKillers, "history": FeatHistory, "checkext": FeatCheckExt,
 	"repetition": FeatRepetition, "eval": FeatFullEval, "delta": FeatDelta,
 	"see": FeatSEE, "futility": FeatFutility, "aspiration": FeatAspiration,
+	"lmp": FeatLMP, "evalplus": FeatEvalPlus,
 }
 
 // FeatureNames lists the names accepted by ParseFeatures, sorted.

@@ -7,7 +7,7 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 )
 
-// TestPonderSearchHitReusesTable: after pondering to depth 7, a hit limited
+// TestPonderSearchHitReusesTable: after pondering to depth 9, a hit limited
 // to a node budget reaches a greater depth than the same budget from a cold
 // table, because the pondered iterations are in the transposition table.
 func TestPonderSearchHitReusesTable(t *testing.T) {
@@ -18,7 +18,7 @@ func TestPonderSearchHitReusesTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer warm.Close()
-	p, err := warm.Ponder(context.Background(), pos, engine.Limits{Depth: 7})
+	p, err := warm.Ponder(context.Background(), pos, engine.Limits{Depth: 9})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,6 +48,17 @@ const (
 
 var futilityMargin = [3]int{0, 150, 300}
 
+// Late-move pruning: at depth <= lmpDepth away from the principal
+// variation and not in check, once lmpBase + depth² quiet moves have been
+// searched the remaining quiet, non-checking moves are skipped: with good
+// ordering (hash move, captures, killers, counter move, history first) a
+// cut-off this late near the leaves is rare, and the classic 3 + d²
+// (4, 7, 12, 19 moves at depths 1-4) keeps enough of them.
+const (
+	lmpDepth = 4
+	lmpBase  = 3
+)
+
 // Aspiration windows: from depth aspirationDepth on, search first within
 // ±aspirationDelta (a third of a pawn) of the previous score, widening the
 // failing side fourfold on each failure; most iterations stay inside, and
@@ -265,6 +276,8 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 	s.scoreMoves(ml, scores, ttMove, ply)
 	us := b.SideToMove()
 	best, bestMove, origAlpha := -infinity, board.NullMove, alpha
+	lmp := s.feat&FeatLMP != 0 && !pvNode && !inCheck && ply > 0 && depth <= lmpDepth
+	quiets := 0
 	for i := 0; i < ml.N; i++ {
 		m := pickNext(ml, scores, i)
 		quiet := !m.IsCapture() && !m.IsPromotion()
@@ -273,6 +286,13 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 		if futile && quiet && !givesCheck && i > 0 {
 			b.Unmake()
 			continue
+		}
+		if lmp && quiet && !givesCheck && quiets >= lmpBase+depth*depth && best > -mateBound {
+			b.Unmake()
+			continue
+		}
+		if quiet {
+			quiets++
 		}
 		var sc int
 		if i == 0 {

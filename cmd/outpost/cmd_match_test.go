@@ -45,6 +45,38 @@ func TestMatchCommandJSON(t *testing.T) {
 	}
 }
 
+// TestMatchCommandSPRT: a fixed-node SPRT between a known-better and a
+// known-worse engine stops by itself with H1, well before its cap, and the
+// JSON line carries the test under "sprt"; the report for people names the
+// bounds and the decision.
+func TestMatchCommandSPRT(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "--log-level", "warn", "match", "--engine-a", "medium", "--engine-b", "easy",
+		"--nodes", "1000", "--sprt", "0,200", "--concurrency", "1", "--json")
+	if code != 0 {
+		t.Fatalf("code %d, stderr %s", code, errOut)
+	}
+	var m struct {
+		Games int `json:"games"`
+		SPRT  *struct {
+			Pairs    int     `json:"pairs"`
+			LLR      float64 `json:"llr"`
+			Upper    float64 `json:"upper"`
+			Decision string  `json:"decision"`
+		} `json:"sprt"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("output %q: %v", out, err)
+	}
+	if m.SPRT == nil || m.SPRT.Decision != "H1" || m.SPRT.LLR < m.SPRT.Upper || m.Games != 2*m.SPRT.Pairs || m.Games > 100 {
+		t.Errorf("output %q", out)
+	}
+	code, out, errOut = runCLI(t, "", "--log-level", "warn", "match", "--engine-a", "medium", "--engine-b", "medium",
+		"--nodes", "300", "--sprt", "0,200", "--concurrency", "1")
+	if code != 0 || !strings.Contains(out, "SPRT [0, 200] α=0.05 β=0.05: ") || !strings.Contains(out, "H0 accepted (A ≤ +0 Elo)") {
+		t.Errorf("code %d, output %q, stderr %q", code, out, errOut)
+	}
+}
+
 func TestMatchCommandErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -55,6 +87,9 @@ func TestMatchCommandErrors(t *testing.T) {
 		{[]string{"match", "--engine-a", "easy", "--engine-b", "grandmaster", "--games", "1"}, 1, "unknown engine"},
 		{[]string{"match", "--engine-a", "easy", "--engine-b", "easy", "--tc", "0"}, 1, "--tc"},
 		{[]string{"match", "--engine-a", "easy", "--engine-b", "easy", "--openings", "/nonexistent"}, 1, "nonexistent"},
+		{[]string{"match", "--engine-a", "easy", "--engine-b", "easy", "--sprt", "10,0"}, 1, "--sprt"},
+		{[]string{"match", "--engine-a", "easy", "--engine-b", "easy", "--sprt", "x"}, 1, "--sprt"},
+		{[]string{"match", "--engine-a", "easy", "--engine-b", "easy", "--nodes", "-5"}, 1, "--nodes"},
 		{[]string{"ladder"}, 2, "usage"},
 		{[]string{"ladder", "--engine", "easy", "--rungs", "1500,1400"}, 1, "does not increase"},
 		{[]string{"uci", "--engine", "nope"}, 1, "unknown engine"},
