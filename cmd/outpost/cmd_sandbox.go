@@ -151,12 +151,9 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 	if !(*timeScale > 0 && *timeScale <= 1) {
 		return fmt.Errorf("--time-scale %v: must be in (0, 1]", *timeScale)
 	}
-	if *botGames < 0 {
-		return fmt.Errorf("--bot-games-per-day %d: must be 0 (no cap) or positive", *botGames)
-	}
-	perDay := *botGames
-	if perDay == 0 {
-		perDay = -1 // the sandbox's "no cap"
+	perDay, err := botGamesPerDay(*botGames)
+	if err != nil {
+		return err
 	}
 	sbCfg := sandbox.Config{
 		BotGamesPerDay: perDay,
@@ -182,4 +179,16 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 	<-ctx.Done()
 	srv.Close()
 	return nil
+}
+
+// botGamesPerDay maps --bot-games-per-day to sandbox.Config.BotGamesPerDay
+// (the flag's 0, no cap, is the config's negative value).
+func botGamesPerDay(n int) (int, error) {
+	switch {
+	case n < 0:
+		return 0, fmt.Errorf("--bot-games-per-day %d: must be 0 (no cap) or positive", n)
+	case n == 0:
+		return -1, nil
+	}
+	return n, nil
 }
