@@ -25,6 +25,9 @@ type Budget struct {
 	// ByDate picks, for each game, the preset of the period it was played
 	// in (LichessPeriodAt); the other fields are then unused.
 	ByDate bool
+	// Name is the preset's name when the budget is a preset (Preset sets
+	// it), "" for --nodes or --depth.
+	Name string
 }
 
 // Presets of the per-position budget:
@@ -86,6 +89,7 @@ func Preset(name string) (Budget, error) {
 		sort.Strings(names)
 		return Budget{}, fmt.Errorf("unknown preset %q (want one of %s)", name, strings.Join(names, ", "))
 	}
+	b.Name = strings.ToLower(name)
 	return b, nil
 }
 

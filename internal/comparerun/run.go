@@ -42,6 +42,10 @@ type Comparer struct {
 	// EngineLabel names the engine in the run's parameters (default: the
 	// pool's command line; with Budget.ByDate, "by period").
 	EngineLabel string
+	// EngineFrom says where the engine came from (RunEngine.From): a
+	// preset's own engine, or --engine in place of it. It is recorded in
+	// the run's parameters and printed with the engine.
+	EngineFrom string
 	// DetectPeriod detects each game's period of Lichess's analysis from
 	// its evals (analysis.DetectPeriod) before analysing it; with
 	// Budget.ByDate the detected period's preset and engine then run
@@ -74,7 +78,7 @@ func (c *Comparer) params(src Source) Params {
 	if band == 0 {
 		band = analysis.DefaultBorderlineBand
 	}
-	return Params{Source: src.Params(), Budget: c.Budget.String(), BorderlineBand: band, Engine: label, DetectPeriod: c.DetectPeriod}
+	return Params{Source: src.Params(), Budget: c.Budget.String(), BorderlineBand: band, Engine: label, EngineFrom: c.EngineFrom, DetectPeriod: c.DetectPeriod}
 }
 
 // Run performs (or resumes) one comparison run over src's games: every game
