@@ -38,7 +38,7 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 	threads := fs.Int("threads", 1, "engine threads per worker")
 	hash := fs.Int("hash", 0, "engine hash per worker, MB (default: the config's analysis.hash_mb)")
 	engine := fs.String("engine", "", "UCI engine command line, or an engine name: sf15 (Stockfish 15.1), sf16, sf17.1, sf18, sf19 (Stockfish 19), auto (19 when installed, else 15.1); by-date and the lichess-sfN presets run their own engine instead, except with this flag (default: the config's compare.engine, Stockfish 15.1)")
-	band := fs.Float64("borderline-band", analysis.DefaultBorderlineBand, "re-search plies whose delta is this close to a threshold deeper (negative: off)")
+	band := fs.Float64("borderline-band", 0, fmt.Sprintf("re-search plies whose delta is this close to a threshold deeper (negative: off; default %v, off for the games whose preset and engine reproduce Lichess's engine run exactly)", analysis.DefaultBorderlineBand))
 	storePath := fs.String("store", "", "SQLite file of the runs (default: the config's store.path)")
 	trend := fs.Int("trend", comparerun.DefaultTrendRuns, "runs shown in the trend, this one included")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -154,6 +154,7 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 		Logger:         log,
 		DetectPeriod:   *detect,
 		EngineFrom:     pick.From,
+		PresetEngine:   pick.Preset != "",
 	}
 	return c.Execute(ctx, src, *asJSON, env.Stdout)
 }

@@ -74,14 +74,14 @@ func TestComparePresetRunsItsEngine(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	if rep.Params.Engine != bin || rep.Params.EngineFrom != "the lichess-sf16 preset's engine" {
+	if rep.Params.Engine != bin || rep.Params.EngineFrom != "the lichess-sf16 preset's engine, its plies not re-searched unless --borderline-band says so" {
 		t.Errorf("params %+v, want engine %s from the preset", rep.Params, bin)
 	}
 	if len(rep.Games) != 1 || rep.Games[0].Engine != bin {
 		t.Errorf("games %+v, want the game run on %s", rep.Games, bin)
 	}
 	code, stdout, stderr = runCompareCLI(t, "--pgn", pgn, "--preset", "lichess-sf16", "--workers", "1", "--store", db)
-	if code != 0 || !strings.Contains(stdout, "(the lichess-sf16 preset's engine)") {
+	if code != 0 || !strings.Contains(stdout, "Engine: FakeStockfish16 nodes 1500000, fresh hash (the lichess-sf16 preset's engine") {
 		t.Errorf("exit %d, text header lacks the preset's engine:\n%s%s", code, stdout, stderr)
 	}
 

@@ -40,7 +40,7 @@ func PickEngine(b analysis.Budget, cmd []string, override bool) RunEngine {
 	if override {
 		return RunEngine{Command: cmd, From: fmt.Sprintf("--engine, instead of the %s preset's %s: not the preset's engine", name, b.Engine)}
 	}
-	return RunEngine{Command: []string{b.Engine}, From: fmt.Sprintf("the %s preset's engine", name), Preset: name}
+	return RunEngine{Command: []string{b.Engine}, From: fmt.Sprintf("the %s preset's engine, its plies not re-searched unless --borderline-band says so", name), Preset: name}
 }
 
 // Resolve resolves the engine on this machine (Engine). When the engine

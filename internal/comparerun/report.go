@@ -15,7 +15,9 @@ import (
 type Params struct {
 	Source SourceParams `json:"source"`
 	Budget string       `json:"budget"` // "nodes 1000000"
-	// BorderlineBand is the re-search band (negative: off).
+	// BorderlineBand is the re-search band (negative: off; 0: the default,
+	// analysis.DefaultBorderlineBand, and off for the games analysed by a
+	// method that reproduces Lichess's engine run exactly).
 	BorderlineBand float64 `json:"borderline_band"`
 	// Engine is the engine command line; with a budget by period, "by
 	// period" and the engines each game ran are in its games[].engine.

@@ -81,11 +81,12 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 		Store: cfg.Store,
 		Pool: analysis.PoolConfig{Command: LowPriority(cmd), Workers: 1, Threads: 1, HashMB: cfg.Compare.HashMB,
 			Factory: cfg.Factory, Logger: cfg.Logger},
-		Budget:      cfg.Compare.Budget,
-		WrapCommand: LowPriority,
-		EngineLabel: label,
-		EngineFrom:  pick.From,
-		Logger:      cfg.Logger,
+		Budget:       cfg.Compare.Budget,
+		WrapCommand:  LowPriority,
+		EngineLabel:  label,
+		EngineFrom:   pick.From,
+		PresetEngine: pick.Preset != "",
+		Logger:       cfg.Logger,
 	}
 	return s, nil
 }
