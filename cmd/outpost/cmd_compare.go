@@ -31,7 +31,7 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 	sinceS := fs.String("since", "", `how far back games are fetched, e.g. "30d" (default: the config's compare.since, 30d)`)
 	maxGames := fs.Int("max", 0, "games at most (default: the config's compare.max_games, 50)")
 	server := fs.String("server", "", "Lichess base URL, e.g. an outpost sandbox (default: the config's lichess.url, else https://lichess.org)")
-	preset := fs.String("preset", "", "budget preset: quick, lichess (1M nodes), lichess-sf15, lichess-sf16, lichess-sf17.1, lichess-sf18, deep, or by-date (each game with the preset and engine of its period of Lichess's analysis); a lichess-sfN preset runs its engine sfN unless --engine is given (default: the config's compare preset, by-date)")
+	preset := fs.String("preset", "", "budget preset: quick, lichess (1M nodes), lichess-sf15, lichess-sf16, lichess-sf16-2.8, lichess-sf17.1, lichess-sf18, deep, or by-date (each game with the preset and engine of its period of Lichess's analysis); a lichess-sfN preset runs its engine sfN unless --engine is given (default: the config's compare preset, by-date)")
 	detect := fs.Bool("detect-period", false, "detect each game's period of Lichess's analysis from its evals (each obtainable period's method on 5 positions past ply 16); with by-date, the detected period's preset and engine run")
 	nodes := fs.Int64("nodes", 0, "nodes per position instead of a preset")
 	workers := fs.Int("workers", 0, "engines run in parallel (default: CPUs / threads)")
