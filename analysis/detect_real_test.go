@@ -23,15 +23,18 @@ func needEngine(t *testing.T, name string) {
 // engine driven by that period's method (TestRecordedSearchesAreTheEngines
 // checks them against the engines): lila's fixture (fishnet 2.6.11) is
 // Stockfish 15.1's period; eOXqcPAS (played and analysed 2023-11-20) is
-// Stockfish 16's with fishnet 2.7's method, not 2.8's; the 2021 game
-// ZlCTzfMG (Stockfish 13/14 era) and CCW6EEru (played 2024-01-25, analysed
-// by none of our engines and methods: docs/stockfish.md) are rejected: no
-// obtainable method gives their evals.
+// Stockfish 16's with fishnet 2.7's method, not 2.8's; CCW6EEru (played
+// 2024-01-25) is Stockfish 16's with fishnet 2.8's chunks at 1,250,000
+// nodes (1/5 with 2.7's method); the 2021 game ZlCTzfMG (Stockfish 13/14
+// era) is rejected: no obtainable method gives its evals.
 func TestDetectPeriodOnRealGames(t *testing.T) {
 	for _, tc := range []struct {
 		game, want string // want "" = none matches
 	}{
 		{"lila-expected1.pgn", "Stockfish 15.1 (fishnet 2.6.7): 5/5 evals exact"},
+		{"eOXqcPAS.pgn", "Stockfish 16 (fishnet 2.7.0): 5/5 evals exact"},
+		{"CCW6EEru.pgn", "Stockfish 16 (fishnet 2.8.0): 5/5 evals exact"},
+		{"ZlCTzfMG.pgn", ""},
 	} {
 		t.Run(tc.game, func(t *testing.T) {
 			g := sharedGame(t, tc.game)
