@@ -25,6 +25,14 @@ type Budget struct {
 	// ByDate picks, for each game, the preset of the period it was played
 	// in (LichessPeriodAt); the other fields are then unused.
 	ByDate bool
+	// ChunkScale is the factor (numerator, denominator) fishnet applied to
+	// the node limit of a chunked analysis, to pay for the overlap
+	// position: zero means 6/7, Chunk::MAX_POSITIONS / (MAX_POSITIONS + 1)
+	// of fishnet 2.9.2 and later (NodeLimit::get); fishnet 2.8.2 used 5/6.
+	ChunkScale [2]int64
+	// Name is the preset's name when the budget is a preset (Preset sets
+	// it), "" for --nodes or --depth.
+	Name string
 }
 
 // Presets of the per-position budget:
@@ -47,12 +55,17 @@ type Budget struct {
 //     carry it (uci.Position.Chess960), and a standard game's leave it off:
 //     there it changes only how castling is written (king takes rook), not
 //     the search (docs/stockfish.md).
-//   - lichess-sf16: Lichess's analysis with fishnet 2.7.0 to 2.8.x
-//     (2023-07-01 to 2024-02-23): Stockfish 16 (engine sf16), each
-//     position on its own after ucinewgame (fishnet's stockfish.rs of that
-//     time sends ucinewgame before every position), Hash 16, Threads 1,
-//     MultiPV 1, fishnetSF16Nodes nodes (docs/stockfish.md: how this was
-//     measured on a game of the period).
+//   - lichess-sf16: Lichess's analysis with fishnet 2.7.x (2023-07-01 to
+//     2024-01-03): Stockfish 16 (engine sf16), each position on its own
+//     after ucinewgame (fishnet's stockfish.rs of that time sends
+//     ucinewgame before every position), Hash 16, Threads 1, MultiPV 1,
+//     fishnetSF16Nodes nodes; it reproduces every eval fishnet computed of
+//     eOXqcPAS, a game of the period (docs/stockfish.md).
+//   - lichess-sf16-2.8: fishnet 2.8.x (2024-01-04 to 2024-02-23):
+//     Stockfish 16 at fishnetSF16Nodes × 5/6 ("go nodes 1250000", fishnet
+//     2.8.2's overlap factor), positions backwards in chunks of 5 after
+//     ucinewgame and, for every chunk but the game's last, a warm-up search
+//     of the position after it.
 //   - lichess-sf17.1: fishnet 2.9.5 (2025-03-30 to 2026-01-30): Stockfish
 //     17.1 (engine sf17.1) with lichess-sf18's method: 1,000,000 nodes
 //     sent as "go nodes 857142", chunks of 5 backwards after ucinewgame
@@ -62,14 +75,15 @@ type Budget struct {
 //     (LichessPeriods), saying when the period's engine is not one we can
 //     run.
 var Presets = map[string]Budget{
-	"quick":          {Nodes: 100_000},
-	"lichess":        {Nodes: 1_000_000},
-	"lichess-sf15":   {Nodes: 1_500_000, FreshHash: true, Engine: enginepath.Stockfish15},
-	"lichess-sf16":   {Nodes: fishnetSF16Nodes, FreshHash: true, Engine: enginepath.Stockfish16},
-	"lichess-sf17.1": {Nodes: 1_000_000, Engine: enginepath.Stockfish171},
-	"lichess-sf18":   {Nodes: 1_000_000, Engine: enginepath.Stockfish18},
-	"by-date":        {ByDate: true},
-	"deep":           {Nodes: 5_000_000},
+	"quick":            {Nodes: 100_000},
+	"lichess":          {Nodes: 1_000_000},
+	"lichess-sf15":     {Nodes: 1_500_000, FreshHash: true, Engine: enginepath.Stockfish15},
+	"lichess-sf16":     {Nodes: fishnetSF16Nodes, FreshHash: true, Engine: enginepath.Stockfish16},
+	"lichess-sf16-2.8": {Nodes: fishnetSF16Nodes, Engine: enginepath.Stockfish16, ChunkScale: [2]int64{5, 6}},
+	"lichess-sf17.1":   {Nodes: 1_000_000, Engine: enginepath.Stockfish171},
+	"lichess-sf18":     {Nodes: 1_000_000, Engine: enginepath.Stockfish18},
+	"by-date":          {ByDate: true},
+	"deep":             {Nodes: 5_000_000},
 }
 
 // DefaultBudget is the lichess preset.
@@ -86,6 +100,7 @@ func Preset(name string) (Budget, error) {
 		sort.Strings(names)
 		return Budget{}, fmt.Errorf("unknown preset %q (want one of %s)", name, strings.Join(names, ", "))
 	}
+	b.Name = strings.ToLower(name)
 	return b, nil
 }
 
@@ -130,13 +145,18 @@ func (b Budget) Limits() uci.Limits {
 const fishnetMaxPositions = FishnetChunk + 1
 
 // FishnetLimits returns the limits of one position of a chunked game
-// analysis as fishnet sends them: the node budget times 6/7, so that a
-// chunk's overlap position is paid for (fishnet's NodeLimit::get: 1,000,000
-// → "go nodes 857142"). A depth budget is kept as it is.
+// analysis as fishnet sends them: the node budget times ChunkScale (6/7 by
+// default), so that a chunk's overlap position is paid for (fishnet's
+// NodeLimit::get: 1,000,000 → "go nodes 857142"). A depth budget is kept
+// as it is.
 func (b Budget) FishnetLimits() uci.Limits {
 	lim := b.Limits()
 	if lim.Nodes > 0 && !b.FreshHash {
-		lim.Nodes = lim.Nodes * fishnetMaxPositions / (fishnetMaxPositions + 1)
+		num, den := b.ChunkScale[0], b.ChunkScale[1]
+		if num <= 0 || den <= 0 {
+			num, den = fishnetMaxPositions, fishnetMaxPositions+1
+		}
+		lim.Nodes = lim.Nodes * num / den
 	}
 	return lim
 }

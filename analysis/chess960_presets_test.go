@@ -1,10 +1,8 @@
 package analysis
 
 import (
-	"context"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/outpostchess/outpost/analysis/pgn"
 	"github.com/outpostchess/outpost/analysis/replay"
@@ -86,8 +84,7 @@ func TestLichessPresetsAnalyseChess960(t *testing.T) {
 			if tc.engine == "" {
 				t.Skipf("engine of %s not built (make setup; outpost engines install sf18)", tc.preset)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-			defer cancel()
+			ctx := t.Context() // the searches are bounded by nodes; go test -timeout bounds the rest
 			p, err := NewPool(ctx, PoolConfig{Command: []string{tc.engine}, Workers: 1, HashMB: 16})
 			if err != nil {
 				t.Fatal(err)

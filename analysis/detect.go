@@ -9,10 +9,11 @@ import (
 )
 
 // DetectFromPly is the first position DetectPeriod compares: Lichess may
-// take the evals of the first 15 plies from its cloud eval cache
-// (skipPositions) instead of its server analysis, so they say nothing
-// about the engine.
-const DetectFromPly = 16
+// take the evals of the positions after plies 0–14 from its cloud eval
+// cache instead of its server analysis (lila's FishnetEvalCache, maxPlies
+// = 15, whose positions fishnet is told to skip), so they count neither
+// for nor against a period.
+const DetectFromPly = 15
 
 // DetectEvals is how many of Lichess's evals DetectPeriod compares: one
 // fishnet chunk's worth. Five positions searched with the wrong engine or
@@ -58,6 +59,11 @@ type Detection struct {
 	// Found is the trial whose evals were all Lichess's, nil when none
 	// was.
 	Found *PeriodTrial
+	// Tied are the other trials of Found's engine whose evals were all
+	// Lichess's on every position of the game DetectPeriod could compare
+	// (fishnet 2.7's and 2.8's methods with Stockfish 16 agreeing there):
+	// the evals cannot tell them from Found.
+	Tied []PeriodTrial
 }
 
 // String says which period's method gave Lichess's evals, e.g. "Stockfish
@@ -65,7 +71,11 @@ type Detection struct {
 // count.
 func (d *Detection) String() string {
 	if d.Found != nil {
-		return fmt.Sprintf("%s: %d/%d evals exact", d.Found.Period.Label(), d.Found.Exact, d.Found.Compared)
+		s := fmt.Sprintf("%s: %d/%d evals exact", d.Found.Period.Label(), d.Found.Exact, d.Found.Compared)
+		for _, t := range d.Tied {
+			s += fmt.Sprintf(" (so does %s: their evals agree on every position compared)", t.Period.Label())
+		}
+		return s
 	}
 	parts := make([]string, 0, len(d.Trials))
 	for _, t := range d.Trials {
@@ -108,13 +118,55 @@ func DetectPeriod(ctx context.Context, g *Game, opt DetectOptions) (*Detection, 
 		}
 		d.Trials = append(d.Trials, t)
 	}
-	for i, t := range d.Trials {
-		if t.Unavailable == "" && t.Compared > 0 && t.Exact == t.Compared {
-			d.Found = &d.Trials[i]
-			break
+	exact := allExact(d.Trials)
+	// Two methods of one engine (fishnet 2.7's and 2.8's) can agree on a
+	// few positions: compare more of the game, a chunk's worth at a time,
+	// until at most one of them gives every eval of Lichess's.
+	for len(exact) > 1 {
+		more := detectionWindow(gp, evals, DetectOptions{FromPly: opt.FromPly, Evals: len(win.positions) + DetectEvals})
+		if len(more.positions) == len(win.positions) {
+			break // the whole game compared
+		}
+		win = more
+		d.Positions = win.positions
+		for _, i := range exact {
+			t, err := runTrial(ctx, d.Trials[i].Period, gp, win, evals, opt)
+			if err != nil {
+				return nil, fmt.Errorf("analysis: game %s: %s: %w", g.Key(), d.Trials[i].Period.Label(), err)
+			}
+			d.Trials[i] = t
+		}
+		exact = allExact(d.Trials)
+	}
+	if len(exact) > 0 {
+		d.Found = &d.Trials[exact[0]]
+		for _, i := range exact[1:] {
+			d.Tied = append(d.Tied, d.Trials[i])
 		}
 	}
 	return d, nil
+}
+
+// allExact returns the indexes of the trials that ran and gave every
+// compared eval of Lichess's: the first one and those of the same engine
+// (another engine giving all of a few evals as well does not happen with
+// real engines; the first such period wins, as it always did).
+func allExact(trials []PeriodTrial) []int {
+	var out []int
+	engine := ""
+	for i, t := range trials {
+		if t.Unavailable != "" || t.Compared == 0 || t.Exact != t.Compared {
+			continue
+		}
+		e := Presets[t.Period.Preset].Engine
+		if len(out) == 0 {
+			engine = e
+		}
+		if e == engine {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 func (o DetectOptions) withDefaults() DetectOptions {

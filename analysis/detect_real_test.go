@@ -2,8 +2,9 @@ package analysis_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/enginepath"
@@ -17,29 +18,33 @@ func needEngine(t *testing.T, name string) {
 	}
 }
 
-// TestDetectPeriodOnRealGames runs the detection with this machine's
-// engines: lila's fixture (fishnet 2.6.11) is Stockfish 15.1's period,
-// 5/5 evals exact; the 2021 game ZlCTzfMG (Stockfish 13/14 era) and
-// CCW6EEru (played 2024-01-25, yet analysed by none of our engines and
-// methods: docs/stockfish.md) must be rejected: no obtainable method gives
-// their five evals.
+// TestDetectPeriodOnRealGames runs the detection on real games with the
+// real engines' answers, replayed from recordings of every period's
+// engine driven by that period's method (TestRecordedSearchesAreTheEngines
+// checks them against the engines): lila's fixture (fishnet 2.6.11) is
+// Stockfish 15.1's period; eOXqcPAS (played and analysed 2023-11-20) is
+// Stockfish 16's with fishnet 2.7's method, not 2.8's; CCW6EEru (played
+// 2024-01-25) is Stockfish 16's with fishnet 2.8's chunks at 1,250,000
+// nodes (1/5 with 2.7's method); the 2021 game ZlCTzfMG (Stockfish 13/14
+// era) is rejected: no obtainable method gives its evals.
 func TestDetectPeriodOnRealGames(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short mode: runs every installed period's engine on 5 positions per game")
-	}
 	for _, tc := range []struct {
-		game, engine, want string // want "" = none matches
+		game, want string // want "" = none matches
 	}{
-		{"lila-expected1.pgn", "sf15", "15.1"},
-		{"CCW6EEru.pgn", "sf16", ""},
-		{"ZlCTzfMG.pgn", "sf15", ""},
+		{"lila-expected1.pgn", "Stockfish 15.1 (fishnet 2.6.7): 5/5 evals exact"},
+		{"eOXqcPAS.pgn", "Stockfish 16 (fishnet 2.7.0): 5/5 evals exact"},
+		{"CCW6EEru.pgn", "Stockfish 16 (fishnet 2.8.0): 5/5 evals exact"},
+		{"ZlCTzfMG.pgn", ""},
 	} {
 		t.Run(tc.game, func(t *testing.T) {
-			needEngine(t, tc.engine)
 			g := sharedGame(t, tc.game)
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-			defer cancel()
-			d, err := analysis.DetectPeriod(ctx, g, analysis.DetectOptions{})
+			trial := 0
+			pool := func(_ context.Context, engine string) (*analysis.Pool, func(), error) {
+				trial++
+				name := fmt.Sprintf("detect-%s-%d-%s", strings.TrimSuffix(tc.game, ".pgn"), trial, engine)
+				return recordedPool(t, name, engine, tc.game, "DetectPeriod trial"), func() {}, nil
+			}
+			d, err := analysis.DetectPeriod(context.Background(), g, analysis.DetectOptions{Pool: pool})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,21 +55,15 @@ func TestDetectPeriodOnRealGames(t *testing.T) {
 			switch {
 			case tc.want == "" && d.Found != nil:
 				t.Errorf("found %s, want none", d.Found.Period.Label())
-			case tc.want != "" && (d.Found == nil || d.Found.Period.Stockfish != tc.want):
-				t.Errorf("detection %q, want Stockfish %s", d, tc.want)
+			case tc.want != "" && d.String() != tc.want:
+				t.Errorf("detection %q, want %q", d, tc.want)
 			}
-			if tc.want == "" {
-				ran := 0
-				for _, tr := range d.Trials {
-					if tr.Unavailable == "" {
-						ran++
-						if tr.Compared != analysis.DetectEvals {
-							t.Errorf("%s compared %d evals, want %d", tr.Period.Label(), tr.Compared, analysis.DetectEvals)
-						}
-					}
-				}
-				if ran == 0 {
-					t.Error("no engine ran")
+			if len(d.Trials) != len(analysis.ExactPeriods()) {
+				t.Errorf("%d trials, want one per exact period (%d)", len(d.Trials), len(analysis.ExactPeriods()))
+			}
+			for _, tr := range d.Trials {
+				if tr.Unavailable != "" || tr.Compared < analysis.DetectEvals {
+					t.Errorf("%s: compared %d evals (%s), want at least %d", tr.Period.Label(), tr.Compared, tr.Unavailable, analysis.DetectEvals)
 				}
 			}
 		})

@@ -45,12 +45,15 @@ type lichessEngine struct {
 	last   int // moves of the previous search since ucinewgame; -1 after ucinewgame
 	log    *[]string
 	engine string
+	// anyBefore: positions before it get Lichess's eval whatever the
+	// method (two methods that agree there).
+	anyBefore int
 }
 
 func (e *lichessEngine) Analyse(ctx context.Context, pos uci.Position, lim uci.Limits) (*uci.Result, error) {
 	k := len(pos.Moves)
 	*e.log = append(*e.log, fmt.Sprintf("%s %d@%d", e.engine, k, lim.Nodes))
-	right := lim.Nodes == e.nodes && (e.fresh && e.last == -1 || !e.fresh && e.last == k+1)
+	right := k < e.anyBefore || lim.Nodes == e.nodes && (e.fresh && e.last == -1 || !e.fresh && e.last == k+1)
 	e.last = k
 	sc, ok := e.evals[k]
 	if !ok {
@@ -69,8 +72,8 @@ func (e *lichessEngine) Restart(context.Context) error { return nil }
 func (e *lichessEngine) Close() error                  { return nil }
 
 // fakePools starts, per engine name, a lichessEngine that gives Lichess's
-// evals with the method of right (and is off by a centipawn for every other
-// engine); names in missing are not installed.
+// evals with the method of the preset right (and is off by a centipawn for
+// every other engine and method); names in missing are not installed.
 func fakePools(g *analysis.Game, right string, missing ...string) (func(context.Context, string) (*analysis.Pool, func(), error), *[]string) {
 	evals := map[int]score.Score{}
 	for i, p := range g.Lichess.Plies {
@@ -85,14 +88,9 @@ func fakePools(g *analysis.Game, right string, missing ...string) (func(context.
 				return nil, nil, fmt.Errorf("engine %s: not built: %w", engine, enginepath.ErrNotInstalled)
 			}
 		}
-		var b analysis.Budget
-		for _, p := range analysis.ExactPeriods() {
-			if q := analysis.Presets[p.Preset]; q.Engine == engine {
-				b = q
-			}
-		}
+		b := analysis.Presets[right]
 		nodes := b.FishnetLimits().Nodes
-		if engine != right {
+		if engine != b.Engine {
 			nodes = -1 // never the right method
 		}
 		p, err := analysis.NewPool(ctx, analysis.PoolConfig{Command: []string{engine}, Factory: func(context.Context, int) (analysis.Searcher, error) {
@@ -114,10 +112,11 @@ func TestDetectPeriodPicksTheMethod(t *testing.T) {
 		right, want string
 		missing     []string
 	}{
-		{"sf15", "Stockfish 15.1 (fishnet 2.6.7): 5/5 evals exact", nil},
-		{"sf16", "Stockfish 16 (fishnet 2.7.0): 5/5 evals exact", []string{"sf18"}},
-		{"sf17.1", "Stockfish 17.1 (fishnet 2.9.5): 5/5 evals exact", nil},
-		{"sf18", "Stockfish 18 (fishnet 2.13.0): 5/5 evals exact", []string{"sf16"}},
+		{"lichess-sf15", "Stockfish 15.1 (fishnet 2.6.7): 5/5 evals exact", nil},
+		{"lichess-sf16", "Stockfish 16 (fishnet 2.7.0): 5/5 evals exact", []string{"sf18"}},
+		{"lichess-sf16-2.8", "Stockfish 16 (fishnet 2.8.0): 5/5 evals exact", nil},
+		{"lichess-sf17.1", "Stockfish 17.1 (fishnet 2.9.5): 5/5 evals exact", nil},
+		{"lichess-sf18", "Stockfish 18 (fishnet 2.13.0): 5/5 evals exact", []string{"sf16"}},
 		{"none", "no obtainable period gives Lichess's evals (Stockfish 15.1 (fishnet 2.6.7) 0/5; Stockfish 16 (fishnet 2.7.0) not installed;", []string{"sf16"}},
 	} {
 		t.Run(tc.right, func(t *testing.T) {
@@ -142,7 +141,7 @@ func TestDetectPeriodPicksTheMethod(t *testing.T) {
 // of position 23, the fresh-hash one each position alone.
 func TestDetectPeriodWindow(t *testing.T) {
 	g := sharedGame(t, "lila-expected1.pgn")
-	pools, log := fakePools(g, "sf18")
+	pools, log := fakePools(g, "lichess-sf18")
 	d, err := analysis.DetectPeriod(context.Background(), g, analysis.DetectOptions{Pool: pools,
 		Periods: []analysis.Period{analysis.LichessPeriodAt(time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)), analysis.LichessPeriodAt(time.Date(2026, 1, 31, 0, 0, 0, 0, time.UTC))}})
 	if err != nil {
@@ -172,5 +171,45 @@ func TestDetectPeriodErrors(t *testing.T) {
 	}})
 	if err != nil || d.Found != nil || !strings.Contains(d.String(), "not installed") {
 		t.Errorf("detection %v, %v", d, err)
+	}
+}
+
+// TestDetectPeriodTellsTheSF16MethodsApart: fishnet 2.7's and 2.8's
+// methods run the same Stockfish 16; where both give Lichess's evals on the
+// first positions, detection compares further chunks until only one does
+// (here the 2.7 method, right on every position), and when they agree on
+// the whole game it says so.
+func TestDetectPeriodTellsTheSF16MethodsApart(t *testing.T) {
+	g := sharedGame(t, "lila-expected1.pgn")
+	evals := map[int]score.Score{}
+	for i, p := range g.Lichess.Plies {
+		if p.Eval != nil {
+			evals[i+1] = *p.Eval
+		}
+	}
+	b := analysis.Presets["lichess-sf16"]
+	periods := []analysis.Period{analysis.LichessPeriodAt(time.Date(2023, 8, 1, 0, 0, 0, 0, time.UTC)), analysis.LichessPeriodAt(time.Date(2024, 1, 10, 0, 0, 0, 0, time.UTC))}
+	for _, tc := range []struct {
+		anyBefore int
+		want      string
+		positions int
+	}{
+		{30, "Stockfish 16 (fishnet 2.7.0): 15/15 evals exact", 15},
+		{1000, "Stockfish 16 (fishnet 2.7.0): 80/80 evals exact (so does Stockfish 16 (fishnet 2.8.0): their evals agree on every position compared)", 80},
+	} {
+		var log []string
+		pools := func(ctx context.Context, engine string) (*analysis.Pool, func(), error) {
+			p, err := analysis.NewPool(ctx, analysis.PoolConfig{Command: []string{engine}, Factory: func(context.Context, int) (analysis.Searcher, error) {
+				return &lichessEngine{evals: evals, nodes: b.FishnetLimits().Nodes, fresh: true, last: -1, log: &log, engine: engine, anyBefore: tc.anyBefore}, nil
+			}})
+			return p, func() { p.Close() }, err
+		}
+		d, err := analysis.DetectPeriod(context.Background(), g, analysis.DetectOptions{Pool: pools, Periods: periods})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.String() != tc.want || len(d.Positions) != tc.positions {
+			t.Errorf("agreeing before position %d: %q on %d positions, want %q on %d", tc.anyBefore, d, len(d.Positions), tc.want, tc.positions)
+		}
 	}
 }

@@ -1,10 +1,8 @@
 package analysis
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
@@ -44,8 +42,7 @@ func TestReproducesFishnetExactly(t *testing.T) {
 }
 
 func reproduceFishnet(t *testing.T, cmd []string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := t.Context() // the searches are bounded by nodes; go test -timeout bounds the rest
 	p, err := NewPool(ctx, PoolConfig{Command: cmd, Workers: 1})
 	if err != nil {
 		t.Fatal(err)

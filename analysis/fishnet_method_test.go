@@ -2,14 +2,12 @@ package analysis
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
@@ -27,14 +25,13 @@ type rawSearch struct {
 // fishnetSession drives Stockfish directly with the commands fishnet sends
 // (src/stockfish.rs, StockfishActor::init and go): UCI_Chess960 true once;
 // then per position MultiPV 1, the position, "go nodes N" — after one
-// ucinewgame for the whole chunk (2.9.2 and later: the warm-up position,
+// ucinewgame for the whole chunk (2.8 and later: the warm-up position,
 // then the chunk's positions from the last to the first), or after a
 // ucinewgame before every position (fresh, as 2.6.x did). It returns
 // Stockfish's own output per search, in the order searched.
 func fishnetSession(t *testing.T, bin string, positions [][]string, nodes int64, fresh bool) []rawSearch {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := t.Context() // the searches are bounded by nodes; go test -timeout bounds the rest
 	cmd := exec.CommandContext(ctx, bin)
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -131,20 +128,21 @@ func readSearch(t *testing.T, sc *bufio.Scanner) rawSearch {
 	return r
 }
 
-// TestChunkMethodIsFishnets: for Stockfish 17.1 and 18, whose periods
-// (fishnet 2.9.5, 2.13.0) have no game with Lichess's analysis here, the
-// lichess-sf17.1 and lichess-sf18 presets give exactly what the engine
-// itself prints when driven with fishnet's commands: one chunk of the lila
-// fixture (positions 88–92 after the warm-up search of 93), at
-// "go nodes 857142" — the same depth, nodes, score and best move for every
-// position. With a chunk not searched backwards, without the warm-up or
+// TestChunkMethodIsFishnets: for fishnet 2.8's method with Stockfish 16
+// and for Stockfish 17.1 and 18 (fishnet 2.9.5, 2.13.0), periods with no
+// game with Lichess's analysis here, the lichess-sf16-2.8, lichess-sf17.1
+// and lichess-sf18 presets give exactly what the engine itself prints when
+// driven with fishnet's commands: one chunk of the lila fixture (one
+// ucinewgame, the warm-up search of position 93, then positions 92 to 88),
+// at "go nodes 1250000" (2.8.2: 1.5M × 5/6) or "go nodes 857142" (1M ×
+// 6/7) — the same depth, nodes, score and best move for every position. With a chunk not searched backwards, without the warm-up or
 // at other nodes they differ (the hash state changes the search).
 func TestChunkMethodIsFishnets(t *testing.T) {
 	if testing.Short() {
-		t.Skip("short mode: 12 searches of 857,142 nodes")
+		t.Skip("short mode: 12 searches of 857,142 nodes and 6 of 1,250,000")
 	}
 	moves := strings.Fields(lilaFixture1)
-	for _, preset := range []string{"lichess-sf17.1", "lichess-sf18"} {
+	for _, preset := range []string{"lichess-sf16-2.8", "lichess-sf17.1", "lichess-sf18"} {
 		t.Run(preset, func(t *testing.T) {
 			b := Presets[preset]
 			bin, err := enginepath.Locator{}.Native(b.Engine)
@@ -162,8 +160,7 @@ func TestChunkMethodIsFishnets(t *testing.T) {
 			}
 			want := fishnetSession(t, bin, raw, lim.Nodes, false)[1:] // the warm-up's result is discarded
 
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-			defer cancel()
+			ctx := t.Context() // the searches are bounded by nodes; go test -timeout bounds the rest
 			p, err := NewPool(ctx, PoolConfig{Command: []string{b.Engine}, Workers: 1})
 			if err != nil {
 				t.Fatal(err)
@@ -211,8 +208,7 @@ func TestFreshMethodIsFishnets(t *testing.T) {
 	}
 	want := fishnetSession(t, bin, raw, lim.Nodes, true)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := t.Context() // the searches are bounded by nodes; go test -timeout bounds the rest
 	p, err := NewPool(ctx, PoolConfig{Command: []string{b.Engine}, Workers: 1})
 	if err != nil {
 		t.Fatal(err)

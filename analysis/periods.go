@@ -27,9 +27,11 @@ func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0,
 // (../shared/stockfish/SOURCES.md). Where the source gives a month only
 // (2.6.7: 2022-12; 2.13.1: 2026-02; 2.13.3: 2026-07) the period starts on
 // its first day. Stockfish 16, 17.1 and 18 are built here (engines sf16,
-// sf17.1, sf18) and their periods are exact; 16.1 and 17 are not
-// obtainable (their networks are in no npm release), so their periods use
-// the nearest engine of the same line: lichess-sf16 for 16.1,
+// sf17.1, sf18) and their periods are exact; Stockfish 16 has two, fishnet
+// 2.7's method (every position on its own, lichess-sf16) and 2.8's (chunks,
+// lichess-sf16-2.8, from 2024-01-04). 16.1 and 17 are not obtainable
+// (their networks are in no npm release), so their periods use the nearest
+// engine of the same line: lichess-sf16-2.8 for 16.1,
 // lichess-sf17.1 for 17. Before 2022-12 the engines were Stockfish 15 or
 // older: lichess-sf15.
 func LichessPeriods() []Period {
@@ -37,7 +39,8 @@ func LichessPeriods() []Period {
 		{From: time.Time{}, Fishnet: "before 2.6.7", Stockfish: "15 or older", Preset: "lichess-sf15"},
 		{From: day(2022, 12, 1), Fishnet: "2.6.7", Stockfish: "15.1", Preset: "lichess-sf15", Exact: true},
 		{From: day(2023, 7, 1), Fishnet: "2.7.0", Stockfish: "16", Preset: "lichess-sf16", Exact: true},
-		{From: day(2024, 2, 24), Fishnet: "2.9.0", Stockfish: "16.1", Preset: "lichess-sf16"},
+		{From: day(2024, 1, 4), Fishnet: "2.8.0", Stockfish: "16", Preset: "lichess-sf16-2.8", Exact: true},
+		{From: day(2024, 2, 24), Fishnet: "2.9.0", Stockfish: "16.1", Preset: "lichess-sf16-2.8"},
 		{From: day(2024, 9, 7), Fishnet: "2.9.4", Stockfish: "17", Preset: "lichess-sf17.1"},
 		{From: day(2025, 3, 30), Fishnet: "2.9.5", Stockfish: "17.1", Preset: "lichess-sf17.1", Exact: true},
 		{From: day(2026, 1, 31), Fishnet: "2.13.0", Stockfish: "18", Preset: "lichess-sf18", Exact: true},

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -25,8 +24,7 @@ func stockfish19OrSkip(t testing.TB) {
 // evals from White's point of view), and a clean quit.
 func TestStockfish19(t *testing.T) {
 	stockfish19OrSkip(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := t.Context() // the searches are bounded by nodes; go test -timeout bounds the rest
 	start := time.Now()
 	p, err := NewPool(ctx, PoolConfig{Command: []string{"sf19"}, Workers: 1, Threads: 1, HashMB: 16})
 	if err != nil {

@@ -1,9 +1,7 @@
 package analysis
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
 )
@@ -21,8 +19,7 @@ func stockfishOrSkip(t testing.TB) []string {
 // after the mate, best moves and lines in SAN.
 func TestStockfishShortGame(t *testing.T) {
 	cmd := stockfishOrSkip(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := t.Context() // the searches are bounded by nodes; go test -timeout bounds the rest
 	p, err := NewPool(ctx, PoolConfig{Command: cmd, Workers: 2, HashMB: 16})
 	if err != nil {
 		t.Fatal(err)

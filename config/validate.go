@@ -311,7 +311,7 @@ func (c *Config) checkStore(ch *checker) {
 
 // Presets lists the analysis budget presets.
 func Presets() []string {
-	return []string{"quick", "lichess", "lichess-sf15", "lichess-sf16", "lichess-sf17.1", "lichess-sf18", "deep"}
+	return []string{"quick", "lichess", "lichess-sf15", "lichess-sf16", "lichess-sf16-2.8", "lichess-sf17.1", "lichess-sf18", "deep"}
 }
 
 // ComparePresets lists the presets of comparisons: Presets and by-date

@@ -166,7 +166,7 @@ func TestValidationRules(t *testing.T) {
 		{"analysis workers", "[analysis]\nworkers = 0", "analysis.workers", "1..64"},
 		{"analysis threads", "[analysis]\nthreads = 65", "analysis.threads", "1..64"},
 		{"analysis hash", "[analysis]\nhash_mb = 0", "analysis.hash_mb", "1..65536"},
-		{"analysis preset", "[analysis]\npreset = \"fast\"", "analysis.preset", "quick, lichess, lichess-sf15, lichess-sf16, lichess-sf17.1, lichess-sf18, deep"},
+		{"analysis preset", "[analysis]\npreset = \"fast\"", "analysis.preset", "quick, lichess, lichess-sf15, lichess-sf16, lichess-sf16-2.8, lichess-sf17.1, lichess-sf18, deep"},
 		{"analysis nodes", "[analysis]\nnodes = 10", "analysis.nodes", "1000..1000000000"},
 		{"analysis depth", "[analysis]\ndepth = 100", "analysis.depth", "1..99"},
 		{"analysis both", "[analysis]\nnodes = 100000\ndepth = 20", "analysis.depth", "at most one"},

@@ -32,14 +32,14 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 	sinceS := fs.String("since", "", `how far back games are fetched, e.g. "30d" (default: the config's compare.since, 30d)`)
 	maxGames := fs.Int("max", 0, "games at most (default: the config's compare.max_games, 50)")
 	server := fs.String("server", "", "Lichess base URL, e.g. an outpost sandbox (default: the config's lichess.url, else https://lichess.org)")
-	preset := fs.String("preset", "", "budget preset: quick, lichess (1M nodes), lichess-sf15, lichess-sf16, lichess-sf17.1, lichess-sf18, deep, or by-date (each game with the preset and engine of its period of Lichess's analysis: lichess-sfN with sfN) (default: the config's compare preset, by-date)")
+	preset := fs.String("preset", "", "budget preset: quick, lichess (1M nodes), lichess-sf15, lichess-sf16, lichess-sf16-2.8, lichess-sf17.1, lichess-sf18, deep, or by-date (each game with the preset and engine of its period of Lichess's analysis); a lichess-sfN preset runs its engine sfN unless --engine is given (default: the config's compare preset, by-date)")
 	detect := fs.Bool("detect-period", false, "detect each game's period of Lichess's analysis from its evals (each obtainable period's method on 5 positions past ply 16); with by-date, the detected period's preset and engine run")
 	nodes := fs.Int64("nodes", 0, "nodes per position instead of a preset")
 	workers := fs.Int("workers", 0, "engines run in parallel (default: CPUs / threads)")
 	threads := fs.Int("threads", 1, "engine threads per worker")
 	hash := fs.Int("hash", 0, "engine hash per worker, MB (default: the config's analysis.hash_mb)")
-	engine := fs.String("engine", "", "UCI engine command line, or an engine name: sf15 (Stockfish 15.1), sf16, sf17.1, sf18, sf19 (Stockfish 19), auto (19 when installed, else 15.1); by-date runs each period's own engine instead (default: the config's compare.engine, Stockfish 15.1)")
-	band := fs.Float64("borderline-band", analysis.DefaultBorderlineBand, "re-search plies whose delta is this close to a threshold deeper (negative: off)")
+	engine := fs.String("engine", "", "UCI engine command line, or an engine name: sf15 (Stockfish 15.1), sf16, sf17.1, sf18, sf19 (Stockfish 19), auto (19 when installed, else 15.1); by-date and the lichess-sfN presets run their own engine instead, except with this flag (default: the config's compare.engine, Stockfish 15.1)")
+	band := fs.Float64("borderline-band", 0, fmt.Sprintf("re-search plies whose delta is this close to a threshold deeper (negative: off; default %v, off for the games whose preset and engine reproduce Lichess's engine run exactly)", analysis.DefaultBorderlineBand))
 	storePath := fs.String("store", "", "SQLite file of the runs (default: the config's store.path)")
 	trend := fs.Int("trend", comparerun.DefaultTrendRuns, "runs shown in the trend, this one included")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -115,8 +115,13 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 		return printLastCompare(ctx, env, path, comparerun.Request{File: *pgnFile, User: *user}, *trend, *asJSON)
 	}
 	dispatcher := clusterconn.New(cl.apply(cfg.Cluster), "", "outpost-compare", log)
+	pick := comparerun.PickEngine(budget, cmdline, *engine != "")
+	cmdline = pick.Command
 	if dispatcher == nil {
-		if cmdline, err = comparerun.Engine(cmdline, log); err != nil {
+		if cmdline, err = pick.Resolve(presetSource(fs), log); err != nil {
+			if pick.Preset != "" {
+				return err
+			}
 			return fmt.Errorf("--engine: %w", err)
 		}
 	} else if err := checkClusterEngine(cmdline, "--engine (or compare.engine)", *threads, hashMB, "--hash (or analysis.hash_mb)"); err != nil {
@@ -165,6 +170,8 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 		TrendRuns:      *trend,
 		Logger:         log,
 		DetectPeriod:   *detect,
+		EngineFrom:     pick.From,
+		PresetEngine:   pick.Preset != "",
 	}
 	return c.Execute(ctx, src, *asJSON, env.Stdout)
 }
@@ -192,6 +199,15 @@ func printLastCompare(ctx context.Context, env *Env, path string, req comparerun
 	}
 	defer closeOnReturn(&err, "the store", st.Close)
 	return comparerun.WriteLast(ctx, st, req.Key(), trend, asJSON, env.Stdout)
+}
+
+// presetSource names where the preset came from, for errors: the flag,
+// else the config key.
+func presetSource(fs *flag.FlagSet) string {
+	if setFlags(fs)["preset"] {
+		return "--preset"
+	}
+	return "compare.preset"
 }
 
 // compareBudget picks the budget: --nodes, --preset, else the config's

@@ -20,6 +20,11 @@ type plan struct {
 	// preset says which preset was used and whether it is exact; "" when
 	// the run has one fixed budget.
 	preset string
+	// exact is set when the budget and engine reproduce Lichess's engine
+	// run exactly: an exact period's preset (by date or detected, and not
+	// contradicted by the evals) or an explicit lichess-sfN preset with its
+	// own engine (Comparer.PresetEngine).
+	exact bool
 }
 
 // planFor returns the game's plan: the run's budget and engines, or with
@@ -29,7 +34,7 @@ type plan struct {
 // is not installed).
 func (c *Comparer) planFor(g *analysis.Game, detected *analysis.Period) plan {
 	if !c.Budget.ByDate {
-		return plan{budget: c.Budget, pool: c.Pool}
+		return plan{budget: c.Budget, pool: c.Pool, exact: c.PresetEngine && c.Budget.Engine != ""}
 	}
 	period, how := analysis.Period{}, "by game date"
 	if detected != nil {
@@ -46,9 +51,11 @@ func (c *Comparer) planFor(g *analysis.Game, detected *analysis.Period) plan {
 	if p.budget.Engine == "" {
 		return p
 	}
+	p.exact = period.Exact
 	cfg, err := c.enginePool(p.budget.Engine)
 	if err != nil {
 		p.preset = fmt.Sprintf("%s; but %v, so %s ran instead: not exact", p.preset, shortErr(err), strings.Join(c.Pool.Command, " "))
+		p.exact = false
 		return p
 	}
 	p.pool = cfg

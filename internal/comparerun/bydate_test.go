@@ -41,10 +41,11 @@ func TestPlanByDate(t *testing.T) {
 	}{
 		{"2023: sf15 exact", "2023.01.15", installed, "lichess-sf15", []string{"/engines/sf15"}, []string{"fishnet 2.6.7", ": exact)"}},
 		{"2026-01-31: sf18 exact", "2026.01.31", installed, "lichess-sf18", []string{"/engines/sf18"}, []string{"2.13.0", ": exact)"}},
-		{"2024-01: sf16 exact", "2024.01.25", installed, "lichess-sf16", []string{"/engines/sf16"}, []string{"fishnet 2.7.0", ": exact)", "by game date"}},
+		{"2023-11: sf16 (fishnet 2.7) exact", "2023.11.20", installed, "lichess-sf16", []string{"/engines/sf16"}, []string{"fishnet 2.7.0", ": exact)", "by game date"}},
+		{"2024-01: sf16 (fishnet 2.8) exact", "2024.01.25", installed, "lichess-sf16-2.8", []string{"/engines/sf16"}, []string{"fishnet 2.8.0", ": exact)", "by game date"}},
 		{"2025: sf17.1 exact", "2025.05.01", installed, "lichess-sf17.1", []string{"/engines/sf17.1"}, []string{"fishnet 2.9.5", ": exact)"}},
 		{"2024-10: Stockfish 17, nearest", "2024.10.01", installed, "lichess-sf17.1", []string{"/engines/sf17.1"}, []string{"Stockfish 17,", "nearest, not exact"}},
-		{"2024-03: Stockfish 16.1, nearest", "2024.03.01", installed, "lichess-sf16", []string{"/engines/sf16"}, []string{"Stockfish 16.1", "nearest, not exact"}},
+		{"2024-03: Stockfish 16.1, nearest", "2024.03.01", installed, "lichess-sf16-2.8", []string{"/engines/sf16"}, []string{"Stockfish 16.1", "nearest, not exact"}},
 		{"sf16 missing", "2023.08.01", map[string][]string{}, "lichess-sf16", []string{"run-engine"}, []string{"not built", "run-engine ran instead: not exact"}},
 		{"sf18 missing", "2026.01.31", map[string][]string{}, "lichess-sf18", []string{"run-engine"}, []string{"not built", "run-engine ran instead: not exact"}},
 		{"no date", "", installed, "lichess", []string{"run-engine"}, []string{"no date", "not exact"}},

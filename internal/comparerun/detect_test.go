@@ -30,9 +30,9 @@ func TestRunDetectsThePeriod(t *testing.T) {
 		period, preset, engine string
 	}{
 		{true, 1, "Stockfish 15.1 (fishnet 2.6.7): 5/5 evals exact", "lichess-sf15 (fishnet 2.6.7, Stockfish 15.1: exact), by the evals", "sf15"},
-		{false, 1, "", "lichess-sf16 (fishnet 2.7.0, Stockfish 16: exact), by game date", "sf16"},
-		{true, 1.5, "no obtainable period gives Lichess's evals (Stockfish 15.1 (fishnet 2.6.7) 0/5; Stockfish 16 (fishnet 2.7.0) 0/5; Stockfish 17.1 (fishnet 2.9.5) 0/5; Stockfish 18 (fishnet 2.13.0) 0/5): the analysis ran on an engine we cannot have (Stockfish 15 or older, 16.1, 17, a 2026 development build) or with evals from Lichess's cloud cache",
-			"lichess-sf16 (fishnet 2.7.0, Stockfish 16: exact), by game date; but Lichess's evals match no obtainable period's: not exact", "sf16"},
+		{false, 1, "", "lichess-sf16-2.8 (fishnet 2.8.0, Stockfish 16: exact), by game date", "sf16"},
+		{true, 1.5, "no obtainable period gives Lichess's evals (Stockfish 15.1 (fishnet 2.6.7) 0/5; Stockfish 16 (fishnet 2.7.0) 0/5; Stockfish 16 (fishnet 2.8.0) 0/5; Stockfish 17.1 (fishnet 2.9.5) 0/5; Stockfish 18 (fishnet 2.13.0) 0/5): the analysis ran on an engine we cannot have (Stockfish 15 or older, 16.1, 17, a 2026 development build) or with evals from Lichess's cloud cache",
+			"lichess-sf16-2.8 (fishnet 2.8.0, Stockfish 16: exact), by game date; but Lichess's evals match no obtainable period's: not exact", "sf16"},
 	} {
 		o := newOracle(t, games, tc.scale)
 		c := &Comparer{Store: openStore(t), Pool: analysis.PoolConfig{Factory: o.factory(), Workers: 1, Command: []string{"run-engine"}},

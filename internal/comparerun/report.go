@@ -15,11 +15,17 @@ import (
 type Params struct {
 	Source SourceParams `json:"source"`
 	Budget string       `json:"budget"` // "nodes 1000000"
-	// BorderlineBand is the re-search band (negative: off).
+	// BorderlineBand is the re-search band (negative: off; 0: the default,
+	// analysis.DefaultBorderlineBand, and off for the games analysed by a
+	// method that reproduces Lichess's engine run exactly).
 	BorderlineBand float64 `json:"borderline_band"`
 	// Engine is the engine command line; with a budget by period, "by
 	// period" and the engines each game ran are in its games[].engine.
 	Engine string `json:"engine"`
+	// EngineFrom says where the engine came from when a preset is
+	// involved: "the lichess-sf16 preset's engine", or "--engine, instead
+	// of the lichess-sf16 preset's sf16: not the preset's engine".
+	EngineFrom string `json:"engine_from,omitempty"`
 	// DetectPeriod is set when each game's period was detected from its
 	// evals (games[].period).
 	DetectPeriod bool `json:"detect_period,omitempty"`

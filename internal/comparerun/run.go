@@ -30,7 +30,11 @@ type Comparer struct {
 	// needs analysing, and closed at its end.
 	Pool analysis.PoolConfig
 	// Budget and BorderlineBand shape the engine analysis (see
-	// analysis.EngineOptions).
+	// analysis.EngineOptions). BorderlineBand 0 is the default band, except
+	// for a game analysed by a method that reproduces Lichess's engine run
+	// exactly (an exact period's preset with its own engine): its plies are
+	// not re-searched, since a deeper search would move its evals away
+	// from the ones Lichess computed.
 	Budget         analysis.Budget
 	BorderlineBand float64
 	// ResolveEngine turns a preset's engine name into its command line
@@ -42,6 +46,14 @@ type Comparer struct {
 	// EngineLabel names the engine in the run's parameters (default: the
 	// pool's command line; with Budget.ByDate, "by period").
 	EngineLabel string
+	// PresetEngine is set when the engine is the preset's own
+	// (RunEngine.Preset): a lichess-sfN preset then reproduces Lichess's
+	// engine run, so BorderlineBand 0 means no re-search.
+	PresetEngine bool
+	// EngineFrom says where the engine came from (RunEngine.From): a
+	// preset's own engine, or --engine in place of it. It is recorded in
+	// the run's parameters and printed with the engine.
+	EngineFrom string
 	// DetectPeriod detects each game's period of Lichess's analysis from
 	// its evals (analysis.DetectPeriod) before analysing it; with
 	// Budget.ByDate the detected period's preset and engine then run
@@ -70,11 +82,8 @@ func (c *Comparer) params(src Source) Params {
 		}
 		label = strings.Join(cmd, " ")
 	}
-	band := c.BorderlineBand
-	if band == 0 {
-		band = analysis.DefaultBorderlineBand
-	}
-	return Params{Source: src.Params(), Budget: c.Budget.String(), BorderlineBand: band, Engine: label, DetectPeriod: c.DetectPeriod}
+	band := c.BorderlineBand // 0: the default, off for exact methods (recorded as 0)
+	return Params{Source: src.Params(), Budget: c.Budget.String(), BorderlineBand: band, Engine: label, EngineFrom: c.EngineFrom, DetectPeriod: c.DetectPeriod}
 }
 
 // Run performs (or resumes) one comparison run over src's games: every game
@@ -236,6 +245,12 @@ func (c *Comparer) analyse(ctx, bg context.Context, runID int64, pending []*anal
 			}
 			base, extra := done, 0
 			opt := analysis.EngineOptions{Budget: pl.budget, BorderlineBand: c.BorderlineBand}
+			if opt.BorderlineBand == 0 && pl.exact {
+				opt.BorderlineBand = -1
+				if rec.Preset != "" {
+					rec.Preset += "; no borderline re-search (the method is Lichess's own)"
+				}
+			}
 			if c.Progress != nil {
 				own := min(len(g.Moves), analysis.MaxAnalysedPlies) + 1
 				opt.Progress = func(d, t int) {
@@ -309,6 +324,7 @@ func (c *Comparer) gamePlan(ctx context.Context, g *analysis.Game, engines *pool
 	if p.preset != "" {
 		p.preset += "; but Lichess's evals match no obtainable period's: not exact"
 	}
+	p.exact = false
 	return p, nil
 }
 

@@ -59,10 +59,14 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 	if cfg.RetryAfter <= 0 {
 		cfg.RetryAfter = min(cfg.Compare.Interval, time.Hour)
 	}
-	cmd := cfg.Compare.Engine
+	pick := PickEngine(cfg.Compare.Budget, cfg.Compare.Engine, false)
+	cmd := pick.Command
 	var err error
 	if cfg.Factory == nil {
-		if cmd, err = Engine(cmd, cfg.Logger); err != nil {
+		if cmd, err = pick.Resolve("compare.preset", cfg.Logger); err != nil {
+			if pick.Preset != "" {
+				return nil, fmt.Errorf("comparerun: scheduler: %w", err)
+			}
 			return nil, fmt.Errorf("comparerun: scheduler: compare.engine: %w", err)
 		}
 	} else if len(cmd) == 0 {
@@ -77,10 +81,12 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 		Store: cfg.Store,
 		Pool: analysis.PoolConfig{Command: LowPriority(cmd), Workers: 1, Threads: 1, HashMB: cfg.Compare.HashMB,
 			Factory: cfg.Factory, Logger: cfg.Logger},
-		Budget:      cfg.Compare.Budget,
-		WrapCommand: LowPriority,
-		EngineLabel: label,
-		Logger:      cfg.Logger,
+		Budget:       cfg.Compare.Budget,
+		WrapCommand:  LowPriority,
+		EngineLabel:  label,
+		EngineFrom:   pick.From,
+		PresetEngine: pick.Preset != "",
+		Logger:       cfg.Logger,
 	}
 	return s, nil
 }

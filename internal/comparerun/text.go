@@ -37,6 +37,9 @@ func WriteText(w io.Writer, r *RunReport) error {
 	if engine == "" {
 		engine = r.Params.Engine + " " + r.Params.Budget
 	}
+	if r.Params.EngineFrom != "" {
+		engine += " (" + r.Params.EngineFrom + ")"
+	}
 	fmt.Fprintf(bw, "Engine: %s\n", engine)
 	if src := r.Params.Source; src.Kind == "lichess" {
 		fmt.Fprintf(bw, "Source: %s games of %s", src.Server, src.User)
