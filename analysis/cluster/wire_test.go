@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,6 +66,41 @@ func FuzzParseSubject(f *testing.F) {
 		}
 		if job == "" || index < 0 {
 			t.Fatalf("accepted %q as %q %d", s, job, index)
+		}
+	})
+}
+
+// FuzzParseResultSubject: what parseResultSubject accepts is written back
+// by resultSubject to the same subject, with a job, an index and an
+// identity without dots.
+func FuzzParseResultSubject(f *testing.F) {
+	for _, s := range []string{"outpost.results.abc.0.UX", "outpost.results.abc.0", "outpost.results.refused.12.open", "outpost.results..0.", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		job, index, id, err := parseResultSubject(s)
+		if err != nil {
+			return
+		}
+		if job == "" || index < 0 || id == "" || strings.Contains(id, ".") || resultSubject(job, index, id) != s {
+			t.Fatalf("accepted %q as %q %d %q", s, job, index, id)
+		}
+	})
+}
+
+// FuzzPeekRoute: a route peekRoute finds names the subject's chunk and a
+// nonce of the right form.
+func FuzzPeekRoute(f *testing.F) {
+	job := "0123456789abcdef01234567"
+	f.Add("outpost.work."+job+".0", []byte(`{"job":"`+job+`","index":0,"nonce":"0123456789abcdef0123456789abcdef"}`))
+	f.Add("outpost.work."+job+".1", []byte(`{"job":"`+job+`","index":0}`))
+	f.Fuzz(func(t *testing.T, subject string, data []byte) {
+		r := peekRoute(subject, data)
+		if !r.ok {
+			return
+		}
+		if workSubject(r.job, r.index) != subject || !isHex(r.nonce, nonceLen) {
+			t.Fatalf("route %+v for %q", r, subject)
 		}
 	})
 }
