@@ -194,7 +194,7 @@ func readMap(t *testing.T) string {
 
 // floorRow is a row of docs/architecture.md's floors table:
 // "| 0 | ground | `bots/board`, `bots/score` … |".
-var floorRow = regexp.MustCompile("(?m)^\\| (\\d) \\| ([^|]+) \\| (.+) \\|$")
+var floorRow = regexp.MustCompile(`(?m)^\| (\d) \| ([^|]+) \| (.+) \|$`)
 
 // TestDocDrawsFloors: the floors table in docs/architecture.md has the
 // rows of the table above, with the same prefixes.

@@ -17,9 +17,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/analysis/cluster"
-	"github.com/outpostchess/outpost/lichess/provider"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/verify"
+	"github.com/outpostchess/outpost/lichess/provider"
 )
 
 // Store is the part of the store the console reads; *store.Store
