@@ -272,10 +272,13 @@ func (c *Client) ArenaGames(ctx context.Context, id, player string) iter.Seq2[*G
 }
 
 // ArenasCreatedBy streams the arenas a user created, last starting first
-// (GET /api/user/{username}/tournament/created, ndjson), in the given
-// statuses (none = all).
-func (c *Client) ArenasCreatedBy(ctx context.Context, username string, statuses ...int) iter.Seq2[*Arena, error] {
+// (GET /api/user/{username}/tournament/created, ndjson), at most nb (0 =
+// all), in the given statuses (none = all).
+func (c *Client) ArenasCreatedBy(ctx context.Context, username string, nb int, statuses ...int) iter.Seq2[*Arena, error] {
 	q := url.Values{}
+	if nb > 0 {
+		q.Set("nb", strconv.Itoa(nb))
+	}
 	for _, s := range statuses {
 		q.Add("status", strconv.Itoa(s))
 	}

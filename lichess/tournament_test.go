@@ -61,7 +61,7 @@ func TestE2EArenaJoinAndRefusals(t *testing.T) {
 		t.Errorf("show an unknown arena: %v, want ErrNotFound", err)
 	}
 	var listed []string
-	for a, err := range e.bot.ArenasCreatedBy(e.ctx, "lichess", lichess.ArenaCreated) {
+	for a, err := range e.bot.ArenasCreatedBy(e.ctx, "lichess", 10, lichess.ArenaCreated) {
 		e.must(err)
 		listed = append(listed, a.ID)
 		if a.State() != lichess.ArenaCreated || a.FinishesAt.Before(a.StartsAt.Time) {

@@ -33,6 +33,11 @@ const (
 	ArenaShutdown = "shutting down"
 )
 
+// arenaListMax bounds the arenas read from a creator's or a team's list
+// each poll: the lists run last starting first, and a creator's next
+// arenas are among its latest fifty.
+const arenaListMax = 50
+
 // arenaEntry is an arena the daemon follows.
 type arenaEntry struct {
 	name     string
@@ -134,14 +139,14 @@ func (d *Daemon) arenaCandidates(ctx context.Context) []string {
 		return true
 	}
 	for _, u := range t.Creators {
-		for a, err := range d.api.ArenasCreatedBy(ctx, u, lichess.ArenaCreated, lichess.ArenaStarted) {
+		for a, err := range d.api.ArenasCreatedBy(ctx, u, arenaListMax, lichess.ArenaCreated, lichess.ArenaStarted) {
 			if !add(a, err, u) {
 				break
 			}
 		}
 	}
 	for _, team := range t.Teams {
-		for a, err := range d.api.TeamArenas(ctx, team, "", 50) {
+		for a, err := range d.api.TeamArenas(ctx, team, "", arenaListMax) {
 			if !add(a, err, team) {
 				break
 			}
