@@ -1,13 +1,14 @@
 package config
 
 import (
-	"github.com/outpostchess/outpost/bots/enginepath"
 	"math"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/enginepath"
 )
 
 // engineNamePattern is the shape of an engine or knob set name (also typed

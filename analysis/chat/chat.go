@@ -1,5 +1,5 @@
-// Package chat turns a game's analysis into a few short chat lines (at most
-// MaxLines of at most MaxLineLen characters), as the daemon posts after a
+// Package chat turns a game's analysis into a few short chat lines (one per
+// side, each of at most MaxLineLen characters), as the daemon posts after a
 // game: each side's accuracy and counts, and its worst moment with its NAG.
 package chat
 
@@ -11,11 +11,9 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 )
 
-// Limits of a chat summary (Lichess's game chat takes 140 characters).
-const (
-	MaxLines   = 3
-	MaxLineLen = 140
-)
+// MaxLineLen is the longest line of a chat summary (Lichess's game chat
+// takes 140 characters).
+const MaxLineLen = 140
 
 // Summary returns the chat lines for a: one per side. Each line is at most
 // MaxLineLen characters; less important parts are dropped to fit.

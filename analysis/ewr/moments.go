@@ -202,7 +202,7 @@ func (m Moment) Comment() string {
 	return fmt.Sprintf("EWR (Maia %d): %s %.1f%%, best practical %s %.1f%%", m.Rating, m.Played.SAN, 100*m.Played.ExpectedWinrate, m.Best.SAN, 100*m.Best.ExpectedWinrate)
 }
 
-// MaxLineLen is the longest chat line CriticalMomentLine returns.
+// MaxLineLen is the longest chat line Moment.Line returns.
 const MaxLineLen = 140
 
 // Line renders m as one chat line of at most MaxLineLen characters.
@@ -220,17 +220,4 @@ func (m Moment) Line() string {
 		s = s[:MaxLineLen]
 	}
 	return s
-}
-
-// CriticalMomentLine is the post-game summariser's hook: one chat line
-// (at most 140 characters) on the expected winrate of the move at ply
-// (1-based) against the best practical move, with the mover's and the
-// opponent's ratings mapped to the nearest Maia levels and the product
-// defaults otherwise.
-func CriticalMomentLine(ctx context.Context, c *Calculator, g Game, ply int, opt Options) (string, error) {
-	m, err := AnalyseMoment(ctx, c, g, ply, DefaultParams(), opt)
-	if err != nil {
-		return "", err
-	}
-	return m.Line(), nil
 }

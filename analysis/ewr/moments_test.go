@@ -8,7 +8,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 )
 
-func TestCriticalMomentLine(t *testing.T) {
+func TestMomentLine(t *testing.T) {
 	pr, ev := scenario()
 	c := &Calculator{Prober: pr, Evaluator: ev}
 	g := Game{Moves: []string{"e2e4", "e7e5"}, WhiteRating: 1480, BlackRating: 2300}
@@ -19,10 +19,7 @@ func TestCriticalMomentLine(t *testing.T) {
 	if m.Label != "1.e4" || !m.White || m.Rating != 1500 || m.OpponentRating != 1900 || m.Best.SAN != "d4" || m.Played.SAN != "e4" || m.PlayedWasBest() {
 		t.Fatalf("moment %+v", m)
 	}
-	line, err := CriticalMomentLine(context.Background(), c, g, 1, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	line := m.Line()
 	want := "Critical moment 1.e4: expected winrate 44% for a 1500 player; d4 would give 55%."
 	if line != want || len(line) > MaxLineLen {
 		t.Errorf("line %q, want %q", line, want)

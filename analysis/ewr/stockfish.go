@@ -33,9 +33,6 @@ func (e *PoolEvaluator) Counts() (searches, nodes int64) {
 	return e.searches.Load(), e.nodes.Load()
 }
 
-// NewPoolEvaluator returns the evaluator of pool.
-func NewPoolEvaluator(pool *analysis.Pool) *PoolEvaluator { return &PoolEvaluator{Pool: pool} }
-
 // Evaluate implements Evaluator.
 func (e *PoolEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, score.Score)) error {
 	per := e.PerWorker
