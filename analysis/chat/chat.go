@@ -65,35 +65,14 @@ func sideLine(a *analysis.Analysis, white bool) string {
 	return string([]rune(candidates[len(candidates)-1])[:MaxLineLen])
 }
 
-// worstMoment describes the side's most severe judged move (ties: the
-// largest loss of winning chances, then the earliest).
+// worstMoment describes the side's worst judged move (analysis.Worst's
+// rule, the one of the expected-winrate line).
 func worstMoment(a *analysis.Analysis, white bool) (long, short string) {
-	var best *analysis.Ply
-	score := func(p *analysis.Ply) float64 {
-		s := float64(p.Judgement) * 10
-		if p.Delta != nil {
-			s += *p.Delta
-		} else if p.MateCase != "" {
-			s += 1
-		}
-		return s
-	}
-	for i := range a.Plies {
-		p := &a.Plies[i]
-		if p.White() != white || p.Judgement == analysis.NoJudgement {
-			continue
-		}
-		if best == nil || score(p) > score(best) {
-			best = p
-		}
-	}
+	best := a.Worst(func(p *analysis.Ply) bool { return p.White() == white })
 	if best == nil {
 		return ". No mistakes.", ""
 	}
-	move := fmt.Sprintf("%d. %s%s", best.MoveNumber, best.SAN, best.NAG)
-	if !white {
-		move = fmt.Sprintf("%d... %s%s", best.MoveNumber, best.SAN, best.NAG)
-	}
+	move := best.Label() + best.NAG
 	long = ". Worst: " + move + " (" + best.EvalChange + ")"
 	if best.MateCase != "" {
 		long += " " + best.Verdict().Mate.Text()

@@ -50,7 +50,7 @@ func TestAnalyseMomentChess960(t *testing.T) {
 		if m.Played.UCI != g.Moves[ply-1] || m.Result == nil {
 			t.Errorf("ply %d: played %q, want %q", ply, m.Played.UCI, g.Moves[ply-1])
 		}
-		if want := []string{"1.O-O", "1...O-O-O"}[ply-1]; m.Label != want {
+		if want := []string{"1. O-O", "1... O-O-O"}[ply-1]; m.Label != want {
 			t.Errorf("ply %d: label %q, want %q", ply, m.Label, want)
 		}
 		if ply == 1 {

@@ -43,7 +43,7 @@ func GameOf(a *analysis.Analysis) Game {
 // Moment is the expected-winrate view of one move of a game.
 type Moment struct {
 	// Ply is the move's 1-based index in the game; Label its number and
-	// SAN ("23...Nxe5").
+	// SAN ("23... Nxe5", analysis.MoveLabel).
 	Ply   int
 	Label string
 	// White is true when White played the move.
@@ -81,11 +81,7 @@ func AnalyseMoment(ctx context.Context, c *Calculator, g Game, ply int, p Params
 		return Moment{}, fmt.Errorf("ewr: ply %d: %w", ply, err)
 	}
 	white := b.SideToMove() == board.White
-	num := fmt.Sprintf("%d.", b.FullmoveNumber())
-	if !white {
-		num = fmt.Sprintf("%d...", b.FullmoveNumber())
-	}
-	mo := Moment{Ply: ply, White: white, Label: num + b.SAN(m)}
+	mo := Moment{Ply: ply, White: white, Label: analysis.MoveLabel(b.FullmoveNumber(), white, b.SAN(m))}
 	mo.Rating, mo.OpponentRating = NearestMaiaRating(g.WhiteRating), NearestMaiaRating(g.BlackRating)
 	if !white {
 		mo.Rating, mo.OpponentRating = mo.OpponentRating, mo.Rating
@@ -106,61 +102,27 @@ func AnalyseMoment(ctx context.Context, c *Calculator, g Game, ply int, p Params
 }
 
 // CriticalPlies returns each side's critical moment in an analysed game:
-// the ply of its worst judgement (blunder over mistake over inaccuracy,
-// then the larger loss of winning chances), White's first. A side without
-// a judged move has none.
+// the ply of its worst judgement (analysis.Worst, the rule of the chat
+// summary's "Worst:"), White's first. A side without a judged move has
+// none.
 func CriticalPlies(a *analysis.Analysis) []int {
 	var out []int
 	for _, white := range []bool{true, false} {
-		best := -1
-		for i := range a.Plies {
-			p := &a.Plies[i]
-			if p.White() != white || p.Judgement == analysis.NoJudgement {
-				continue
-			}
-			if best < 0 || worse(p, &a.Plies[best]) {
-				best = i
-			}
-		}
-		if best >= 0 {
-			out = append(out, a.Plies[best].Ply)
+		if p := a.Worst(func(p *analysis.Ply) bool { return p.White() == white }); p != nil {
+			out = append(out, p.Ply)
 		}
 	}
 	return out
 }
 
 // WorstPly returns the game's critical moment for a one-line summary: the
-// ply of the worst judgement of either side (false when nothing was
-// judged).
+// ply of the worst judgement of either side by analysis.Worst (false when
+// nothing was judged).
 func WorstPly(a *analysis.Analysis) (int, bool) {
-	best := -1
-	for i := range a.Plies {
-		p := &a.Plies[i]
-		if p.Judgement == analysis.NoJudgement {
-			continue
-		}
-		if best < 0 || worse(p, &a.Plies[best]) {
-			best = i
-		}
+	if p := a.Worst(nil); p != nil {
+		return p.Ply, true
 	}
-	if best < 0 {
-		return 0, false
-	}
-	return a.Plies[best].Ply, true
-}
-
-func worse(a, b *analysis.Ply) bool {
-	if a.Judgement != b.Judgement {
-		return a.Judgement > b.Judgement
-	}
-	da, db := 0.0, 0.0
-	if a.Delta != nil {
-		da = *a.Delta
-	}
-	if b.Delta != nil {
-		db = *b.Delta
-	}
-	return da > db
+	return 0, false
 }
 
 // AnalyseCritical computes the moments of CriticalPlies(a) (for
