@@ -20,6 +20,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/chat"
 	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/analysis/pgn"
 	"github.com/outpostchess/outpost/internal/store"
 )
 
@@ -344,7 +345,7 @@ func GameOf(g store.Game, me string) (*analysis.Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgame: game %s: initial position: %w", g.ID, err)
 	}
-	out := &analysis.Game{ID: g.ID, Source: "daemon", Index: 1, StartFEN: g.InitialFEN, Result: resultOf(g)}
+	out := &analysis.Game{ID: g.ID, Source: "daemon", Index: 1, StartFEN: g.InitialFEN, Result: pgn.ResultOf(g.Winner, g.Status)}
 	if chess960 {
 		out.Tags = append(out.Tags, analysis.Tag{Name: "Variant", Value: "Chess960"})
 	}
@@ -389,17 +390,4 @@ func startPly(fen string) int {
 		ply++
 	}
 	return ply
-}
-
-func resultOf(g store.Game) string {
-	switch g.Winner {
-	case "white":
-		return "1-0"
-	case "black":
-		return "0-1"
-	}
-	if g.Finished() {
-		return "1/2-1/2"
-	}
-	return "*"
 }
