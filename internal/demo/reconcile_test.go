@@ -16,12 +16,11 @@ import (
 
 	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/sandbox"
-	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 )
 
 // replayingSummariser reads each game as the real summariser does
-// (postgame.GameOf: the stored moves replayed as UCI) and counts its calls
+// (postgame.AnalysisGame: the stored moves replayed as UCI) and counts its calls
 // per game; a game whose moves do not replay fails its analysis, as it
 // would with Stockfish behind it.
 type replayingSummariser struct {
@@ -29,18 +28,19 @@ type replayingSummariser struct {
 	calls map[string]int
 }
 
-func (r *replayingSummariser) Summarise(_ context.Context, g store.Game) (string, []string, error) {
+func (r *replayingSummariser) Summarise(_ context.Context, req postgame.Request) (postgame.Summary, error) {
+	g := req.Game
 	r.mu.Lock()
 	if r.calls == nil {
 		r.calls = map[string]int{}
 	}
 	r.calls[g.ID]++
 	r.mu.Unlock()
-	ag, err := postgame.GameOf(g, BotName)
+	ag, err := postgame.AnalysisGame(g, BotName)
 	if err != nil {
-		return "", nil, err
+		return postgame.Summary{}, err
 	}
-	return `{}`, []string{"Summary of " + g.ID + " (" + g.Status + ", " + strconv.Itoa(len(ag.Moves)) + " plies)"}, nil
+	return postgame.Summary{JSON: `{}`, Lines: []string{"Summary of " + g.ID + " (" + g.Status + ", " + strconv.Itoa(len(ag.Moves)) + " plies)"}}, nil
 }
 
 // TestGameEndedWhileDownReconciled (issue 24, item 1): the daemon is
