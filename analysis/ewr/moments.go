@@ -71,6 +71,7 @@ func AnalyseMoment(ctx context.Context, c *Calculator, g Game, ply int, p Params
 		return Moment{}, fmt.Errorf("ewr: ply %d out of range 1..%d", ply, len(g.Moves))
 	}
 	pos := Position{StartFEN: g.StartFEN, Moves: g.Moves[:ply-1], Chess960: g.Chess960}
+	analysis.CountReplay(ctx) // the calculation below takes b, not replaying pos again
 	b, err := replay(pos)
 	if err != nil {
 		return Moment{}, err
@@ -88,7 +89,7 @@ func AnalyseMoment(ctx context.Context, c *Calculator, g Game, ply int, p Params
 	}
 	p.Rating, p.OpponentRating = mo.Rating, mo.OpponentRating
 	opt.Include = append(append([]string(nil), opt.Include...), played)
-	res, err := c.Calculate(ctx, pos, p, opt)
+	res, err := c.calculate(ctx, pos, b, p, opt)
 	if err != nil {
 		return Moment{}, err
 	}

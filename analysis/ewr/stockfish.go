@@ -49,7 +49,7 @@ func (e *PoolEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResu
 				return fmt.Errorf("bad FEN %q", r.FEN)
 			}
 			jobs[i] = analysis.Job{
-				Pos:         uci.Position{FEN: r.FEN, Chess960: chess960FEN(r.FEN)},
+				Pos:         uci.Position{FEN: r.FEN, Chess960: r.Chess960},
 				WhiteToMove: f[1] == "w",
 				Limits:      uci.Limits{Depth: r.Depth},
 			}

@@ -480,7 +480,7 @@ func TestCorrespondenceLeavesMatchmakerFree(t *testing.T) {
 }
 
 // startRecorder is a summariser that replays each finished game through
-// the post-game analysis input (postgame.AnalysisGame), as the real one does,
+// the post-game analysis input (replayStored), as the real one does,
 // and keeps the record it was given, the tags and the replay's error.
 type startRecorder struct {
 	mu    sync.Mutex
@@ -491,7 +491,7 @@ type startRecorder struct {
 
 func (r *startRecorder) Summarise(_ context.Context, req postgame.Request) (postgame.Summary, error) {
 	g := req.Game
-	ag, err := postgame.AnalysisGame(g, BotName)
+	ag, err := replayStored(g)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.games == nil {

@@ -25,7 +25,7 @@ func (r *requestTaker) Summarise(ctx context.Context, req postgame.Request) (pos
 // onClock is a postgame.Phases with a game on the clock.
 type onClock struct{}
 
-func (onClock) Allowed() (int, <-chan struct{}) { return 0, nil }
+func (onClock) Allowed() (int, <-chan struct{})  { return 0, nil }
 func (onClock) OnClock() (bool, <-chan struct{}) { return true, nil }
 
 // TestWrappedSummariserGetsGateAndName: the sandbox's verification flow

@@ -15,8 +15,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/outpostchess/outpost/bots/board"
-
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/chat"
 	"github.com/outpostchess/outpost/analysis/ewr"
@@ -194,10 +192,7 @@ func (s *Summariser) Summarise(ctx context.Context, r Request) (Summary, error) 
 		me = s.me
 	}
 	s.phases.set(r.Phases)
-	game, err := AnalysisGame(g, me)
-	if err != nil {
-		return Summary{}, err
-	}
+	game := AnalysisGame(g, me)
 	if len(game.Moves) == 0 {
 		return Summary{}, fmt.Errorf("postgame: game %s has no moves", g.ID)
 	}
@@ -364,18 +359,11 @@ func (s *Summariser) Close() error {
 	return errors.Join(errs...)
 }
 
-// AnalysisGame turns a stored game into an analysis input: moves with SAN,
-// players named from our side.
-func AnalysisGame(g store.Game, me string) (*analysis.Game, error) {
+// AnalysisGame turns a stored game into an analysis input: its moves in
+// UCI (the analysis replays them once, checking each and writing its SAN:
+// analysis.Pool.AnalyseGames), players named from our side.
+func AnalysisGame(g store.Game, me string) *analysis.Game {
 	chess960 := g.Variant == "chess960"
-	fen := g.InitialFEN
-	if fen == "" {
-		fen = board.StartFEN
-	}
-	b, err := board.FromFENVariant(fen, chess960)
-	if err != nil {
-		return nil, fmt.Errorf("postgame: game %s: initial position: %w", g.ID, err)
-	}
 	out := &analysis.Game{ID: g.ID, Source: "daemon", Index: 1, StartFEN: g.InitialFEN, Result: pgn.ResultOf(g.Winner, g.Status)}
 	if chess960 {
 		out.Tags = append(out.Tags, analysis.Tag{Name: "Variant", Value: "Chess960"})
@@ -385,13 +373,8 @@ func AnalysisGame(g store.Game, me string) (*analysis.Game, error) {
 		out.Tags = append(out.Tags, analysis.Tag{Name: "SetUp", Value: "1"}, analysis.Tag{Name: "FEN", Value: g.InitialFEN})
 	}
 	out.StartPly = startPly(g.InitialFEN)
-	for i, u := range strings.Fields(g.Moves) {
-		m, err := b.ParseUCI(u)
-		if err != nil {
-			return nil, fmt.Errorf("postgame: game %s: move %d: %w", g.ID, i+1, err)
-		}
-		out.Moves = append(out.Moves, analysis.Move{SAN: b.SAN(m), UCI: m.String()})
-		b.Make(m)
+	for _, u := range strings.Fields(g.Moves) {
+		out.Moves = append(out.Moves, analysis.Move{UCI: u})
 	}
 	us := analysis.PlayerInfo{Name: me}
 	them := analysis.PlayerInfo{Name: g.Opponent, Rating: g.OpponentRating}
@@ -400,7 +383,7 @@ func AnalysisGame(g store.Game, me string) (*analysis.Game, error) {
 	} else {
 		out.White, out.Black = us, them
 	}
-	return out, nil
+	return out
 }
 
 // startPly is the number of plies before a FEN's position, from its side to
