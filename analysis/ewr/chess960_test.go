@@ -64,16 +64,16 @@ func TestAnalyseMomentChess960(t *testing.T) {
 	}
 }
 
-// TestGameOfChess960 reads the variant from the analysed game's tags.
-func TestGameOfChess960(t *testing.T) {
+// TestFromAnalysisChess960 reads the variant from the analysed game's tags.
+func TestFromAnalysisChess960(t *testing.T) {
 	a := &analysis.Analysis{Game: &analysis.Game{StartFEN: start960, Tags: []analysis.Tag{{Name: "Variant", Value: "Chess960"}},
 		Moves: []analysis.Move{{UCI: "f1h1"}}}}
-	if g := GameOf(a); !g.Chess960 || g.StartFEN != start960 || len(g.Moves) != 1 {
-		t.Errorf("GameOf: %+v", g)
+	if g := FromAnalysis(a); !g.Chess960 || g.StartFEN != start960 || len(g.Moves) != 1 {
+		t.Errorf("FromAnalysis: %+v", g)
 	}
 	a.Game.Tags = nil
-	if GameOf(a).Chess960 {
-		t.Error("GameOf of a standard game says Chess960")
+	if FromAnalysis(a).Chess960 {
+		t.Error("FromAnalysis of a standard game says Chess960")
 	}
 }
 

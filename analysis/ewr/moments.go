@@ -21,9 +21,9 @@ type Game struct {
 	WhiteRating, BlackRating int
 }
 
-// GameOf returns the game of a Lichess-style analysis with its players'
+// FromAnalysis returns the game of a Lichess-style analysis with its players'
 // ratings.
-func GameOf(a *analysis.Analysis) Game {
+func FromAnalysis(a *analysis.Analysis) Game {
 	g := Game{WhiteRating: a.Players.White.Rating, BlackRating: a.Players.Black.Rating}
 	if a.Game != nil {
 		g.StartFEN = a.Game.StartFEN
@@ -129,7 +129,7 @@ func WorstPly(a *analysis.Analysis) (int, bool) {
 // AnalyseCritical computes the moments of CriticalPlies(a) (for
 // `outpost analyse --ewr`), plus any extra plies (e.g. our bot's moves).
 func AnalyseCritical(ctx context.Context, c *Calculator, a *analysis.Analysis, extra []int, p Params, opt Options) ([]Moment, error) {
-	g := GameOf(a)
+	g := FromAnalysis(a)
 	plies := CriticalPlies(a)
 	for _, x := range extra {
 		if !containsInt(plies, x) {

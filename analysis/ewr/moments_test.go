@@ -65,7 +65,7 @@ func TestCriticalPlies(t *testing.T) {
 	if _, ok := WorstPly(&analysis.Analysis{Plies: a.Plies[:1]}); ok {
 		t.Error("worst ply without judgements")
 	}
-	if g := GameOf(a); strings.Join(g.Moves, " ") != "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6" {
+	if g := FromAnalysis(a); strings.Join(g.Moves, " ") != "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6" {
 		t.Errorf("game moves %v", g.Moves)
 	}
 	if got := CriticalPlies(&analysis.Analysis{Plies: a.Plies[:1]}); len(got) != 0 {

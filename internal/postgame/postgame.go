@@ -283,7 +283,7 @@ func (s *Summariser) ewrLine(ctx, bctx context.Context, a *analysis.Analysis, id
 	if err == nil {
 		calc := &ewr.Calculator{Prober: ewr.GatedProber{MoveProber: s.ewr.Prober, Gate: s.phases}, Evaluator: ev, Cache: s.ewr.Cache}
 		var m ewr.Moment
-		m, err = ewr.AnalyseMoment(bctx, calc, ewr.GameOf(a), ply, s.ewr.params(), ewr.Options{TimeLimit: s.ewr.Timeout})
+		m, err = ewr.AnalyseMoment(bctx, calc, ewr.FromAnalysis(a), ply, s.ewr.params(), ewr.Options{TimeLimit: s.ewr.Timeout})
 		partial := m.Result != nil && m.Result.Partial
 		switch {
 		case err == nil && !partial:

@@ -9,8 +9,8 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/internal/store"
-	"github.com/outpostchess/outpost/internal/web/board"
-	"github.com/outpostchess/outpost/internal/web/report"
+	"github.com/outpostchess/outpost/internal/web/svgboard"
+	"github.com/outpostchess/outpost/internal/web/htmlreport"
 )
 
 // critical is a judged move linked to the explorer (expected winrate of
@@ -76,7 +76,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 			d.Error = "the stored analysis cannot be read: " + err.Error()
 			break
 		}
-		html, err := report.Game(&an, "g1")
+		html, err := htmlreport.Game(&an, "g1")
 		if err != nil {
 			d.Error = err.Error()
 			break
@@ -97,14 +97,14 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 	if d.Report == "" {
 		fen := g.InitialFEN
 		if fen == "" || fen == "startpos" {
-			fen = board.StartFEN
+			fen = svgboard.StartFEN
 		}
 		if mv := strings.Fields(g.Moves); len(mv) > 0 {
-			if fens, _ := board.Replay(fen, mv); len(fens) > 0 {
+			if fens, _ := svgboard.PositionFENs(fen, mv); len(fens) > 0 {
 				fen = fens[len(fens)-1]
 			}
 		}
-		if svg, err := board.SVG(fen, board.Options{Flip: g.Color == "black", Label: "Final position"}); err == nil {
+		if svg, err := svgboard.SVG(fen, svgboard.Options{Flip: g.Color == "black", Label: "Final position"}); err == nil {
 			d.Board = template.HTML(svg)
 		}
 	}

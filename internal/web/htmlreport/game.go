@@ -1,4 +1,4 @@
-package report
+package htmlreport
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/outpostchess/outpost/analysis"
-	areport "github.com/outpostchess/outpost/analysis/report"
-	"github.com/outpostchess/outpost/internal/web/board"
+	"github.com/outpostchess/outpost/analysis/report"
+	"github.com/outpostchess/outpost/internal/web/svgboard"
 )
 
 // plyView is what the template shows for one move.
@@ -71,7 +71,7 @@ func Game(a *analysis.Analysis, id string) (template.HTML, error) {
 // and the best practical move drawn, and both expected winrates with their
 // confidence) and the figures in each such move's view. A nil moments
 // leaves the section out; an empty one says there was no critical moment.
-func GameEWR(a *analysis.Analysis, id string, moments []areport.EWRMoment) (template.HTML, error) {
+func GameEWR(a *analysis.Analysis, id string, moments []report.EWRMoment) (template.HTML, error) {
 	v, err := buildView(a, id)
 	if err != nil {
 		return "", err
@@ -102,13 +102,13 @@ func buildView(a *analysis.Analysis, id string) (*gameView, error) {
 	for i, p := range a.Plies {
 		ucis[i] = p.UCI
 	}
-	fens, err := board.Replay(a.FEN, ucis)
+	fens, err := svgboard.PositionFENs(a.FEN, ucis)
 	if err != nil {
 		return nil, fmt.Errorf("report: game %s: %w", key, err)
 	}
 	start := a.FEN
 	if start == "" {
-		start = board.StartFEN
+		start = svgboard.StartFEN
 	}
 	v := &gameView{ID: id, Title: playerLine(a), start: start, fens: fens}
 	sub := []string{}
@@ -121,7 +121,7 @@ func buildView(a *analysis.Analysis, id string) (*gameView, error) {
 		sub = append(sub, "analysed by "+a.Engine)
 	}
 	v.Sub = strings.Join(sub, " · ")
-	sb, err := board.SVG(start, board.Options{Label: "Start position"})
+	sb, err := svgboard.SVG(start, svgboard.Options{Label: "Start position"})
 	if err != nil {
 		return nil, fmt.Errorf("report: game %s: %w", key, err)
 	}
@@ -178,12 +178,12 @@ func buildPly(p *analysis.Ply, before, after string) (plyView, error) {
 	} else if strings.HasSuffix(p.SAN, "#") {
 		pv.Eval = "checkmate"
 	}
-	from, to, ok := board.MoveSquares(p.UCI)
-	opt := board.Options{Label: "Position after " + pv.Label + pv.NAG}
+	from, to, ok := svgboard.MoveSquares(p.UCI)
+	opt := svgboard.Options{Label: "Position after " + pv.Label + pv.NAG}
 	if ok {
 		opt.Highlight = []string{from, to}
 	}
-	s, err := board.SVG(after, opt)
+	s, err := svgboard.SVG(after, opt)
 	if err != nil {
 		return pv, err
 	}
@@ -195,20 +195,20 @@ func buildPly(p *analysis.Ply, before, after string) (plyView, error) {
 			line = []string{*p.BestSAN}
 		}
 		pv.Line = numberLine(p.MoveNumber, p.White(), line)
-		bopt := board.Options{Label: "Position before " + pv.Label + ", best was " + pv.BestSAN}
+		bopt := svgboard.Options{Label: "Position before " + pv.Label + ", best was " + pv.BestSAN}
 		if ok {
-			bopt.Arrows = append(bopt.Arrows, board.Arrow{From: from, To: to, Kind: "played"})
+			bopt.Arrows = append(bopt.Arrows, svgboard.Arrow{From: from, To: to, Kind: "played"})
 		}
 		best := ""
 		if p.BestUCI != nil {
 			best = *p.BestUCI
-		} else if l, err := board.PlaySAN(before, line[:1]); err == nil && len(l.UCI) == 1 {
+		} else if l, err := svgboard.PlaySAN(before, line[:1]); err == nil && len(l.UCI) == 1 {
 			best = l.UCI[0]
 		}
-		if bf, bt, ok := board.MoveSquares(best); ok {
-			bopt.Arrows = append(bopt.Arrows, board.Arrow{From: bf, To: bt, Kind: "best"})
+		if bf, bt, ok := svgboard.MoveSquares(best); ok {
+			bopt.Arrows = append(bopt.Arrows, svgboard.Arrow{From: bf, To: bt, Kind: "best"})
 		}
-		s, err := board.SVG(before, bopt)
+		s, err := svgboard.SVG(before, bopt)
 		if err != nil {
 			return pv, err
 		}

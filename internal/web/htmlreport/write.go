@@ -1,4 +1,4 @@
-package report
+package htmlreport
 
 import (
 	_ "embed"
@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/outpostchess/outpost/analysis"
-	areport "github.com/outpostchess/outpost/analysis/report"
+	"github.com/outpostchess/outpost/analysis/report"
 )
 
 //go:embed assets/report.css
@@ -50,7 +50,7 @@ func Write(w io.Writer, analyses []*analysis.Analysis) error {
 // WriteEWR is Write with the expected-winrate moments of the games in
 // moments shown inline (see GameEWR); games missing from moments have no
 // such section.
-func WriteEWR(w io.Writer, analyses []*analysis.Analysis, moments areport.EWRSet) error {
+func WriteEWR(w io.Writer, analyses []*analysis.Analysis, moments report.EWRSet) error {
 	games := make([]template.HTML, 0, len(analyses))
 	for i, a := range analyses {
 		if a == nil {
@@ -58,7 +58,7 @@ func WriteEWR(w io.Writer, analyses []*analysis.Analysis, moments areport.EWRSet
 		}
 		ms, ok := moments[a]
 		if ok && ms == nil {
-			ms = []areport.EWRMoment{}
+			ms = []report.EWRMoment{}
 		}
 		g, err := GameEWR(a, fmt.Sprintf("g%d", i+1), ms)
 		if err != nil {
