@@ -18,8 +18,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/internal/web/svgboard"
 	"github.com/outpostchess/outpost/internal/web/htmlreport"
+	"github.com/outpostchess/outpost/internal/web/svgboard"
 )
 
 // The browser tests drive headless Chromium (Debian packages chromium and

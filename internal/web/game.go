@@ -9,8 +9,8 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/internal/store"
-	"github.com/outpostchess/outpost/internal/web/svgboard"
 	"github.com/outpostchess/outpost/internal/web/htmlreport"
+	"github.com/outpostchess/outpost/internal/web/svgboard"
 )
 
 // critical is a judged move linked to the explorer (expected winrate of
