@@ -100,7 +100,7 @@ func TestLichessPresetsAnalyseChess960(t *testing.T) {
 				t.Fatal(err, errs)
 			}
 			checkBestMovesLegal(t, g, as[0])
-			gp, err := positionsOf(g)
+			gp, err := positionsOf(t.Context(), g)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -102,7 +102,7 @@ func DetectPeriod(ctx context.Context, g *Game, opt DetectOptions) (*Detection, 
 	if err != nil {
 		return nil, fmt.Errorf("analysis: game %s: %w", g.Key(), err)
 	}
-	gp, err := positionsOf(g)
+	gp, err := positionsOf(ctx, g)
 	if err != nil {
 		return nil, fmt.Errorf("analysis: game %s: %w", g.Key(), err)
 	}

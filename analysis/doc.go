@@ -7,7 +7,7 @@
 // deeper re-search of borderline plies) and compares our analysis with the
 // Lichess analysis an input carries.
 //
-// Sub-packages: pgn (PGN syntax), replay (chess rules via notnil/chess),
+// Sub-packages: pgn (PGN syntax), replay (moves on a board, with bots/board's rules),
 // input (PGN and Lichess JSON exports into Game values; GameSource),
 // report (text, literate PGN and JSON output), chat (short chat summaries).
 //

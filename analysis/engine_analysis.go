@@ -44,21 +44,34 @@ type gamePositions struct {
 	chess960 bool
 }
 
-func positionsOf(g *Game) (*gamePositions, error) {
+// positionsOf replays g once: the boards of its first MaxAnalysedPlies
+// plies, and the SAN of every move that has none (a game given in UCI
+// only, as the daemon's store holds it, gets its SAN here, and its UCI
+// written as the board writes it).
+func positionsOf(ctx context.Context, g *Game) (*gamePositions, error) {
+	CountReplay(ctx)
 	b, err := replay.NewVariant(g.StartFEN, g.Chess960())
 	if err != nil {
 		return nil, err
 	}
 	gp := &gamePositions{fen: g.StartFEN, boards: []*replay.Board{b}, chess960: g.Chess960()}
 	n := min(len(g.Moves), MaxAnalysedPlies)
-	for i := 0; i < n; i++ {
+	for i := range g.Moves {
+		if i >= n && g.Moves[i].SAN != "" {
+			break
+		}
 		m, err := b.ParseUCI(g.Moves[i].UCI)
 		if err != nil {
 			return nil, fmt.Errorf("ply %d: %w", i+1, err)
 		}
+		if g.Moves[i].SAN == "" {
+			g.Moves[i].SAN, g.Moves[i].UCI = m.SAN, m.UCI
+		}
 		b = b.Play(m)
-		gp.boards = append(gp.boards, b)
-		gp.moves = append(gp.moves, g.Moves[i].UCI)
+		if i < n {
+			gp.boards = append(gp.boards, b)
+			gp.moves = append(gp.moves, g.Moves[i].UCI)
+		}
 	}
 	return gp, nil
 }
@@ -93,7 +106,7 @@ func (p *Pool) AnalyseGames(ctx context.Context, games []*Game, opt EngineOption
 	pos := make([]*gamePositions, len(games))
 	total := 0
 	for gi, g := range games {
-		gp, err := positionsOf(g)
+		gp, err := positionsOf(ctx, g)
 		if err != nil {
 			errs[gi] = fmt.Errorf("analysis: game %s: %w", g.Key(), err)
 			continue
@@ -155,6 +168,7 @@ func (p *Pool) analyseOne(ctx context.Context, g *Game, gp *gamePositions, opt E
 		return nil, err
 	}
 	engine := p.EngineName() + " " + opt.Budget.String()
+	countBuild(ctx)
 	a, err := Build(g, pliesFromOutcomes(g, gp, outs, nil), engine)
 	if err != nil || opt.BorderlineBand < 0 {
 		return a, err
@@ -183,6 +197,7 @@ func (p *Pool) analyseOne(ctx context.Context, g *Game, gp *gamePositions, opt E
 	for i, k := range reK {
 		outs[k] = reOuts[i]
 	}
+	countBuild(ctx)
 	a, err = Build(g, pliesFromOutcomes(g, gp, outs, nil), engine)
 	if err != nil {
 		return nil, err
@@ -194,6 +209,7 @@ func (p *Pool) analyseOne(ctx context.Context, g *Game, gp *gamePositions, opt E
 	if len(still) == 0 {
 		return a, nil
 	}
+	countBuild(ctx)
 	return Build(g, pliesFromOutcomes(g, gp, outs, still), engine)
 }
 

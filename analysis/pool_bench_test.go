@@ -27,7 +27,7 @@ func BenchmarkPoolVsDirect(b *testing.B) {
 	cmd := stockfishOrSkip(b)
 	ctx := context.Background()
 	g := gameFromSAN(b, benchGame)
-	gp, err := positionsOf(g)
+	gp, err := positionsOf(ctx, g)
 	if err != nil {
 		b.Fatal(err)
 	}

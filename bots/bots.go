@@ -236,16 +236,6 @@ func buildKnobs(_ context.Context, s Spec, c *config) (engine.Engine, error) {
 	return configure(e, c.options(s))
 }
 
-// FindStockfish returns the path of the installed Stockfish 15.1 (the
-// native build when there is one, else Debian's: enginepath.Resolve).
-func FindStockfish() (string, error) {
-	cmd, err := enginepath.Stockfish15Command()
-	if err != nil {
-		return "", fmt.Errorf("bots: %w", err)
-	}
-	return cmd[0], nil
-}
-
 // buildStockfish builds "stockfish" (Stockfish 15.1), "sf15" or "sf18":
 // the engine name resolved by enginepath.
 func buildStockfish(ctx context.Context, s Spec, c *config) (engine.Engine, error) {

@@ -38,7 +38,7 @@ func playOne(t *testing.T, e engine.Engine, lim engine.Limits) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !IsLegal(g, m.UCI) {
+	if _, ok := g.FindUCI(m.UCI); !ok {
 		t.Fatalf("%s played illegal %q", e.Name(), m.UCI)
 	}
 	return m.UCI
@@ -161,7 +161,7 @@ func TestNewWithFallbackRescuesHungEngine(t *testing.T) {
 }
 
 func TestNewStockfish(t *testing.T) {
-	if _, err := FindStockfish(); err != nil {
+	if _, err := enginepath.Stockfish15Command(); err != nil {
 		t.Skip(err)
 	}
 	e, err := New(context.Background(), "stockfish", WithElo(1500), WithHashMB(16), WithThreads(1))
@@ -183,7 +183,7 @@ func TestNewStockfishNames(t *testing.T) {
 			t.Errorf("%s: err = %v, want not installed naming %q", spec, err, enginepath.InstallSF18Command)
 		}
 	}
-	if _, err := FindStockfish(); err != nil {
+	if _, err := enginepath.Stockfish15Command(); err != nil {
 		t.Skip(err)
 	}
 	e, err := New(context.Background(), "sf15", WithHashMB(16), WithThreads(1))

@@ -229,8 +229,10 @@ func BenchmarkFallbackOverhead(b *testing.B) {
 		ms := LegalMoves(p)
 		replies = append(replies, ms[0])
 		m := ms[(i*7)%len(ms)]
-		next, err := Play(p, m)
-		if err != nil || !next.HasLegalMoves() {
+		mv, ok := p.FindUCI(m)
+		next := p.Clone()
+		next.Make(mv)
+		if !ok || !next.HasLegalMoves() {
 			break
 		}
 		p = next

@@ -19,18 +19,6 @@ func Replay(pos engine.Position) (*board.Board, error) {
 	return b, nil
 }
 
-// Play returns a new board after the UCI move (b is unchanged), or an error
-// when the move is malformed or illegal.
-func Play(b *board.Board, move string) (*board.Board, error) {
-	m, ok := b.FindUCI(move)
-	if !ok {
-		return nil, fmt.Errorf("%q is not a legal move in %s", move, b.FEN())
-	}
-	next := b.Clone()
-	next.Make(m)
-	return next, nil
-}
-
 // LegalMoves returns the legal moves of b in UCI, sorted.
 func LegalMoves(b *board.Board) []string {
 	var ms []string
@@ -39,10 +27,4 @@ func LegalMoves(b *board.Board) []string {
 	}
 	sort.Strings(ms)
 	return ms
-}
-
-// IsLegal reports whether move (UCI, as Move.String writes it) is legal on b.
-func IsLegal(b *board.Board, move string) bool {
-	_, ok := b.FindUCI(move)
-	return ok
 }

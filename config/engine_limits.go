@@ -59,9 +59,6 @@ type ThinkTime struct {
 	ShortClock time.Duration `toml:"short_clock"`
 }
 
-// DefaultShortClock is ThinkTime.ShortClock when left at 0.
-const DefaultShortClock = 30 * time.Second
-
 // Enabled reports whether a delay is configured.
 func (t ThinkTime) Enabled() bool { return t.Max > 0 }
 

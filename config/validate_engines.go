@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"github.com/outpostchess/outpost/bots/enginepath"
 	"math"
 	"regexp"
 	"slices"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/enginepath"
 )
 
 // engineNamePattern is the shape of an engine or knob set name (also typed

@@ -1,5 +1,5 @@
-// Package chat turns a game's analysis into a few short chat lines (at most
-// MaxLines of at most MaxLineLen characters), as the daemon posts after a
+// Package chat turns a game's analysis into a few short chat lines (one per
+// side, each of at most MaxLineLen characters), as the daemon posts after a
 // game: each side's accuracy and counts, and its worst moment with its NAG.
 package chat
 
@@ -11,11 +11,9 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 )
 
-// Limits of a chat summary (Lichess's game chat takes 140 characters).
-const (
-	MaxLines   = 3
-	MaxLineLen = 140
-)
+// MaxLineLen is the longest line of a chat summary (Lichess's game chat
+// takes 140 characters).
+const MaxLineLen = 140
 
 // Summary returns the chat lines for a: one per side. Each line is at most
 // MaxLineLen characters; less important parts are dropped to fit.
@@ -67,35 +65,14 @@ func sideLine(a *analysis.Analysis, white bool) string {
 	return string([]rune(candidates[len(candidates)-1])[:MaxLineLen])
 }
 
-// worstMoment describes the side's most severe judged move (ties: the
-// largest loss of winning chances, then the earliest).
+// worstMoment describes the side's worst judged move (analysis.Worst's
+// rule, the one of the expected-winrate line).
 func worstMoment(a *analysis.Analysis, white bool) (long, short string) {
-	var best *analysis.Ply
-	score := func(p *analysis.Ply) float64 {
-		s := float64(p.Judgement) * 10
-		if p.Delta != nil {
-			s += *p.Delta
-		} else if p.MateCase != "" {
-			s += 1
-		}
-		return s
-	}
-	for i := range a.Plies {
-		p := &a.Plies[i]
-		if p.White() != white || p.Judgement == analysis.NoJudgement {
-			continue
-		}
-		if best == nil || score(p) > score(best) {
-			best = p
-		}
-	}
+	best := a.Worst(func(p *analysis.Ply) bool { return p.White() == white })
 	if best == nil {
 		return ". No mistakes.", ""
 	}
-	move := fmt.Sprintf("%d. %s%s", best.MoveNumber, best.SAN, best.NAG)
-	if !white {
-		move = fmt.Sprintf("%d... %s%s", best.MoveNumber, best.SAN, best.NAG)
-	}
+	move := best.Label() + best.NAG
 	long = ". Worst: " + move + " (" + best.EvalChange + ")"
 	if best.MateCase != "" {
 		long += " " + best.Verdict().Mate.Text()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/score"
 )
@@ -52,12 +53,18 @@ type Calculator struct {
 // eps absorbs floating-point noise in threshold comparisons.
 const eps = 1e-12
 
-// rootOf replays pos and checks the included moves (UCI) and that the side
+// rootOf returns the board of pos — a copy of given, the board of pos a
+// caller already replayed, else pos replayed (counted in ctx's
+// analysis.Counts) — and checks the included moves (UCI) and that the side
 // to move has moves to analyse.
-func rootOf(pos Position, included []string) (root *board.Board, include []string, err error) {
-	root, err = replay(pos)
-	if err != nil {
-		return nil, nil, err
+func rootOf(ctx context.Context, pos Position, given *board.Board, included []string) (root *board.Board, include []string, err error) {
+	if given != nil {
+		root = given.Clone()
+	} else {
+		analysis.CountReplay(ctx)
+		if root, err = replay(pos); err != nil {
+			return nil, nil, err
+		}
 	}
 	for _, u := range included {
 		if _, err := root.ParseUCI(u); err != nil {
@@ -80,6 +87,12 @@ func rootOf(pos Position, included []string) (root *board.Board, include []strin
 // result so far is returned with Partial set and a warning. Cancelling ctx
 // returns ctx's error.
 func (c *Calculator) Calculate(ctx context.Context, pos Position, p Params, opt Options) (*Result, error) {
+	return c.calculate(ctx, pos, nil, p, opt)
+}
+
+// calculate is Calculate with the board of pos when the caller has it
+// (root, nil: pos is replayed).
+func (c *Calculator) calculate(ctx context.Context, pos Position, given *board.Board, p Params, opt Options) (*Result, error) {
 	start := time.Now()
 	if c.Prober == nil || c.Evaluator == nil {
 		return nil, errors.New("ewr: calculator needs a move prober (Maia) and an evaluator (Stockfish)")
@@ -88,7 +101,7 @@ func (c *Calculator) Calculate(ctx context.Context, pos Position, p Params, opt 
 		return nil, err
 	}
 	p = p.normalized()
-	root, include, err := rootOf(pos, opt.Include)
+	root, include, err := rootOf(ctx, pos, given, opt.Include)
 	if err != nil {
 		return nil, err
 	}

@@ -14,32 +14,12 @@ import (
 // both wings: White king f1, rooks b1 and h1; Black king f8, rooks b8, g8.
 const start960 = "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3K1R w KQkq - 0 1"
 
-func TestChess960FEN(t *testing.T) {
-	for _, c := range []struct {
-		fen  string
-		want bool
-	}{
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", false},
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha -", false}, // Shredder letters, standard squares
-		{start960, true},
-		{"1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3K1R w - -", false}, // no rights: both modes agree
-		{"1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3K1R b g -", true},
-		{"r3k1r1/8/8/8/8/8/8/4K3 w q -", false}, // Black's a8 rook, king e8
-		{"r3k1r1/8/8/8/8/8/8/4K3 w k -", true},  // Black's g8 rook
-		{"not a fen", false},
-	} {
-		if got := chess960FEN(c.fen); got != c.want {
-			t.Errorf("chess960FEN(%q) = %v, want %v", c.fen, got, c.want)
-		}
-	}
-}
-
 // TestAnalyseMomentChess960 computes the expected winrate of castling in a
 // Chess960 game: the move played is castling written king takes rook, every
 // Maia request says Chess960, and castling is among the candidates.
 func TestAnalyseMomentChess960(t *testing.T) {
 	pr := &fakeProber{}
-	ev := &fakeEvaluator{def: func(string) score.Score { return score.Score{CP: 10} }}
+	ev := &flagEvaluator{Evaluator: &fakeEvaluator{def: func(string) score.Score { return score.Score{CP: 10} }}}
 	c := &Calculator{Prober: pr, Evaluator: ev}
 	g := Game{StartFEN: start960, Moves: []string{"f1h1", "f8b8"}, Chess960: true, WhiteRating: 1500, BlackRating: 1500}
 	for _, ply := range []int{1, 2} {
@@ -50,7 +30,7 @@ func TestAnalyseMomentChess960(t *testing.T) {
 		if m.Played.UCI != g.Moves[ply-1] || m.Result == nil {
 			t.Errorf("ply %d: played %q, want %q", ply, m.Played.UCI, g.Moves[ply-1])
 		}
-		if want := []string{"1.O-O", "1...O-O-O"}[ply-1]; m.Label != want {
+		if want := []string{"1. O-O", "1... O-O-O"}[ply-1]; m.Label != want {
 			t.Errorf("ply %d: label %q, want %q", ply, m.Label, want)
 		}
 		if ply == 1 {
@@ -69,6 +49,14 @@ func TestAnalyseMomentChess960(t *testing.T) {
 			t.Fatalf("Maia request %v without Chess960", r.Moves)
 		}
 	}
+	if len(ev.reqs) == 0 {
+		t.Fatal("Stockfish was never asked")
+	}
+	for _, r := range ev.reqs {
+		if !r.Chess960 {
+			t.Fatalf("Stockfish request %s without Chess960", r.FEN)
+		}
+	}
 	// As standard chess the same game cannot be replayed: the error says so.
 	g.Chess960 = false
 	if _, err := AnalyseMoment(context.Background(), c, g, 1, DefaultParams().Fast(), Options{}); err == nil {
@@ -76,16 +64,16 @@ func TestAnalyseMomentChess960(t *testing.T) {
 	}
 }
 
-// TestGameOfChess960 reads the variant from the analysed game's tags.
-func TestGameOfChess960(t *testing.T) {
+// TestFromAnalysisChess960 reads the variant from the analysed game's tags.
+func TestFromAnalysisChess960(t *testing.T) {
 	a := &analysis.Analysis{Game: &analysis.Game{StartFEN: start960, Tags: []analysis.Tag{{Name: "Variant", Value: "Chess960"}},
 		Moves: []analysis.Move{{UCI: "f1h1"}}}}
-	if g := GameOf(a); !g.Chess960 || g.StartFEN != start960 || len(g.Moves) != 1 {
-		t.Errorf("GameOf: %+v", g)
+	if g := FromAnalysis(a); !g.Chess960 || g.StartFEN != start960 || len(g.Moves) != 1 {
+		t.Errorf("FromAnalysis: %+v", g)
 	}
 	a.Game.Tags = nil
-	if GameOf(a).Chess960 {
-		t.Error("GameOf of a standard game says Chess960")
+	if FromAnalysis(a).Chess960 {
+		t.Error("FromAnalysis of a standard game says Chess960")
 	}
 }
 
@@ -104,8 +92,9 @@ func (s *chess960Searcher) Analyse(_ context.Context, pos uci.Position, lim uci.
 func (s *chess960Searcher) Restart(context.Context) error { return nil }
 func (s *chess960Searcher) Close() error                  { return nil }
 
-// TestEngineEvaluatorChess960 turns UCI_Chess960 on exactly for positions
-// whose castling rights standard chess cannot express.
+// TestEngineEvaluatorChess960 turns UCI_Chess960 on exactly for the
+// requests of a Chess960 game (EvalRequest.Chess960, set by the
+// calculation's tree; the FEN is not parsed again to find out).
 func TestEngineEvaluatorChess960(t *testing.T) {
 	s := &chess960Searcher{got: map[string]bool{}}
 	ev := NewEngineEvaluator(s)
@@ -119,7 +108,7 @@ func TestEngineEvaluatorChess960(t *testing.T) {
 	}
 	var reqs []EvalRequest
 	for fen := range want {
-		reqs = append(reqs, EvalRequest{FEN: fen, Depth: 8})
+		reqs = append(reqs, EvalRequest{FEN: fen, Depth: 8, Chess960: want[fen]})
 	}
 	if err := ev.Evaluate(context.Background(), reqs, func(int, score.Score) {}); err != nil {
 		t.Fatal(err)
@@ -129,4 +118,15 @@ func TestEngineEvaluatorChess960(t *testing.T) {
 			t.Errorf("%s: UCI_Chess960 %v (searched %v), want %v", fen, got, ok, w)
 		}
 	}
+}
+
+// flagEvaluator records the requests it passes on.
+type flagEvaluator struct {
+	Evaluator
+	reqs []EvalRequest
+}
+
+func (f *flagEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, score.Score)) error {
+	f.reqs = append(f.reqs, reqs...)
+	return f.Evaluator.Evaluate(ctx, reqs, onResult)
 }

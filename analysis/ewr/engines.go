@@ -216,7 +216,7 @@ func (e *EngineEvaluator) search(ctx context.Context, w int, r EvalRequest) (sco
 		if early.cancel != nil {
 			onInfo = early.onInfo
 		}
-		res, err = eng.Analyse(sctx, uci.Position{FEN: r.FEN, Chess960: chess960FEN(r.FEN)}, uci.Limits{Depth: r.Depth, OnInfo: onInfo})
+		res, err = eng.Analyse(sctx, uci.Position{FEN: r.FEN, Chess960: r.Chess960}, uci.Limits{Depth: r.Depth, OnInfo: onInfo})
 		stop()
 		if err == nil {
 			if ctx.Err() != nil {

@@ -85,7 +85,7 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase, shape fu
 		d := r.depthOf(n)
 		ek := evalCacheKey(n.key, d)
 		if _, ok := byKey[ek]; !ok {
-			order = append(order, EvalRequest{FEN: n.key, Depth: d})
+			order = append(order, EvalRequest{FEN: n.key, Depth: d, Chess960: r.pos.Chess960})
 		} else {
 			r.stats.EvalReuse++
 		}

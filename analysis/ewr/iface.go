@@ -36,6 +36,10 @@ type MoveProber interface {
 type EvalRequest struct {
 	FEN   string
 	Depth int
+	// Chess960 is set for a position of a Chess960 game (the engine gets
+	// UCI_Chess960): the calculation knows it from its tree, so no
+	// evaluator parses the FEN again to find out.
+	Chess960 bool
 	// Shallow, when above 0 and below Depth, lets an evaluator that sees
 	// the search's iterations end it early: Settled is asked at each
 	// iteration from depth Shallow below Depth, once that iteration's

@@ -2,11 +2,12 @@ package ewr_test
 
 import (
 	"context"
-	"github.com/outpostchess/outpost/bots/enginepath"
-	"github.com/outpostchess/outpost/bots/score"
 	"math"
 	"testing"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/bots/score"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
@@ -178,7 +179,7 @@ func TestRealPoolEvaluator(t *testing.T) {
 		{FEN: "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", Depth: 15}, // Black to move, a rook down
 	}
 	got := make([]score.Score, len(reqs))
-	if err := ewr.NewPoolEvaluator(pool).Evaluate(ctx, reqs, func(i int, s score.Score) { got[i] = s }); err != nil {
+	if err := (&ewr.PoolEvaluator{Pool: pool}).Evaluate(ctx, reqs, func(i int, s score.Score) { got[i] = s }); err != nil {
 		t.Fatal(err)
 	}
 	if got[0].Winrate() < .8 || got[1].Winrate() > .2 || got[2].Mate != 1 || got[3].Winrate() > .4 {

@@ -42,7 +42,7 @@ func (m *MaiaProber) Probe(ctx context.Context, reqs []ProbeRequest) ([][]MovePr
 }
 
 // New returns a Calculator on real engines: Maia through pred, Stockfish
-// through ev (StartEngines, or NewPoolEvaluator for an analysis.Pool), and
+// through ev (StartEngines, or PoolEvaluator for an analysis.Pool), and
 // cache (nil for none; an internal/store *Store works).
 func New(pred *models.Predictor, ev Evaluator, cache Cache) *Calculator {
 	c := &Calculator{Prober: NewMaiaProber(pred), Evaluator: ev}

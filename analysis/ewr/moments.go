@@ -21,9 +21,9 @@ type Game struct {
 	WhiteRating, BlackRating int
 }
 
-// GameOf returns the game of a Lichess-style analysis with its players'
+// FromAnalysis returns the game of a Lichess-style analysis with its players'
 // ratings.
-func GameOf(a *analysis.Analysis) Game {
+func FromAnalysis(a *analysis.Analysis) Game {
 	g := Game{WhiteRating: a.Players.White.Rating, BlackRating: a.Players.Black.Rating}
 	if a.Game != nil {
 		g.StartFEN = a.Game.StartFEN
@@ -43,7 +43,7 @@ func GameOf(a *analysis.Analysis) Game {
 // Moment is the expected-winrate view of one move of a game.
 type Moment struct {
 	// Ply is the move's 1-based index in the game; Label its number and
-	// SAN ("23...Nxe5").
+	// SAN ("23... Nxe5", analysis.MoveLabel).
 	Ply   int
 	Label string
 	// White is true when White played the move.
@@ -71,6 +71,7 @@ func AnalyseMoment(ctx context.Context, c *Calculator, g Game, ply int, p Params
 		return Moment{}, fmt.Errorf("ewr: ply %d out of range 1..%d", ply, len(g.Moves))
 	}
 	pos := Position{StartFEN: g.StartFEN, Moves: g.Moves[:ply-1], Chess960: g.Chess960}
+	analysis.CountReplay(ctx) // the calculation below takes b, not replaying pos again
 	b, err := replay(pos)
 	if err != nil {
 		return Moment{}, err
@@ -81,18 +82,14 @@ func AnalyseMoment(ctx context.Context, c *Calculator, g Game, ply int, p Params
 		return Moment{}, fmt.Errorf("ewr: ply %d: %w", ply, err)
 	}
 	white := b.SideToMove() == board.White
-	num := fmt.Sprintf("%d.", b.FullmoveNumber())
-	if !white {
-		num = fmt.Sprintf("%d...", b.FullmoveNumber())
-	}
-	mo := Moment{Ply: ply, White: white, Label: num + b.SAN(m)}
+	mo := Moment{Ply: ply, White: white, Label: analysis.MoveLabel(b.FullmoveNumber(), white, b.SAN(m))}
 	mo.Rating, mo.OpponentRating = NearestMaiaRating(g.WhiteRating), NearestMaiaRating(g.BlackRating)
 	if !white {
 		mo.Rating, mo.OpponentRating = mo.OpponentRating, mo.Rating
 	}
 	p.Rating, p.OpponentRating = mo.Rating, mo.OpponentRating
 	opt.Include = append(append([]string(nil), opt.Include...), played)
-	res, err := c.Calculate(ctx, pos, p, opt)
+	res, err := c.calculate(ctx, pos, b, p, opt)
 	if err != nil {
 		return Moment{}, err
 	}
@@ -106,67 +103,33 @@ func AnalyseMoment(ctx context.Context, c *Calculator, g Game, ply int, p Params
 }
 
 // CriticalPlies returns each side's critical moment in an analysed game:
-// the ply of its worst judgement (blunder over mistake over inaccuracy,
-// then the larger loss of winning chances), White's first. A side without
-// a judged move has none.
+// the ply of its worst judgement (analysis.Worst, the rule of the chat
+// summary's "Worst:"), White's first. A side without a judged move has
+// none.
 func CriticalPlies(a *analysis.Analysis) []int {
 	var out []int
 	for _, white := range []bool{true, false} {
-		best := -1
-		for i := range a.Plies {
-			p := &a.Plies[i]
-			if p.White() != white || p.Judgement == analysis.NoJudgement {
-				continue
-			}
-			if best < 0 || worse(p, &a.Plies[best]) {
-				best = i
-			}
-		}
-		if best >= 0 {
-			out = append(out, a.Plies[best].Ply)
+		if p := a.Worst(func(p *analysis.Ply) bool { return p.White() == white }); p != nil {
+			out = append(out, p.Ply)
 		}
 	}
 	return out
 }
 
 // WorstPly returns the game's critical moment for a one-line summary: the
-// ply of the worst judgement of either side (false when nothing was
-// judged).
+// ply of the worst judgement of either side by analysis.Worst (false when
+// nothing was judged).
 func WorstPly(a *analysis.Analysis) (int, bool) {
-	best := -1
-	for i := range a.Plies {
-		p := &a.Plies[i]
-		if p.Judgement == analysis.NoJudgement {
-			continue
-		}
-		if best < 0 || worse(p, &a.Plies[best]) {
-			best = i
-		}
+	if p := a.Worst(nil); p != nil {
+		return p.Ply, true
 	}
-	if best < 0 {
-		return 0, false
-	}
-	return a.Plies[best].Ply, true
-}
-
-func worse(a, b *analysis.Ply) bool {
-	if a.Judgement != b.Judgement {
-		return a.Judgement > b.Judgement
-	}
-	da, db := 0.0, 0.0
-	if a.Delta != nil {
-		da = *a.Delta
-	}
-	if b.Delta != nil {
-		db = *b.Delta
-	}
-	return da > db
+	return 0, false
 }
 
 // AnalyseCritical computes the moments of CriticalPlies(a) (for
 // `outpost analyse --ewr`), plus any extra plies (e.g. our bot's moves).
 func AnalyseCritical(ctx context.Context, c *Calculator, a *analysis.Analysis, extra []int, p Params, opt Options) ([]Moment, error) {
-	g := GameOf(a)
+	g := FromAnalysis(a)
 	plies := CriticalPlies(a)
 	for _, x := range extra {
 		if !containsInt(plies, x) {
@@ -202,7 +165,7 @@ func (m Moment) Comment() string {
 	return fmt.Sprintf("EWR (Maia %d): %s %.1f%%, best practical %s %.1f%%", m.Rating, m.Played.SAN, 100*m.Played.ExpectedWinrate, m.Best.SAN, 100*m.Best.ExpectedWinrate)
 }
 
-// MaxLineLen is the longest chat line CriticalMomentLine returns.
+// MaxLineLen is the longest chat line Moment.Line returns.
 const MaxLineLen = 140
 
 // Line renders m as one chat line of at most MaxLineLen characters.
@@ -220,17 +183,4 @@ func (m Moment) Line() string {
 		s = s[:MaxLineLen]
 	}
 	return s
-}
-
-// CriticalMomentLine is the post-game summariser's hook: one chat line
-// (at most 140 characters) on the expected winrate of the move at ply
-// (1-based) against the best practical move, with the mover's and the
-// opponent's ratings mapped to the nearest Maia levels and the product
-// defaults otherwise.
-func CriticalMomentLine(ctx context.Context, c *Calculator, g Game, ply int, opt Options) (string, error) {
-	m, err := AnalyseMoment(ctx, c, g, ply, DefaultParams(), opt)
-	if err != nil {
-		return "", err
-	}
-	return m.Line(), nil
 }

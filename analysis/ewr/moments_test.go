@@ -8,7 +8,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 )
 
-func TestCriticalMomentLine(t *testing.T) {
+func TestMomentLine(t *testing.T) {
 	pr, ev := scenario()
 	c := &Calculator{Prober: pr, Evaluator: ev}
 	g := Game{Moves: []string{"e2e4", "e7e5"}, WhiteRating: 1480, BlackRating: 2300}
@@ -16,14 +16,11 @@ func TestCriticalMomentLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Label != "1.e4" || !m.White || m.Rating != 1500 || m.OpponentRating != 1900 || m.Best.SAN != "d4" || m.Played.SAN != "e4" || m.PlayedWasBest() {
+	if m.Label != "1. e4" || !m.White || m.Rating != 1500 || m.OpponentRating != 1900 || m.Best.SAN != "d4" || m.Played.SAN != "e4" || m.PlayedWasBest() {
 		t.Fatalf("moment %+v", m)
 	}
-	line, err := CriticalMomentLine(context.Background(), c, g, 1, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "Critical moment 1.e4: expected winrate 44% for a 1500 player; d4 would give 55%."
+	line := m.Line()
+	want := "Critical moment 1. e4: expected winrate 44% for a 1500 player; d4 would give 55%."
 	if line != want || len(line) > MaxLineLen {
 		t.Errorf("line %q, want %q", line, want)
 	}
@@ -68,7 +65,7 @@ func TestCriticalPlies(t *testing.T) {
 	if _, ok := WorstPly(&analysis.Analysis{Plies: a.Plies[:1]}); ok {
 		t.Error("worst ply without judgements")
 	}
-	if g := GameOf(a); strings.Join(g.Moves, " ") != "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6" {
+	if g := FromAnalysis(a); strings.Join(g.Moves, " ") != "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6" {
 		t.Errorf("game moves %v", g.Moves)
 	}
 	if got := CriticalPlies(&analysis.Analysis{Plies: a.Plies[:1]}); len(got) != 0 {
@@ -81,5 +78,24 @@ func TestNearestMaiaRating(t *testing.T) {
 		if got := NearestMaiaRating(in); got != want {
 			t.Errorf("NearestMaiaRating(%d) = %d, want %d", in, got, want)
 		}
+	}
+}
+
+// TestWorstPlyIsTheChatsWorst: the expected-winrate line's moment is the
+// chat's "Worst:" (analysis.Worst): a lost mate (no Delta) ranks over a
+// blunder losing 0.5 of winning chances. Before the one rule, WorstPly
+// counted the mate as a loss of 0 and took ply 1 while the chat named ply 3.
+func TestWorstPlyIsTheChatsWorst(t *testing.T) {
+	half := 0.5
+	a := &analysis.Analysis{Plies: []analysis.Ply{
+		{Ply: 1, MoveNumber: 1, Color: "white", SAN: "f3", Judgement: analysis.Blunder, Delta: &half},
+		{Ply: 2, MoveNumber: 1, Color: "black", SAN: "e5"},
+		{Ply: 3, MoveNumber: 2, Color: "white", SAN: "g4", Judgement: analysis.Blunder, MateCase: "lost"},
+	}}
+	if ply, ok := WorstPly(a); !ok || ply != 3 {
+		t.Errorf("WorstPly = %d %v, want 3 (the lost mate)", ply, ok)
+	}
+	if got := CriticalPlies(a); len(got) != 1 || got[0] != 3 {
+		t.Errorf("CriticalPlies = %v, want [3]", got)
 	}
 }

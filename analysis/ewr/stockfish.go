@@ -33,9 +33,6 @@ func (e *PoolEvaluator) Counts() (searches, nodes int64) {
 	return e.searches.Load(), e.nodes.Load()
 }
 
-// NewPoolEvaluator returns the evaluator of pool.
-func NewPoolEvaluator(pool *analysis.Pool) *PoolEvaluator { return &PoolEvaluator{Pool: pool} }
-
 // Evaluate implements Evaluator.
 func (e *PoolEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResult func(int, score.Score)) error {
 	per := e.PerWorker
@@ -52,7 +49,7 @@ func (e *PoolEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResu
 				return fmt.Errorf("bad FEN %q", r.FEN)
 			}
 			jobs[i] = analysis.Job{
-				Pos:         uci.Position{FEN: r.FEN, Chess960: chess960FEN(r.FEN)},
+				Pos:         uci.Position{FEN: r.FEN, Chess960: r.Chess960},
 				WhiteToMove: f[1] == "w",
 				Limits:      uci.Limits{Depth: r.Depth},
 			}

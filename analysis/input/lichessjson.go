@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/pgn"
 	"github.com/outpostchess/outpost/analysis/replay"
 	"github.com/outpostchess/outpost/bots/score"
 )
@@ -106,7 +107,7 @@ func DecodeJSONGame(raw []byte, source string, index int) (*analysis.Game, error
 	g.White = jsonPlayerInfo(jg.Players.White)
 	g.Black = jsonPlayerInfo(jg.Players.Black)
 	status := jsonStatus(jg.Status)
-	g.Result = resultOf(jg.Winner, status)
+	g.Result = pgn.ResultOf(jg.Winner, status)
 	g.Tags = jsonTags(&jg, g, variant)
 	sans := strings.Fields(jg.Moves)
 	if len(jg.Analysis) > len(sans) {
@@ -252,20 +253,6 @@ func jsonStated(p jsonPlayer) *analysis.StatedFigures {
 	}
 	a := p.Analysis
 	return &analysis.StatedFigures{Accuracy: a.Accuracy, ACPL: a.ACPL, Inaccuracy: a.Inaccuracy, Mistake: a.Mistake, Blunder: a.Blunder}
-}
-
-func resultOf(winner, status string) string {
-	switch winner {
-	case "white":
-		return "1-0"
-	case "black":
-		return "0-1"
-	}
-	switch status {
-	case "draw", "stalemate", "outoftime", "insufficientMaterialClaim":
-		return "1/2-1/2"
-	}
-	return "*"
 }
 
 func colourName(c string) string {

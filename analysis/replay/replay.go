@@ -1,8 +1,9 @@
 // Package replay plays moves on a chess board (bots/board for the rules,
 // standard chess and Chess960): it resolves SAN leniently but exactly
 // (suffixes, 0-0 castling, over-disambiguation), converts between SAN and
-// UCI and reports the game state. It is the only place the analysis
-// packages touch chess rules.
+// UCI and reports the game state. It is the analysis package's way to the
+// chess rules; the expected-winrate calculation (analysis/ewr) builds its
+// trees on bots/board directly.
 package replay
 
 import (

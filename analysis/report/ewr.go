@@ -99,10 +99,7 @@ func FailedEWRMoment(a *analysis.Analysis, ply int, kind string, err error) EWRM
 	if ply >= 1 && ply <= len(a.Plies) {
 		p := &a.Plies[ply-1]
 		out.SAN, out.UCI, out.Side = p.SAN, p.UCI, p.Color
-		out.Label = fmt.Sprintf("%d.%s", p.MoveNumber, p.SAN)
-		if !p.White() {
-			out.Label = fmt.Sprintf("%d...%s", p.MoveNumber, p.SAN)
-		}
+		out.Label = p.Label()
 	}
 	return out
 }

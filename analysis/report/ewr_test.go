@@ -40,7 +40,7 @@ func ewrTestGame(t *testing.T) *analysis.Analysis {
 // (partial, with a warning), and a moment that failed.
 func ewrTestMoments(a *analysis.Analysis) []EWRMoment {
 	blunder := NewEWRMoment(ewr.Moment{
-		Ply: 4, Label: "2...g5", White: false, Rating: 1800, OpponentRating: 1500,
+		Ply: 4, Label: "2... g5", White: false, Rating: 1800, OpponentRating: 1500,
 		Played: ewr.MoveResult{SAN: "g5", UCI: "g7g5", ExpectedWinrate: 0.0, Confidence: 1, ConfidenceLabel: "High", StockfishWinrate: 0, TreeDepth: 1},
 		Best:   ewr.MoveResult{SAN: "e5", UCI: "e7e5", ExpectedWinrate: 0.431, Confidence: 0.55, ConfidenceLabel: "Low", StockfishWinrate: 0.42, TreeDepth: 3.5},
 		Result: &ewr.Result{BaseWinrate: 0.4123, FEN: "rnbqkbnr/ppppp1pp/5p2/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2"},
@@ -66,7 +66,7 @@ func TestNewEWRMoment(t *testing.T) {
 	if bot.Side != "white" || !bot.PlayedWasBest || !bot.Partial || len(bot.Warnings) != 1 || bot.KindText() != "our bot's move" {
 		t.Errorf("bot %+v", bot)
 	}
-	if failed.OK() || failed.Label != "1.e4" || failed.Side != "white" || failed.UCI != "e2e4" || failed.Played != nil || failed.Comment() != "" {
+	if failed.OK() || failed.Label != "1. e4" || failed.Side != "white" || failed.UCI != "e2e4" || failed.Played != nil || failed.Comment() != "" {
 		t.Errorf("failed %+v", failed)
 	}
 	if got := blunder.KindText(); got != "Black's worst move" {
@@ -169,7 +169,7 @@ func TestEWRJSON(t *testing.T) {
 		t.Fatalf("%d moments", len(ms))
 	}
 	m := ms[2]
-	for key, want := range map[string]any{"ply": 4.0, "label": "2...g5", "san": "g5", "uci": "g7g5", "side": "black", "kind": "critical",
+	for key, want := range map[string]any{"ply": 4.0, "label": "2... g5", "san": "g5", "uci": "g7g5", "side": "black", "kind": "critical",
 		"rating": 1800.0, "opponent_rating": 1500.0, "played_was_best": false, "base_winrate": 0.4123, "partial": false,
 		"fen": "rnbqkbnr/ppppp1pp/5p2/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2"} {
 		if m[key] != want {

@@ -47,10 +47,7 @@ func writeEWRText(w *bufio.Writer, a *analysis.Analysis, ms []EWRMoment) {
 func textMoveLabel(a *analysis.Analysis, m EWRMoment) string {
 	if m.Ply >= 1 && m.Ply <= len(a.Plies) {
 		p := &a.Plies[m.Ply-1]
-		if p.White() {
-			return fmt.Sprintf("%d. %s%s", p.MoveNumber, p.SAN, p.NAG)
-		}
-		return fmt.Sprintf("%d... %s%s", p.MoveNumber, p.SAN, p.NAG)
+		return p.Label() + p.NAG
 	}
 	return m.Label
 }

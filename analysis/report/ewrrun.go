@@ -64,7 +64,7 @@ func ComputeEWR(ctx context.Context, calc *ewr.Calculator, analyses []*analysis.
 	set := EWRSet{}
 	done := 0
 	for i, a := range analyses {
-		g := ewr.GameOf(a)
+		g := ewr.FromAnalysis(a)
 		if r.Rating != 0 {
 			g.WhiteRating, g.BlackRating = r.Rating, r.Rating
 		}

@@ -43,9 +43,6 @@ func KnightAttacks(s Square) Bitboard { return knightAtt[s] }
 // KingAttacks returns the squares a king on s attacks.
 func KingAttacks(s Square) Bitboard { return kingAtt[s] }
 
-// PawnAttacks returns the squares a pawn of colour c on s attacks.
-func PawnAttacks(c Color, s Square) Bitboard { return pawnAtt[c][s] }
-
 // RookAttacks returns the squares a rook on s attacks given occupancy occ.
 func RookAttacks(s Square, occ Bitboard) Bitboard {
 	m := &rookMagic[s]
@@ -62,10 +59,6 @@ func BishopAttacks(s Square, occ Bitboard) Bitboard {
 func QueenAttacks(s Square, occ Bitboard) Bitboard {
 	return RookAttacks(s, occ) | BishopAttacks(s, occ)
 }
-
-// Between returns the squares strictly between a and b when they share a
-// rank, file or diagonal, else 0.
-func Between(a, b Square) Bitboard { return between[a][b] }
 
 // PopLSB removes and returns the lowest set square of *b.
 func PopLSB(b *Bitboard) Square {

@@ -214,9 +214,6 @@ func Knobs() []KnobInfo {
 	return out
 }
 
-// Describe is Knobs under the name the specification's UI uses.
-func Describe() []KnobInfo { return Knobs() }
-
 // Lookup returns the metadata of one knob.
 func Lookup(key string) (KnobInfo, bool) {
 	i, ok := knobIndex[key]

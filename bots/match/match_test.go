@@ -11,6 +11,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/engine"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/bots/uci/ucitest"
 )
@@ -265,7 +266,7 @@ func uciengineNew(ctx context.Context, path string, args, env []string) (engine.
 func testOpenings() []Opening { return ECOOpenings() }
 
 func TestRunStockfishVsEasy(t *testing.T) {
-	if _, err := bots.FindStockfish(); err != nil {
+	if _, err := enginepath.Stockfish15Command(); err != nil {
 		t.Skip(err)
 	}
 	sf := func(ctx context.Context) (engine.Engine, error) {

@@ -135,18 +135,6 @@ func WithLogger(l zerolog.Logger) Option {
 	return func(c *config) error { c.log = l; return nil }
 }
 
-// WithDefaultMoveTime sets the time used when SelectMove gets no limit at
-// all (no depth, nodes, movetime, clock or infinite).
-func WithDefaultMoveTime(d time.Duration) Option {
-	return func(c *config) error {
-		if d <= 0 {
-			return fmt.Errorf("search: default move time %v must be positive", d)
-		}
-		c.defaultTime = d
-		return nil
-	}
-}
-
 // WithMaxDepth caps the search depth in plies (1 to 64).
 func WithMaxDepth(d int) Option {
 	return func(c *config) error {

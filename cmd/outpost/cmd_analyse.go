@@ -20,7 +20,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/internal/app"
 	"github.com/outpostchess/outpost/internal/clusterconn"
-	webreport "github.com/outpostchess/outpost/internal/web/report"
+	"github.com/outpostchess/outpost/internal/web/htmlreport"
 )
 
 const analyseSynopsis = "[--nodes N | --depth N | --preset quick|lichess|deep] [--threads N] [--workers N] [--hash MB] [--engine CMD] [--lichess-evals] [--format text|json|pgn|html] [--out FILE] [--server URL | --offline] [--ewr [--ewr-threshold 0.1] [--ewr-depth 15] [--ewr-loss -0.1] [--maia RATING] [--ewr-time 60s] [--bot NAME] [--ewr-bot-moves 5] [--ewr-store FILE] [--ewr-engine CMD]] INPUT..."
@@ -193,7 +193,7 @@ func (r *analyseRun) all(ctx context.Context, ewrFlags *analyseEWRFlags, ewrPara
 			}
 			return fmt.Sprintf("%s#%d", g.Source, g.Index), len(g.Moves)
 		}
-		if err := webreport.CheckPage(len(games), key); err != nil {
+		if err := htmlreport.CheckPage(len(games), key); err != nil {
 			return fmt.Errorf("--format html: %w", err)
 		}
 	}

@@ -133,7 +133,3 @@ func closeOnReturn(err *error, what string, close func() error) {
 		*err = fmt.Errorf("closing %s: %w", what, cerr)
 	}
 }
-
-// The live summariser is built before the account is read: the daemon
-// names our side through SetMe.
-var _ daemon.NamedSummariser = (*postgame.Summariser)(nil)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/report"
-	webreport "github.com/outpostchess/outpost/internal/web/report"
+	"github.com/outpostchess/outpost/internal/web/htmlreport"
 )
 
 // WriteAnalyses writes a whole run's analyses to w in format: "json" (one
@@ -22,7 +22,7 @@ func WriteAnalyses(w io.Writer, format string, analyses []*analysis.Analysis, mo
 		opt.EWR = moments
 		return report.WritePGN(w, analyses, opt)
 	case "html":
-		return webreport.WriteEWR(w, analyses, moments)
+		return htmlreport.WriteEWR(w, analyses, moments)
 	}
 	return report.WriteTextEWR(w, analyses, moments, nil)
 }

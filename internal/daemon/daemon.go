@@ -10,8 +10,10 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/records"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
@@ -23,19 +25,20 @@ import (
 // engine it returns should never fail to answer (see bots.Fallback).
 type EngineFactory func(ctx context.Context, name string) (engine.Engine, error)
 
-// Summariser analyses a finished game and returns the analysis (JSON, for
-// the store) and the chat lines to post (each at most 140 characters).
+// Summariser analyses a finished game once and returns the analysis, its
+// JSON (for the store) and the chat lines to post (each at most 140
+// characters); *postgame.Summariser is one. The daemon's request carries
+// all it knows: the game, our account's username and the gate of its
+// games.
 type Summariser interface {
-	Summarise(ctx context.Context, g store.Game) (result string, lines []string, err error)
+	Summarise(ctx context.Context, r postgame.Request) (postgame.Summary, error)
 }
 
-// NamedSummariser is a Summariser that names our side's player: the daemon
-// tells it the account's username once it has read the account, before any
-// game (a resumed one included) is summarised.
-type NamedSummariser interface {
-	Summariser
-	SetMe(username string)
-}
+// SummaryLine adds one chat line to a summary from its analysis (ok false:
+// none); verification's agreement with Lichess's own analysis is one. It
+// runs after the summariser, with the analysis it returned, never with a
+// summary whose analysis was not ready.
+type SummaryLine func(ctx context.Context, g store.Game, a *analysis.Analysis) (line string, ok bool)
 
 // Hooks let an embedding program (the offline demo, tests) follow the
 // daemon. Every hook is optional and is called from the daemon's goroutines.
@@ -94,8 +97,11 @@ type Options struct {
 	Store      *store.Store
 	Engines    EngineFactory
 	Summariser Summariser // nil disables post-game summaries
-	Hooks      Hooks
-	Logger     zerolog.Logger
+	// SummaryLines add lines to every summary, in order, after the
+	// summariser's.
+	SummaryLines []SummaryLine
+	Hooks        Hooks
+	Logger       zerolog.Logger
 	// Background jobs run next to the games for as long as the daemon runs
 	// (scheduled comparisons, the web console); each gets a context that
 	// ends at shutdown.
@@ -110,13 +116,16 @@ type Daemon struct {
 	store *store.Store
 	eng   EngineFactory
 	sum   Summariser
+	lines []SummaryLine
+	gate  gameGate // the summaries' gate of our games
 	hooks Hooks
 	log   zerolog.Logger
 	bg    []func(ctx context.Context)
 	rec   *records.Writer // game records ([records] dir); nil when off
 
-	me     string // our user id
-	srvKey string // the server's store key (serverKey of the client's base URL)
+	me       string // our user id
+	username string // our account's username, as the summaries name us
+	srvKey   string // the server's store key (serverKey of the client's base URL)
 
 	mu       sync.Mutex
 	games    map[string]*gameSlot // running games by id
@@ -172,7 +181,7 @@ func New(o Options) (*Daemon, error) {
 		return nil, errors.New("daemon: no engine factory")
 	}
 	d := &Daemon{
-		cfg: o.Config, api: o.Client, bot: o.Client.Bot(), store: o.Store, eng: o.Engines, sum: o.Summariser,
+		cfg: o.Config, api: o.Client, bot: o.Client.Bot(), store: o.Store, eng: o.Engines, sum: o.Summariser, lines: o.SummaryLines,
 		hooks: o.Hooks, log: o.Logger, bg: o.Background,
 		games: map[string]*gameSlot{}, runners: map[string]int{}, accepted: map[string]accepted{}, outgoing: map[string]outgoing{},
 		analyseReq: make(chan struct{}, 1), gamesChanged: make(chan struct{}),
@@ -185,11 +194,9 @@ func New(o Options) (*Daemon, error) {
 	if o.Config.Tournaments.Enabled {
 		d.arenas = newArenaBook()
 	}
-	if g, ok := o.Summariser.(gateSetter); ok {
-		// The expected-winrate calculation yields to games on the clock
-		// ([summary] ewr_engines_in_game).
-		g.SetGate(gameGate{d: d, inGame: o.Config.Summary.EWREnginesInGame})
-	}
+	// The summaries' work yields to games on the clock ([summary]
+	// ewr_engines_in_game).
+	d.gate = gameGate{d: d, inGame: o.Config.Summary.EWREnginesInGame}
 	return d, nil
 }
 
@@ -220,9 +227,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		return fmt.Errorf("daemon: account %s is not a BOT account (run 'outpost account upgrade --yes-i-understand' on an account that has played no games)", acct.Username)
 	}
 	d.me = strings.ToLower(acct.ID)
-	if n, ok := d.sum.(NamedSummariser); ok {
-		n.SetMe(acct.Username)
-	}
+	d.username = acct.Username
 	d.log = d.log.With().Str("bot", acct.Username).Logger()
 	if d.hooks.AccountRead != nil {
 		d.hooks.AccountRead(acct.Username)

@@ -1,16 +1,5 @@
 package daemon
 
-import (
-	"github.com/outpostchess/outpost/analysis/ewr"
-)
-
-// gateSetter is a Summariser whose background work (the post-game analysis
-// and the expected winrate) can be held back while games are on the clock;
-// postgame.Summariser is one. New gives it the daemon's gate.
-type gateSetter interface {
-	SetGate(ewr.Gate)
-}
-
 // gameGate is the gate of the post-game work (an ewr.Gate, and a
 // postgame.Phases): every engine may search while no game is on the clock,
 // inGame of them (0: none) while one is. A correspondence game is not on

@@ -8,9 +8,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/config"
+	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -67,17 +68,19 @@ func TestGameGateWakes(t *testing.T) {
 	assert.Equal(t, allEngines, n)
 }
 
-// gateRecorder is a Summariser that takes the daemon's gate.
-type gateRecorder struct{ gate ewr.Gate }
+// gateRecorder is a Summariser that records its request.
+type gateRecorder struct{ req postgame.Request }
 
-func (g *gateRecorder) Summarise(context.Context, store.Game) (string, []string, error) {
-	return "{}", nil, nil
+func (g *gateRecorder) Summarise(_ context.Context, r postgame.Request) (postgame.Summary, error) {
+	g.req = r
+	return postgame.Summary{Analysis: &analysis.Analysis{}, JSON: "{}", Lines: []string{"ours"}}, nil
 }
-func (g *gateRecorder) SetGate(gate ewr.Gate) { g.gate = gate }
 
-// TestNewGivesSummariserTheGate: New hands a gate-taking Summariser the
-// gate of its games, with [summary] ewr_engines_in_game.
-func TestNewGivesSummariserTheGate(t *testing.T) {
+// TestSummaryRequestCarriesTheGate: the daemon's summary request carries
+// the gate of its games ([summary] ewr_engines_in_game) and our username,
+// and the summary lines (verification's hook) run on the analysis the
+// summariser returned — no optional interface to forward.
+func TestSummaryRequestCarriesTheGate(t *testing.T) {
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "outpost.db"))
 	require.NoError(t, err)
@@ -87,17 +90,33 @@ func TestNewGivesSummariserTheGate(t *testing.T) {
 	cfg := config.Default()
 	cfg.Summary.EWREnginesInGame = 0
 	sum := &gateRecorder{}
-	d, err := New(Options{Config: cfg, Client: client, Store: st, Summariser: sum,
+	var seen *analysis.Analysis
+	line := func(_ context.Context, g store.Game, a *analysis.Analysis) (string, bool) {
+		seen = a
+		return "checked " + g.ID, true
+	}
+	d, err := New(Options{Config: cfg, Client: client, Store: st, Summariser: sum, SummaryLines: []SummaryLine{line},
 		Engines: func(context.Context, string) (engine.Engine, error) { return nil, nil }})
 	require.NoError(t, err)
-	require.NotNil(t, sum.gate)
-	n, changed := sum.gate.Allowed()
+	d.username = "OutpostBot"
+	require.NoError(t, st.StartGame(ctx, store.Game{ID: "g0000001", Opponent: "x", Color: "white"}))
+	_, err = st.FinishGame(ctx, "g0000001", "mate", "white", "e2e4", "")
+	require.NoError(t, err)
+	require.NoError(t, st.EnqueueAnalysis(ctx, "g0000001"))
+	a := d.analyse(ctx, "g0000001")
+	assert.Equal(t, store.AnalysisDone, a.State)
+	assert.Equal(t, "ours\nchecked g0000001", a.Summary)
+	assert.NotNil(t, seen, "the line hook got the summariser's analysis")
+	assert.Equal(t, "OutpostBot", sum.req.Me)
+	assert.Equal(t, "g0000001", sum.req.Game.ID)
+	require.NotNil(t, sum.req.Phases)
+	n, changed := sum.req.Phases.Allowed()
 	assert.Equal(t, allEngines, n, "no game: every engine")
 	d.mu.Lock()
 	d.games["g1"] = &gameSlot{}
 	d.notifyGames()
 	d.mu.Unlock()
 	<-changed
-	n, _ = sum.gate.Allowed()
+	n, _ = sum.req.Phases.Allowed()
 	assert.Zero(t, n, "paused while a game is on the clock")
 }

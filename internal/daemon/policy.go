@@ -1,9 +1,10 @@
 package daemon
 
 import (
-	"github.com/outpostchess/outpost/bots/board"
 	"slices"
 	"strings"
+
+	"github.com/outpostchess/outpost/bots/board"
 
 	"github.com/outpostchess/outpost/config"
 )

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outpostchess/outpost/analysis/pgn"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/records"
 	"github.com/outpostchess/outpost/internal/store"
@@ -31,10 +32,10 @@ func newRecorder(cfg *config.Config, st *store.Store) *records.Writer {
 	return w
 }
 
-// writeRecord writes the record of a finished game once. pgn is Lichess's
+// writeRecord writes the record of a finished game once. serverPGN is Lichess's
 // export ("" = take the stored one); notes are the runner's, when it ran
 // (otherwise they are read from the store, where the runner kept them).
-func (d *Daemon) writeRecord(ctx context.Context, id, pgn string, notes []runner.MoveNote) {
+func (d *Daemon) writeRecord(ctx context.Context, id, serverPGN string, notes []runner.MoveNote) {
 	if d.rec == nil {
 		return
 	}
@@ -48,8 +49,8 @@ func (d *Daemon) writeRecord(ctx context.Context, id, pgn string, notes []runner
 	case store.StatusGone, string(lichess.StatusAborted), string(lichess.StatusNoStart):
 		return // not a game played
 	}
-	if pgn == "" {
-		pgn = g.PGN
+	if serverPGN == "" {
+		serverPGN = g.PGN
 	}
 	moves := strings.Fields(g.Moves)
 	byPly, err := runner.LoadNotes(ctx, d.store, id, len(moves))
@@ -63,8 +64,8 @@ func (d *Daemon) writeRecord(ctx context.Context, id, pgn string, notes []runner
 	if g.Color == string(lichess.Black) {
 		white, black = black, white
 	}
-	rec := records.Game{ID: id, ServerPGN: pgn, InitialFEN: g.InitialFEN, Variant: g.Variant, Moves: moves,
-		White: white, Black: black, Result: resultOf(g.Status, g.Winner), Termination: g.Status,
+	rec := records.Game{ID: id, ServerPGN: serverPGN, InitialFEN: g.InitialFEN, Variant: g.Variant, Moves: moves,
+		White: white, Black: black, Result: pgn.ResultOf(g.Winner, g.Status), Termination: g.Status,
 		Ended: g.FinishedAt, Engine: g.Engine, Notes: byPly}
 	path, err := d.rec.Write(ctx, rec)
 	if err != nil {
@@ -95,22 +96,4 @@ func (d *Daemon) writeMissedRecords(ctx context.Context) {
 			d.writeRecord(ctx, g.ID, "", nil)
 		}
 	}
-}
-
-// resultOf is the PGN result of a finished game.
-func resultOf(status, winner string) string {
-	switch winner {
-	case string(lichess.White):
-		return "1-0"
-	case string(lichess.Black):
-		return "0-1"
-	}
-	switch lichess.Status(status) {
-	case lichess.StatusDraw, lichess.StatusStalemate:
-		return "1/2-1/2"
-	}
-	if status == "" || status == string(lichess.StatusStarted) {
-		return "*"
-	}
-	return "1/2-1/2"
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/outpostchess/outpost/lichess/chatonce"
 	"strings"
 	"time"
 
+	"github.com/outpostchess/outpost/lichess/chatonce"
+
+	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -86,13 +88,21 @@ func (d *Daemon) analyse(ctx context.Context, id string) store.Analysis {
 		return store.Analysis{GameID: id, State: store.AnalysisFailed}
 	}
 	start := time.Now()
-	result, lines, err := d.sum.Summarise(ctx, g)
+	s, err := d.sum.Summarise(ctx, postgame.Request{Game: g, Me: d.username, Phases: d.gate})
 	if err != nil {
 		if ctx.Err() == nil {
 			log.Warn().Err(err).Msg("post-game analysis failed")
 			d.failAnalysis(ctx, id, err)
 		}
 		return store.Analysis{GameID: id, State: store.AnalysisFailed}
+	}
+	lines := s.Lines
+	if s.Analysis != nil {
+		for _, add := range d.lines {
+			if l, ok := add(ctx, g, s.Analysis); ok {
+				lines = append(lines, l)
+			}
+		}
 	}
 	lines = d.withArenaLine(ctx, id, lines)
 	summary := strings.Join(lines, "\n")
@@ -101,7 +111,7 @@ func (d *Daemon) analyse(ctx context.Context, id string) store.Analysis {
 	// analyse the game again (#31.7).
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), analysisSaveTimeout)
 	defer cancel()
-	if err := d.store.SaveAnalysis(sctx, id, result, summary); err != nil {
+	if err := d.store.SaveAnalysis(sctx, id, s.JSON, summary); err != nil {
 		log.Error().Err(err).Msg("save analysis")
 		return store.Analysis{GameID: id, State: store.AnalysisPending}
 	}

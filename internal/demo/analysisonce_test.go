@@ -6,10 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/outpostchess/outpost/internal/store"
 )
 
 // restartingSummariser counts its calls like countingSummariser; its
@@ -23,14 +22,14 @@ type restartingSummariser struct {
 }
 
 // Summarise counts the call; the first one waits for the daemon's stop.
-func (r *restartingSummariser) Summarise(ctx context.Context, g store.Game) (string, []string, error) {
+func (r *restartingSummariser) Summarise(ctx context.Context, req postgame.Request) (postgame.Summary, error) {
 	first := false
 	r.once.Do(func() { first = true })
 	if first {
 		r.restart <- struct{}{}
 		<-ctx.Done()
 	}
-	return r.countingSummariser.Summarise(ctx, g)
+	return r.countingSummariser.Summarise(ctx, req)
 }
 
 // TestAnalysisDoneAtStopIsKept (#31.7): an analysis that completes as the

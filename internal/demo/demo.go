@@ -233,13 +233,13 @@ func runDaemons(runCtx context.Context, opt Options, copt lichess.Options, cfg *
 			return runErr, err
 		}
 		dhooks := hooks
-		sum, bg, err := vf.wire(opt, client, st, &dhooks, report)
+		sum, lines, bg, err := vf.wire(opt, client, st, &dhooks, report)
 		if err != nil {
 			client.Close()
 			return runErr, err
 		}
 		d, err := daemon.New(daemon.Options{Config: cfg, Client: client, Store: st, Engines: engines,
-			Summariser: sum, Hooks: dhooks, Background: bg, Logger: opt.Logger.With().Str("component", "daemon").Logger()})
+			Summariser: sum, SummaryLines: lines, Hooks: dhooks, Background: bg, Logger: opt.Logger.With().Str("component", "daemon").Logger()})
 		if err != nil {
 			client.Close()
 			return runErr, err

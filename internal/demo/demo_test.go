@@ -18,8 +18,8 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/sandbox"
-	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess/runner"
 )
 
@@ -195,31 +195,23 @@ func TestPonderDaemonPlaysFullGames(t *testing.T) {
 	}
 }
 
-// namingSummariser records the name the daemon gives our side and the name
-// each game was summarised under.
+// namingSummariser records the name each game was summarised under.
 type namingSummariser struct {
 	countingSummariser
 	mu   sync.Mutex
-	me   string
 	seen []string
 }
 
-func (n *namingSummariser) SetMe(username string) {
+func (n *namingSummariser) Summarise(ctx context.Context, r postgame.Request) (postgame.Summary, error) {
 	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.me = username
-}
-
-func (n *namingSummariser) Summarise(ctx context.Context, g store.Game) (string, []string, error) {
-	n.mu.Lock()
-	n.seen = append(n.seen, n.me)
+	n.seen = append(n.seen, r.Me)
 	n.mu.Unlock()
-	return n.countingSummariser.Summarise(ctx, g)
+	return n.countingSummariser.Summarise(ctx, r)
 }
 
-// TestSummariserNamedAfterTheAccount: the daemon tells a summariser built
-// without our name (as `outpost run` builds it: the account is read later)
-// the account's username before it summarises a game; the live summaries
+// TestSummariserNamedAfterTheAccount: the daemon's summary request names
+// our side with the account's username (a summariser built as `outpost
+// run` builds it, before the account is read, has no name); the live summaries
 // named our side "" ("Black: 95% accuracy …") before.
 func TestSummariserNamedAfterTheAccount(t *testing.T) {
 	ctx := leakChecked(t, 3*time.Minute)

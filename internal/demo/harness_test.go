@@ -38,14 +38,15 @@ type countingSummariser struct {
 	calls map[string]int
 }
 
-func (c *countingSummariser) Summarise(_ context.Context, g store.Game) (string, []string, error) {
+func (c *countingSummariser) Summarise(_ context.Context, r postgame.Request) (postgame.Summary, error) {
+	g := r.Game
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.calls == nil {
 		c.calls = map[string]int{}
 	}
 	c.calls[g.ID]++
-	return `{}`, []string{"Summary of " + g.ID + " (" + g.Status + ")"}, nil
+	return postgame.Summary{JSON: `{}`, Lines: []string{"Summary of " + g.ID + " (" + g.Status + ")"}}, nil
 }
 
 // fastConfig is the daemon configuration of most end-to-end tests: the

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/bots"
+	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/sandbox"
@@ -90,7 +91,7 @@ func matrixEngineOptions(t *testing.T, eng string) []bots.Option {
 	t.Helper()
 	switch eng {
 	case "stockfish":
-		if _, err := bots.FindStockfish(); err != nil {
+		if _, err := enginepath.Stockfish15Command(); err != nil {
 			t.Skipf("Stockfish not installed: %v", err)
 		}
 	case "maia-1500":

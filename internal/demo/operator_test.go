@@ -480,7 +480,7 @@ func TestCorrespondenceLeavesMatchmakerFree(t *testing.T) {
 }
 
 // startRecorder is a summariser that replays each finished game through
-// the post-game analysis input (postgame.GameOf), as the real one does,
+// the post-game analysis input (replayStored), as the real one does,
 // and keeps the record it was given, the tags and the replay's error.
 type startRecorder struct {
 	mu    sync.Mutex
@@ -489,8 +489,9 @@ type startRecorder struct {
 	errs  map[string]error
 }
 
-func (r *startRecorder) Summarise(_ context.Context, g store.Game) (string, []string, error) {
-	ag, err := postgame.GameOf(g, BotName)
+func (r *startRecorder) Summarise(_ context.Context, req postgame.Request) (postgame.Summary, error) {
+	g := req.Game
+	ag, err := replayStored(g)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.games == nil {
@@ -500,7 +501,7 @@ func (r *startRecorder) Summarise(_ context.Context, g store.Game) (string, []st
 	if err == nil {
 		r.tags[g.ID] = ag.Tags
 	}
-	return `{}`, []string{"Summary of " + g.ID}, nil
+	return postgame.Summary{JSON: `{}`, Lines: []string{"Summary of " + g.ID}}, nil
 }
 
 // TestChess960RestartKeepsStartPosition: the daemon restarts in the middle

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,14 +15,35 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/replay"
 	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 )
 
+// replayStored reads a stored game as the real summariser does
+// (postgame.AnalysisGame) and replays its moves as the analysis does, from
+// its start position (Chess960 castling in a Chess960 game).
+func replayStored(g store.Game) (*analysis.Game, error) {
+	ag := postgame.AnalysisGame(g, BotName)
+	b, err := replay.NewVariant(ag.StartFEN, ag.Chess960())
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range ag.Moves {
+		mv, err := b.ParseUCI(m.UCI)
+		if err != nil {
+			return nil, fmt.Errorf("game %s: move %d: %w", g.ID, i+1, err)
+		}
+		b = b.Play(mv)
+	}
+	return ag, nil
+}
+
 // replayingSummariser reads each game as the real summariser does
-// (postgame.GameOf: the stored moves replayed as UCI) and counts its calls
+// (replayStored: the stored moves replayed as UCI) and counts its calls
 // per game; a game whose moves do not replay fails its analysis, as it
 // would with Stockfish behind it.
 type replayingSummariser struct {
@@ -29,18 +51,19 @@ type replayingSummariser struct {
 	calls map[string]int
 }
 
-func (r *replayingSummariser) Summarise(_ context.Context, g store.Game) (string, []string, error) {
+func (r *replayingSummariser) Summarise(_ context.Context, req postgame.Request) (postgame.Summary, error) {
+	g := req.Game
 	r.mu.Lock()
 	if r.calls == nil {
 		r.calls = map[string]int{}
 	}
 	r.calls[g.ID]++
 	r.mu.Unlock()
-	ag, err := postgame.GameOf(g, BotName)
+	ag, err := replayStored(g)
 	if err != nil {
-		return "", nil, err
+		return postgame.Summary{}, err
 	}
-	return `{}`, []string{"Summary of " + g.ID + " (" + g.Status + ", " + strconv.Itoa(len(ag.Moves)) + " plies)"}, nil
+	return postgame.Summary{JSON: `{}`, Lines: []string{"Summary of " + g.ID + " (" + g.Status + ", " + strconv.Itoa(len(ag.Moves)) + " plies)"}}, nil
 }
 
 // TestGameEndedWhileDownReconciled (issue 24, item 1): the daemon is

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/sandbox"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/testkit"
@@ -290,12 +291,12 @@ type forgettingSummariser struct {
 	forgot atomic.Int32
 }
 
-func (f *forgettingSummariser) Summarise(ctx context.Context, g store.Game) (string, []string, error) {
-	js, lines, err := f.countingSummariser.Summarise(ctx, g)
-	if f.srv.Load().Forget(g.ID) {
+func (f *forgettingSummariser) Summarise(ctx context.Context, r postgame.Request) (postgame.Summary, error) {
+	s, err := f.countingSummariser.Summarise(ctx, r)
+	if f.srv.Load().Forget(r.Game.ID) {
 		f.forgot.Add(1)
 	}
-	return js, lines, err
+	return s, err
 }
 
 // TestSummaryPostFailedWhenServerForgotGame: the server restarts after
@@ -373,9 +374,10 @@ const stallTimeout = 2 * time.Second
 // that a line after the stalled one is checked too.
 type twoLineSummariser struct{ countingSummariser }
 
-func (s *twoLineSummariser) Summarise(ctx context.Context, g store.Game) (string, []string, error) {
-	js, lines, err := s.countingSummariser.Summarise(ctx, g)
-	return js, append(lines, "Second line of "+g.ID), err
+func (s *twoLineSummariser) Summarise(ctx context.Context, r postgame.Request) (postgame.Summary, error) {
+	sum, err := s.countingSummariser.Summarise(ctx, r)
+	sum.Lines = append(sum.Lines, "Second line of "+r.Game.ID)
+	return sum, err
 }
 
 // stallWatch follows the stall at the game's end through the sandbox's
@@ -579,8 +581,8 @@ type failingSummariser struct{}
 
 var errNoAnalysis = errors.New("no engine for the summary")
 
-func (failingSummariser) Summarise(context.Context, store.Game) (string, []string, error) {
-	return "", nil, errNoAnalysis
+func (failingSummariser) Summarise(context.Context, postgame.Request) (postgame.Summary, error) {
+	return postgame.Summary{}, errNoAnalysis
 }
 
 // TestSummaryAnalysisFailedEndsTheRun: a game whose post-game analysis

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/internal/verify"
 	"github.com/outpostchess/outpost/lichess"
@@ -85,12 +85,12 @@ func (f *verifyFlow) done(id string, report func(string, []string)) {
 
 // wire builds the verification worker for one daemon run (a background
 // job, woken by each posted summary) and the summariser: the demo's,
-// waiting for the sandbox's analysis, with the chat line when [verify]
-// chat_line is set. hooks is updated in place.
+// waiting for the sandbox's analysis, with the agreement line as a summary
+// line when [verify] chat_line is set. hooks is updated in place.
 func (f *verifyFlow) wire(opt Options, client *lichess.Client, st *store.Store, hooks *daemon.Hooks,
-	report func(string, []string)) (daemon.Summariser, []func(context.Context), error) {
+	report func(string, []string)) (daemon.Summariser, []daemon.SummaryLine, []func(context.Context), error) {
 	if !f.on {
-		return opt.Summariser, nil, nil
+		return opt.Summariser, nil, nil, nil
 	}
 	cfg := opt.Config.Verify
 	vo := verify.ConfigOptions(cfg)
@@ -109,7 +109,7 @@ func (f *verifyFlow) wire(opt Options, client *lichess.Client, st *store.Store, 
 	}
 	w, err := verify.New(vo)
 	if err != nil {
-		return nil, nil, fmt.Errorf("demo: %w", err)
+		return nil, nil, nil, fmt.Errorf("demo: %w", err)
 	}
 	verify.ChainAccountRead(hooks, w)
 	inner := hooks.SummaryPosted
@@ -119,11 +119,11 @@ func (f *verifyFlow) wire(opt Options, client *lichess.Client, st *store.Store, 
 			inner(id, lines)
 		}
 	}
-	var sum daemon.Summariser = afterAnalysis{inner: opt.Summariser, flow: f}
+	var lines []daemon.SummaryLine
 	if cfg.ChatLine {
-		sum = verify.ChatLine{Inner: sum, API: client, Against: verify.StandIn}
+		lines = append(lines, verify.ServerLine(client, verify.StandIn))
 	}
-	return sum, []func(context.Context){w.Run}, nil
+	return afterAnalysis{inner: opt.Summariser, flow: f}, lines, []func(context.Context){w.Run}, nil
 }
 
 // afterAnalysis summarises a game once the sandbox has analysed it (at most
@@ -133,25 +133,11 @@ type afterAnalysis struct {
 	flow  *verifyFlow
 }
 
-// SetGate passes the daemon's gate to the inner summariser (its engines
-// yield to games on the clock).
-func (s afterAnalysis) SetGate(g ewr.Gate) {
-	if in, ok := s.inner.(interface{ SetGate(ewr.Gate) }); ok {
-		in.SetGate(g)
-	}
-}
-
-// SetMe passes our account name to the inner summariser.
-func (s afterAnalysis) SetMe(username string) {
-	if in, ok := s.inner.(interface{ SetMe(string) }); ok {
-		in.SetMe(username)
-	}
-}
-
 // Summarise implements daemon.Summariser.
-func (s afterAnalysis) Summarise(ctx context.Context, g store.Game) (string, []string, error) {
+func (s afterAnalysis) Summarise(ctx context.Context, r postgame.Request) (postgame.Summary, error) {
+	g := r.Game
 	if g.Status == "aborted" || g.Status == "noStart" || g.Moves == "" {
-		return s.inner.Summarise(ctx, g) // the sandbox analyses no such game
+		return s.inner.Summarise(ctx, r) // the sandbox analyses no such game
 	}
 	t := time.NewTimer(serverAnalysisWait)
 	defer t.Stop()
@@ -159,7 +145,7 @@ func (s afterAnalysis) Summarise(ctx context.Context, g store.Game) (string, []s
 	case <-s.flow.gate(g.ID):
 	case <-t.C:
 	case <-ctx.Done():
-		return "", nil, fmt.Errorf("demo: summary of %s: %w", g.ID, ctx.Err())
+		return postgame.Summary{}, fmt.Errorf("demo: summary of %s: %w", g.ID, ctx.Err())
 	}
-	return s.inner.Summarise(ctx, g)
+	return s.inner.Summarise(ctx, r)
 }

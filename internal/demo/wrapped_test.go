@@ -2,71 +2,46 @@ package demo
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/outpostchess/outpost/analysis/ewr"
-	"github.com/outpostchess/outpost/bots/engine"
-	"github.com/outpostchess/outpost/config"
-	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
-	"github.com/outpostchess/outpost/internal/verify"
-	"github.com/outpostchess/outpost/lichess"
 )
 
-// gateTaker is a summariser that takes the daemon's gate and our name, as
-// postgame.Summariser does.
-type gateTaker struct {
+// requestTaker is a summariser that keeps the request it was given.
+type requestTaker struct {
 	countingSummariser
-	gate ewr.Gate
-	me   string
+	req postgame.Request
 }
 
-func (g *gateTaker) SetGate(gate ewr.Gate) { g.gate = gate }
-func (g *gateTaker) SetMe(me string)       { g.me = me }
+func (r *requestTaker) Summarise(ctx context.Context, req postgame.Request) (postgame.Summary, error) {
+	r.req = req
+	return r.countingSummariser.Summarise(ctx, req)
+}
 
-// TestWrappedSummariserGetsGateAndName: a summariser wrapped by the
-// sandbox's verification flow (afterAnalysis) or by [verify] chat_line
-// (verify.ChatLine) still gets the daemon's gate of its games — whether a
-// game is on the clock included — and our account name. Before, the
-// wrappers dropped both: `run --sandbox` (verification on by default) ran
-// its summaries beside games at normal priority, unheld, and a live daemon
-// with chat_line named our side "".
+// onClock is a postgame.Phases with a game on the clock.
+type onClock struct{}
+
+func (onClock) Allowed() (int, <-chan struct{})  { return 0, nil }
+func (onClock) OnClock() (bool, <-chan struct{}) { return true, nil }
+
+// TestWrappedSummariserGetsGateAndName: the sandbox's verification flow
+// (afterAnalysis) passes the daemon's request on whole — the gate of its
+// games and our account name. When the gate and the name were optional
+// setters the wrappers dropped both (`run --sandbox` ran its summaries
+// unheld beside games, a live daemon with chat_line named our side "");
+// now they travel with each request and [verify] chat_line is a summary
+// line, not a wrapper.
 func TestWrappedSummariserGetsGateAndName(t *testing.T) {
-	ctx := context.Background()
-	for _, tc := range []struct {
-		name string
-		wrap func(daemon.Summariser) daemon.Summariser
-	}{
-		{"afterAnalysis", func(s daemon.Summariser) daemon.Summariser { return afterAnalysis{inner: s} }},
-		{"chat line", func(s daemon.Summariser) daemon.Summariser { return verify.ChatLine{Inner: s} }},
-		{"chat line around afterAnalysis", func(s daemon.Summariser) daemon.Summariser {
-			return verify.ChatLine{Inner: afterAnalysis{inner: s}}
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			st, err := store.Open(ctx, filepath.Join(t.TempDir(), "outpost.db"))
-			require.NoError(t, err)
-			defer st.Close()
-			client, err := lichess.New(lichess.Options{BaseURL: "http://127.0.0.1:1", Token: "lip_test"})
-			require.NoError(t, err)
-			defer client.Close()
-			inner := &gateTaker{}
-			sum := tc.wrap(inner)
-			_, err = daemon.New(daemon.Options{Config: config.Default(), Client: client, Store: st, Summariser: sum,
-				Engines: func(context.Context, string) (engine.Engine, error) { return nil, nil }})
-			require.NoError(t, err)
-			require.NotNil(t, inner.gate, "the gate reached the wrapped summariser")
-			_, phased := inner.gate.(postgame.Phases)
-			assert.True(t, phased, "the gate says whether a game is on the clock")
-			named, ok := sum.(daemon.NamedSummariser)
-			require.True(t, ok, "the wrapper takes our name")
-			named.SetMe(BotName)
-			assert.Equal(t, BotName, inner.me)
-		})
-	}
+	inner := &requestTaker{}
+	req := postgame.Request{Game: store.Game{ID: "wrap0001", Status: "aborted"}, Me: BotName, Phases: onClock{}}
+	_, err := afterAnalysis{inner: inner}.Summarise(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, BotName, inner.req.Me)
+	require.NotNil(t, inner.req.Phases, "the gate reached the wrapped summariser")
+	on, _ := inner.req.Phases.OnClock()
+	assert.True(t, on, "the gate says whether a game is on the clock")
 }

@@ -115,10 +115,11 @@ func TestSummaryBound(t *testing.T) {
 				<-started // the stuck part is at work: the bound comes
 				close(fire)
 			}()
-			raw, lines, err := sum.Summarise(ctx, boundGame)
+			s, err := sum.Summarise(ctx, postgame.Request{Game: boundGame})
 			require.NoError(t, err)
-			tc.want(t, lines)
-			assert.Equal(t, tc.stuckPool, raw == "", "the analysis is stored when it is ready")
+			tc.want(t, s.Lines)
+			assert.Equal(t, tc.stuckPool, s.JSON == "", "the analysis is stored when it is ready")
+			assert.Equal(t, tc.stuckPool, s.Analysis == nil, "the analysis is returned when it is ready")
 			out := logs.String()
 			assert.Contains(t, out, `"game":"bound001"`)
 			assert.Contains(t, out, `"bot":"OutpostBot"`)
@@ -142,9 +143,9 @@ func TestSummaryWithoutBoundWaits(t *testing.T) {
 		<-started
 		cancel()
 	}()
-	_, lines, err := sum.Summarise(ctx, boundGame)
+	s, err := sum.Summarise(ctx, postgame.Request{Game: boundGame})
 	require.ErrorIs(t, err, context.Canceled)
-	assert.Empty(t, lines)
+	assert.Empty(t, s.Lines)
 }
 
 func requireStockfish(t *testing.T) {

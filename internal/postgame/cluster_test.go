@@ -34,7 +34,7 @@ func TestSummaryOnClusterEqualsLocal(t *testing.T) {
 	pc := analysis.PoolConfig{Command: analysis.DefaultEngineCommand(), Workers: 1, Threads: 1, HashMB: 16}
 	local := postgame.New(pc, 40_000, "OutpostBot")
 	defer local.Close()
-	rawL, linesL, err := local.Summarise(ctx, g)
+	sl, err := local.Summarise(ctx, postgame.Request{Game: g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,10 +62,11 @@ func TestSummaryOnClusterEqualsLocal(t *testing.T) {
 	pc.Dispatcher = &cluster.Dispatcher{Conn: conn, Logger: zerolog.Nop()}
 	remote := postgame.New(pc, 40_000, "OutpostBot")
 	defer remote.Close()
-	rawR, linesR, err := remote.Summarise(ctx, g)
+	sr, err := remote.Summarise(ctx, postgame.Request{Game: g})
 	if err != nil {
 		t.Fatal(err)
 	}
+	rawL, rawR, linesL, linesR := sl.JSON, sr.JSON, sl.Lines, sr.Lines
 	if rawL != rawR {
 		t.Errorf("analysis differs:\nlocal   %s\ncluster %s", rawL, rawR)
 	}

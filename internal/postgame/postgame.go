@@ -15,11 +15,10 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/outpostchess/outpost/bots/board"
-
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/chat"
 	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/analysis/pgn"
 	"github.com/outpostchess/outpost/internal/store"
 )
 
@@ -33,12 +32,12 @@ type Summariser struct {
 
 	// Expected winrate at the critical moment (optional, see WithEWR).
 	ewr     *EWROptions
-	ewrGate ewr.Gate
 	ewrEval ewr.Evaluator // started on first use unless given
 
-	// phases decide the priority of the engines this summariser starts
-	// (see idleNice); without the daemon's gate there is no game.
-	phases Phases
+	// phases is the gate of the request being summarised (Request.Phases):
+	// the engines this summariser starts, kept across games, and the Maia
+	// batches wait on it and take their priority from it (see idleNice).
+	phases *requestPhases
 	// bound is the longest a summary takes (0: none); after replaces the
 	// real timer in tests.
 	bound time.Duration
@@ -55,8 +54,59 @@ type Summariser struct {
 // cfg at nodes per position. me is our account name, used for our side's
 // player name.
 func New(cfg analysis.PoolConfig, nodes int64, me string) *Summariser {
-	return &Summariser{cfg: cfg, nodes: nodes, me: me, phases: noGames{}, log: zerolog.Nop()}
+	return &Summariser{cfg: cfg, nodes: nodes, me: me, phases: &requestPhases{p: noGames{}}, log: zerolog.Nop()}
 }
+
+// Request is one finished game to summarise, with what the daemon knows of
+// it when the summary starts.
+type Request struct {
+	Game store.Game
+	// Me is our account's username, our side's player name ("": the name
+	// given to New).
+	Me string
+	// Phases is the daemon's gate of its games: the summary's Stockfish
+	// searches and Maia batches wait on it, and its engines run at the
+	// priority of the games' phase (see idleNice). nil: no game of ours
+	// runs.
+	Phases Phases
+}
+
+// Summary is one game's summary: the analysis (nil when the summary's
+// bound came first), the same analysis as JSON (for the store) and the chat
+// lines to post.
+type Summary struct {
+	Analysis *analysis.Analysis
+	JSON     string
+	Lines    []string
+}
+
+// requestPhases forwards to the gate of the request being summarised; the
+// engines started for one request keep it for later ones.
+type requestPhases struct {
+	mu sync.Mutex
+	p  Phases
+}
+
+func (r *requestPhases) set(p Phases) {
+	if p == nil {
+		p = noGames{}
+	}
+	r.mu.Lock()
+	r.p = p
+	r.mu.Unlock()
+}
+
+func (r *requestPhases) get() Phases {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.p
+}
+
+// Allowed implements ewr.Gate.
+func (r *requestPhases) Allowed() (int, <-chan struct{}) { return r.get().Allowed() }
+
+// OnClock implements Phases.
+func (r *requestPhases) OnClock() (bool, <-chan struct{}) { return r.get().OnClock() }
 
 // noGames is the Phases of a summariser without the daemon's gate: no game
 // of ours is on the clock, so every engine may search at normal priority.
@@ -122,23 +172,6 @@ func (s *Summariser) WithEWR(o EWROptions) *Summariser {
 	return s
 }
 
-// SetGate makes the summary's work wait on g before each Stockfish search
-// and Maia batch (the daemon holds it back while a game is on the clock).
-// When g is also a Phases, the engines this summariser starts run at
-// normal priority while no game is on the clock and at the lowest while
-// one is (see idleNice). Set it before the first summary.
-func (s *Summariser) SetGate(g ewr.Gate) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.ewrGate = g
-	if p, ok := g.(Phases); ok {
-		s.phases = p
-	}
-	if e, ok := s.ewrEval.(*ewr.EngineEvaluator); ok {
-		e.Gate = g
-	}
-}
-
 // SetEngineStart replaces how the post-game analysis starts an engine at a
 // niceness (0: normal priority; tests record it, and wrap a real engine).
 // Set it before the first summary.
@@ -148,26 +181,20 @@ func (s *Summariser) SetEngineStart(start func(ctx context.Context, nice int) (a
 	s.engineStart = start
 }
 
-// SetMe sets our account name (known only once the daemon has read its
-// account).
-func (s *Summariser) SetMe(me string) {
-	s.mu.Lock()
-	s.me = me
-	s.mu.Unlock()
-}
-
-// Summarise analyses g and returns the analysis as JSON and the chat lines.
-// Within the summary's bound (SetBound) it returns every line; past it,
-// the parts that are ready.
-func (s *Summariser) Summarise(ctx context.Context, g store.Game) (string, []string, error) {
+// Summarise analyses r's game once and returns the analysis, its JSON and
+// the chat lines. Within the summary's bound (SetBound) it returns every
+// line; past it, the parts that are ready.
+func (s *Summariser) Summarise(ctx context.Context, r Request) (Summary, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	game, err := GameOf(g, s.me)
-	if err != nil {
-		return "", nil, err
+	g, me := r.Game, r.Me
+	if me == "" {
+		me = s.me
 	}
+	s.phases.set(r.Phases)
+	game := AnalysisGame(g, me)
 	if len(game.Moves) == 0 {
-		return "", nil, fmt.Errorf("postgame: game %s has no moves", g.ID)
+		return Summary{}, fmt.Errorf("postgame: game %s has no moves", g.ID)
 	}
 	bctx, stop := s.bounded(ctx)
 	defer stop()
@@ -175,19 +202,19 @@ func (s *Summariser) Summarise(ctx context.Context, g store.Game) (string, []str
 	if err != nil {
 		if ctx.Err() == nil && bctx.Err() != nil {
 			s.logBound(g.ID, "the analysis")
-			return "", []string{AnalysisNotReady}, nil
+			return Summary{Lines: []string{AnalysisNotReady}}, nil
 		}
-		return "", nil, err
+		return Summary{}, err
 	}
 	raw, err := json.Marshal(a)
 	if err != nil {
-		return "", nil, fmt.Errorf("postgame: encode analysis of %s: %w", g.ID, err)
+		return Summary{}, fmt.Errorf("postgame: encode analysis of %s: %w", g.ID, err)
 	}
 	lines := chat.Summary(a)
 	if line, ok := s.ewrLine(ctx, bctx, a, g.ID); ok {
 		lines = append(lines, line)
 	}
-	return string(raw), lines, nil
+	return Summary{Analysis: a, JSON: string(raw), Lines: lines}, nil
 }
 
 // analyse runs the game's analysis on the pool, starting it on first use.
@@ -254,9 +281,9 @@ func (s *Summariser) ewrLine(ctx, bctx context.Context, a *analysis.Analysis, id
 	log := s.ewr.Logger.With().Str("game", id).Int("ply", ply).Logger()
 	ev, err := s.ewrEvaluator(bctx)
 	if err == nil {
-		calc := &ewr.Calculator{Prober: ewr.GatedProber{MoveProber: s.ewr.Prober, Gate: s.ewrGate}, Evaluator: ev, Cache: s.ewr.Cache}
+		calc := &ewr.Calculator{Prober: ewr.GatedProber{MoveProber: s.ewr.Prober, Gate: s.phases}, Evaluator: ev, Cache: s.ewr.Cache}
 		var m ewr.Moment
-		m, err = ewr.AnalyseMoment(bctx, calc, ewr.GameOf(a), ply, s.ewr.params(), ewr.Options{TimeLimit: s.ewr.Timeout})
+		m, err = ewr.AnalyseMoment(bctx, calc, ewr.FromAnalysis(a), ply, s.ewr.params(), ewr.Options{TimeLimit: s.ewr.Timeout})
 		partial := m.Result != nil && m.Result.Partial
 		switch {
 		case err == nil && !partial:
@@ -310,7 +337,7 @@ func (s *Summariser) ewrEvaluator(ctx context.Context) (ewr.Evaluator, error) {
 		return nil, fmt.Errorf("postgame: expected-winrate engines: %w", err)
 	}
 	e := ewr.NewEngineEvaluator(engines...)
-	e.Gate = s.ewrGate
+	e.Gate = s.phases
 	e.ClearEach = clearEach
 	s.ewrEval = e
 	return e, nil
@@ -332,19 +359,12 @@ func (s *Summariser) Close() error {
 	return errors.Join(errs...)
 }
 
-// GameOf turns a stored game into an analysis input: moves with SAN,
-// players named from our side.
-func GameOf(g store.Game, me string) (*analysis.Game, error) {
+// AnalysisGame turns a stored game into an analysis input: its moves in
+// UCI (the analysis replays them once, checking each and writing its SAN:
+// analysis.Pool.AnalyseGames), players named from our side.
+func AnalysisGame(g store.Game, me string) *analysis.Game {
 	chess960 := g.Variant == "chess960"
-	fen := g.InitialFEN
-	if fen == "" {
-		fen = board.StartFEN
-	}
-	b, err := board.FromFENVariant(fen, chess960)
-	if err != nil {
-		return nil, fmt.Errorf("postgame: game %s: initial position: %w", g.ID, err)
-	}
-	out := &analysis.Game{ID: g.ID, Source: "daemon", Index: 1, StartFEN: g.InitialFEN, Result: resultOf(g)}
+	out := &analysis.Game{ID: g.ID, Source: "daemon", Index: 1, StartFEN: g.InitialFEN, Result: pgn.ResultOf(g.Winner, g.Status)}
 	if chess960 {
 		out.Tags = append(out.Tags, analysis.Tag{Name: "Variant", Value: "Chess960"})
 	}
@@ -353,13 +373,8 @@ func GameOf(g store.Game, me string) (*analysis.Game, error) {
 		out.Tags = append(out.Tags, analysis.Tag{Name: "SetUp", Value: "1"}, analysis.Tag{Name: "FEN", Value: g.InitialFEN})
 	}
 	out.StartPly = startPly(g.InitialFEN)
-	for i, u := range strings.Fields(g.Moves) {
-		m, err := b.ParseUCI(u)
-		if err != nil {
-			return nil, fmt.Errorf("postgame: game %s: move %d: %w", g.ID, i+1, err)
-		}
-		out.Moves = append(out.Moves, analysis.Move{SAN: b.SAN(m), UCI: m.String()})
-		b.Make(m)
+	for _, u := range strings.Fields(g.Moves) {
+		out.Moves = append(out.Moves, analysis.Move{UCI: u})
 	}
 	us := analysis.PlayerInfo{Name: me}
 	them := analysis.PlayerInfo{Name: g.Opponent, Rating: g.OpponentRating}
@@ -368,7 +383,7 @@ func GameOf(g store.Game, me string) (*analysis.Game, error) {
 	} else {
 		out.White, out.Black = us, them
 	}
-	return out, nil
+	return out
 }
 
 // startPly is the number of plies before a FEN's position, from its side to
@@ -389,17 +404,4 @@ func startPly(fen string) int {
 		ply++
 	}
 	return ply
-}
-
-func resultOf(g store.Game) string {
-	switch g.Winner {
-	case "white":
-		return "1-0"
-	case "black":
-		return "0-1"
-	}
-	if g.Finished() {
-		return "1/2-1/2"
-	}
-	return "*"
 }

@@ -5,10 +5,11 @@ package ucifront
 
 import (
 	"fmt"
-	"github.com/outpostchess/outpost/bots/board"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/outpostchess/outpost/bots/board"
 
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/uci"

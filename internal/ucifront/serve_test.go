@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/bots"
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
@@ -41,8 +42,12 @@ func (e *testEngine) SelectMove(ctx context.Context, pos engine.Position, lim en
 		<-ctx.Done()
 	}
 	pv := []string{ms[0]}
-	if next, err := bots.Play(g, ms[0]); err == nil && len(bots.LegalMoves(next)) > 0 {
-		pv = append(pv, bots.LegalMoves(next)[0])
+	if m, ok := g.FindUCI(ms[0]); ok {
+		next := g.Clone()
+		next.Make(m)
+		if rest := bots.LegalMoves(next); len(rest) > 0 {
+			pv = append(pv, rest[0])
+		}
 	}
 	return engine.Move{UCI: ms[0], Score: score.CP(17), HasScore: true, Depth: 4, Nodes: 1234, PV: pv}, nil
 }
@@ -278,7 +283,7 @@ func TestServeRealEngine(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	last := lines[len(lines)-1]
 	g, _ := bots.Replay(engine.Position{Moves: []string{"e2e4"}})
-	if f := strings.Fields(last); len(f) < 2 || f[0] != "bestmove" || !bots.IsLegal(g, f[1]) {
+	if f := strings.Fields(last); len(f) < 2 || f[0] != "bestmove" || !legal(g, f[1]) {
 		t.Errorf("medium over UCI: %q", out.String())
 	}
 }
@@ -314,4 +319,10 @@ func TestServeRefusesOverlongLine(t *testing.T) {
 	if !strings.Contains(out.String(), "uciok") {
 		t.Errorf("the commands before were not answered: %q", out.String())
 	}
+}
+
+// legal reports whether move (UCI) is legal on b.
+func legal(b *board.Board, move string) bool {
+	_, ok := b.FindUCI(move)
+	return ok
 }

@@ -22,7 +22,8 @@ func ConfigOptions(c config.VerifyConfig) Options {
 
 // Attach adds the verification of summaries against Lichess ([verify])
 // to the daemon's options: the worker as a background job, woken by each
-// posted summary, and the chat line around the summariser.
+// posted summary, and with chat_line the agreement line (ServerLine) as a
+// summary line.
 func Attach(o *daemon.Options, cfg *config.Config, client *lichess.Client, st *store.Store, log zerolog.Logger) error {
 	if !cfg.Verify.Enabled || o.Summariser == nil {
 		return nil
@@ -43,7 +44,7 @@ func Attach(o *daemon.Options, cfg *config.Config, client *lichess.Client, st *s
 		}
 	}
 	if cfg.Verify.ChatLine {
-		o.Summariser = ChatLine{Inner: o.Summariser, API: client, Against: AgainstURL(cfg.Lichess.URL)}
+		o.SummaryLines = append(o.SummaryLines, ServerLine(client, AgainstURL(cfg.Lichess.URL)))
 	}
 	o.Background = append(o.Background, w.Run)
 	return nil

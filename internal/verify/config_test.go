@@ -11,6 +11,7 @@ import (
 
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/daemon"
+	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -18,13 +19,13 @@ import (
 // stubSummariser is a daemon.Summariser that is never called here.
 type stubSummariser struct{}
 
-func (stubSummariser) Summarise(context.Context, store.Game) (string, []string, error) {
-	return "", nil, nil
+func (stubSummariser) Summarise(context.Context, postgame.Request) (postgame.Summary, error) {
+	return postgame.Summary{}, nil
 }
 
 // TestAttach: [verify] adds the worker as a background job, wraps the
 // SummaryPosted hook (the earlier hook still runs) and, with chat_line,
-// the summariser; off, or without summaries, it changes nothing.
+// the agreement line as a summary line; off, or without summaries, it changes nothing.
 func TestAttach(t *testing.T) {
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "outpost.db"))
 	require.NoError(t, err)
@@ -32,10 +33,10 @@ func TestAttach(t *testing.T) {
 	client, err := lichess.New(lichess.Options{BaseURL: "http://127.0.0.1:1"})
 	require.NoError(t, err)
 	for _, tc := range []struct {
-		name            string
-		enabled, chat   bool
-		summaries       bool
-		attached, wraps bool
+		name           string
+		enabled, chat  bool
+		summaries      bool
+		attached, line bool
 	}{
 		{"off", false, true, true, false, false},
 		{"no summaries", true, true, false, false, false},
@@ -52,8 +53,7 @@ func TestAttach(t *testing.T) {
 			}
 			require.NoError(t, Attach(&o, cfg, client, st, zerolog.Nop()))
 			assert.Len(t, o.Background, map[bool]int{false: 0, true: 1}[tc.attached])
-			_, wrapped := o.Summariser.(ChatLine)
-			assert.Equal(t, tc.wraps, wrapped)
+			assert.Len(t, o.SummaryLines, map[bool]int{false: 0, true: 1}[tc.line])
 			o.Hooks.SummaryPosted("game0001", nil)
 			assert.Equal(t, []string{"game0001"}, posted, "the earlier hook runs")
 		})

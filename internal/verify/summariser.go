@@ -4,58 +4,23 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
 )
 
-// Summariser is the daemon's post-game summariser (daemon.Summariser).
-type Summariser interface {
-	Summarise(ctx context.Context, g store.Game) (result string, lines []string, err error)
-}
-
-// ChatLine wraps a summariser: when Lichess's server analysis of the game
-// is already there at summary time (one export request), the summary gets
-// one more line saying how ours agrees with it. Without an analysis, or on
-// any error, the summary is unchanged.
-type ChatLine struct {
-	Inner Summariser
-	API   ExportAPI
-	// Against is what API serves (Lichess when zero).
-	Against Against
-}
-
-// Summarise implements daemon.Summariser.
-func (c ChatLine) Summarise(ctx context.Context, g store.Game) (string, []string, error) {
-	result, lines, err := c.Inner.Summarise(ctx, g)
-	if err != nil {
-		return result, lines, err
-	}
-	ours, err := Decode(g.ID, result)
-	if err != nil {
-		return result, lines, nil
-	}
-	rep, found, err := CheckServer(ctx, c.API, ours)
-	if err != nil || !found {
-		return result, lines, nil
-	}
-	return result, append(lines, Line(rep, c.Against)), nil
-}
-
-// SetGate passes the daemon's gate of its games to the wrapped summariser
-// when it takes one (postgame.Summariser holds its engines back while a
-// game is on the clock): without it the wrapped summary ran beside games
-// unheld.
-func (c ChatLine) SetGate(g ewr.Gate) {
-	if s, ok := c.Inner.(interface{ SetGate(ewr.Gate) }); ok {
-		s.SetGate(g)
-	}
-}
-
-// SetMe passes our account name to the wrapped summariser when it takes
-// one (postgame.Summariser names our side with it).
-func (c ChatLine) SetMe(username string) {
-	if s, ok := c.Inner.(interface{ SetMe(string) }); ok {
-		s.SetMe(username)
+// ServerLine is the summary's verification hook (daemon.SummaryLine): when
+// the server analysis of the game (by srv: Lichess, or the sandbox's
+// stand-in) is already there at summary time (one export request), the
+// summary gets one more line saying how the analysis just made agrees with
+// it. Without a server analysis, or on any error, there is no line.
+func ServerLine(api ExportAPI, srv Against) daemon.SummaryLine {
+	return func(ctx context.Context, _ store.Game, ours *analysis.Analysis) (string, bool) {
+		rep, found, err := CheckServer(ctx, api, ours)
+		if err != nil || !found {
+			return "", false
+		}
+		return Line(rep, srv), true
 	}
 }
 

@@ -18,8 +18,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/internal/web/board"
-	"github.com/outpostchess/outpost/internal/web/report"
+	"github.com/outpostchess/outpost/internal/web/htmlreport"
+	"github.com/outpostchess/outpost/internal/web/svgboard"
 )
 
 // The browser tests drive headless Chromium (Debian packages chromium and
@@ -158,7 +158,7 @@ func fenAfter(t *testing.T, a *analysis.Analysis, n int) string {
 	for _, p := range a.Plies[:n] {
 		moves = append(moves, p.UCI)
 	}
-	fens, err := board.Replay(a.FEN, moves)
+	fens, err := svgboard.PositionFENs(a.FEN, moves)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func fenAfter(t *testing.T, a *analysis.Analysis, n int) string {
 // checkReport clicks a judged move and a graph marker in a loaded report.
 func checkReport(t *testing.T, ctx context.Context, a *analysis.Analysis) {
 	viewerFEN := `document.querySelector('.viewer svg.board').getAttribute('data-fen')`
-	if got := eval[string](t, ctx, viewerFEN); got != board.StartFEN {
+	if got := eval[string](t, ctx, viewerFEN); got != svgboard.StartFEN {
 		t.Fatalf("viewer starts at %q", got)
 	}
 	// Ply 14 is 7… Nf6??, a blunder.
@@ -277,7 +277,7 @@ func TestBrowserStaticReport(t *testing.T) {
 	ctx := browser(t)
 	a, _ := loadFixture(t)
 	var buf bytes.Buffer
-	if err := report.Write(&buf, []*analysis.Analysis{a}); err != nil {
+	if err := htmlreport.Write(&buf, []*analysis.Analysis{a}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "report.html")

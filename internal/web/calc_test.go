@@ -97,7 +97,7 @@ func TestPositionKey(t *testing.T) {
 // product defaults.
 func TestMomentAdapter(t *testing.T) {
 	a, _ := loadFixture(t)
-	g := ewr.GameOf(a)
+	g := ewr.FromAnalysis(a)
 	ply := ewr.CriticalPlies(a)[0]
 	calc := &ewr.Calculator{Prober: testProber{}, Evaluator: &testEvaluator{}}
 	want, err := ewr.AnalyseMoment(context.Background(), calc, g, ply, ewr.DefaultParams(), ewr.Options{})

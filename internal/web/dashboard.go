@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/internal/store"
-	"github.com/outpostchess/outpost/internal/web/board"
+	"github.com/outpostchess/outpost/internal/web/svgboard"
 )
 
 // recentLimit is how many finished games the dashboard lists.
@@ -117,11 +117,11 @@ func (s *Server) liveGames(ctx context.Context) ([]liveGame, string, error) {
 		moves := strings.Fields(g.Moves)
 		fen := g.InitialFEN
 		if fen == "" || fen == "startpos" {
-			fen = board.StartFEN
+			fen = svgboard.StartFEN
 		}
-		opt := board.Options{Flip: g.Color == "black", Label: "Live game against " + g.Opponent}
+		opt := svgboard.Options{Flip: g.Color == "black", Label: "Live game against " + g.Opponent}
 		if len(moves) > 0 {
-			fens, err := board.Replay(fen, moves)
+			fens, err := svgboard.PositionFENs(fen, moves)
 			if err != nil {
 				// A bad move list in the store still shows the game, at
 				// the last legal position.
@@ -129,12 +129,12 @@ func (s *Server) liveGames(ctx context.Context) ([]liveGame, string, error) {
 			}
 			if len(fens) > 0 {
 				fen = fens[len(fens)-1]
-				if f, t, ok := board.MoveSquares(moves[len(fens)-1]); ok {
+				if f, t, ok := svgboard.MoveSquares(moves[len(fens)-1]); ok {
 					opt.Highlight = []string{f, t}
 				}
 			}
 		}
-		svg, err := board.SVG(fen, opt)
+		svg, err := svgboard.SVG(fen, opt)
 		if err != nil {
 			return nil, "", fmt.Errorf("live game %s: %w", g.ID, err)
 		}

@@ -1,7 +1,7 @@
 // Package web is Outpost's local web console (`outpost serve`): a dashboard
 // with the bot's status, live games on boards that update over server-sent
 // events and the recent games with their summaries; game reports (the
-// internal/web/report rendering of a stored analysis) with the expected
+// internal/web/htmlreport rendering of a stored analysis) with the expected
 // winrate at the critical moments computed in the background and shown
 // inline; the expected-winrate explorer with its ranked list, two-phase
 // progress and probability trees that open as soon as Maia has built them,

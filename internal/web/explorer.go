@@ -16,7 +16,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/internal/store"
-	"github.com/outpostchess/outpost/internal/web/board"
+	"github.com/outpostchess/outpost/internal/web/svgboard"
 )
 
 // jobTTL is how long a started calculation waits for its event stream.
@@ -92,18 +92,18 @@ func (s *Server) position(ctx context.Context, q map[string][]string) (ewr.Posit
 func fenOf(pos ewr.Position) (string, error) {
 	start := pos.StartFEN
 	if start == "" {
-		start = board.StartFEN
+		start = svgboard.StartFEN
 	}
-	if _, err := board.ParsePlacement(start); err != nil {
+	if _, err := svgboard.ParsePlacement(start); err != nil {
 		return "", err
 	}
-	fens, err := board.Replay(start, pos.Moves)
+	fens, err := svgboard.PositionFENs(start, pos.Moves)
 	if err != nil {
 		return "", err
 	}
 	if len(fens) == 0 {
 		// Validate the whole FEN, not only its placement.
-		if _, err := board.Replay(start, nil); err != nil {
+		if _, err := svgboard.PositionFENs(start, nil); err != nil {
 			return "", err
 		}
 		return start, nil
@@ -121,16 +121,16 @@ func (s *Server) explorer(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		d.Error = err.Error()
 		status = http.StatusBadRequest
-		pos, fen = ewr.Position{}, board.StartFEN
+		pos, fen = ewr.Position{}, svgboard.StartFEN
 	}
 	d.FEN, d.StartFEN, d.Moves, d.Source = fen, pos.StartFEN, strings.Join(pos.Moves, " "), src
-	opt := board.Options{Label: "Analysis position", Flip: strings.Contains(fen, " b ")}
+	opt := svgboard.Options{Label: "Analysis position", Flip: strings.Contains(fen, " b ")}
 	if n := len(pos.Moves); n > 0 {
-		if f, t, ok := board.MoveSquares(pos.Moves[n-1]); ok {
+		if f, t, ok := svgboard.MoveSquares(pos.Moves[n-1]); ok {
 			opt.Highlight = []string{f, t}
 		}
 	}
-	svg, err := board.SVG(fen, opt)
+	svg, err := svgboard.SVG(fen, opt)
 	if err != nil {
 		d.Error = err.Error()
 	}
@@ -288,11 +288,11 @@ func (s *Server) ewrEvents(w http.ResponseWriter, r *http.Request) {
 // boardSVG renders a position: ?fen=FEN[&last=UCI][&flip=1].
 func (s *Server) boardSVG(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	opt := board.Options{Flip: q.Get("flip") == "1", Label: q.Get("label")}
-	if f, t, ok := board.MoveSquares(q.Get("last")); ok {
+	opt := svgboard.Options{Flip: q.Get("flip") == "1", Label: q.Get("label")}
+	if f, t, ok := svgboard.MoveSquares(q.Get("last")); ok {
 		opt.Highlight = []string{f, t}
 	}
-	svg, err := board.SVG(q.Get("fen"), opt)
+	svg, err := svgboard.SVG(q.Get("fen"), opt)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return

@@ -10,8 +10,8 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/internal/store"
-	"github.com/outpostchess/outpost/internal/web/board"
-	"github.com/outpostchess/outpost/internal/web/report"
+	"github.com/outpostchess/outpost/internal/web/htmlreport"
+	"github.com/outpostchess/outpost/internal/web/svgboard"
 )
 
 // critical is a judged move linked to the explorer (expected winrate of
@@ -98,14 +98,14 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 	if d.Report == "" {
 		fen := g.InitialFEN
 		if fen == "" || fen == "startpos" {
-			fen = board.StartFEN
+			fen = svgboard.StartFEN
 		}
 		if mv := strings.Fields(g.Moves); len(mv) > 0 {
-			if fens, _ := board.Replay(fen, mv); len(fens) > 0 {
+			if fens, _ := svgboard.PositionFENs(fen, mv); len(fens) > 0 {
 				fen = fens[len(fens)-1]
 			}
 		}
-		if svg, err := board.SVG(fen, board.Options{Flip: g.Color == "black", Label: "Final position"}); err == nil {
+		if svg, err := svgboard.SVG(fen, svgboard.Options{Flip: g.Color == "black", Label: "Final position"}); err == nil {
 			d.Board = template.HTML(svg)
 		}
 	}
@@ -123,7 +123,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 const reportRenders = 2
 
 // renderReport renders a game's report section, waiting for a turn among
-// reportRenders; a game past report.MaxPlies is refused with its count.
+// reportRenders; a game past htmlreport.MaxPlies is refused with its count.
 func (s *Server) renderReport(ctx context.Context, a *analysis.Analysis) (template.HTML, error) {
 	select {
 	case s.reportSem <- struct{}{}:
@@ -131,7 +131,7 @@ func (s *Server) renderReport(ctx context.Context, a *analysis.Analysis) (templa
 		return "", ctx.Err()
 	}
 	defer func() { <-s.reportSem }()
-	return report.Game(a, "g1")
+	return htmlreport.Game(a, "g1")
 }
 
 func itoa(n int) string {

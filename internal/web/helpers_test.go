@@ -31,7 +31,7 @@ const fixtureID = "CCW6EEru"
 
 func loadFixture(t testing.TB) (*analysis.Analysis, string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("report", "testdata", "analysis.json"))
+	data, err := os.ReadFile(filepath.Join("htmlreport", "testdata", "analysis.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

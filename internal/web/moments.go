@@ -179,7 +179,7 @@ func plyLabel(p analysis.Ply) string {
 // gameForEWR is the game of an analysis with both players' ratings; a
 // rating missing from the analysis is the stored opponent's when known.
 func gameForEWR(a *analysis.Analysis, g store.Game) ewr.Game {
-	eg := ewr.GameOf(a)
+	eg := ewr.FromAnalysis(a)
 	if g.OpponentRating > 0 {
 		if g.Color == "white" && eg.BlackRating == 0 {
 			eg.BlackRating = g.OpponentRating

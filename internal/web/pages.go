@@ -9,7 +9,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/outpostchess/outpost/internal/web/report"
+	"github.com/outpostchess/outpost/internal/web/htmlreport"
 )
 
 //go:embed assets
@@ -69,9 +69,9 @@ func (s *Server) static(w http.ResponseWriter, r *http.Request) {
 	var body []byte
 	switch name {
 	case "report.css":
-		body = []byte(report.Styles())
+		body = []byte(htmlreport.Styles())
 	case "report.js":
-		body = []byte(report.Script())
+		body = []byte(htmlreport.Script())
 	default:
 		if strings.ContainsAny(name, "/\\") {
 			http.NotFound(w, r)

@@ -8,17 +8,17 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/internal/store"
-	"github.com/outpostchess/outpost/internal/web/report"
+	"github.com/outpostchess/outpost/internal/web/htmlreport"
 )
 
 // TestGamePageBoundsLongGames: GET /game/ID of a stored game longer than
-// report.MaxPlies answers with the count and the bound instead of the
+// htmlreport.MaxPlies answers with the count and the bound instead of the
 // report (a 10,000-ply game's page took 698 MB and four at once killed
 // `outpost serve`); a game at the bound gets its report.
 func TestGamePageBoundsLongGames(t *testing.T) {
 	e := newTestEnv(t, nil)
 	ctx := context.Background()
-	for id, n := range map[string]int{"long0001": report.MaxPlies + 1, "long0002": report.MaxPlies} {
+	for id, n := range map[string]int{"long0001": htmlreport.MaxPlies + 1, "long0002": htmlreport.MaxPlies} {
 		san := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
 		uci := []string{"g1f3", "g8f6", "f3g1", "f6g8"}
 		a := analysis.Analysis{ID: id, Result: "*"}

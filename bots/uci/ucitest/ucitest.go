@@ -1,7 +1,7 @@
 // Package ucitest provides a fake UCI engine for tests. The test binary
 // re-executes itself as the engine: call Main at the top of TestMain, then
 // use Config to get the path, arguments and environment that start the fake
-// in a chosen Mode. The fake plays legal moves (it uses notnil/chess) and
+// in a chosen Mode. The fake plays legal moves (it uses bots/board) and
 // misbehaves on demand: it crashes, hangs, ignores commands or prints
 // garbage.
 package ucitest

@@ -1,23 +1,23 @@
-package board
+package svgboard
 
 import (
 	"fmt"
 	"strings"
 
-	bb "github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/board"
 )
 
 // StartFEN is the standard initial position.
-const StartFEN = bb.StartFEN
+const StartFEN = board.StartFEN
 
-// Replay plays UCI moves from startFEN ("" for the standard start) and
+// PositionFENs plays UCI moves from startFEN ("" for the standard start) and
 // returns the FEN after each move (len(moves) entries). An illegal move is
 // an error naming it and its index.
-func Replay(startFEN string, moves []string) ([]string, error) {
+func PositionFENs(startFEN string, moves []string) ([]string, error) {
 	if startFEN == "" {
 		startFEN = StartFEN
 	}
-	b, err := bb.FromFEN(startFEN)
+	b, err := board.FromFEN(startFEN)
 	if err != nil {
 		return nil, fmt.Errorf("board: start position: %w", err)
 	}
@@ -45,7 +45,7 @@ func PlaySAN(fen string, sans []string) (Line, error) {
 	if fen == "" {
 		fen = StartFEN
 	}
-	b, err := bb.FromFEN(fen)
+	b, err := board.FromFEN(fen)
 	if err != nil {
 		return l, fmt.Errorf("board: line start %q: %w", fen, err)
 	}

@@ -1,4 +1,4 @@
-package report
+package htmlreport
 
 import (
 	"bytes"
@@ -9,35 +9,35 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/outpostchess/outpost/analysis"
-	areport "github.com/outpostchess/outpost/analysis/report"
+	"github.com/outpostchess/outpost/analysis/report"
 )
 
 // fixtureMoments are hand-built moments of the fixture game: Black's
 // 12...Be6?? against the best practical move, White's 14.Re1?? as the best
 // practical move, and a failed moment.
-func fixtureMoments(t testing.TB, a *analysis.Analysis) []areport.EWRMoment {
+func fixtureMoments(t testing.TB, a *analysis.Analysis) []report.EWRMoment {
 	t.Helper()
 	p24, p27 := a.Plies[23], a.Plies[26]
 	if p24.SAN != "Be6" || p27.SAN != "Re1" || p24.BestUCI == nil {
 		t.Fatalf("fixture moved: %s %s", p24.SAN, p27.SAN)
 	}
 	base := 0.31
-	black := areport.EWRMoment{Ply: 24, Label: "12...Be6", SAN: "Be6", UCI: p24.UCI, Side: "black", Kind: areport.EWRCritical,
+	black := report.EWRMoment{Ply: 24, Label: "12...Be6", SAN: "Be6", UCI: p24.UCI, Side: "black", Kind: report.EWRCritical,
 		Rating: 1800, OpponentRating: 1800, BaseWinrate: &base,
-		Played: &areport.EWRMove{SAN: "Be6", UCI: p24.UCI, ExpectedWinrate: 0.082, Confidence: 0.5, ConfidenceLabel: "Low", StockfishWinrate: 0.05},
-		Best:   &areport.EWRMove{SAN: *p24.BestSAN, UCI: *p24.BestUCI, ExpectedWinrate: 0.437, Confidence: 0.85, ConfidenceLabel: "High", StockfishWinrate: 0.4}}
-	best := &areport.EWRMove{SAN: "Re1", UCI: p27.UCI, ExpectedWinrate: 0.615, Confidence: 0.7, ConfidenceLabel: "Medium", StockfishWinrate: 0.6}
-	white := areport.EWRMoment{Ply: 27, Label: "14.Re1", SAN: "Re1", UCI: p27.UCI, Side: "white", Kind: areport.EWRCritical,
+		Played: &report.EWRMove{SAN: "Be6", UCI: p24.UCI, ExpectedWinrate: 0.082, Confidence: 0.5, ConfidenceLabel: "Low", StockfishWinrate: 0.05},
+		Best:   &report.EWRMove{SAN: *p24.BestSAN, UCI: *p24.BestUCI, ExpectedWinrate: 0.437, Confidence: 0.85, ConfidenceLabel: "High", StockfishWinrate: 0.4}}
+	best := &report.EWRMove{SAN: "Re1", UCI: p27.UCI, ExpectedWinrate: 0.615, Confidence: 0.7, ConfidenceLabel: "Medium", StockfishWinrate: 0.6}
+	white := report.EWRMoment{Ply: 27, Label: "14.Re1", SAN: "Re1", UCI: p27.UCI, Side: "white", Kind: report.EWRCritical,
 		Rating: 1800, OpponentRating: 1800, BaseWinrate: &base, Played: best, Best: best, PlayedWasBest: true, Partial: true,
 		Warnings: []string{"time limit 5s reached: the result is partial"}}
-	failed := areport.FailedEWRMoment(a, 30, areport.EWRBot, errors.New("ewr: engine crashed"))
-	return []areport.EWRMoment{black, white, failed}
+	failed := report.FailedEWRMoment(a, 30, report.EWRBot, errors.New("ewr: engine crashed"))
+	return []report.EWRMoment{black, white, failed}
 }
 
 func TestWriteEWR(t *testing.T) {
 	a := loadFixture(t)
 	var buf bytes.Buffer
-	if err := WriteEWR(&buf, []*analysis.Analysis{a}, areport.EWRSet{a: fixtureMoments(t, a)}); err != nil {
+	if err := WriteEWR(&buf, []*analysis.Analysis{a}, report.EWRSet{a: fixtureMoments(t, a)}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -128,7 +128,7 @@ func TestWriteEWRSections(t *testing.T) {
 	a, b := loadFixture(t), loadFixture(t)
 	var buf bytes.Buffer
 	// a: analysed, no moment; b: not analysed for expected winrate.
-	if err := WriteEWR(&buf, []*analysis.Analysis{a, b}, areport.EWRSet{a: nil}); err != nil {
+	if err := WriteEWR(&buf, []*analysis.Analysis{a, b}, report.EWRSet{a: nil}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

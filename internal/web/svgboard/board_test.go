@@ -1,4 +1,4 @@
-package board
+package svgboard
 
 import (
 	"encoding/xml"
@@ -97,14 +97,14 @@ func TestSVGErrors(t *testing.T) {
 }
 
 func TestReplayAndPlaySAN(t *testing.T) {
-	fens, err := Replay("", []string{"e2e4", "e7e5", "g1f3"})
+	fens, err := PositionFENs("", []string{"e2e4", "e7e5", "g1f3"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(fens) != 3 || !strings.HasPrefix(fens[2], "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b") {
 		t.Fatalf("fens = %q", fens)
 	}
-	if _, err := Replay("", []string{"e2e4", "e2e4"}); err == nil || !strings.Contains(err.Error(), "move 2") {
+	if _, err := PositionFENs("", []string{"e2e4", "e2e4"}); err == nil || !strings.Contains(err.Error(), "move 2") {
 		t.Errorf("illegal move: %v", err)
 	}
 	l, err := PlaySAN(fens[1], []string{"Nf3", "Nc6", "Bb5!?"})

@@ -1,4 +1,4 @@
-package report
+package htmlreport
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/outpostchess/outpost/analysis"
-	areport "github.com/outpostchess/outpost/analysis/report"
-	"github.com/outpostchess/outpost/internal/web/board"
+	"github.com/outpostchess/outpost/analysis/report"
+	"github.com/outpostchess/outpost/internal/web/svgboard"
 )
 
 // ewrView is what the template shows for one expected-winrate moment.
@@ -36,24 +36,24 @@ type ewrMoveView struct {
 	Stockfish  string  // Stockfish's winrate after the move
 }
 
-func ewrMoveViewOf(m *areport.EWRMove) *ewrMoveView {
+func ewrMoveViewOf(m *report.EWRMove) *ewrMoveView {
 	if m == nil {
 		return nil
 	}
-	return &ewrMoveView{SAN: m.SAN, Winrate: areport.Percent(m.ExpectedWinrate), Value: m.ExpectedWinrate,
-		Confidence: m.ConfidenceLabel, Coverage: fmt.Sprintf("%.0f%%", 100*m.Confidence), Stockfish: areport.Percent(m.StockfishWinrate)}
+	return &ewrMoveView{SAN: m.SAN, Winrate: report.Percent(m.ExpectedWinrate), Value: m.ExpectedWinrate,
+		Confidence: m.ConfidenceLabel, Coverage: fmt.Sprintf("%.0f%%", 100*m.Confidence), Stockfish: report.Percent(m.StockfishWinrate)}
 }
 
 // buildEWR builds the moments' views; before(ply) is the FEN before the
 // move at ply (1-based).
-func buildEWR(a *analysis.Analysis, ms []areport.EWRMoment, before func(int) (string, bool)) ([]ewrView, error) {
+func buildEWR(a *analysis.Analysis, ms []report.EWRMoment, before func(int) (string, bool)) ([]ewrView, error) {
 	out := make([]ewrView, 0, len(ms))
 	for _, m := range ms {
 		v := ewrView{Ply: m.Ply, Label: m.Label, Why: m.KindText(), Rating: m.Rating, OpponentRating: m.OpponentRating,
 			Played: ewrMoveViewOf(m.Played), Best: ewrMoveViewOf(m.Best), PlayedWasBest: m.PlayedWasBest,
 			Partial: m.Partial, Warnings: m.Warnings, Error: m.Error, Base: "–"}
 		if m.BaseWinrate != nil {
-			v.Base = areport.Percent(*m.BaseWinrate)
+			v.Base = report.Percent(*m.BaseWinrate)
 		}
 		if m.Ply >= 1 && m.Ply <= len(a.Plies) {
 			p := &a.Plies[m.Ply-1]
@@ -70,16 +70,16 @@ func buildEWR(a *analysis.Analysis, ms []areport.EWRMoment, before func(int) (st
 			fen = m.FEN
 		}
 		if fen != "" {
-			opt := board.Options{Label: "Position before " + v.Label, Flip: m.Side == "black"}
-			if f, t, ok := board.MoveSquares(m.UCI); ok {
-				opt.Arrows = append(opt.Arrows, board.Arrow{From: f, To: t, Kind: "played"})
+			opt := svgboard.Options{Label: "Position before " + v.Label, Flip: m.Side == "black"}
+			if f, t, ok := svgboard.MoveSquares(m.UCI); ok {
+				opt.Arrows = append(opt.Arrows, svgboard.Arrow{From: f, To: t, Kind: "played"})
 			}
 			if m.Best != nil && !m.PlayedWasBest {
-				if f, t, ok := board.MoveSquares(m.Best.UCI); ok {
-					opt.Arrows = append(opt.Arrows, board.Arrow{From: f, To: t, Kind: "best"})
+				if f, t, ok := svgboard.MoveSquares(m.Best.UCI); ok {
+					opt.Arrows = append(opt.Arrows, svgboard.Arrow{From: f, To: t, Kind: "best"})
 				}
 			}
-			s, err := board.SVG(fen, opt)
+			s, err := svgboard.SVG(fen, opt)
 			if err != nil {
 				return nil, fmt.Errorf("expected winrate at ply %d: %w", m.Ply, err)
 			}
@@ -99,7 +99,7 @@ func plyLabel(p *analysis.Ply) string {
 
 // addEWR adds the moments to the view: the section's entries and each
 // moment's figures in its move's view.
-func (v *gameView) addEWR(a *analysis.Analysis, ms []areport.EWRMoment) error {
+func (v *gameView) addEWR(a *analysis.Analysis, ms []report.EWRMoment) error {
 	before := func(ply int) (string, bool) {
 		switch {
 		case ply == 1:

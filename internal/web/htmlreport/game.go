@@ -1,4 +1,4 @@
-package report
+package htmlreport
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/outpostchess/outpost/analysis"
-	areport "github.com/outpostchess/outpost/analysis/report"
-	"github.com/outpostchess/outpost/internal/web/board"
+	"github.com/outpostchess/outpost/analysis/report"
+	"github.com/outpostchess/outpost/internal/web/svgboard"
 )
 
 // plyView is what the template shows for one move.
@@ -31,20 +31,20 @@ type plyView struct {
 	// BestBoard), not when the view is built: a page holds one board's
 	// SVG at a time, not two per ply (about 10 KB each).
 	after, before string
-	opt, bestOpt  board.Options
+	opt, bestOpt  svgboard.Options
 	HasBest       bool // a best-move board is drawn (judged plies)
 }
 
 // Board is the position after the move.
 func (p *plyView) Board() (template.HTML, error) {
-	s, err := board.SVG(p.after, p.opt)
+	s, err := svgboard.SVG(p.after, p.opt)
 	return template.HTML(s), err
 }
 
 // BestBoard is the position before the move, with the best and played
 // moves drawn.
 func (p *plyView) BestBoard() (template.HTML, error) {
-	s, err := board.SVG(p.before, p.bestOpt)
+	s, err := svgboard.SVG(p.before, p.bestOpt)
 	return template.HTML(s), err
 }
 
@@ -90,7 +90,7 @@ func Game(a *analysis.Analysis, id string) (template.HTML, error) {
 // and the best practical move drawn, and both expected winrates with their
 // confidence) and the figures in each such move's view. A nil moments
 // leaves the section out; an empty one says there was no critical moment.
-func GameEWR(a *analysis.Analysis, id string, moments []areport.EWRMoment) (template.HTML, error) {
+func GameEWR(a *analysis.Analysis, id string, moments []report.EWRMoment) (template.HTML, error) {
 	var b strings.Builder
 	if err := WriteGame(&b, a, id, moments); err != nil {
 		return "", err
@@ -102,7 +102,7 @@ func GameEWR(a *analysis.Analysis, id string, moments []areport.EWRMoment) (temp
 // one at a time), so that a page of many games never holds more than one
 // board. A game of more than MaxPlies plies is refused (*TooLongError)
 // before anything is written.
-func WriteGame(w io.Writer, a *analysis.Analysis, id string, moments []areport.EWRMoment) error {
+func WriteGame(w io.Writer, a *analysis.Analysis, id string, moments []report.EWRMoment) error {
 	if err := CheckPlies(a); err != nil {
 		return err
 	}
@@ -135,13 +135,13 @@ func buildView(a *analysis.Analysis, id string) (*gameView, error) {
 	for i, p := range a.Plies {
 		ucis[i] = p.UCI
 	}
-	fens, err := board.Replay(a.FEN, ucis)
+	fens, err := svgboard.PositionFENs(a.FEN, ucis)
 	if err != nil {
 		return nil, fmt.Errorf("report: game %s: %w", key, err)
 	}
 	start := a.FEN
 	if start == "" {
-		start = board.StartFEN
+		start = svgboard.StartFEN
 	}
 	v := &gameView{ID: id, Title: playerLine(a), start: start, fens: fens}
 	sub := []string{}
@@ -154,7 +154,7 @@ func buildView(a *analysis.Analysis, id string) (*gameView, error) {
 		sub = append(sub, "analysed by "+a.Engine)
 	}
 	v.Sub = strings.Join(sub, " · ")
-	sb, err := board.SVG(start, board.Options{Label: "Start position"})
+	sb, err := svgboard.SVG(start, svgboard.Options{Label: "Start position"})
 	if err != nil {
 		return nil, fmt.Errorf("report: game %s: %w", key, err)
 	}
@@ -211,8 +211,8 @@ func buildPly(p *analysis.Ply, before, after string) (plyView, error) {
 	} else if strings.HasSuffix(p.SAN, "#") {
 		pv.Eval = "checkmate"
 	}
-	from, to, ok := board.MoveSquares(p.UCI)
-	opt := board.Options{Label: "Position after " + pv.Label + pv.NAG}
+	from, to, ok := svgboard.MoveSquares(p.UCI)
+	opt := svgboard.Options{Label: "Position after " + pv.Label + pv.NAG}
 	if ok {
 		opt.Highlight = []string{from, to}
 	}
@@ -224,18 +224,18 @@ func buildPly(p *analysis.Ply, before, after string) (plyView, error) {
 			line = []string{*p.BestSAN}
 		}
 		pv.Line = numberLine(p.MoveNumber, p.White(), line)
-		bopt := board.Options{Label: "Position before " + pv.Label + ", best was " + pv.BestSAN}
+		bopt := svgboard.Options{Label: "Position before " + pv.Label + ", best was " + pv.BestSAN}
 		if ok {
-			bopt.Arrows = append(bopt.Arrows, board.Arrow{From: from, To: to, Kind: "played"})
+			bopt.Arrows = append(bopt.Arrows, svgboard.Arrow{From: from, To: to, Kind: "played"})
 		}
 		best := ""
 		if p.BestUCI != nil {
 			best = *p.BestUCI
-		} else if l, err := board.PlaySAN(before, line[:1]); err == nil && len(l.UCI) == 1 {
+		} else if l, err := svgboard.PlaySAN(before, line[:1]); err == nil && len(l.UCI) == 1 {
 			best = l.UCI[0]
 		}
-		if bf, bt, ok := board.MoveSquares(best); ok {
-			bopt.Arrows = append(bopt.Arrows, board.Arrow{From: bf, To: bt, Kind: "best"})
+		if bf, bt, ok := svgboard.MoveSquares(best); ok {
+			bopt.Arrows = append(bopt.Arrows, svgboard.Arrow{From: bf, To: bt, Kind: "best"})
 		}
 		pv.bestOpt, pv.HasBest = bopt, true
 	}

@@ -1,4 +1,4 @@
-// Package report renders analysed games as HTML: an evaluation graph like
+// Package htmlreport renders analysed games as HTML: an evaluation graph like
 // Lichess's (inline SVG), the players' accuracy and judgement counts, the
 // move list in which every move opens its position (and, for a judged move,
 // the engine's best line) on an SVG board, the expected winrate at the
@@ -10,4 +10,4 @@
 // Write produces one self-contained file (inline CSS, JavaScript and SVG;
 // nothing is fetched); Game renders one game's fragment for the web console,
 // which serves Styles and Script as static assets instead.
-package report
+package htmlreport

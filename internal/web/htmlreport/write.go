@@ -1,4 +1,4 @@
-package report
+package htmlreport
 
 import (
 	_ "embed"
@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/outpostchess/outpost/analysis"
-	areport "github.com/outpostchess/outpost/analysis/report"
+	"github.com/outpostchess/outpost/analysis/report"
 )
 
 //go:embed assets/report.css
@@ -105,7 +105,7 @@ func Write(w io.Writer, analyses []*analysis.Analysis) error {
 // such section. The page is written to w as it is rendered, game by game;
 // the bounds (MaxPlies, MaxPagePlies) are checked before anything is
 // written.
-func WriteEWR(w io.Writer, analyses []*analysis.Analysis, moments areport.EWRSet) error {
+func WriteEWR(w io.Writer, analyses []*analysis.Analysis, moments report.EWRSet) error {
 	for i, a := range analyses {
 		if a == nil {
 			return fmt.Errorf("report: html: game %d: no analysis", i+1)
@@ -129,7 +129,7 @@ func WriteEWR(w io.Writer, analyses []*analysis.Analysis, moments areport.EWRSet
 	for i, a := range analyses {
 		ms, ok := moments[a]
 		if ok && ms == nil {
-			ms = []areport.EWRMoment{}
+			ms = []report.EWRMoment{}
 		}
 		if err := WriteGame(w, a, fmt.Sprintf("g%d", i+1), ms); err != nil {
 			return err

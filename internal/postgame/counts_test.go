@@ -1,0 +1,59 @@
+package postgame_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/analysis/ewr/ewrtest"
+	"github.com/outpostchess/outpost/bots/score"
+	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/internal/postgame"
+	"github.com/outpostchess/outpost/internal/store"
+)
+
+// mateEngine is a fake Stockfish for the post-game analysis: every
+// position is level except the one after 3...Nf6??, where White mates in
+// one (Qxf7#), so the summary has a judged move and an expected-winrate
+// line.
+type mateEngine struct{}
+
+func (mateEngine) Analyse(_ context.Context, pos uci.Position, lim uci.Limits) (*uci.Result, error) {
+	s, best := score.CP(10), "a2a3"
+	if len(pos.Moves) == 6 {
+		s, best = score.Mate(1), "h5f7"
+	}
+	return &uci.Result{BestMove: best, Lines: []uci.Info{{MultiPV: 1, Depth: 10, HasScore: true, Score: s, PV: []string{best}}}}, nil
+}
+func (mateEngine) NewGame(context.Context) error { return nil }
+func (mateEngine) Restart(context.Context) error { return nil }
+func (mateEngine) Close() error                  { return nil }
+
+// TestOneSummaryCounts: one summary replays the game once for its analysis
+// and once for the expected winrate, and builds its analysis once. Before
+// the one pass it replayed four times (postgame's own replay of the stored
+// moves for their SAN, the analysis's positions, ewr.AnalyseMoment's board
+// and Calculate's root again); a replay or a build added back fails here.
+func TestOneSummaryCounts(t *testing.T) {
+	pc := analysis.PoolConfig{Workers: 1, Factory: func(context.Context, int) (analysis.Searcher, error) { return mateEngine{}, nil }}
+	sum := postgame.New(pc, 20_000, "OutpostBot")
+	defer sum.Close()
+	sum.WithEWR(postgame.EWROptions{Prober: ewrtest.UniformProber{}, Evaluator: ewrtest.LevelEvaluator{}, Mode: ewr.ModeFast})
+	g := store.Game{ID: "count001", Opponent: "someone", OpponentRating: 1500, Color: "white", Status: "mate", Winner: "white",
+		Moves: "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7"}
+	var counts analysis.Counts
+	s, err := sum.Summarise(analysis.WithCounts(context.Background(), &counts), postgame.Request{Game: g})
+	require.NoError(t, err)
+	require.NotNil(t, s.Analysis)
+	require.Len(t, s.Lines, 3, "two sides and the expected winrate: %q", s.Lines)
+	assert.True(t, strings.HasPrefix(s.Lines[2], "Critical moment 3... Nf6"), s.Lines[2])
+	assert.Contains(t, s.Lines[1], "Worst: 3... Nf6??", "the chat's worst is the line's moment")
+	assert.Equal(t, "Qxf7#", s.Analysis.Game.Moves[6].SAN, "the analysis wrote the SAN of the stored UCI moves")
+	assert.Equal(t, int64(2), counts.Replays.Load(), "replays: one for the analysis, one for the expected winrate")
+	assert.Equal(t, int64(1), counts.Builds.Load(), "builds of the analysis")
+}
