@@ -17,6 +17,8 @@ import (
 const serveSynopsis = "[--addr 127.0.0.1:8090] [--store FILE] [--config FILE] [--token-file FILE] [--tls-cert FILE --tls-key FILE | --plain-http] [--engine CMD] [--no-ewr]"
 
 // runServe implements `outpost serve`: the local web console.
+// Long: eleven flags and their defaults from the config ([web], [store],
+// [analysis]); the work is in web.New and app.LazyEWR.
 func runServe(ctx context.Context, env *Env, args []string) (err error) {
 	fs := newFlags(env, "serve", serveSynopsis)
 	cfgPath := configFlag(fs, "configuration file (TOML): [web], [store] path, [analysis] engine; the knobs editor saves knob sets into it")
