@@ -97,10 +97,11 @@ func TestLichessEvalsReproduceLichess(t *testing.T) {
 			stated += checkStated(t, name+" black", a.Players.Black, g.Lichess.Black)
 		}
 	}
-	// every judgement comment of the inputs: 109 in the PGNs ("was best")
-	// plus 29 in the JSON exports
-	if total != 138 {
-		t.Errorf("checked %d Lichess judgements, want 138", total)
+	// every judgement comment of the inputs: 109 in the PGNs with [%eval]
+	// ("was best"), 24 in eOXqcPAS.pgn (a literate export: the evals stand
+	// in its judgement comments) and 29 in the JSON exports
+	if total != 162 {
+		t.Errorf("checked %d Lichess judgements, want 162", total)
 	}
 	// stated figures: CCW6EEru.pgn (ACPL, counts), both JSON exports
 	// (ACPL, counts; q7ZvsdUF also accuracy) = 3 games x 2 players + 2 accuracies

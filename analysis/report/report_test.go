@@ -52,7 +52,7 @@ func TestTextReport(t *testing.T) {
 		"  27  14. Qf3?        +0.44  Mistake     Nd3      (1.90 → 0.44)",
 		"White Lance5500                    90    26           5        2        1",
 		"Lichess comparison: judgements 15 Lichess / 15 ours / 15 same name",
-		"All 7 compared games: judgements 109 Lichess / 109 ours / 109 same name (1.00); flagged P 1.00 R 1.00 F1 1.00",
+		"All 8 compared games: judgements 133 Lichess / 133 ours / 133 same name (1.00); flagged P 1.00 R 1.00 F1 1.00",
 		"Skipped:\n  bad.pgn: game 2: broken",
 		"#-2",
 	} {
@@ -78,7 +78,7 @@ func TestJSONReport(t *testing.T) {
 	}
 	agg := doc["aggregate"].(map[string]any)
 	j := agg["judgments"].(map[string]any)
-	if j["lichess"].(float64) != 109 || j["exact"].(float64) != 109 || agg["f1"].(float64) != 1 {
+	if j["lichess"].(float64) != 133 || j["exact"].(float64) != 133 || agg["f1"].(float64) != 1 {
 		t.Errorf("aggregate %v", agg)
 	}
 	g := games[0].(map[string]any)

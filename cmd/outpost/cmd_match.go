@@ -11,6 +11,8 @@ import (
 )
 
 // runMatch plays two engines against each other.
+// Long: sixteen flag definitions and their checks (--sprt, --nodes); the
+// games are bots/match's.
 func runMatch(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "match", "--engine-a SPEC --engine-b SPEC [--games N] [--tc SECONDS | --nodes N] [--sprt ELO0,ELO1] [--concurrency N] [--openings FILE] [--pgn FILE] [--json]")
 	specA := fs.String("engine-a", "", engineSpecUsage("engine A"))

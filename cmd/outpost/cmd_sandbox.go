@@ -95,6 +95,8 @@ func (f *faultFlags) Set(v string) error {
 }
 
 // runSandbox runs the Lichess-compatible sandbox server until ctx ends.
+// Long: twenty flag definitions (accounts, faults, the daily bot-game cap,
+// arenas); the server is internal/sandbox's.
 func runSandbox(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "sandbox", "[--addr HOST:PORT] --account NAME:TOKEN[:bot]... [--fault SPEC]...")
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address (loopback unless --public)")
