@@ -131,12 +131,13 @@ func TestAnalyseEWREndToEnd(t *testing.T) {
 		t.Fatalf("%d games", len(doc.Games))
 	}
 	ms := doc.Games[0].EWR
-	// Each side's worst judgement: 12...Be6?? and 14.Re1??; both players
-	// (1789, 1810) at Maia 1800.
+	// Each side's worst judgement by analysis.Worst (the chat's rule too: a
+	// blunder into a mate loses more than one that loses material), 16...
+	// Re8?? and 17. Bh3??; both players (1789, 1810) at Maia 1800.
 	want := []struct {
 		ply       int
 		side, san string
-	}{{24, "black", "Be6"}, {27, "white", "Re1"}}
+	}{{32, "black", "Re8"}, {33, "white", "Bh3"}}
 	if len(ms) != len(want) {
 		t.Fatalf("%d moments, want %d: %+v", len(ms), len(want), ms)
 	}
@@ -158,7 +159,10 @@ func TestAnalyseEWREndToEnd(t *testing.T) {
 			t.Errorf("moment %d: %+v", m.Ply, m)
 		}
 		for _, mv := range []*report.EWRMove{m.Played, m.Best} {
-			if mv.ExpectedWinrate < 0 || mv.ExpectedWinrate > 1 || mv.Confidence <= 0 || mv.Confidence > 1 ||
+			// Confidence is the tree's coverage: 0 only when nothing below
+			// the move was expanded (TreeDepth 0, the figure is the base).
+			if mv.ExpectedWinrate < 0 || mv.ExpectedWinrate > 1 || mv.Confidence < 0 || mv.Confidence > 1 ||
+				(mv.Confidence == 0 && mv.TreeDepth != 0) ||
 				mv.ConfidenceLabel == "" || mv.SAN == "" || len(mv.UCI) < 4 {
 				t.Errorf("moment %d move %+v", m.Ply, mv)
 			}

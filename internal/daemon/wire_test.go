@@ -49,8 +49,9 @@ func TestCompareSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	deep, _ := analysis.Preset("deep") // the preset's budget, named
 	if !s.Enabled || s.Users[0] != "alice" || s.Interval != time.Hour || s.MaxGames != 7 || s.Since != 48*time.Hour ||
-		s.Budget != analysis.Presets["deep"] || s.Engine[0] != "sf" || s.HashMB != 32 {
+		s.Budget != deep || s.Engine[0] != "sf" || s.HashMB != 32 {
 		t.Errorf("schedule %+v", s)
 	}
 	c.Nodes = 1234

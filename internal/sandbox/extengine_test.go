@@ -191,3 +191,57 @@ func mustStart(t *testing.T) *board.Board {
 	}
 	return b
 }
+
+// A whole exchange through the recording client, so that every
+// external-engine operation is answered 2xx and validated against the
+// spec: get and update a registration, a request, its job and upload.
+func TestExternalEngineExchangeValidated(t *testing.T) {
+	e := newEnv(t, Config{EngineAcquireWait: 10 * time.Millisecond})
+	id, secret := e.register(goodReg)
+	if status, b := e.do(tokAlice, "GET", "/api/external-engine/"+id, nil); status != 200 || !strings.Contains(string(b), `"My engine"`) {
+		t.Fatalf("get: %d %s", status, b)
+	}
+	req, _ := http.NewRequest("PUT", e.url+"/api/external-engine/"+id,
+		strings.NewReader(strings.Replace(goodReg, "My engine", "My engine 2", 1)))
+	req.Header.Set("Authorization", "Bearer "+tokAlice)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := e.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `"My engine 2"`) {
+		t.Fatalf("put: %d %s", resp.StatusCode, b)
+	}
+	got := make(chan string, 1)
+	go func() {
+		req, _ := http.NewRequest("POST", e.url+"/api/external-engine/"+id+"/analyse",
+			strings.NewReader(analyseBody(secret, workFields+`,"moves":["e2e4"],"depth":1`)))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := e.client.Do(req)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		got <- string(b)
+	}()
+	job := acquire(t, e, "0123456789abcdef0123")
+	up, _ := http.NewRequest("POST", e.url+"/api/external-engine/work/"+job,
+		strings.NewReader("info multipv 1 depth 1 score cp 10 nodes 5 time 1 pv e7e5 g1f3\nbestmove e7e5\n"))
+	up.Header.Set("Content-Type", "text/plain")
+	resp, err = e.client.Do(up)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("upload: %d", resp.StatusCode)
+	}
+	// Black to move: White's view of cp 10 is -10.
+	if out := <-got; !strings.Contains(out, `"bestmove":"e7e5"`) || !strings.Contains(out, `"cp":-10`) {
+		t.Errorf("requester got %s", out)
+	}
+}
