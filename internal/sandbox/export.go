@@ -150,24 +150,9 @@ func (s *Server) handleUserGames(w http.ResponseWriter, r *http.Request, _ *acco
 	if maxN > 0 && len(games) > maxN {
 		games = games[:maxN]
 	}
-	sub := newSubscriber()
-	var pgns []string
-	for _, g := range games {
-		if wantsJSON(r) {
-			sub.send(s.exportJSON(g, opt, base))
-		} else {
-			pgns = append(pgns, s.pgn(g, opt, base))
-		}
-	}
-	sub.end()
+	sub, pgns := s.exportGames(r, games, opt, base)
 	s.mu.Unlock()
-	if wantsJSON(r) {
-		s.serveStream(w, r, sub)
-		return
-	}
-	w.Header().Set("Content-Type", "application/x-chess-pgn")
-	w.Header().Set("Access-Control-Allow-Origin", "*")
-	_, _ = w.Write([]byte(strings.Join(pgns, "\n\n")))
+	s.serveExport(w, r, sub, pgns)
 }
 
 // AttachCloudEval makes GET /api/cloud-eval answer ev for the position fen.
@@ -243,4 +228,32 @@ func (s *Server) ExportPGN(gameID string) (string, error) {
 		return "", fmt.Errorf("sandbox: export %s: %w", gameID, ErrNoGame)
 	}
 	return s.pgn(g, exportOptions{clocks: true, evals: true, literate: true}, s.baseURL), nil
+}
+
+// exportGames renders games for a games export (called with mu held): as
+// ndjson lines on a finished subscriber when the request wants JSON, else
+// as PGN texts.
+func (s *Server) exportGames(r *http.Request, games []*game, opt exportOptions, base string) (*subscriber, []string) {
+	sub := newSubscriber()
+	var pgns []string
+	for _, g := range games {
+		if wantsJSON(r) {
+			sub.send(s.exportJSON(g, opt, base))
+		} else {
+			pgns = append(pgns, s.pgn(g, opt, base))
+		}
+	}
+	sub.end()
+	return sub, pgns
+}
+
+// serveExport writes what exportGames rendered (without mu).
+func (s *Server) serveExport(w http.ResponseWriter, r *http.Request, sub *subscriber, pgns []string) {
+	if wantsJSON(r) {
+		s.serveStream(w, r, sub)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-chess-pgn")
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	_, _ = w.Write([]byte(strings.Join(pgns, "\n\n")))
 }

@@ -140,17 +140,10 @@ func (s *Server) handleEngineGet(w http.ResponseWriter, r *http.Request, acc *ac
 		return
 	}
 	s.ext.mu.Lock()
-	e := s.ext.regs[r.PathValue("id")]
-	var out extEngine
-	if e != nil && e.UserID == acc.id {
-		out = *e
+	defer s.ext.mu.Unlock()
+	if e := s.ownEngine(w, r, acc); e != nil {
+		writeJSON(w, http.StatusOK, *e)
 	}
-	s.ext.mu.Unlock()
-	if out.ID == "" {
-		writeError(w, http.StatusNotFound, "No such engine")
-		return
-	}
-	writeJSON(w, http.StatusOK, out)
 }
 
 // readRegistration decodes and checks a create or update body.
@@ -217,13 +210,10 @@ func (s *Server) handleEngineUpdate(w http.ResponseWriter, r *http.Request, acc 
 	}
 	s.ext.mu.Lock()
 	defer s.ext.mu.Unlock()
-	e := s.ext.regs[r.PathValue("id")]
-	if e == nil || e.UserID != acc.id {
-		writeError(w, http.StatusNotFound, "No such engine")
-		return
+	if e := s.ownEngine(w, r, acc); e != nil {
+		e.apply(reg)
+		writeJSON(w, http.StatusOK, *e)
 	}
-	e.apply(reg)
-	writeJSON(w, http.StatusOK, *e)
 }
 
 func (s *Server) handleEngineDelete(w http.ResponseWriter, r *http.Request, acc *account) {
@@ -232,13 +222,22 @@ func (s *Server) handleEngineDelete(w http.ResponseWriter, r *http.Request, acc 
 	}
 	s.ext.mu.Lock()
 	defer s.ext.mu.Unlock()
+	if e := s.ownEngine(w, r, acc); e != nil {
+		delete(s.ext.regs, e.ID)
+		writeOK(w)
+	}
+}
+
+// ownEngine returns the request's {id} registration when it is acc's, or
+// answers 404 (another user's engine is not told apart from none) and
+// returns nil. Called with s.ext.mu held.
+func (s *Server) ownEngine(w http.ResponseWriter, r *http.Request, acc *account) *extEngine {
 	e := s.ext.regs[r.PathValue("id")]
 	if e == nil || e.UserID != acc.id {
 		writeError(w, http.StatusNotFound, "No such engine")
-		return
+		return nil
 	}
-	delete(s.ext.regs, e.ID)
-	writeOK(w)
+	return e
 }
 
 // ExternalEngines returns the registrations (for tests and inspection),

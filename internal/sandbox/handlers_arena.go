@@ -308,29 +308,18 @@ func (s *Server) handleArenaGames(w http.ResponseWriter, r *http.Request, _ *acc
 		writeError(w, http.StatusNotFound, "Not found")
 		return
 	}
-	sub := newSubscriber()
-	var pgns []string
-	base := s.baseURL
+	var games []*game
 	for i := len(a.pairings) - 1; i >= 0; i-- {
 		p := a.pairings[i]
 		g := s.games[p.gameID]
 		if g == nil || (player != "" && p.white != player && p.black != player) {
 			continue
 		}
-		if wantsJSON(r) {
-			sub.send(s.exportJSON(g, opt, base))
-		} else {
-			pgns = append(pgns, s.pgn(g, opt, base))
-		}
+		games = append(games, g)
 	}
-	sub.end()
+	sub, pgns := s.exportGames(r, games, opt, s.baseURL)
 	s.mu.Unlock()
-	if wantsJSON(r) {
-		s.serveStream(w, r, sub)
-		return
-	}
-	w.Header().Set("Content-Type", "application/x-chess-pgn")
-	_, _ = w.Write([]byte(strings.Join(pgns, "\n\n")))
+	s.serveExport(w, r, sub, pgns)
 }
 
 // handleArenasCreatedBy serves GET /api/user/{username}/tournament/created
