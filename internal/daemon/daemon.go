@@ -137,6 +137,12 @@ type Daemon struct {
 
 	wg         sync.WaitGroup // game runners and background workers
 	analyseReq chan struct{}  // wakes the analysis worker
+	// chatSettled is closed once the chat lines a crash or a shutdown
+	// left unsent have been resolved (resumeChat): summaries are posted
+	// only after it, so that a game's goodbye comes before its summary
+	// and the summary is never marked posted while its game's goodbye is
+	// still unresolved.
+	chatSettled chan struct{}
 	// gamesChanged is closed (and replaced) whenever games changes.
 	gamesChanged chan struct{}
 	lastBusy     time.Time   // last time a game was running (matchmaking)
@@ -184,7 +190,7 @@ func New(o Options) (*Daemon, error) {
 		cfg: o.Config, api: o.Client, bot: o.Client.Bot(), store: o.Store, eng: o.Engines, sum: o.Summariser, lines: o.SummaryLines,
 		hooks: o.Hooks, log: o.Logger, bg: o.Background,
 		games: map[string]*gameSlot{}, runners: map[string]int{}, accepted: map[string]accepted{}, outgoing: map[string]outgoing{},
-		analyseReq: make(chan struct{}, 1), gamesChanged: make(chan struct{}),
+		analyseReq: make(chan struct{}, 1), gamesChanged: make(chan struct{}), chatSettled: make(chan struct{}),
 	}
 	d.srvKey = serverKey(o.Client.BaseURL())
 	if src := o.Config.Matchmaking.BlockListSources; len(src) > 0 {
@@ -242,8 +248,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 	streamCtx, stopStream := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopStream()
 
-	if err := d.resume(ctx, gamesCtx); err != nil {
+	live, err := d.resume(ctx, gamesCtx)
+	if err != nil {
 		d.log.Warn().Err(err).Msg("resume ongoing games")
+	}
+	if live != nil {
+		d.resumeChat(gamesCtx, live)
+	} else {
+		close(d.chatSettled) // the games in progress are unknown: nothing to resume
 	}
 	d.wg.Add(1)
 	go func() { defer d.wg.Done(); d.analysisWorker(gamesCtx) }()

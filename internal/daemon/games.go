@@ -18,22 +18,23 @@ import (
 // resume restarts the runners of games in progress (the account's playing
 // list) before any new challenge is considered, so that the concurrency
 // limit holds across restarts, and closes the games that ended while the
-// daemon was down.
-func (d *Daemon) resume(ctx, gamesCtx context.Context) error {
+// daemon was down. It returns the games in progress (nil when they could not
+// be listed), whose chat lines are left to their runners (resumeChat).
+func (d *Daemon) resume(ctx, gamesCtx context.Context) (live map[string]bool, err error) {
 	ongoing, err := persist(ctx, "list ongoing games", d, func(ctx context.Context) (*lichess.OngoingGames, error) {
 		return d.api.OngoingGames(ctx, 50)
 	})
 	if err != nil {
-		return fmt.Errorf("list ongoing games: %w", err)
+		return nil, fmt.Errorf("list ongoing games: %w", err)
 	}
-	live := map[string]bool{}
+	live = map[string]bool{}
 	for _, g := range ongoing.NowPlaying {
 		live[gameIDOf(g)] = true
 		d.startGame(gamesCtx, g)
 	}
 	active, err := d.store.ActiveGames(ctx)
 	if err != nil {
-		return err
+		return live, err
 	}
 	for _, g := range active {
 		if live[g.ID] {
@@ -42,9 +43,8 @@ func (d *Daemon) resume(ctx, gamesCtx context.Context) error {
 		d.log.Info().Str("game", g.ID).Msg("game ended while the daemon was down")
 		d.finishFromServer(gamesCtx, g.ID)
 	}
-	d.resumeChat(gamesCtx, live)
 	d.writeMissedRecords(gamesCtx)
-	return nil
+	return live, nil
 }
 
 func gameIDOf(g lichess.GameInfo) string {

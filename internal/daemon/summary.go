@@ -139,6 +139,11 @@ func (d *Daemon) failAnalysis(ctx context.Context, id string, reason error) {
 // already posted are not posted again).
 // It reports whether the summary went back to the queue (to be retried).
 func (d *Daemon) post(ctx context.Context, a store.Analysis) (requeued bool) {
+	select {
+	case <-d.chatSettled: // the goodbyes left unsent at start come first
+	case <-ctx.Done():
+		return false
+	}
 	ok, err := d.store.BeginPost(ctx, a.GameID)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -216,7 +221,8 @@ func (d *Daemon) chatPoster() *chatonce.Poster {
 // otherwise never resolved, since no runner posts it again once the game is
 // over. The lines of games still in progress (live) are left to their
 // runners and the summaries to the summary queue, which post them again
-// themselves (two posters of one line at once could both post it).
+// themselves (two posters of one line at once could both post it). It
+// closes chatSettled when done, which the summary posts wait for.
 func (d *Daemon) resumeChat(ctx context.Context, live map[string]bool) {
 	keep := func(key string) bool {
 		game, rest, ok := strings.Cut(key, ":")
@@ -226,6 +232,7 @@ func (d *Daemon) resumeChat(ctx context.Context, live map[string]bool) {
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()
+		defer close(d.chatSettled)
 		n, err := d.chatPoster().Resume(ctx, keep)
 		if err != nil && ctx.Err() == nil {
 			d.log.Warn().Err(err).Msg("resume chat lines left unsent")

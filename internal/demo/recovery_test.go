@@ -396,6 +396,11 @@ type stallWatch struct {
 	released   bool
 	postedChat []sandbox.ChatLine // the chat when the summary was marked posted
 	postedLate bool               // the summary was marked posted after the stall ended
+	// storePath and postedFlags: the greeting and goodbye flags in the
+	// store when the summary was marked posted (a game's goodbye is
+	// resolved before its summary is posted, also after a restart)
+	storePath   string
+	postedFlags map[string]string
 }
 
 // onRequest is the sandbox's OnRequest hook.
@@ -423,9 +428,39 @@ func (w *stallWatch) onRequest(r sandbox.RequestRecord) {
 // summaryPosted is the daemon's SummaryPosted hook.
 func (w *stallWatch) summaryPosted(id string, _ []string) {
 	chat := w.srv.Load().Chat(id)
+	flags := map[string]string{}
+	if w.storePath != "" {
+		flags = chatFlags(w.storePath, id+":greeting:", id+":goodbye:")
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.postedChat, w.postedLate = chat, w.released
+	w.postedChat, w.postedLate, w.postedFlags = chat, w.released, flags
+}
+
+// chatFlags reads the chatonce flags whose keys start with one of the
+// prefixes from the store at path (opened beside the running daemon's).
+func chatFlags(path string, prefixes ...string) map[string]string {
+	ctx := context.Background()
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return map[string]string{"open store": err.Error()}
+	}
+	defer st.Close()
+	out := map[string]string{}
+	for _, f := range []string{"queued", "sending", "sent"} {
+		keys, err := st.CacheKeysWithValue(ctx, chatonce.Kind, []byte(f))
+		if err != nil {
+			out["list flags"] = err.Error()
+		}
+		for _, k := range keys {
+			for _, p := range prefixes {
+				if strings.HasPrefix(k, p) {
+					out[k] = f
+				}
+			}
+		}
+	}
+	return out
 }
 
 // botLines counts the bot's chat lines of a game by room and text.
@@ -483,7 +518,11 @@ func TestStallAtGameEndChatOnce(t *testing.T) {
 			if !tt.greet {
 				cfg.Game.Greeting, cfg.Game.Goodbye = "", ""
 			}
+			dir := t.TempDir()
 			w := &stallWatch{}
+			if tt.greet {
+				w.storePath = filepath.Join(dir, "outpost.db")
+			}
 			var restart chan struct{}
 			if tt.restart {
 				restart = make(chan struct{}, 1)
@@ -498,7 +537,7 @@ func TestStallAtGameEndChatOnce(t *testing.T) {
 			sum := &twoLineSummariser{}
 			out := &testkit.SyncBuffer{}
 			res, err := Run(ctx, Options{Config: cfg, Games: 1, TC: "1+0", SparringResignAfter: 4, Out: out,
-				Summariser: sum, Dir: t.TempDir(), Logger: testLogger(t), Ready: ready, Restart: restart,
+				Summariser: sum, Dir: dir, Logger: testLogger(t), Ready: ready, Restart: restart,
 				Sandbox: sandbox.Config{OnRequest: w.onRequest},
 				Client:  lichess.Options{RequestTimeout: stallTimeout, RetryWaitMin: 10 * time.Millisecond, RetryWaitMax: 50 * time.Millisecond},
 				Hooks: daemon.Hooks{
@@ -559,6 +598,14 @@ func TestStallAtGameEndChatOnce(t *testing.T) {
 			if tt.greet {
 				for _, r := range cfg.Game.GreetingRooms {
 					keys = append(keys, id+":greeting:"+r, id+":goodbye:"+r)
+				}
+			}
+			if tt.greet {
+				// the goodbye (held by the stall, resolved by the new
+				// daemon's chat resume in the restart case) was settled
+				// before the summary was posted
+				for _, r := range cfg.Game.GreetingRooms {
+					assert.Equal(t, "sent", w.postedFlags[id+":goodbye:"+r], "goodbye flag when the summary was marked posted: %v", w.postedFlags)
 				}
 			}
 			for _, k := range keys {
