@@ -20,6 +20,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/analysis"
@@ -401,12 +402,20 @@ func TestClusterRolesLeastPrivilege(t *testing.T) {
 	if want := localOutcomes(t, chunks); !reflect.DeepEqual(got, want) {
 		t.Errorf("cluster outcomes %+v, local %+v", got, want)
 	}
-	st, err := client.Status(ctx)
-	if err != nil || len(st.Workers) != 2 {
-		t.Fatalf("status as client: %v, %v; want both workers", err, st)
-	}
+	// both workers are listed: the one that took the work wrote its
+	// heartbeat before taking any (Worker.Run); the other may have started
+	// after the job was done on a busy machine, so its first heartbeat is
+	// waited for
+	var st *cluster.ClusterStatus
+	ok := assert.Eventually(t, func() bool {
+		st, err = client.Status(ctx)
+		return err == nil && len(st.Workers) == 2
+	}, 30*time.Second, 10*time.Millisecond)
 	if err := errors.Join(stop(), stop2()); err != nil {
 		t.Fatal(err)
+	}
+	if !ok {
+		t.Fatalf("status as client: %v, %v; want both workers", err, st)
 	}
 	// a job waits in the work stream, no worker running
 	jctx, cancelJob := context.WithCancel(ctx)

@@ -140,11 +140,15 @@ func (w *Worker) Run(ctx context.Context) error {
 		return fmt.Errorf("cluster: worker %s: bucket: %w", w.ID, err)
 	}
 	state := WorkerState{ID: w.ID, Host: host, Engines: w.Engines, Started: time.Now().UTC()}
+	// The first heartbeat is written before any work is taken: a worker
+	// that has done work is always listed in the cluster's status.
+	var rate rateWindow
+	w.beat(ctx, kv, &state, &rate)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		w.heartbeat(ctx, kv, state)
+		w.heartbeat(ctx, kv, state, rate)
 	}()
 	errs := make(chan error, w.Engines)
 	for i := 0; i < w.Engines; i++ {
@@ -180,24 +184,30 @@ func (w *Worker) statusKey() string {
 	return w.Conn.Identity + "." + w.ID
 }
 
-func (w *Worker) heartbeat(ctx context.Context, kv jetstream.KeyValue, st WorkerState) {
+// heartbeat writes the worker's state every heartbeatEvery until ctx ends
+// (the first one is written by Run before the work starts).
+func (w *Worker) heartbeat(ctx context.Context, kv jetstream.KeyValue, st WorkerState, r rateWindow) {
 	t := time.NewTicker(heartbeatEvery)
 	defer t.Stop()
-	var r rateWindow
 	for {
-		st.Busy = int(w.busy.Load())
-		st.Chunks, st.Failed, st.Positions, st.Nodes = w.chunks.Load(), w.failed.Load(), w.positions.Load(), w.nodes.Load()
-		st.Updated = time.Now().UTC()
-		st.Rate = r.add(st.Updated, st.Positions)
-		if b, err := json.Marshal(st); err == nil {
-			if _, err := kv.Put(ctx, w.statusKey(), b); err != nil && ctx.Err() == nil {
-				w.Logger.Warn().Err(err).Msg("cluster: heartbeat")
-			}
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		w.beat(ctx, kv, &st, &r)
+	}
+}
+
+// beat writes the worker's state once, with its counters now.
+func (w *Worker) beat(ctx context.Context, kv jetstream.KeyValue, st *WorkerState, r *rateWindow) {
+	st.Busy = int(w.busy.Load())
+	st.Chunks, st.Failed, st.Positions, st.Nodes = w.chunks.Load(), w.failed.Load(), w.positions.Load(), w.nodes.Load()
+	st.Updated = time.Now().UTC()
+	st.Rate = r.add(st.Updated, st.Positions)
+	if b, err := json.Marshal(*st); err == nil {
+		if _, err := kv.Put(ctx, w.statusKey(), b); err != nil && ctx.Err() == nil {
+			w.Logger.Warn().Err(err).Msg("cluster: heartbeat")
 		}
 	}
 }
