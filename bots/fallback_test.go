@@ -396,3 +396,30 @@ func TestFallbackCallerGaveUpIsNoEngineFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetWithin: the budget's worst case under the Fallback (budget plus
+// twice its grace, for a move without a clock) fits within the total it is
+// given, and one millisecond more would not: it is the largest such budget.
+func TestBudgetWithin(t *testing.T) {
+	worst := func(b time.Duration) time.Duration { return b + 2*grace(engine.Limits{}, true, b) }
+	for _, total := range []time.Duration{
+		101 * time.Millisecond, 200 * time.Millisecond, 350 * time.Millisecond,
+		500 * time.Millisecond, 800 * time.Millisecond, time.Second, 3500 * time.Millisecond,
+		9800 * time.Millisecond, time.Hour,
+	} {
+		b := BudgetWithin(total)
+		if w := worst(b); w > total && total > 2*minGrace {
+			t.Errorf("total %v: budget %v has worst case %v", total, b, w)
+		}
+		if total > 2*minGrace+time.Millisecond {
+			if w := worst(b + time.Millisecond); w <= total {
+				t.Errorf("total %v: budget %v is not the largest (%v + 1 ms has worst case %v)", total, b, b, w)
+			}
+		}
+	}
+	for _, total := range []time.Duration{0, 10 * time.Millisecond, 2 * minGrace} {
+		if got := BudgetWithin(total); got != time.Millisecond {
+			t.Errorf("total %v, within two graces: budget %v, want the 1 ms floor", total, got)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/score"
@@ -46,7 +47,11 @@ type Config struct {
 	// resent, with the same contract as NewAlarm. Nil uses a wall-clock
 	// timer; tests inject it to fire retries on their own events.
 	RetryAlarm func(d time.Duration) (fired <-chan time.Time, stop func())
-	Logger     zerolog.Logger
+	// Now is the clock a move's time is counted on, from the arrival of
+	// the game state it answers (nil: time.Now); tests inject it to put a
+	// known delay between a state's arrival and the engine's start.
+	Now    func() time.Time
+	Logger zerolog.Logger
 }
 
 // Outcome is how a game ended, as the runner saw it.
@@ -138,6 +143,9 @@ func New(cfg Config, api GameAPI, eng engine.Engine, j Journal) *Runner {
 		cfg.UnknownOutcomeRetry = 2 * time.Second
 	}
 	cfg.Me = strings.ToLower(cfg.Me)
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	return &Runner{
 		cfg: cfg, api: api, eng: eng, journal: j,
 		log:         cfg.Logger.With().Str("game", cfg.GameID).Logger(),
@@ -302,7 +310,7 @@ func (r *Runner) leaveIllegal(ctx context.Context, cause error) error {
 // onState brings the runner up to date with a game state and acts on it. It
 // reports whether the game is over.
 func (r *Runner) onState(ctx context.Context, s *lichess.GameState) bool {
-	r.state, r.stateAt = s, time.Now()
+	r.state, r.stateAt = s, r.cfg.Now()
 	moves := s.MoveList()
 	before := len(r.gameMoves)
 	if err := r.syncBoard(moves); err != nil {
@@ -378,37 +386,50 @@ func (r *Runner) ourTurn() bool {
 // move's deadline (Limits.Deadline) set by Outpost's time plan
 // (bots/timeman) for every engine: from the remaining clock, the increment,
 // the move overhead and, before our first move, the server's first-move
-// deadline (gameState.expiration) whenever it is present.
+// deadline (gameState.expiration) whenever it is present. The time since
+// the state arrived is spent already, on the clock or the fixed move time
+// alike. A move without a clock (correspondence, unlimited) holds its
+// move time whatever the engine does: its deadline leaves room for the
+// Fallback's grace (bots.BudgetWithin), which a clock move's deadline,
+// a fraction of the clock, has anyway.
 func (r *Runner) limits() engine.Limits {
-	lim := r.clockLimits()
+	elapsed := r.sinceState()
+	lim := r.clockLimits(elapsed)
 	white := r.color == lichess.White
 	if e := r.state.Expiration; e != nil && e.MillisToMove > 0 {
 		total := time.Duration(e.MillisToMove) * time.Millisecond
-		left := total - time.Duration(e.IdleMillis)*time.Millisecond - time.Since(r.stateAt)
+		left := total - time.Duration(e.IdleMillis)*time.Millisecond - elapsed
 		lim.FirstMoveTotal, lim.FirstMoveLeft = total, max(left, time.Millisecond)
 	}
 	if p := timeman.Plan(lim, white); p.Bounded {
 		lim.Deadline = p.Deadline
+		if !lim.HasClock() && lim.MoveTime > 0 {
+			lim.Deadline = min(lim.Deadline, bots.BudgetWithin(p.Deadline))
+		}
 	}
 	return lim
 }
 
+// sinceState is the time since the latest state arrived.
+func (r *Runner) sinceState() time.Duration { return max(r.cfg.Now().Sub(r.stateAt), 0) }
+
 // clockLimits turns the clock of the latest state into engine limits: the
-// clocks and increments, or a fixed move time without a real-time clock.
-func (r *Runner) clockLimits() engine.Limits {
+// clocks and increments, or a fixed move time without a real-time clock,
+// less the time elapsed since the state arrived.
+func (r *Runner) clockLimits(elapsed time.Duration) engine.Limits {
 	lim := engine.Limits{MoveOverhead: r.cfg.Game.MoveOverhead}
 	if r.full.Clock == nil || (r.state.WTime == 0 && r.state.BTime == 0) {
 		lim.MoveTime = r.cfg.Game.CorrespondenceMoveTime
 		if lim.MoveTime <= 0 {
 			lim.MoveTime = 10 * time.Second
 		}
+		lim.MoveTime = max(lim.MoveTime-elapsed, time.Millisecond)
 		return lim
 	}
 	s := r.state
 	lim.WTime, lim.BTime = s.TimeLeft(lichess.White), s.TimeLeft(lichess.Black)
 	lim.WInc, lim.BInc = s.Increment(lichess.White), s.Increment(lichess.Black)
 	// The clock ran on while the state travelled and was processed.
-	elapsed := time.Since(r.stateAt)
 	if r.color == lichess.White {
 		lim.WTime = max(lim.WTime-elapsed, time.Millisecond)
 	} else {
