@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -58,6 +59,22 @@ type APIError struct {
 	// limit ends: ours for a 429 (Client.BotGamesLimitedUntil), the
 	// challenged or challenging bot's for a 400.
 	LimitEnd time.Time
+	// TokenScopes and AcceptedScopes are Lichess's X-OAuth-Scopes (the
+	// token's scopes) and X-Accepted-OAuth-Scopes (the endpoint's: any one
+	// will do) headers, comma-separated as sent ("" when absent).
+	TokenScopes, AcceptedScopes string
+}
+
+// missingScopePrefix begins lila's 403 for a token without the scope an
+// endpoint needs (modules/oauth/src/main/OAuthServer.scala MissingScope:
+// "Missing scope: bot:play", the accepted scopes joined by " || ").
+const missingScopePrefix = "Missing scope"
+
+// MissingScope reports whether the answer is Lichess's 403 for a token
+// that lacks the endpoint's scope; errors.Is(err, ErrMissingScope) says
+// the same of any error wrapping it.
+func (e *APIError) MissingScope() bool {
+	return e.Status == http.StatusForbidden && strings.HasPrefix(e.Message, missingScopePrefix)
 }
 
 // BotGamesLimitKey is the ratelimit key of Lichess's daily cap on a BOT
@@ -88,6 +105,10 @@ func (e *APIError) Error() string {
 	if e.LimitKey == BotGamesLimitKey && !e.LimitEnd.IsZero() {
 		s += " (daily bot-game limit until " + e.LimitEnd.UTC().Format(time.RFC3339) + ")"
 	}
+	if e.MissingScope() {
+		s += fmt.Sprintf(" (%v: the token has [%s], the endpoint accepts any of [%s]; create a token with one of them)",
+			ErrMissingScope, e.TokenScopes, e.AcceptedScopes)
+	}
 	return s
 }
 
@@ -100,6 +121,8 @@ func (e *APIError) Is(target error) bool {
 		return e.Status == http.StatusUnauthorized
 	case ErrForbidden:
 		return e.Status == http.StatusForbidden
+	case ErrMissingScope:
+		return e.MissingScope()
 	case ErrNotFound:
 		return e.Status == http.StatusNotFound
 	case ErrRateLimited:

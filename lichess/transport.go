@@ -189,7 +189,8 @@ func (c *Client) openRaw(ctx context.Context, r *request) (*http.Response, error
 // apiError builds the error for a non-2xx answer; for a 429 it reports the
 // lockout the transport started.
 func (c *Client) apiError(r *request, resp *http.Response, body []byte) *APIError {
-	e := &APIError{Status: resp.StatusCode, Method: r.method, Path: r.path, Message: c.red.redact(errorMessage(body))}
+	e := &APIError{Status: resp.StatusCode, Method: r.method, Path: r.path, Message: c.red.redact(errorMessage(body)),
+		TokenScopes: c.red.redact(resp.Header.Get("X-OAuth-Scopes")), AcceptedScopes: c.red.redact(resp.Header.Get("X-Accepted-OAuth-Scopes"))}
 	key, d := rateLimitOf(body)
 	switch {
 	case key == BotGamesLimitKey && resp.StatusCode == http.StatusTooManyRequests:

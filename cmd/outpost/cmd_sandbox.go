@@ -44,12 +44,18 @@ func (a *accountFlags) Set(v string) error {
 	return nil
 }
 
-// parseAccountFlag parses NAME:TOKEN[:bot|:human] (the token is never echoed).
+// scopesField introduces an --account flag's token scopes.
+const scopesField = ":scopes="
+
+// parseAccountFlag parses NAME:TOKEN[:bot|:human][:scopes=SCOPE,…] (the
+// token is never echoed). Without scopes= the token has the defaults of
+// the account's kind; "scopes=" alone gives a token with no scope.
 func parseAccountFlag(v string) (sandbox.Account, error) {
-	parts := strings.Split(v, ":")
+	head, scopeList, withScopes := strings.Cut(v, scopesField)
+	parts := strings.Split(head, ":")
 	if len(parts) < 2 || len(parts) > 3 || parts[0] == "" || parts[1] == "" {
 		name := parts[0]
-		return sandbox.Account{}, fmt.Errorf("account %q: want NAME:TOKEN or NAME:TOKEN:bot", name)
+		return sandbox.Account{}, fmt.Errorf("account %q: want NAME:TOKEN, NAME:TOKEN:bot or NAME:TOKEN[:bot|:human]:scopes=SCOPE,…", name)
 	}
 	if !config.ValidUsername(parts[0]) {
 		// as lila's historical usernames (User.historicalUsernameRegex):
@@ -68,6 +74,13 @@ func parseAccountFlag(v string) (sandbox.Account, error) {
 		default:
 			return sandbox.Account{}, fmt.Errorf("account %q: kind %q: want bot or human", parts[0], parts[2])
 		}
+	}
+	if withScopes {
+		sc, err := sandbox.ParseScopes(scopeList)
+		if err != nil {
+			return sandbox.Account{}, fmt.Errorf("account %q: %w", parts[0], err)
+		}
+		acc.Scopes = sc
 	}
 	return acc, nil
 }
@@ -98,12 +111,12 @@ func (f *faultFlags) Set(v string) error {
 // Long: twenty flag definitions (accounts, faults, the daily bot-game cap,
 // arenas); the server is internal/sandbox's.
 func runSandbox(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "sandbox", "[--addr HOST:PORT] --account NAME:TOKEN[:bot]... [--fault SPEC]...")
+	fs := newFlags(env, "sandbox", "[--addr HOST:PORT] --account NAME:TOKEN[:bot][:scopes=SCOPE,…]... [--fault SPEC]...")
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address (loopback unless --public)")
 	public := fs.Bool("public", false, "allow a non-loopback --addr: anyone who reaches it can use the sandbox's accounts")
 	var accounts accountFlags
 	var faults faultFlags
-	fs.Var(&accounts, "account", "an account NAME:TOKEN, or NAME:TOKEN:bot for a BOT account (repeatable)")
+	fs.Var(&accounts, "account", "an account NAME:TOKEN, or NAME:TOKEN:bot for a BOT account, with :scopes=SCOPE,… for its token's scopes (lila's keys, e.g. human:scopes=bot:play before an upgrade; default: bot:play or board:play, challenge:read/write, tournament:write, engine:read/write) (repeatable)")
 	fs.Var(&faults, "fault", "inject a fault (repeatable); see the fault spec below")
 	keepAlive := fs.Duration("keepalive", sandbox.DefaultKeepAlive, "interval of keep-alive blank lines on streams")
 	ttl := fs.Duration("challenge-ttl", sandbox.DefaultChallengeTTL, "expiry of real-time challenges without keepAliveStream")

@@ -15,22 +15,31 @@ func TestParseAccountFlag(t *testing.T) {
 		in       string
 		name     string
 		bot, bad bool
+		scopes   []string // nil: the kind's defaults
 	}{
-		{"bot1:TOKEN1:bot", "bot1", true, false},
-		{"alice:TOKEN2", "alice", false, false},
-		{"bob:T:human", "bob", false, false},
-		{"alice", "", false, true},
-		{":SECRETX", "", false, true},
-		{"alice:", "", false, true},
-		{"ab:SECRETX:robot", "", false, true},
-		{"ab:SECRETX:c:d", "", false, true},
+		{"carol:TOKEN3:human:scopes=bot:play,challenge:read", "carol", false, false, []string{"bot:play", "challenge:read"}},
+		{"carol:TOKEN3:scopes=bot:play", "carol", false, false, []string{"bot:play"}},
+		{"bot3:TOKEN4:bot:scopes=", "bot3", true, false, []string{}},
+		{"carol:SECRETX:scopes=bot:fly", "", false, true, nil},
+		{"carol:SECRETX:scopes=bot:play,,board:play", "", false, true, nil},
+		{"carol:SECRETX:scopes=bot:play,bot:play", "", false, true, nil},
+		{"carol:SECRETX:robot:scopes=bot:play", "", false, true, nil},
+		{"carol:scopes=bot:play", "", false, true, nil},
+		{"bot1:TOKEN1:bot", "bot1", true, false, nil},
+		{"alice:TOKEN2", "alice", false, false, nil},
+		{"bob:T:human", "bob", false, false, nil},
+		{"alice", "", false, true, nil},
+		{":SECRETX", "", false, true, nil},
+		{"alice:", "", false, true, nil},
+		{"ab:SECRETX:robot", "", false, true, nil},
+		{"ab:SECRETX:c:d", "", false, true, nil},
 		// a name or token no client can use (the sandbox took them)
-		{"a b:SECRETX", "", false, true},
-		{"a:SECRETX", "", false, true},
-		{"-ab:SECRETX", "", false, true},
-		{"ab:SECRET X", "", false, true},
-		{"ab:SECRETX\t", "", false, true},
-		{"A_b-9:SECRETX", "A_b-9", false, false},
+		{"a b:SECRETX", "", false, true, nil},
+		{"a:SECRETX", "", false, true, nil},
+		{"-ab:SECRETX", "", false, true, nil},
+		{"ab:SECRET X", "", false, true, nil},
+		{"ab:SECRETX\t", "", false, true, nil},
+		{"A_b-9:SECRETX", "A_b-9", false, false, nil},
 	}
 	for _, tt := range tests {
 		acc, err := parseAccountFlag(tt.in)
@@ -42,7 +51,8 @@ func TestParseAccountFlag(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || acc.Name != tt.name || acc.Bot != tt.bot {
+		if err != nil || acc.Name != tt.name || acc.Bot != tt.bot || (acc.Scopes == nil) != (tt.scopes == nil) ||
+			strings.Join(acc.Scopes, ",") != strings.Join(tt.scopes, ",") {
 			t.Errorf("%q: %+v %v", tt.in, acc, err)
 		}
 	}

@@ -27,7 +27,7 @@ func TestTokenTest(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got[tokBot1].UserID != "bot1" || !strings.Contains(got[tokBot1].Scopes, "bot:play") ||
-		got[tokAlice].Scopes != "board:play,challenge:read,challenge:write,engine:read,engine:write" || got["unknown"] != nil {
+		got[tokAlice].Scopes != "board:play,challenge:read,challenge:write,tournament:write,engine:read,engine:write" || got["unknown"] != nil {
 		t.Fatalf("%+v", got)
 	}
 }
@@ -46,7 +46,7 @@ func TestAccountAndUsers(t *testing.T) {
 	if code, _ := e.get("", "/api/user/nobody"); code != 404 {
 		t.Fatalf("unknown user: %d", code)
 	}
-	if code, m := e.get("", "/api/account"); code != 401 || m["error"] != "Login required" {
+	if code, m := e.get("", "/api/account"); code != 401 || m["error"] != "Missing authorization header" {
 		t.Fatalf("anonymous account: %d %v", code, m)
 	}
 	if code, _ := e.get(tokBot1, "/api/nothing/here"); code != 404 {
@@ -70,7 +70,14 @@ func TestAccountAndUsers(t *testing.T) {
 
 // TestBotUpgrade checks POST /api/bot/account/upgrade.
 func TestBotUpgrade(t *testing.T) {
-	e := newEnv(t, Config{})
+	// Tokens made for the upgrade: bot:play (which it needs) beside the
+	// Board API's board:play, as on Lichess's token page.
+	both := []string{"bot:play", "board:play", "challenge:read", "challenge:write"}
+	e := newEnv(t, Config{Accounts: []Account{
+		{Name: "bot1", Token: tokBot1, Bot: true, Rating: 2000},
+		{Name: "Alice", Token: tokAlice, Rating: 1600, Scopes: both},
+		{Name: "bob", Token: tokBob, Title: "GM", Scopes: both},
+	}})
 	e.wantError(tokBot1, "/api/bot/account/upgrade", 400, "This account is already a bot account.")
 	e.startGame(nil) // alice has played
 	e.wantError(tokAlice, "/api/bot/account/upgrade", 400, "This account has played games and cannot be upgraded to a bot account.")

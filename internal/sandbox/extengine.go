@@ -109,20 +109,7 @@ func (reg *registrationJSON) check() string {
 	return ""
 }
 
-// requireScope answers 403 unless acc's token has scope (lila: "Missing
-// scope").
-func requireScope(w http.ResponseWriter, acc *account, scope string) bool {
-	if slices.Contains(strings.Split(scopes(acc), ","), scope) {
-		return true
-	}
-	writeError(w, http.StatusForbidden, "Missing scope: "+scope)
-	return false
-}
-
 func (s *Server) handleEngineList(w http.ResponseWriter, r *http.Request, acc *account) {
-	if !requireScope(w, acc, "engine:read") {
-		return
-	}
 	s.ext.mu.Lock()
 	out := []extEngine{}
 	for _, e := range s.ext.regs {
@@ -136,9 +123,6 @@ func (s *Server) handleEngineList(w http.ResponseWriter, r *http.Request, acc *a
 }
 
 func (s *Server) handleEngineGet(w http.ResponseWriter, r *http.Request, acc *account) {
-	if !requireScope(w, acc, "engine:read") {
-		return
-	}
 	s.ext.mu.Lock()
 	defer s.ext.mu.Unlock()
 	if e := s.ownEngine(w, r, acc); e != nil {
@@ -169,9 +153,6 @@ func (e *extEngine) apply(reg *registrationJSON) {
 }
 
 func (s *Server) handleEngineCreate(w http.ResponseWriter, r *http.Request, acc *account) {
-	if !requireScope(w, acc, "engine:write") {
-		return
-	}
 	reg, ok := readRegistration(w, r)
 	if !ok {
 		return
@@ -201,9 +182,6 @@ func (s *Server) handleEngineCreate(w http.ResponseWriter, r *http.Request, acc 
 }
 
 func (s *Server) handleEngineUpdate(w http.ResponseWriter, r *http.Request, acc *account) {
-	if !requireScope(w, acc, "engine:write") {
-		return
-	}
 	reg, ok := readRegistration(w, r)
 	if !ok {
 		return
@@ -217,9 +195,6 @@ func (s *Server) handleEngineUpdate(w http.ResponseWriter, r *http.Request, acc 
 }
 
 func (s *Server) handleEngineDelete(w http.ResponseWriter, r *http.Request, acc *account) {
-	if !requireScope(w, acc, "engine:write") {
-		return
-	}
 	s.ext.mu.Lock()
 	defer s.ext.mu.Unlock()
 	if e := s.ownEngine(w, r, acc); e != nil {

@@ -8,14 +8,6 @@ import (
 	"time"
 )
 
-// scopes is the scope string of an account's token.
-func scopes(a *account) string {
-	if a.Bot {
-		return "bot:play,challenge:read,challenge:write,engine:read,engine:write"
-	}
-	return "board:play,challenge:read,challenge:write,engine:read,engine:write"
-}
-
 // handleTokenTest serves POST /api/token/test: the body is a comma-separated
 // list of tokens; the answer maps each to its user and scopes, or null.
 func (s *Server) handleTokenTest(w http.ResponseWriter, r *http.Request, _ *account) {

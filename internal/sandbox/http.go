@@ -106,7 +106,7 @@ func (s *Server) routes() *router {
 				lit++
 			}
 		}
-		rt.routes = append(rt.routes, compiledRoute{route: r, segs: segs, literals: lit, handler: s.authenticate(r.auth, r.h)})
+		rt.routes = append(rt.routes, compiledRoute{route: r, segs: segs, literals: lit, handler: s.authenticate(r.auth, acceptedScopes(r), r.h)})
 	}
 	return rt
 }
@@ -431,11 +431,19 @@ func bearer(r *http.Request) (string, bool) {
 	return strings.TrimSpace(tok), true
 }
 
-// authenticate wraps a handler with the auth rule of its route.
-func (s *Server) authenticate(kind authKind, h handlerFunc) http.HandlerFunc {
+// authenticate wraps a handler with the auth rule of its route and lila's
+// scope check (see scopes.go): an unknown token is 401 "No such token", a
+// missing one on a route that needs it 401 "Missing authorization header"
+// (OAuthServer.MissingAuthorizationHeader), a token without an accepted
+// scope 403 "Missing scope: …"; then the account kind of the BOT and Board
+// APIs.
+func (s *Server) authenticate(kind authKind, accepted []string, h handlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		_, hasToken := bearer(r)
 		acc := s.lookupToken(r)
+		if kind != authNone && (hasToken || kind != authOptional) {
+			scopeHeaders(w, acc, accepted)
+		}
 		switch {
 		case kind == authNone:
 			acc = nil
@@ -444,7 +452,9 @@ func (s *Server) authenticate(kind authKind, h handlerFunc) http.HandlerFunc {
 			return
 		case kind == authOptional:
 		case acc == nil:
-			writeError(w, http.StatusUnauthorized, "Login required")
+			writeError(w, http.StatusUnauthorized, "Missing authorization header")
+			return
+		case missingScope(w, acc, accepted):
 			return
 		case kind == authBot && !acc.Bot:
 			writeError(w, http.StatusBadRequest, "This endpoint can only be used with a Bot account.")

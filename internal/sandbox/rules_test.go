@@ -24,10 +24,10 @@ func TestMoveErrors(t *testing.T) {
 		{"garbage", tokAlice, board + "/move/hello", 400, "Invalid UCI: hello"},
 		{"illegal", tokAlice, board + "/move/e2e5", 400, "Piece on e2 cannot move to e5"},
 		{"empty square", tokAlice, board + "/move/e3e4", 400, "No piece on e3"},
-		{"human on bot API", tokAlice, bot + "/move/e2e4", 400, "This endpoint can only be used with a Bot account."},
-		{"bot on board API", tokBot1, board + "/move/e7e5", 400, "This endpoint cannot be used with a Bot account."},
+		{"human on bot API", tokAlice, bot + "/move/e2e4", 403, "Missing scope: bot:play"},
+		{"bot on board API", tokBot1, board + "/move/e7e5", 403, "Missing scope: board:play"},
 		{"bad token", "nope", board + "/move/e2e4", 401, "No such token"},
-		{"no token", "", board + "/move/e2e4", 401, "Login required"},
+		{"no token", "", board + "/move/e2e4", 401, "Missing authorization header"},
 		{"not a player", tokBob, board + "/move/e2e4", 404, "No such game"},
 		{"unknown game", tokAlice, "/api/board/game/zzzzzzzz/move/e2e4", 404, "No such game"},
 	}

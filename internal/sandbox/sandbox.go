@@ -42,6 +42,12 @@ type Account struct {
 	Rating int
 	// Title is a FIDE/Lichess title such as "GM"; bots always show "BOT".
 	Title string
+	// Scopes are the OAuth scopes of Token (lila's keys, AllScopes). Nil
+	// gives the defaults of the account's kind (bot:play or board:play,
+	// challenge:read/write, engine:read/write); an empty, non-nil list
+	// gives a token with no scope. A non-BOT account with a bot:play token
+	// is Lichess's state before an upgrade to BOT.
+	Scopes []string
 }
 
 // Config configures a Server. Zero durations take the defaults above.
@@ -166,8 +172,9 @@ type Server struct {
 // account is the server-side state of one user.
 type account struct {
 	Account
-	id        string
-	createdAt time.Time
+	id          string
+	tokenScopes []string // the token's scopes, fixed when it was made
+	createdAt   time.Time
 	seenAt    time.Time
 }
 
@@ -238,7 +245,7 @@ func (s *Server) AddAccount(a Account) {
 	if old, ok := s.accounts[id]; ok {
 		delete(s.tokens, old.Token)
 	}
-	acc := &account{Account: a, id: id, createdAt: s.cfg.Now()}
+	acc := &account{Account: a, id: id, tokenScopes: tokenScopesOf(a), createdAt: s.cfg.Now()}
 	s.accounts[id] = acc
 	if a.Token != "" {
 		s.tokens[a.Token] = acc
