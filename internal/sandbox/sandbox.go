@@ -175,7 +175,7 @@ type account struct {
 	id          string
 	tokenScopes []string // the token's scopes, fixed when it was made
 	createdAt   time.Time
-	seenAt    time.Time
+	seenAt      time.Time
 }
 
 // New returns a Server for cfg, with the defaults filled in.
