@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"strings"
 	"time"
@@ -125,6 +126,7 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 	gone := fs.Duration("gone-after", sandbox.DefaultGoneAfter, "time without a game stream before the opponent is told a player is gone")
 	claim := fs.Duration("claim-after", sandbox.DefaultClaimWinAfter, "countdown after opponentGone before victory can be claimed")
 	botGames := fs.Int("bot-games-per-day", sandbox.DefaultBotGamesPerDay, "each BOT account's cap on games against bots in a day, as lila's BotLimit (0 = no cap)")
+	reqLimits := fs.Float64("request-limits", 1, "lila's request limits (event stream openings, /api/account, challenge creation) with their credits multiplied by this (1 = Lichess's, 0 = none)")
 	seed := fs.Int64("seed", 1, "seed of game ids and random faults")
 	analyse := fs.Bool("analyse", false, "analyse finished games as Lichess's fishnet would (Stockfish from [analysis] engine defaults): serve their positions on /api/cloud-eval and attach the analysis to their export")
 	analysisNodes := fs.Int64("analysis-nodes", 1_000_000, "with --analyse: nodes per position (Lichess's budget for a requested analysis is 1000000)")
@@ -166,13 +168,16 @@ func runSandbox(ctx context.Context, env *Env, args []string) error {
 	if !(*timeScale > 0 && *timeScale <= 1) {
 		return fmt.Errorf("--time-scale %v: must be in (0, 1]", *timeScale)
 	}
+	if !(*reqLimits >= 0) || math.IsInf(*reqLimits, 0) {
+		return fmt.Errorf("--request-limits %v: must be 0 (no limit) or a positive factor (1 = Lichess's limits)", *reqLimits)
+	}
 	perDay, err := botGamesPerDay(*botGames)
 	if err != nil {
 		return err
 	}
 	sbCfg := sandbox.Config{
-		BotGamesPerDay: perDay,
-		Accounts:       accounts, KeepAlive: *keepAlive, ChallengeTTL: *ttl, NoStartTimeout: *noStart, TimeScale: *timeScale,
+		BotGamesPerDay: perDay, RequestLimits: *reqLimits,
+		Accounts: accounts, KeepAlive: *keepAlive, ChallengeTTL: *ttl, NoStartTimeout: *noStart, TimeScale: *timeScale,
 		GoneAfter: *gone, ClaimWinAfter: *claim, Logger: env.logger(), Seed: *seed,
 	}
 	if *analyse {

@@ -164,6 +164,9 @@ func TestRunSandboxTimeFlags(t *testing.T) {
 		{[]string{"--time-scale", "1.5"}, "--time-scale 1.5: must be in (0, 1]"},
 		{[]string{"--nostart", "-1s"}, "--nostart -1s: negative duration not allowed"}, // every command's duration flags (parseFlags)
 		{[]string{"--bot-games-per-day", "-2"}, "--bot-games-per-day -2: must be 0 (no cap) or positive"},
+		{[]string{"--request-limits", "-1"}, "--request-limits -1: must be 0 (no limit) or a positive factor"},
+		{[]string{"--request-limits", "NaN"}, "--request-limits NaN: must be 0"},
+		{[]string{"--request-limits", "+Inf"}, "--request-limits +Inf: must be 0"},
 	} {
 		var out bytes.Buffer
 		env := &Env{Stdout: &out, Stderr: &out}

@@ -17,7 +17,8 @@ import (
 func TestBotLimit(t *testing.T) {
 	var offset atomic.Int64
 	now := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
-	e := newEnv(t, Config{BotGamesPerDay: 2, Now: now, Accounts: []Account{
+	// lila's request limits on (ratelimit.go): the daily cap keeps its own answers.
+	e := newEnv(t, Config{BotGamesPerDay: 2, RequestLimits: 1, Now: now, Accounts: []Account{
 		{Name: "bot1", Token: tokBot1, Bot: true}, {Name: "bot2", Token: tokBot2, Bot: true},
 		{Name: "Bot3", Token: "tok-bot3-SECRET", Bot: true}, {Name: "Alice", Token: tokAlice},
 	}})

@@ -70,6 +70,9 @@ func (s *Server) countGames(a *account, speed string) int {
 
 // handleAccount serves GET /api/account.
 func (s *Server) handleAccount(w http.ResponseWriter, r *http.Request, acc *account) {
+	if s.rateLimited(w, apiMeLimitedMsg, acc.id, 1, limitAPIMe) {
+		return
+	}
 	s.mu.Lock()
 	u := s.userJSONFor(acc, requestBaseURL(r))
 	s.mu.Unlock()
@@ -179,8 +182,12 @@ func (s *Server) handleBotOnline(w http.ResponseWriter, r *http.Request, _ *acco
 
 // handleEventStream serves GET /api/stream/event: it replays the current
 // challenges and games, then streams events. A new stream for the same
-// token closes the previous one.
+// token closes the previous one (lila's EventStream: "kill previous one
+// if any"); opening it is limited (limitEventStream).
 func (s *Server) handleEventStream(w http.ResponseWriter, r *http.Request, acc *account) {
+	if s.rateLimited(w, eventStreamLimitedMsg, acc.Token, 1, limitEventStream) {
+		return
+	}
 	sub := newSubscriber()
 	s.mu.Lock()
 	if old := s.events[acc.Token]; old != nil {

@@ -25,11 +25,18 @@ func (s *Server) handleChallengeCreate(w http.ResponseWriter, r *http.Request, a
 		fieldErrs.write(w)
 		return
 	}
+	if s.rateLimited(w, rateLimitedMsg, remoteIP(r), 1, limitChallengeIP) {
+		return
+	}
 	s.mu.Lock()
 	dest := s.accounts[strings.ToLower(r.PathValue("username"))]
 	if dest == nil {
 		s.mu.Unlock()
 		writeError(w, http.StatusBadRequest, "No such user: "+r.PathValue("username"))
+		return
+	}
+	if s.rateLimited(w, rateLimitedMsg, acc.id, challengeCost(dest), limitChallengeUserFast, limitChallengeUserSlow) {
+		s.mu.Unlock()
 		return
 	}
 	c, err := s.createChallenge(acc, dest, form, requestBaseURL(r))

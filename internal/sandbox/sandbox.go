@@ -83,6 +83,11 @@ type Config struct {
 	// bots in a day, as lila's BotLimit applies it (0: Lichess's 100;
 	// negative: no cap).
 	BotGamesPerDay int
+	// RequestLimits applies lila's request limits (ratelimit.go: event
+	// stream openings, /api/account, challenge creation) with every
+	// limit's credits multiplied by it: 1 is Lichess's; 0 or negative (the
+	// default) applies none, so tests and the demo are never limited.
+	RequestLimits float64
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Logger receives request and game logs; tokens are never logged.
@@ -151,6 +156,7 @@ type Server struct {
 	order      []string               // game ids in creation order
 	events     map[string]*subscriber // event stream per token
 	botGames   map[string]*botGames   // bot-vs-bot games in the cap's window, by user id
+	limits     *requestLimits         // lila's request limits; nil: none
 	requests   []RequestRecord
 	cloudEvals map[string]CloudEval // by FEN without move counters
 	explorer   map[explorerKey][]ExplorerMove
@@ -217,6 +223,7 @@ func New(cfg Config) *Server {
 		games:      map[string]*game{},
 		events:     map[string]*subscriber{},
 		botGames:   map[string]*botGames{},
+		limits:     newRequestLimits(cfg.RequestLimits),
 		cloudEvals: map[string]CloudEval{},
 		explorer:   map[explorerKey][]ExplorerMove{},
 		arenas:     map[string]*arena{},

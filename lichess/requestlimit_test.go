@@ -1,0 +1,101 @@
+package lichess_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/outpostchess/outpost/internal/sandbox"
+	"github.com/outpostchess/outpost/lichess"
+)
+
+// TestEventStreamLimitMeetsTheLockout: the client's own traffic meets
+// lila's limit on event stream openings (30 per token in 10 minutes,
+// api.stream.event.bearer; a tenth here) in the sandbox: the opening past
+// it gets lila's 429 {"error":"Please don't poll this endpoint…"}, which
+// has no ratelimit key, so the client locks every request out for its
+// 60 s (noteRateLimit) and sends nothing meanwhile, then tries again: one
+// more 429 while lila's window lasts, and the stream opens once it has
+// cleared. Sandbox and client share one manual clock: nothing waits on the
+// wall clock. Before, the sandbox had no limit and no 429 came.
+func TestEventStreamLimitMeetsTheLockout(t *testing.T) {
+	clk := lichess.NewManualClock(time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC))
+	srv := sandbox.New(sandbox.Config{
+		Accounts:      []sandbox.Account{{Name: "bot1", Token: "tok-bot-SECRET", Bot: true}},
+		RequestLimits: 0.1, Now: clk.Now, KeepAlive: 100 * time.Millisecond,
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	url, err := srv.Listen(ctx, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c, err := lichess.New(lichess.Options{BaseURL: url, Token: "tok-bot-SECRET", Clock: clk, Logger: zerolog.Nop(),
+		StreamTimeout: time.Hour, ReconnectMin: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() error {
+		s, err := c.StreamEvents(ctx)
+		if err == nil {
+			s.Close()
+		}
+		return err
+	}
+	for i := range 3 { // 30 × 0.1
+		if err := open(); err != nil {
+			t.Fatalf("opening %d: %v", i+1, err)
+		}
+	}
+	// The fourth opening meets the limit: the client waits out its
+	// lockout on the clock and tries again, until lila's window clears.
+	done := make(chan error, 1)
+	go func() { done <- open() }()
+	limited := func(n int) {
+		t.Helper()
+		for {
+			reqs := srv.Requests()
+			if len(reqs) == n && clk.Pending() > 0 {
+				last := reqs[n-1]
+				if last.Path != "/api/stream/event" || last.Status != 429 {
+					t.Fatalf("last request %+v", last)
+				}
+				return
+			}
+			if len(reqs) > n {
+				t.Fatalf("%d requests, want %d: one was sent during the lockout", len(reqs), n)
+			}
+			select {
+			case <-clk.Changed():
+			case <-time.After(10 * time.Millisecond):
+			case err := <-done:
+				t.Fatalf("the opening ended during the limit: %v", err)
+			}
+		}
+	}
+	limited(4)
+	if got, want := c.LockedUntil(), clk.Now().Add(lichess.DefaultRateLimit); !got.Equal(want) {
+		t.Fatalf("locked until %v, want %v (the global lockout: the answer has no ratelimit key)", got, want)
+	}
+	clk.Advance(lichess.DefaultRateLimit)
+	limited(5) // tried again after the lockout: still in lila's window
+	clk.Advance(10 * time.Minute)
+	if err := <-done; err != nil {
+		t.Fatalf("after lila's window: %v", err)
+	}
+	if _, err := c.Account(ctx); err != nil {
+		t.Fatalf("the account after the lockouts: %v", err)
+	}
+	n429 := 0
+	for _, r := range srv.Requests() {
+		if r.Status == 429 {
+			n429++
+		}
+	}
+	if n429 != 2 {
+		t.Fatalf("%d answers 429, want 2 (one per lockout)", n429)
+	}
+}
