@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/outpostchess/outpost/internal/sandbox"
 )
 
 func TestParseAccountFlag(t *testing.T) {
@@ -175,4 +177,26 @@ func TestRunSandboxTimeFlags(t *testing.T) {
 			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
 		}
 	}
+}
+
+// FuzzParseAccountFlag: any --account value is parsed or refused with an
+// error that never shows the token; a parsed one has a name, a token and
+// known scopes.
+func FuzzParseAccountFlag(f *testing.F) {
+	for _, s := range []string{"bot1:T:bot", "alice:T", "carol:T:human:scopes=bot:play,challenge:read",
+		"carol:T:scopes=", "x:T:scopes=bot:fly", "ab:T:c:d", "ab::scopes=bot:play", ":scopes=:scopes="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		acc, err := parseAccountFlag(v)
+		if err != nil {
+			return
+		}
+		if acc.Name == "" || acc.Token == "" || strings.Contains(acc.Token, ":") {
+			t.Fatalf("%q: parsed as %+v", v, acc)
+		}
+		if _, err := sandbox.ParseScopes(strings.Join(acc.Scopes, ",")); err != nil {
+			t.Fatalf("%q: scopes %v: %v", v, acc.Scopes, err)
+		}
+	})
 }
