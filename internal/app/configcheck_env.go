@@ -127,12 +127,17 @@ func writableDir(dir string) error {
 
 // writableFile reports a file that is a directory or cannot be opened for
 // appending (nothing is written), or, when it does not exist, a directory
-// it cannot be created in.
+// it cannot be created in. Missing directories are no problem as long as
+// they can be made (the log's rotator creates them, as MkdirAll would):
+// the nearest existing ancestor must be a writable directory.
 func writableFile(path string) error {
 	fi, err := os.Stat(path)
 	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return writableDir(filepath.Dir(path))
+	case errors.Is(err, os.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		if err := creatableDir(filepath.Dir(path)); err != nil {
+			return err
+		}
+		return writableDir(existingAncestor(filepath.Dir(path)))
 	case err != nil:
 		return unwrapPath(err)
 	case fi.IsDir():
@@ -143,6 +148,18 @@ func writableFile(path string) error {
 		return fmt.Errorf("not writable: %w", unwrapPath(err))
 	}
 	return f.Close()
+}
+
+// existingAncestor is dir itself when it exists, else its nearest
+// existing ancestor ("/" at worst).
+func existingAncestor(dir string) string {
+	p := filepath.Clean(dir)
+	for {
+		if _, err := os.Stat(p); err == nil || filepath.Dir(p) == p {
+			return p
+		}
+		p = filepath.Dir(p)
+	}
 }
 
 // unwrapPath drops the *PathError's operation and path, already named.

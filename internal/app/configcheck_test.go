@@ -92,8 +92,15 @@ func TestEnvironmentErrors(t *testing.T) {
 	assert.Contains(t, out.String(), "engines.tb.syzygy.path: syzygy:")
 
 	cfg := config.Default()
-	cfg.Log.File = filepath.Join(dir, "missing", "outpost.log")
-	assert.Contains(t, strings.Join(EnvironmentErrors(cfg), "\n"), "log.file \""+cfg.Log.File+"\": directory "+filepath.Join(dir, "missing"))
+	// `outpost run` creates a missing log directory (logging.OpenRotator
+	// makes it), so the check passes it (manual trial, session 10: it
+	// refused a file that run then wrote) ...
+	cfg.Store.Path = filepath.Join(dir, "outpost.db")
+	cfg.Log.File = filepath.Join(dir, "missing", "deeper", "outpost.log")
+	assert.Empty(t, EnvironmentErrors(cfg), "a log file in directories run creates")
+	// ... but not one whose directory cannot be made: under a regular file.
+	cfg.Log.File = filepath.Join(garbage, "KQvK.rtbw", "logs", "outpost.log")
+	assert.Contains(t, strings.Join(EnvironmentErrors(cfg), "\n"), "log.file \""+cfg.Log.File+"\": "+filepath.Join(garbage, "KQvK.rtbw")+" is not a directory")
 	cfg.Store.Path, cfg.Log.File = filepath.Join(dir, "outpost.db"), filepath.Join(dir, "outpost.log")
 	assert.Empty(t, EnvironmentErrors(cfg), "a writable store directory and log file")
 	entries, _ := os.ReadDir(dir)

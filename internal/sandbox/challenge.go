@@ -131,13 +131,18 @@ func parseChallengeForm(r *http.Request) (f challengeForm, errs fieldErrors, api
 		chess960 := f.variant == "chess960"
 		var pe *board.PositionError
 		verr := board.Validate(v, chess960)
-		_, perr := newVariantPosition(v, chess960)
+		pos, perr := newVariantPosition(v, chess960)
 		_, is960 := board.Chess960Number(v)
 		switch {
 		case errors.As(verr, &pe):
 			errs.add("fen", "Invalid position: "+pe.Problem)
 		case verr != nil || perr != nil:
 			errs.add("fen", msgInvalid)
+		case pos.ending() != ongoing:
+			// lila's Form.fen.playable wants Position.playable, which is
+			// false once the position is an end: mate, stalemate, or an
+			// automatic draw (insufficient material, fifty moves).
+			errs.add("fen", "Invalid position")
 		case chess960 && !is960:
 			errs.add("fen", "Invalid position: not a Chess960 starting position")
 		case f.rated:

@@ -126,6 +126,14 @@ func TestChallengeValidation(t *testing.T) {
 		{"bad variant", "bot1", url.Values{"days": {"1"}, "variant": {"suicide"}}, "variant", "Invalid value"},
 		{"fen in atomic", "bot1", url.Values{"days": {"1"}, "variant": {"atomic"}, "fen": {"7k/8/8/8/8/8/R7/K7 w - - 0 1"}}, "fen", "Invalid value"},
 		{"bad fen", "bot1", url.Values{"days": {"1"}, "fen": {"not a fen"}}, "fen", "Invalid position: want 4 to 6 space-separated fields, got 3"},
+		// lila's fen form wants Position.playable: a position that has
+		// already ended (mate, stalemate, insufficient material, the
+		// fifty-move rule) is "Invalid position".
+		{"fen mated", "bot1", url.Values{"days": {"1"}, "fen": {"7k/5KQ1/8/8/8/8/8/8 b - - 0 1"}}, "fen", "Invalid position"},
+		{"fen stalemate", "bot1", url.Values{"days": {"1"}, "fen": {"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}}, "fen", "Invalid position"},
+		{"fen bare kings", "bot1", url.Values{"days": {"1"}, "fen": {"8/8/8/8/8/8/8/K6k w - - 0 1"}}, "fen", "Invalid position"},
+		{"fen king and bishop", "bot1", url.Values{"days": {"1"}, "fen": {"8/8/8/8/8/8/8/K5Bk w - - 0 1"}}, "fen", "Invalid position"},
+		{"fen fifty moves", "bot1", url.Values{"days": {"1"}, "fen": {"8/8/8/8/8/8/1p6/K6k w - - 100 80"}}, "fen", "Invalid position"},
 		{"rated fen", "bot1", url.Values{"days": {"1"}, "rated": {"true"}, "fen": {"7k/8/8/8/8/8/R7/K7 w - - 0 1"}}, "global", "Games from a position cannot be rated"},
 		{"ultrabullet bot", "bot1", url.Values{"clock.limit": {"15"}, "clock.increment": {"0"}}, "", "Bots cannot play UltraBullet."},
 		{"self", "alice", url.Values{"days": {"1"}}, "", "You cannot challenge yourself."},

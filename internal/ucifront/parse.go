@@ -41,7 +41,12 @@ var commands = map[string]bool{
 // unknown tokens before the command are skipped ("joho debug on" is
 // "debug on"). A line without any command, or a command with malformed
 // arguments, is an error that says what was wrong.
-func ParseCommand(line string) (Command, error) {
+func ParseCommand(line string) (Command, error) { return parseCommand(line, false) }
+
+// parseCommand is ParseCommand with the front-end's UCI_Chess960 setting:
+// when chess960 is set, positions take X-FEN and Shredder-FEN castling
+// rights and are marked Chess960.
+func parseCommand(line string, chess960 bool) (Command, error) {
 	toks := strings.Fields(line)
 	for len(toks) > 0 && !commands[toks[0]] {
 		toks = toks[1:]
@@ -54,7 +59,7 @@ func ParseCommand(line string) (Command, error) {
 	var err error
 	switch c.Name {
 	case "position":
-		c.Position, err = parsePosition(args)
+		c.Position, err = parsePosition(args, chess960)
 	case "go":
 		err = parseGo(&c, args)
 	case "setoption":
@@ -67,8 +72,8 @@ func ParseCommand(line string) (Command, error) {
 }
 
 // parsePosition parses "startpos [moves …]" or "fen F1 … F6 [moves …]".
-func parsePosition(args []string) (engine.Position, error) {
-	var pos engine.Position
+func parsePosition(args []string, chess960 bool) (engine.Position, error) {
+	pos := engine.Position{Chess960: chess960}
 	if len(args) == 0 {
 		return pos, fmt.Errorf("ucifront: position: want startpos or fen")
 	}
@@ -91,7 +96,7 @@ func parsePosition(args []string) (engine.Position, error) {
 			fields = append(fields, "1")
 		}
 		pos.StartFEN = strings.Join(fields, " ")
-		if err := board.Validate(pos.StartFEN, false); err != nil {
+		if err := board.Validate(pos.StartFEN, chess960); err != nil {
 			return pos, fmt.Errorf("ucifront: position: %w", err)
 		}
 		i = j

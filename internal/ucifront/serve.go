@@ -119,9 +119,11 @@ type server struct {
 	pos   engine.Position
 	// badPos is why the last position command was refused, nil when it was
 	// taken: go then searches nothing rather than the previous position.
-	badPos  error
-	cur     *search
-	results chan result
+	badPos error
+	// chess960 is the GUI's UCI_Chess960: positions are Chess960 ones.
+	chess960 bool
+	cur      *search
+	results  chan result
 }
 
 // search is one "go".
@@ -143,7 +145,7 @@ type result struct {
 
 // handle runs one command line; it returns true on quit.
 func (s *server) handle(line string) bool {
-	c, err := ParseCommand(line)
+	c, err := parseCommand(line, s.chess960)
 	if err != nil {
 		if len(line) > 0 {
 			s.say("info string %v", err)
@@ -160,7 +162,12 @@ func (s *server) handle(line string) bool {
 		s.say("id name %s", s.cfg.Name)
 		s.say("id author %s", s.cfg.Author)
 		for _, o := range s.cfg.Options {
-			s.say("%s", o.Format())
+			if !strings.EqualFold(o.Name, chess960Option) {
+				s.say("%s", o.Format())
+			}
+		}
+		if engine.Plays(s.eng, "chess960") {
+			s.say("option name %s type check default false", chess960Option)
 		}
 		s.say("uciok")
 	case "isready":
@@ -207,9 +214,25 @@ func (s *server) handle(line string) bool {
 	return false
 }
 
+// chess960Option is the UCI option switching to Chess960 positions; the
+// front-end handles it for every engine that plays Chess960 (the engine
+// learns it from engine.Position.Chess960).
+const chess960Option = "UCI_Chess960"
+
 func (s *server) setOption(c Command) {
 	if s.cur != nil {
 		s.say("info string error: setoption %s ignored during a search", c.OptionName)
+		return
+	}
+	if strings.EqualFold(c.OptionName, chess960Option) {
+		switch v := strings.ToLower(strings.TrimSpace(c.OptionValue)); {
+		case !engine.Plays(s.eng, "chess960"):
+			s.say("info string error: %s plays no Chess960: %s ignored", s.cfg.Name, chess960Option)
+		case v == "true" || v == "false":
+			s.chess960 = v == "true"
+		default:
+			s.say("info string error: %s: want true or false, got %q", chess960Option, clip(c.OptionValue))
+		}
 		return
 	}
 	ce, ok := s.eng.(engine.Configurable)

@@ -25,12 +25,14 @@ type testEngine struct {
 	options  map[string]string
 	newGames int
 	lastLim  engine.Limits
+	lastPos  engine.Position
 	calls    int
 }
 
 func (e *testEngine) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
 	e.mu.Lock()
 	e.lastLim = lim
+	e.lastPos = pos
 	e.calls++
 	e.mu.Unlock()
 	g, err := bots.Replay(pos)
@@ -163,7 +165,8 @@ func TestServeSession(t *testing.T) {
 
 	g.send("uci")
 	ok, before := g.expect("uciok")
-	want := []string{"id name tester", "id author Us", "option name Hash type spin default 16 min 1 max 256"}
+	want := []string{"id name tester", "id author Us", "option name Hash type spin default 16 min 1 max 256",
+		"option name UCI_Chess960 type check default false"}
 	if ok != "uciok" || strings.Join(before, "|") != strings.Join(want, "|") {
 		t.Errorf("uci reply %q", before)
 	}
@@ -325,4 +328,64 @@ func TestServeRefusesOverlongLine(t *testing.T) {
 func legal(b *board.Board, move string) bool {
 	_, ok := b.FindUCI(move)
 	return ok
+}
+
+// standardOnly is a testEngine that plays no Chess960 (as Maia).
+type standardOnly struct{ testEngine }
+
+func (*standardOnly) Variants() []string { return []string{"standard", "fromPosition"} }
+
+// TestServeChess960: UCI_Chess960 is announced for engines that play
+// Chess960 and switches the front-end's positions to Chess960 (X-FEN and
+// Shredder-FEN castling, king-takes-rook moves); the engine gets
+// Position.Chess960. Found in the manual trial of session 10: a GUI's
+// "setoption name UCI_Chess960 value true" was refused ("takes no
+// options") and every Chess960 start was an illegal position, so
+// `outpost uci` answered "bestmove (none)".
+func TestServeChess960(t *testing.T) {
+	const start = "bnrbnkqr/pppppppp/8/8/8/8/PPPPPPPP/BNRBNKQR w KQkq - 0 1"
+	eng := &testEngine{options: map[string]string{}}
+	g := newGUI(t, eng, Config{Options: []uci.OptionSpec{{Name: "UCI_Chess960", Type: uci.OptionCheck, Default: "false"}}})
+	g.send("uci")
+	_, before := g.expect("uciok")
+	if n := strings.Count(strings.Join(before, "\n"), "UCI_Chess960"); n != 1 {
+		t.Errorf("UCI_Chess960 announced %d times: %q", n, before)
+	}
+	g.send("position fen " + start)
+	g.info("castling right 'K'", "a Chess960 start in standard mode")
+	g.send("setoption name UCI_Chess960 value maybe")
+	g.info("UCI_Chess960", "a bad check value")
+	g.send("setoption name UCI_Chess960 value true")
+	g.send("position fen " + start + " moves g2g3 g7g6 g1g2 g8g7 e1d3 e8d6")
+	g.send("go depth 1")
+	if best, skipped := g.expect("bestmove"); best == "bestmove (none)" {
+		t.Fatalf("no move in Chess960: %q", skipped)
+	}
+	eng.mu.Lock()
+	if !eng.lastPos.Chess960 || eng.lastPos.StartFEN != start || len(eng.lastPos.Moves) != 6 {
+		t.Errorf("position given to the engine: %+v", eng.lastPos)
+	}
+	if _, ok := eng.options["UCI_Chess960"]; ok {
+		t.Errorf("UCI_Chess960 reached the engine's Configure: %v", eng.options)
+	}
+	eng.mu.Unlock()
+	// Castling as king takes rook (king f1, rook h1, g1 and the squares
+	// between now empty): legal in Chess960 mode.
+	g.send("position fen " + start + " moves g2g3 g7g6 g1g2 g8g7 f1h1")
+	g.send("isready")
+	if l, skipped := g.expect("readyok"); len(skipped) != 0 {
+		t.Errorf("castling refused: %q before %q", skipped, l)
+	}
+	g.send("setoption name UCI_Chess960 value false")
+	g.send("position fen " + start)
+	g.info("castling right 'K'", "standard mode again")
+
+	// An engine that plays no Chess960 neither announces nor takes it.
+	g2 := newGUI(t, &standardOnly{testEngine{options: map[string]string{}}}, Config{})
+	g2.send("uci")
+	if _, before := g2.expect("uciok"); strings.Contains(strings.Join(before, "\n"), "UCI_Chess960") {
+		t.Errorf("announced for a standard-only engine: %q", before)
+	}
+	g2.send("setoption name UCI_Chess960 value true")
+	g2.info("Chess960", "UCI_Chess960 on a standard-only engine")
 }

@@ -173,7 +173,21 @@ func (s *Server) startEWR(w http.ResponseWriter, r *http.Request) {
 	var req ewrRequest
 	dec := json.NewDecoder(r.Body) // bounded by MaxRequestBody
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
+	err := dec.Decode(&req)
+	if err == nil {
+		// One JSON value is the request: anything after it (a second
+		// value, garbage) is refused rather than silently dropped.
+		var extra json.RawMessage
+		var mb *http.MaxBytesError
+		switch e := dec.Decode(&extra); {
+		case e == io.EOF:
+		case errors.As(e, &mb):
+			err = e // 413, as for any body past the limit
+		default:
+			err = errors.New("data after the request's JSON object")
+		}
+	}
+	if err != nil {
 		status, msg := bodyError(err)
 		writeJSON(w, status, map[string]string{"error": msg})
 		return

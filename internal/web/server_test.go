@@ -304,6 +304,11 @@ func TestEWRRequestValidation(t *testing.T) {
 		{"bad fen", `{"start_fen":"8/8 w - - 0 1",` + good + `}`, true, http.StatusUnprocessableEntity, "ranks"},
 		{"unknown field", `{"evil":1,` + good + `}`, true, http.StatusBadRequest, "evil"},
 		{"not json", `params=1`, true, http.StatusBadRequest, "bad request"},
+		// A second value after the request was silently dropped (manual
+		// trial, session 10): it is refused like any other malformed body.
+		{"trailing value", `{` + good + `}{"moves":["e2e4"]}`, true, http.StatusBadRequest, "after the request"},
+		{"trailing garbage", `{` + good + `} x`, true, http.StatusBadRequest, "after the request"},
+		{"trailing value past the limit", `{` + good + `}{"moves":["` + strings.Repeat("e2e4", 512<<10) + `"]}`, true, http.StatusRequestEntityTooLarge, "limit of 64 KiB"},
 		// regression (issue 18): a 2 MB body was answered "unexpected EOF"
 		{"2 MB body", `{"moves":["` + strings.Repeat("e2e4", 512<<10) + `"],` + good + `}`, true, http.StatusRequestEntityTooLarge, "limit of 64 KiB"},
 	}
