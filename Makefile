@@ -15,10 +15,12 @@ demo: setup-demo
 ## race detector, and the soak at its full volume without it. What .ci/run
 ## calls; docs/testing.md says what runs where. Two lanes side by side: the
 ## daemon's end-to-end tests (internal/demo, the longest package, mostly
-## waiting on game clocks), the soak, then the cross-builds of the release
-## targets and the linux/arm64 checks under qemu, beside every other package.
-test: setup vet
-	$(MAKE) --no-print-directory -j2 race-demo-soak race-rest
+## waiting on game clocks), the soak and the packages without concurrency
+## (PLAIN_PKGS) unraced, then the cross-builds of the release targets and
+## the linux/arm64 checks under qemu, beside every other package; vet runs
+## beside both (docs/testing.md "What runs where": CPU cost per lane).
+test: setup
+	$(MAKE) --no-print-directory -j3 race-demo-soak race-rest vet
 
 ## test-race: the race detector alone (after setup).
 test-race: setup
@@ -32,15 +34,22 @@ race:
 	$(GO) test -race -count=1 -timeout 40m ./...
 
 DEMO_PKG := ./internal/demo
+## PLAIN_PKGS: packages with no goroutine, no t.Parallel and no unsafe in
+## their code or tests, whose tests are single-goroutine computations (perft,
+## reading 150 MB npm archives): the race detector has nothing to find there
+## and made them 8-12 times as costly (76 s of CPU of 407 in race-rest, issue
+## 40). They run once, unraced, in the demo lane, whose CPU is mostly idle.
+PLAIN_PKGS := ./bots/board ./bots/wasmnet
 race-demo-soak:
 	bash internal/scripts/gotest.sh bin/log/race-demo.log $(GO) test -race -count=1 -timeout 40m $(DEMO_PKG)
 	$(MAKE) --no-print-directory soak
+	$(GO) test -count=1 -timeout 20m $(PLAIN_PKGS)
 	$(MAKE) --no-print-directory arm64
 
 ## race-rest: every other package; on failure internal/scripts/gotest.sh
 ## repeats the failing tests and the head of each race report at the end.
 race-rest:
-	bash internal/scripts/gotest.sh bin/log/race-rest.log $(GO) test -race -count=1 -timeout 40m $$($(GO) list ./... | grep -v '/internal/demo$$')
+	bash internal/scripts/gotest.sh bin/log/race-rest.log $(GO) test -race -count=1 -timeout 40m $$($(GO) list ./... | grep -v -e '/internal/demo$$' $(foreach p,$(PLAIN_PKGS),-e '/$(p:./%=%)$$'))
 
 ## soak: the daemon's soak at its full volume (20 games), at normal speed: the
 ## one test whose purpose (volume on the real clock) needs the code unraced.

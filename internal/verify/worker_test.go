@@ -159,8 +159,15 @@ func TestWorkerPollsWithBackoffUntilTheAnalysisAppears(t *testing.T) {
 
 // TestWorkerGivesUpAgainstTheStandIn: against the sandbox the expired
 // reason names the sandbox's stand-in, not Lichess.
+// slowRescan is the store's rescan interval in the tests that run the
+// worker's manual clock across its whole 48-hour window: with the default
+// minute it wakes 2,880 times for nothing (one game, already queued), each
+// wake-up three SQLite queries, 20 s of CPU under the race detector; the
+// polls are due by the back-off, which the rescan never delays.
+func slowRescan(o *Options) { o.Rescan = 12 * time.Hour }
+
 func TestWorkerGivesUpAgainstTheStandIn(t *testing.T) {
-	r := newWorkerRigAPI(t, false, func(*fakeAPI) {}, func(o *Options) { o.Against = StandIn })
+	r := newWorkerRigAPI(t, false, func(*fakeAPI) {}, func(o *Options) { o.Against = StandIn }, slowRescan)
 	var v store.Verification
 	for v.State == "" || v.State == store.VerifyWaiting {
 		v = r.round(t)
@@ -171,7 +178,7 @@ func TestWorkerGivesUpAgainstTheStandIn(t *testing.T) {
 }
 
 func TestWorkerGivesUpAfterTheWindow(t *testing.T) {
-	r := newWorkerRig(t, false)
+	r := newWorkerRigAPI(t, false, func(*fakeAPI) {}, slowRescan)
 	start := r.clock.Now()
 	var v store.Verification
 	for v.State == "" || v.State == store.VerifyWaiting {
