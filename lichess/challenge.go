@@ -120,7 +120,35 @@ type ChallengeParams struct {
 	Color   Color  // white, black or random (default)
 	Variant string // variant key, default standard
 	FEN     string // start position (standard/fromPosition only)
-	Rules   []string
+	// Rules are lila GameRules for the game (Rule* names). Lichess
+	// refuses them in a challenge to a bot ("Rules not applicable for
+	// bots"): only a challenge to a human may carry them.
+	Rules []string
+}
+
+// Game rules, as lila names them (lila.core.game.GameRule): a challenge to
+// a human or a bulk pairing may set them, and a challenge's JSON lists
+// them (Challenge.Rules). lila sends them nowhere else: not in gameStart,
+// gameFull, gameState nor the game export.
+const (
+	RuleNoAbort     = "noAbort"     // no abort (nor resignation) in the first two plies
+	RuleNoRematch   = "noRematch"   // no rematch
+	RuleNoGiveTime  = "noGiveTime"  // no extra time given
+	RuleNoClaimWin  = "noClaimWin"  // no claim of victory or draw when the opponent left
+	RuleNoEarlyDraw = "noEarlyDraw" // no draw before ply 60
+)
+
+// EarlyDrawPlies is the ply before which noEarlyDraw forbids draws: lila's
+// Game.rulePreventsDraw is hasRule(noEarlyDraw) && playedTurns < 60.
+const EarlyDrawPlies = 60
+
+// KnownRule reports whether name is one of lila's game rules.
+func KnownRule(name string) bool {
+	switch name {
+	case RuleNoAbort, RuleNoRematch, RuleNoGiveTime, RuleNoClaimWin, RuleNoEarlyDraw:
+		return true
+	}
+	return false
 }
 
 // form validates p and encodes it.
@@ -160,6 +188,11 @@ func (p ChallengeParams) form() (url.Values, error) {
 	}
 	if p.FEN != "" {
 		f.Set("fen", p.FEN)
+	}
+	for _, r := range p.Rules {
+		if !KnownRule(r) {
+			return nil, fmt.Errorf("rule %q: want noAbort, noRematch, noGiveTime, noClaimWin or noEarlyDraw", r)
+		}
 	}
 	if len(p.Rules) > 0 {
 		f.Set("rules", strings.Join(p.Rules, ","))

@@ -18,6 +18,7 @@ func offerOf(c *lichess.Challenge) Offer {
 		Speed:   c.Speed,
 		Rated:   c.Rated,
 		FEN:     c.InitialFEN,
+		Rules:   c.Rules,
 	}
 	if o.Variant == "" {
 		o.Variant = "standard"

@@ -155,8 +155,9 @@ type Daemon struct {
 type gameSlot struct {
 	opponent       string
 	bot            bool
-	correspondence bool   // no real-time clock: does not take a max_games slot
-	tournament     string // the arena of an arena game
+	correspondence bool     // no real-time clock: does not take a max_games slot
+	tournament     string   // the arena of an arena game
+	rules          []string // the game's lila GameRules, known from its challenge
 	cancel         context.CancelFunc
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,7 +79,7 @@ func (d *Daemon) startGame(gamesCtx context.Context, info lichess.GameInfo) {
 		}
 	}
 	gctx, cancel := context.WithCancel(gamesCtx)
-	slot := &gameSlot{opponent: info.Opponent.Username, cancel: cancel, tournament: info.TournamentID,
+	slot := &gameSlot{opponent: info.Opponent.Username, cancel: cancel, tournament: info.TournamentID, rules: acc.offer.Rules,
 		correspondence: info.Speed == "correspondence" || (info.Speed == "" && acc.offer.Correspondence())}
 	d.games[id] = slot
 	d.notifyGames()
@@ -154,6 +155,18 @@ func (d *Daemon) gameRecord(ctx context.Context, id string, info lichess.GameInf
 	return rec, label
 }
 
+// gameRules returns the lila GameRules of a running game, as its challenge
+// listed them (none for a bulk pairing's or a tournament's game: Lichess
+// names them nowhere else).
+func (d *Daemon) gameRules(id string) []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if slot := d.games[id]; slot != nil {
+		return slot.rules
+	}
+	return nil
+}
+
 // runGame plays one game to its end and records the result.
 func (d *Daemon) runGame(ctx context.Context, id, engineName, variant string, release func()) {
 	defer release() // also on the early returns
@@ -161,6 +174,7 @@ func (d *Daemon) runGame(ctx context.Context, id, engineName, variant string, re
 	// The engine's own log lines (a fallback move, a UCI engine's crash)
 	// name the game and the bot: the factory logs through this logger.
 	ctx = log.WithContext(ctx)
+	rules := d.gameRules(id)
 	eng, err := d.eng(ctx, engineName)
 	if err != nil {
 		log.Error().Err(err).Str("engine", engineName).Msg("cannot build engine; falling back to easy")
@@ -176,13 +190,17 @@ func (d *Daemon) runGame(ctx context.Context, id, engineName, variant string, re
 		// rather than lose the game.
 		log.Error().Str("engine", engineName).Str("variant", variant).Strs("plays", engine.Variants(eng)).
 			Msg("the engine does not play this variant; aborting the game")
-		if err := d.bot.Abort(ctx, id); err != nil {
+		if slices.Contains(rules, lichess.RuleNoAbort) {
+			log.Warn().Msg("the game's noAbort rule forbids the abort: the game is left")
+		} else if err := d.bot.Abort(ctx, id); err != nil {
 			log.Warn().Err(err).Msg("abort")
 		}
 		return
 	}
 	eng = d.withEngineLimits(ctx, id, engineName, eng)
-	r := runner.New(d.newRunnerConfig(id, engineName), d.bot, eng, d.store)
+	cfg := d.newRunnerConfig(id, engineName)
+	cfg.Rules = rules
+	r := runner.New(cfg, d.bot, eng, d.store)
 	out, err := r.Run(ctx)
 	release()
 	if h := d.hooks.RunnerDone; h != nil {

@@ -140,6 +140,7 @@ func (d *Daemon) challengeSomeone(ctx context.Context) {
 	d.mu.Lock()
 	if o, ok := d.outgoing[key]; ok {
 		o.id = c.ID
+		o.offer.Rules = c.Rules // none: Lichess refuses rules in a challenge to a bot
 		d.outgoing[key] = o
 	}
 	d.mu.Unlock()

@@ -43,6 +43,9 @@ type Offer struct {
 	MyRating int
 	// Tournament is the arena of an arena game ("" for a challenge).
 	Tournament string
+	// Rules are the challenge's lila GameRules (lichess.Rule*), which the
+	// game's runner obeys.
+	Rules []string
 }
 
 // Correspondence reports whether the offer is for a correspondence or

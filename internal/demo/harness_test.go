@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -260,6 +261,13 @@ func (hs *humans) addPlayer(t *testing.T, s *sandbox.Server, name string, rating
 // checks that the test leaves no goroutine behind (checkLeaks).
 func runScript(t *testing.T, opt Options, script func(ctx context.Context, s *sandbox.Server, hs *humans)) *Result {
 	t.Helper()
+	return runScriptLogged(t, opt, nil, script)
+}
+
+// runScriptLogged is runScript with the run's log written to logTo (at
+// info level) when it is not nil, for a script that follows the log.
+func runScriptLogged(t *testing.T, opt Options, logTo io.Writer, script func(ctx context.Context, s *sandbox.Server, hs *humans)) *Result {
+	t.Helper()
 	ctx := leakChecked(t, 90*time.Second)
 	var hs humans
 	defer hs.close()
@@ -281,6 +289,9 @@ func runScript(t *testing.T, opt Options, script func(ctx context.Context, s *sa
 		}()
 	}
 	opt.NoSparring, opt.Dir, opt.Logger = true, t.TempDir(), testLogger(t)
+	if logTo != nil {
+		opt.Logger = zerolog.New(logTo).Level(zerolog.InfoLevel)
+	}
 	res, err := Run(ctx, opt)
 	wg.Wait()
 	require.NoError(t, err)

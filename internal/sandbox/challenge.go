@@ -19,8 +19,9 @@ type challenge struct {
 	variant      string
 	fen          string
 	rated        bool
-	source       string // lila's game source of the game it starts: SourceFriend unless Server.Pair
-	tournament   string // the arena of an arena pairing
+	source       string   // lila's game source of the game it starts: SourceFriend unless Server.Pair
+	rules        []string // lila's GameRules of the game it starts (gamerules.go), in lila's order
+	tournament   string   // the arena of an arena pairing
 	clock        *timeControl
 	days         int
 	color        string // white, black or random
@@ -76,6 +77,7 @@ type challengeForm struct {
 	variant   string
 	fen       string
 	keepAlive bool
+	rules     []string
 }
 
 // maxIncrement is the largest clock increment Lichess accepts, in seconds
@@ -111,6 +113,13 @@ func parseChallengeForm(r *http.Request) (f challengeForm, errs fieldErrors, api
 			errs.add("color", msgInvalid)
 		} else {
 			f.color = v
+		}
+	}
+	if v := get("rules"); v != "" {
+		if rules, ok := parseRules(v); ok {
+			f.rules = rules
+		} else {
+			errs.add("rules", msgInvalid) // lila: every name a GameRule
 		}
 	}
 	if v := get("variant"); v != "" {
@@ -233,6 +242,7 @@ func (s *Server) challengeJSONFor(c *challenge, viewer *account) *challengeJSON 
 		FinalColor: c.finalColor,
 		Perf:       perfJSON{Icon: "", Name: challengePerf(c.variant, speed)},
 		InitialFen: c.fen,
+		Rules:      c.rules, // lila challenge JsonView: .add("rules" -> c.nonEmptyRules)
 	}
 	dest := s.challengeUser(c.dest)
 	j.DestUser = &dest
@@ -303,6 +313,12 @@ func (s *Server) createChallenge(acc, dest *account, f challengeForm, baseURL st
 	if (acc.Bot || dest.Bot) && speed == "ultraBullet" {
 		return nil, badRequest("Bots cannot play UltraBullet.")
 	}
+	if dest.Bot && len(f.rules) > 0 {
+		// lila controllers.Challenge.apiCreate, before any other check on
+		// the destination: rules are for games between humans or with a
+		// human, never in a challenge to a bot.
+		return nil, badRequest("Rules not applicable for bots")
+	}
 	if err := s.botLimitError(acc, dest); err != nil {
 		return nil, err
 	}
@@ -310,6 +326,7 @@ func (s *Server) createChallenge(acc, dest *account, f challengeForm, baseURL st
 	c := &challenge{
 		id: s.newID(8), challenger: acc, dest: dest, variant: f.variant, fen: f.fen, rated: f.rated,
 		clock: f.clock, days: f.days, color: f.color, status: "created", keepAlive: f.keepAlive, createdAt: now,
+		rules: f.rules,
 	}
 	c.url = strings.TrimRight(baseURL, "/") + "/" + c.id
 	if c.variant == "chess960" && c.fen == "" {

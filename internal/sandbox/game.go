@@ -42,6 +42,7 @@ type game struct {
 	rated        bool
 	source       string        // lila's game source: "friend" (a challenge), "lobby", "arena", "pool", "swiss"
 	tournamentID string        // the arena of an arena game (arena.go)
+	rules        []string      // lila's GameRules (gamerules.go), from the challenge or bulk pairing
 	clock        *timeControl  // nominal time control; nil for correspondence / unlimited
 	initial      time.Duration // the running (possibly scaled) clock's initial time
 	increment    time.Duration // the running clock's increment
@@ -114,9 +115,11 @@ func (g *game) forceResignable() bool {
 // lila's Game.forceDrawable needs the game playable, past the abortable
 // first moves and no Swiss tournament (a challenge game included). The
 // sandbox also wants a clock: it tells a player gone (opponentGone) only in
-// real-time games, so a correspondence game is never claimed.
+// real-time games, so a correspondence game is never claimed. Neither
+// claim is possible under noClaimWin (both of lila's predicates say
+// !hasRule(noClaimWin)), so no opponentGone is sent either.
 func (g *game) forceDrawable() bool {
-	return !g.over() && !g.abortable() && g.clock != nil && g.source != SourceSwiss
+	return !g.over() && !g.abortable() && g.clock != nil && g.source != SourceSwiss && !g.hasRule(RuleNoClaimWin)
 }
 
 // clockRunning reports whether the side to move's clock is ticking: real-

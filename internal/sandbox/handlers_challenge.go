@@ -122,7 +122,7 @@ func (s *Server) handleChallengeCancel(w http.ResponseWriter, r *http.Request, a
 	var err *apiError
 	if c := s.challenges[id]; c != nil && c.challenger == acc {
 		s.endChallenge(c, "canceled")
-	} else if g := s.games[id]; g != nil && g.colorOf(acc) >= 0 && g.abortable() {
+	} else if g := s.games[id]; g != nil && g.colorOf(acc) >= 0 && g.abortableByUser() {
 		s.finish(g, "aborted", noWinner)
 	} else {
 		err = notFound("Challenge not found")

@@ -50,6 +50,7 @@ func (s *Server) routeTable() []route {
 		{"POST", "/api/challenge/{challengeId}/accept", authUser, s.handleChallengeAccept},
 		{"POST", "/api/challenge/{challengeId}/decline", authUser, s.handleChallengeDecline},
 		{"POST", "/api/challenge/{challengeId}/cancel", authUser, s.handleChallengeCancel},
+		{"POST", "/api/bulk-pairing", authUser, s.handleBulkPairing},
 		{"GET", "/game/export/{gameId}", authOptional, s.handleGameExport},
 		{"GET", "/api/games/user/{username}", authOptional, s.handleUserGames},
 		{"GET", "/api/cloud-eval", authOptional, s.handleCloudEval},

@@ -28,6 +28,7 @@ func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *gam
 		rated:        c.rated,
 		source:       c.source,
 		tournamentID: c.tournament,
+		rules:        c.rules,
 		clock:        c.clock,
 		days:         c.days,
 		createdAt:    now,
@@ -112,6 +113,7 @@ func (s *Server) move(g *game, acc *account, uci string, offeringDraw bool) *api
 		}
 		return badRequest(fmt.Sprintf("Piece on %s cannot move to %s", uci[:2], uci[2:4]))
 	}
+	earlyDrawBefore := g.rulePreventsDraw()
 	if g.clock != nil {
 		if g.clockRunning() {
 			g.remaining[col] -= now.Sub(g.turnStart)
@@ -131,6 +133,9 @@ func (s *Server) move(g *game, acc *account, uci string, offeringDraw bool) *api
 	opp := 1 - col
 	g.takeback = [2]bool{} // a move ends every takeback proposal, as on Lichess
 	// Moving declines the opponent's offer; the mover's own offer stands.
+	// Under noEarlyDraw an offer is dropped (lila BotPlayer.offerDraw
+	// needs Game.drawable), judged before this move as lila does.
+	offeringDraw = offeringDraw && !earlyDrawBefore
 	agreed := offeringDraw && g.drawOffer[opp]
 	g.drawOffer[opp] = false
 	if offeringDraw && !agreed {
@@ -224,8 +229,9 @@ func (s *Server) abort(g *game, acc *account) *apiError {
 	if g.colorOf(acc) < 0 {
 		return notFound("No such game")
 	}
-	if !g.abortable() {
-		return badRequest("This game can no longer be aborted.")
+	if !g.abortableByUser() {
+		// lila BotPlayer.abort: Game.abortableByUser (noAbort included)
+		return badRequest("This game can no longer be aborted")
 	}
 	s.finish(g, "aborted", noWinner)
 	return nil
@@ -249,13 +255,19 @@ func (s *Server) playing(g *game, acc *account, overMsg string) (int, *apiError)
 // resign resigns for acc; a game that can still be aborted is aborted, as
 // Lichess does (mu held).
 func (s *Server) resign(g *game, acc *account) *apiError {
-	col, aerr := s.playing(g, acc, "This game cannot be resigned.")
+	col, aerr := s.playing(g, acc, "This game cannot be resigned")
 	if aerr != nil {
 		return aerr
 	}
-	if g.abortable() {
+	switch {
+	case g.abortableByUser():
 		s.finish(g, "aborted", noWinner)
 		return nil
+	case g.abortable():
+		// lila BotPlayer.resign: under noAbort a game in its first two
+		// plies is neither abortable by a player nor resignable
+		// (Game.resignable is playable && !abortable).
+		return badRequest("This game cannot be resigned")
 	}
 	s.finish(g, "resign", 1-col)
 	return nil
@@ -269,6 +281,9 @@ func (s *Server) draw(g *game, acc *account, yes bool) *apiError {
 	}
 	opp := 1 - col
 	switch {
+	case g.rulePreventsDraw():
+		// lila BotPlayer.setDraw: offers and answers need Game.drawable;
+		// the request is answered ok and changes nothing.
 	case yes && g.drawOffer[opp]:
 		s.finish(g, "draw", noWinner)
 	case yes:
@@ -363,6 +378,9 @@ func (s *Server) claim(g *game, acc *account, win bool) *apiError {
 		return notFound("No such game")
 	}
 	opp := 1 - col
+	if aerr, ruled := claimRefusedByRule(g, win); ruled {
+		return aerr
+	}
 	if !g.forceDrawable() || g.streams[opp] > 0 ||
 		now.Before(g.leftAt[opp].Add(s.cfg.GoneAfter+s.cfg.ClaimWinAfter)) {
 		return badRequest("You cannot claim this game: your opponent is not gone.")
@@ -378,6 +396,26 @@ func (s *Server) claim(g *game, acc *account, win bool) *apiError {
 		s.finish(g, "draw", noWinner)
 	}
 	return nil
+}
+
+// claimRefusedByRule answers a claim a game rule forbids, as lila does
+// (modules/bot/src/main/BotPlayer.scala): claimVictory does nothing and
+// answers ok unless Pov.mightClaimWin (Game.forceResignable, false under
+// noClaimWin); claimDraw does nothing and answers ok unless Game.drawable
+// (false under noEarlyDraw before ply 60), and under noClaimWin the round
+// refuses the forced draw (RoundGame.forceDrawable), so the game is not
+// drawn: 400 "You cannot claim draw on this game". ruled is false when no
+// rule decides (mu held).
+func claimRefusedByRule(g *game, win bool) (aerr *apiError, ruled bool) {
+	switch {
+	case win && g.hasRule(RuleNoClaimWin):
+		return nil, true
+	case !win && g.rulePreventsDraw():
+		return nil, true
+	case !win && g.hasRule(RuleNoClaimWin):
+		return badRequest("You cannot claim draw on this game"), true
+	}
+	return nil, false
 }
 
 // arm (re)sets the game's timer to its next deadline (mu held).

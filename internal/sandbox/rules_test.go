@@ -188,12 +188,12 @@ func TestAbortAndResign(t *testing.T) {
 
 	id = e.startGame(nil)
 	e.play(id, "e2e4", "e7e5")
-	e.wantError(tokBot1, "/api/bot/game/"+id+"/abort", 400, "This game can no longer be aborted.")
+	e.wantError(tokBot1, "/api/bot/game/"+id+"/abort", 400, "This game can no longer be aborted")
 	e.mustOK(tokBot1, "/api/bot/game/"+id+"/resign", nil)
 	if g := e.snapshot(id); g.Status != "resign" || g.Winner != "white" {
 		t.Fatalf("resign: %+v", g)
 	}
-	e.wantError(tokAlice, "/api/board/game/"+id+"/resign", 400, "This game cannot be resigned.")
+	e.wantError(tokAlice, "/api/board/game/"+id+"/resign", 400, "This game cannot be resigned")
 
 	// Resigning a game that can still be aborted aborts it, as on Lichess.
 	id = e.startGame(nil)

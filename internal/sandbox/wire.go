@@ -63,6 +63,7 @@ type challengeJSON struct {
 	Perf             perfJSON           `json:"perf"`
 	Direction        string             `json:"direction,omitempty"`
 	InitialFen       string             `json:"initialFen,omitempty"`
+	Rules            []string           `json:"rules,omitempty"`
 	DeclineReason    string             `json:"declineReason,omitempty"`
 	DeclineReasonKey string             `json:"declineReasonKey,omitempty"`
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/outpostchess/outpost/bots/board"
@@ -80,7 +81,7 @@ func (r *Runner) considerDraw(ctx context.Context, s *lichess.GameState, ply int
 
 func (r *Runner) acceptDraw(ply int) bool {
 	g := r.cfg.Game
-	if ply < g.DrawMinPly {
+	if ply < g.DrawMinPly || r.earlyDrawForbidden(ply) {
 		return false
 	}
 	switch g.AcceptDraw {
@@ -118,7 +119,7 @@ func (r *Runner) wantDrawOffer(t thought) bool {
 			r.drawStreak = 0
 		}
 	}
-	if t.ply < g.DrawMinPly || (r.lastOffer >= 0 && t.ply-r.lastOffer < drawOfferGap) {
+	if t.ply < g.DrawMinPly || r.earlyDrawForbidden(t.ply) || (r.lastOffer >= 0 && t.ply-r.lastOffer < drawOfferGap) {
 		return false
 	}
 	return r.drawStreak >= max(g.OfferDrawMoves, 1) || deadDrawn(r.game)
@@ -168,7 +169,8 @@ func (r *Runner) considerResign(ctx context.Context, s score.Score) {
 // considerAbort arms the abort timer while the opponent owes their first
 // move, and disarms it once they made it.
 func (r *Runner) considerAbort(ply int) {
-	waiting := r.cfg.Game.AbortAfter > 0 && r.full.Clock != nil && r.opponentOwesFirstMove(ply)
+	waiting := r.cfg.Game.AbortAfter > 0 && r.full.Clock != nil && r.opponentOwesFirstMove(ply) &&
+		!r.hasRule(lichess.RuleNoAbort)
 	switch {
 	case waiting && r.abortTimer == nil:
 		r.abortTimer = r.newAlarm(r.cfg.Game.AbortAfter)
@@ -205,7 +207,8 @@ func (r *Runner) onAbortTimer(ctx context.Context) {
 func (r *Runner) onOpponentGone(ctx context.Context, e *lichess.OpponentGone) {
 	r.claimTimer.cancel()
 	r.claimTimer = nil
-	if !e.Gone || !r.cfg.Game.ClaimVictory || e.ClaimWinInSeconds == nil || !r.claimable() {
+	if !e.Gone || !r.cfg.Game.ClaimVictory || e.ClaimWinInSeconds == nil || !r.claimable() ||
+		r.hasRule(lichess.RuleNoClaimWin) {
 		return
 	}
 	wait := time.Duration(*e.ClaimWinInSeconds) * time.Second
@@ -229,7 +232,7 @@ func (r *Runner) claimable() bool { return r.full != nil && r.full.Clock != nil 
 // asks for the win and, when Lichess refuses it (400), for the draw.
 // Neither is asked in a game without a real-time clock.
 func (r *Runner) claim(ctx context.Context) {
-	if r.state == nil || !r.state.Status.Ongoing() || !r.claimable() {
+	if r.state == nil || !r.state.Status.Ongoing() || !r.claimable() || r.hasRule(lichess.RuleNoClaimWin) {
 		return
 	}
 	err := r.api.ClaimVictory(ctx, r.cfg.GameID)
@@ -251,6 +254,15 @@ func (r *Runner) claim(ctx context.Context) {
 		return
 	}
 	r.log.Info().Msg("claimed a draw: the opponent left and Lichess allows no win claim in this game")
+}
+
+// hasRule reports whether the game has a lila GameRule (Config.Rules).
+func (r *Runner) hasRule(rule string) bool { return slices.Contains(r.cfg.Rules, rule) }
+
+// earlyDrawForbidden reports whether noEarlyDraw forbids a draw at ply:
+// lila's Game.rulePreventsDraw, before ply 60 of the game.
+func (r *Runner) earlyDrawForbidden(ply int) bool {
+	return ply < lichess.EarlyDrawPlies && r.hasRule(lichess.RuleNoEarlyDraw)
 }
 
 func opposite(c lichess.Color) lichess.Color {

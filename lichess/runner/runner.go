@@ -34,6 +34,15 @@ type Config struct {
 	// ChatWait waits before retry attempt n of a greeting or goodbye (nil:
 	// a short wall-clock backoff); tests inject it to control time.
 	ChatWait func(ctx context.Context, attempt int) error
+	// Rules are the game's lila GameRules (lichess.Rule* names), as far as
+	// the daemon knows them: Lichess lists them only in a challenge's JSON
+	// (a bulk pairing's game comes with none, and Lichess's own refusals
+	// then keep the game within them). The runner obeys noAbort (never
+	// aborts), noEarlyDraw (no draw offered or accepted before ply 60) and
+	// noClaimWin (never claims); it never offers a rematch or gives time,
+	// which the Bot API has no endpoint for, so noRematch and noGiveTime
+	// hold by themselves.
+	Rules []string
 	// Ponder lets an engine that can ponder (engine.Ponderer) think on the
 	// opponent's time in real-time games; never in correspondence.
 	Ponder bool
@@ -298,7 +307,11 @@ func (r *Runner) onFull(ctx context.Context, f *lichess.GameFull) error {
 func (r *Runner) leaveIllegal(ctx context.Context, cause error) error {
 	r.log.Error().Err(cause).Msg("the server's start position is illegal; leaving the game without playing it")
 	how := "aborted"
-	if err := r.api.Abort(ctx, r.cfg.GameID); err != nil {
+	err := errors.New("the game's noAbort rule forbids it")
+	if !r.hasRule(lichess.RuleNoAbort) {
+		err = r.api.Abort(ctx, r.cfg.GameID)
+	}
+	if err != nil {
 		how = "resigned"
 		if rerr := r.api.Resign(ctx, r.cfg.GameID); rerr != nil {
 			how = fmt.Sprintf("neither aborted (%v) nor resigned (%v)", err, rerr)
