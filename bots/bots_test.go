@@ -34,7 +34,7 @@ func playOne(t *testing.T, e engine.Engine, lim engine.Limits) string {
 	if err != nil {
 		t.Fatalf("%s: SelectMove: %v", e.Name(), err)
 	}
-	g, err := Replay(pos)
+	g, err := pos.Board()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -223,7 +223,7 @@ func TestSafetyCapAndGrace(t *testing.T) {
 // new Fallback for the position at ply 120 (a restarted daemon).
 func BenchmarkFallbackOverhead(b *testing.B) {
 	pos := engine.Position{}
-	p, _ := Replay(pos)
+	p, _ := pos.Board()
 	var replies []string
 	for i := 0; i < 120; i++ {
 		ms := LegalMoves(p)

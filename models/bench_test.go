@@ -21,7 +21,7 @@ func report(b *testing.B, positions int, cpu0 time.Duration) {
 // testGames[4].
 func encodedPosition(b *testing.B) []float32 {
 	b.Helper()
-	g, err := game.Replay("", testGames[4])
+	g, err := game.New("", testGames[4])
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func BenchmarkEncodeDecode(b *testing.B) {
 	logits := make([]float32, maia1.PolicySize)
 	dst := make([]float32, maia1.InputSize)
 	for b.Loop() {
-		g, err := game.Replay("", testGames[4])
+		g, err := game.New("", testGames[4])
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -84,7 +84,7 @@ func (c *gameCache) replay(fen string, moves []string, chess960 bool) (*game.Gam
 	}
 	if g == nil {
 		var err error
-		if g, err = game.ReplayVariant(fen, moves, chess960); err != nil {
+		if g, err = game.NewVariant(fen, moves, chess960); err != nil {
 			return nil, err
 		}
 	}

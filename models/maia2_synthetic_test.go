@@ -102,7 +102,7 @@ func syntheticMaia2(selfName, oppoName string, valueCol bool) []byte {
 // mirroring, the opponent's "black".
 func expected(t *testing.T, r Request) (map[string]float64, float64) {
 	t.Helper()
-	g, err := game.Replay(r.StartFEN, r.Moves)
+	g, err := game.New(r.StartFEN, r.Moves)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,9 @@ func moveResult(root *Node, base float64, filtered bool) MoveResult {
 		Branches:        s.branches,
 		Filtered:        filtered,
 	}
+	var unevaluated []*Node
+	collect(root, &unevaluated)
+	mr.Partial = len(unevaluated) > 0
 	if s.branches > 0 {
 		mr.TreeDepth = float64(s.depthSum) / float64(s.branches)
 	}

@@ -163,7 +163,12 @@ func (c *Calculator) calculate(ctx context.Context, pos Position, given *board.B
 }
 
 // replay builds the board of pos, history included.
-func replay(pos Position) (*board.Board, error) {
+func replay(pos Position) (*board.Board, error) { return replayVisiting(pos, nil) }
+
+// replayVisiting is replay calling visit (when not nil) with the board
+// before each move, ply counted from 1; visit must not keep the board
+// without cloning it.
+func replayVisiting(pos Position, visit func(ply int, b *board.Board)) (*board.Board, error) {
 	fen := strings.TrimSpace(pos.StartFEN)
 	if fen == "" || fen == "startpos" {
 		fen = board.StartFEN
@@ -173,6 +178,9 @@ func replay(pos Position) (*board.Board, error) {
 		return nil, fmt.Errorf("ewr: %w", err)
 	}
 	for i, m := range pos.Moves {
+		if visit != nil {
+			visit(i+1, b)
+		}
 		if err := b.MakeUCI(m); err != nil {
 			return nil, fmt.Errorf("ewr: move %d: %w", i+1, err)
 		}

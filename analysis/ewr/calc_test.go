@@ -183,6 +183,11 @@ func TestScenario(t *testing.T) {
 	if res.Stats.Candidates != 2 || res.Stats.LegalMoves != 20 || res.Partial || len(res.Warnings) != 0 {
 		t.Errorf("stats %+v partial %v warnings %v", res.Stats, res.Partial, res.Warnings)
 	}
+	for _, m := range res.Moves {
+		if m.Partial || m.Confidence <= 0 {
+			t.Errorf("move %+v of a complete result: partial or confidence 0", m)
+		}
+	}
 }
 
 func TestNormalisation(t *testing.T) {
@@ -487,6 +492,9 @@ func TestTimeLimitPartial(t *testing.T) {
 	e4, ok := res.Move("e4")
 	if !ok || e4.Coverage >= .69 || e4.ExpectedWinrate < 0 || e4.ExpectedWinrate > 1 {
 		t.Errorf("e4 %+v: want a partial coverage below the full .69", e4)
+	}
+	if !e4.Partial {
+		t.Errorf("e4 %+v: its tree has an unevaluated path, not marked partial", e4)
 	}
 	if n := find(res.Trees["e4"], "c5"); n == nil || n.Winrate != nil {
 		t.Errorf("unevaluated c5 node %+v", n)

@@ -67,14 +67,23 @@ func (m Moment) PlayedWasBest() bool { return m.Played.UCI == m.Best.UCI }
 // theirs). p's ratings are replaced; its other parameters are used as
 // given (DefaultParams for the product defaults).
 func AnalyseMoment(ctx context.Context, c *Calculator, g Game, ply int, p Params, opt Options) (Moment, error) {
+	return AnalyseMomentOn(ctx, c, g, ply, nil, p, opt)
+}
+
+// AnalyseMomentOn is AnalyseMoment on b, the board before the move at ply
+// as Boards returns it (nil: g is replayed to ply, counted in ctx's
+// analysis.Counts). b is not changed.
+func AnalyseMomentOn(ctx context.Context, c *Calculator, g Game, ply int, b *board.Board, p Params, opt Options) (Moment, error) {
 	if ply < 1 || ply > len(g.Moves) {
 		return Moment{}, fmt.Errorf("ewr: ply %d out of range 1..%d", ply, len(g.Moves))
 	}
 	pos := Position{StartFEN: g.StartFEN, Moves: g.Moves[:ply-1], Chess960: g.Chess960}
-	analysis.CountReplay(ctx) // the calculation below takes b, not replaying pos again
-	b, err := replay(pos)
-	if err != nil {
-		return Moment{}, err
+	if b == nil {
+		analysis.CountReplay(ctx) // the calculation below takes b, not replaying pos again
+		var err error
+		if b, err = replay(pos); err != nil {
+			return Moment{}, err
+		}
 	}
 	played := g.Moves[ply-1]
 	m, err := b.ParseUCI(played)
@@ -100,6 +109,26 @@ func AnalyseMoment(ctx context.Context, c *Calculator, g Game, ply int, p Params
 	}
 	mo.Best, _ = res.Best()
 	return mo, nil
+}
+
+// Boards replays g once (counted in ctx's analysis.Counts) and returns the
+// board before the move at each of plies (1-based), for AnalyseMomentOn: the
+// moments of one game then replay it once. A ply out of range, or after an
+// illegal move, has no board (AnalyseMomentOn then replays it and reports
+// the error).
+func Boards(ctx context.Context, g Game, plies []int) map[int]*board.Board {
+	want := map[int]bool{}
+	for _, ply := range plies {
+		want[ply] = true
+	}
+	out := map[int]*board.Board{}
+	analysis.CountReplay(ctx)
+	_, _ = replayVisiting(Position{StartFEN: g.StartFEN, Moves: g.Moves, Chess960: g.Chess960}, func(ply int, b *board.Board) {
+		if want[ply] {
+			out[ply] = b.Clone()
+		}
+	}) // an error ends the boards; the moments past it report it
+	return out
 }
 
 // CriticalPlies returns each side's critical moment in an analysed game:
@@ -137,8 +166,9 @@ func AnalyseCritical(ctx context.Context, c *Calculator, a *analysis.Analysis, e
 		}
 	}
 	out := make([]Moment, 0, len(plies))
+	boards := Boards(ctx, g, plies)
 	for _, ply := range plies {
-		m, err := AnalyseMoment(ctx, c, g, ply, p, opt)
+		m, err := AnalyseMomentOn(ctx, c, g, ply, boards[ply], p, opt)
 		if err != nil {
 			return out, err
 		}

@@ -73,6 +73,10 @@ type MoveResult struct {
 	// Filtered is set for a move analysed on request (Options.Include)
 	// although it failed the winrate loss filter.
 	Filtered bool `json:"filtered,omitempty"`
+	// Partial is set when the time limit left paths of the move's tree
+	// unevaluated (they count at the base winrate; with none evaluated the
+	// confidence is 0). Only a partial Result has such moves.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Result is a whole calculation. Its JSON form is the `outpost ewr --json`

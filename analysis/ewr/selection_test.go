@@ -1,10 +1,12 @@
 package ewr_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/analysis/ewr/ewrtest"
 )
 
 // TestMomentPlies: each side's critical moment, then our bot's costliest
@@ -67,5 +69,30 @@ func TestMaiaLevels(t *testing.T) {
 	}
 	if got := ewr.MaiaLevels(games, 1234); len(got) != 1 || got[0] != 1200 {
 		t.Errorf("levels with --maia %v", got)
+	}
+}
+
+// TestAnalyseCriticalReplaysOnce: the two sides' critical moments of one
+// game replay it once (ewr.Boards), not once per moment; each moment is
+// computed on its own position.
+func TestAnalyseCriticalReplaysOnce(t *testing.T) {
+	d := func(x float64) *float64 { return &x }
+	a := &analysis.Analysis{Plies: []analysis.Ply{
+		{Ply: 1, Color: "white", SAN: "e4", UCI: "e2e4", Delta: d(0.01)},
+		{Ply: 2, Color: "black", SAN: "f6", UCI: "f7f6", Delta: d(0.2), Judgement: analysis.Mistake},
+		{Ply: 3, Color: "white", SAN: "Qh5+", UCI: "d1h5", Delta: d(0.3), Judgement: analysis.Blunder},
+		{Ply: 4, Color: "black", SAN: "g6", UCI: "g7g6", Delta: d(0.01)},
+	}}
+	calc := &ewr.Calculator{Prober: ewrtest.UniformProber{}, Evaluator: ewrtest.LevelEvaluator{}}
+	var counts analysis.Counts
+	ms, err := ewr.AnalyseCritical(analysis.WithCounts(context.Background(), &counts), calc, a, nil, ewr.DefaultParams(), ewr.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 || ms[0].Ply != 3 || ms[0].Played.SAN != "Qh5+" || ms[1].Ply != 2 || ms[1].Played.SAN != "f6" {
+		t.Fatalf("moments %+v", ms)
+	}
+	if n := counts.Replays.Load(); n != 1 {
+		t.Errorf("%d replays of the game for its two moments, want 1", n)
 	}
 }

@@ -32,6 +32,10 @@ type EWRMove struct {
 	StockfishWinrate float64 `json:"stockfish_winrate"`
 	// TreeDepth is the mean length of the evaluated Maia paths in plies.
 	TreeDepth float64 `json:"tree_depth"`
+	// Partial is set when the time limit left paths of the move's tree
+	// unevaluated (ewr.MoveResult.Partial): a confidence of 0 is then
+	// "nothing evaluated yet", never a figure of a complete calculation.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // EWRMoment is the expected-winrate view of one move of an analysed game:
@@ -106,7 +110,7 @@ func FailedEWRMoment(a *analysis.Analysis, ply int, kind string, err error) EWRM
 
 func ewrMove(r ewr.MoveResult) EWRMove {
 	return EWRMove{SAN: r.SAN, UCI: r.UCI, ExpectedWinrate: r.ExpectedWinrate, Confidence: r.Confidence,
-		ConfidenceLabel: r.ConfidenceLabel, StockfishWinrate: r.StockfishWinrate, TreeDepth: r.TreeDepth}
+		ConfidenceLabel: r.ConfidenceLabel, StockfishWinrate: r.StockfishWinrate, TreeDepth: r.TreeDepth, Partial: r.Partial}
 }
 
 func sideName(white bool) string {

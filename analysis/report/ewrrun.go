@@ -7,6 +7,7 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
+	"github.com/outpostchess/outpost/bots/board"
 )
 
 // EWRRun says which expected-winrate moments ComputeEWR computes and how.
@@ -69,9 +70,14 @@ func ComputeEWR(ctx context.Context, calc *ewr.Calculator, analyses []*analysis.
 			g.WhiteRating, g.BlackRating = r.Rating, r.Rating
 		}
 		ms := []EWRMoment{}
+		at := make([]int, len(plies[i]))
+		for k, mp := range plies[i] {
+			at[k] = mp.Ply
+		}
+		boards := ewr.Boards(ctx, g, at) // the game replayed once for its moments
 		for _, mp := range plies[i] {
 			done++
-			m, err := r.moment(ctx, calc, g, a, mp, done, total)
+			m, err := r.moment(ctx, calc, g, boards[mp.Ply], a, mp, done, total)
 			if err != nil {
 				if ctx.Err() != nil {
 					return set, ctx.Err()
@@ -92,13 +98,13 @@ func ComputeEWR(ctx context.Context, calc *ewr.Calculator, analyses []*analysis.
 }
 
 // moment computes one moment, reporting its progress through r.Moment.
-func (r EWRRun) moment(ctx context.Context, calc *ewr.Calculator, g ewr.Game, a *analysis.Analysis, mp ewr.MomentPly, done, total int) (ewr.Moment, error) {
+func (r EWRRun) moment(ctx context.Context, calc *ewr.Calculator, g ewr.Game, b *board.Board, a *analysis.Analysis, mp ewr.MomentPly, done, total int) (ewr.Moment, error) {
 	var progress func(ewr.Event)
 	var finish func()
 	if r.Moment != nil {
 		progress, finish = r.Moment(done, total, GameName(a), mp.Ply)
 	}
-	m, err := ewr.AnalyseMoment(ctx, calc, g, mp.Ply, r.Params, ewr.Options{TimeLimit: r.TimeLimit, Progress: progress})
+	m, err := ewr.AnalyseMomentOn(ctx, calc, g, mp.Ply, b, r.Params, ewr.Options{TimeLimit: r.TimeLimit, Progress: progress})
 	if finish != nil {
 		finish()
 	}

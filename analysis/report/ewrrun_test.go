@@ -46,8 +46,11 @@ func TestComputeEWR(t *testing.T) {
 	}
 	assert.Equal(t, 2, r.Count([]*analysis.Analysis{a}))
 	calc := &ewr.Calculator{Prober: ewrtest.UniformProber{}, Evaluator: ewrtest.LevelEvaluator{}}
-	set, err := ComputeEWR(context.Background(), calc, []*analysis.Analysis{a}, r)
+	var counts analysis.Counts
+	set, err := ComputeEWR(analysis.WithCounts(context.Background(), &counts), calc, []*analysis.Analysis{a}, r)
 	require.NoError(t, err)
+	// one replay of the game for its two moments (one per moment before)
+	assert.Equal(t, int64(1), counts.Replays.Load(), "replays of the game")
 	ms := set[a]
 	require.Len(t, ms, 2)
 	assert.Equal(t, []string{"1/2 t.pgn#2 2", "2/2 t.pgn#2 3"}, announced)

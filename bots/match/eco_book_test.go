@@ -49,7 +49,7 @@ func buildECOOpenings() []Opening {
 	for i := range n {
 		c := cands[i*len(cands)/n]
 		o := Opening{Name: c.code + " " + c.title, Moves: c.moves}
-		if _, err := replay(o.Position()); err != nil {
+		if _, err := o.Position().Board(); err != nil {
 			continue // never expected: the book is well-formed
 		}
 		out = append(out, o)

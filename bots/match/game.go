@@ -69,7 +69,7 @@ func (r referee) budget() string {
 // plies in total (opening included).
 func (r referee) play(ctx context.Context, white, black engine.Engine, start engine.Position) (Game, error) {
 	gm := Game{White: white.Name(), Black: black.Name(), Start: start}
-	p, err := replay(start)
+	p, err := start.Board()
 	if err != nil {
 		return gm, fmt.Errorf("match: opening: %w", err)
 	}

@@ -254,7 +254,7 @@ func (cfg *Config) check() error {
 		cfg.Openings = ECOOpenings()
 	}
 	for _, o := range cfg.Openings {
-		if _, err := replay(o.Position()); err != nil {
+		if _, err := o.Position().Board(); err != nil {
 			return fmt.Errorf("match: opening %s: %w", o.Name, err)
 		}
 	}

@@ -33,7 +33,7 @@ func (s *scripted) Close() error { return nil }
 
 // firstLegal plays the first legal move in sorted order.
 func firstLegal(_ context.Context, pos engine.Position) (string, error) {
-	g, err := bots.Replay(pos)
+	g, err := pos.Board()
 	if err != nil {
 		return "", err
 	}

@@ -97,7 +97,7 @@ func parseOpeningLine(line string) (Opening, error) {
 			fen += " 0 1"
 		}
 		o := Opening{StartFEN: fen}
-		g, err := replay(o.Position())
+		g, err := o.Position().Board()
 		if err != nil {
 			return Opening{}, fmt.Errorf("FEN %q: %w", fen, err)
 		}

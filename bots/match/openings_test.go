@@ -20,7 +20,7 @@ func TestECOOpenings(t *testing.T) {
 		if len(o.Moves) < ecoMinPlies || len(o.Moves) > ecoMaxPlies {
 			t.Errorf("%s has %d plies", o.Name, len(o.Moves))
 		}
-		if _, err := replay(o.Position()); err != nil {
+		if _, err := o.Position().Board(); err != nil {
 			t.Errorf("%s: %v", o.Name, err)
 		}
 		volumes[o.Name[0]] = true
@@ -86,7 +86,7 @@ func FuzzParseOpenings(f *testing.F) {
 			return
 		}
 		for _, o := range ops {
-			if _, err := replay(o.Position()); err != nil {
+			if _, err := o.Position().Board(); err != nil {
 				t.Fatalf("opening %+v from %q does not replay: %v", o, in, err)
 			}
 		}

@@ -30,7 +30,7 @@ func (g Game) PGN() (string, error) {
 	tag("Termination", g.Reason)
 	b.WriteString("\n")
 
-	p, err := replay(engine.Position{StartFEN: g.Start.StartFEN})
+	p, err := engine.Position{StartFEN: g.Start.StartFEN}.Board()
 	if err != nil {
 		return "", err
 	}

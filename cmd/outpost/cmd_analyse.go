@@ -20,6 +20,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/internal/app"
 	"github.com/outpostchess/outpost/internal/clusterconn"
+	"github.com/outpostchess/outpost/internal/terminal"
 	"github.com/outpostchess/outpost/internal/web/htmlreport"
 )
 
@@ -128,7 +129,7 @@ func runAnalyse(ctx context.Context, env *Env, args []string) error {
 			}
 			run.opt.Pool.Dispatcher = d
 		}
-		run.opt.Engine.Progress, run.finish = analysis.TerminalProgress(env.Stderr, "analysing")
+		run.opt.Engine.Progress, run.finish = terminal.Positions(env.Stderr, "analysing")
 	}
 	if *ewrFlags.on || *format == "html" {
 		return run.all(ctx, ewrFlags, ewrParams)

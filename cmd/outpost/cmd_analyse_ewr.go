@@ -14,6 +14,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/report"
 	"github.com/outpostchess/outpost/config"
 	"github.com/outpostchess/outpost/internal/app"
+	"github.com/outpostchess/outpost/internal/terminal"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -151,13 +152,13 @@ func (e *analyseEWR) botName(ctx context.Context, env *Env, server string, offli
 // ewrRun is the moments' selection and reporting of these flags: our
 // bot's moves of bot, a line per moment on a terminal, warnings on stderr.
 func (e *analyseEWR) ewrRun(env *Env, bot string) report.EWRRun {
-	tty := analysis.IsTerminal(env.Stderr)
+	tty := terminal.Is(env.Stderr)
 	return report.EWRRun{Params: e.params, Rating: *e.flags.maia, Bot: bot, BotMoves: *e.flags.botMoves, TimeLimit: *e.flags.limit,
 		Moment: func(done, total int, game string, ply int) (func(ewr.Event), func()) {
 			if tty {
 				fmt.Fprintf(env.Stderr, "expected winrate %d/%d: game %s, ply %d\n", done, total, game, ply)
 			}
-			return ewr.TerminalProgress(env.Stderr)
+			return terminal.EWR(env.Stderr)
 		},
 		Warn: func(msg string) { fmt.Fprintf(env.Stderr, "outpost analyse: warning: %s\n", msg) },
 	}

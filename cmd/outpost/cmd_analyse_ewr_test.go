@@ -159,10 +159,11 @@ func TestAnalyseEWREndToEnd(t *testing.T) {
 			t.Errorf("moment %d: %+v", m.Ply, m)
 		}
 		for _, mv := range []*report.EWRMove{m.Played, m.Best} {
-			// Confidence is the tree's coverage: 0 only when nothing below
-			// the move was expanded (TreeDepth 0, the figure is the base).
-			if mv.ExpectedWinrate < 0 || mv.ExpectedWinrate > 1 || mv.Confidence < 0 || mv.Confidence > 1 ||
-				(mv.Confidence == 0 && mv.TreeDepth != 0) ||
+			// Confidence is the tree's coverage: above 0 unless the time
+			// limit left the move's tree unevaluated, and then the move
+			// and its moment are marked partial.
+			if mv.ExpectedWinrate < 0 || mv.ExpectedWinrate > 1 || mv.Confidence > 1 ||
+				(mv.Confidence <= 0 && !mv.Partial) || (mv.Partial && !m.Partial) ||
 				mv.ConfidenceLabel == "" || mv.SAN == "" || len(mv.UCI) < 4 {
 				t.Errorf("moment %d move %+v", m.Ply, mv)
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/outpostchess/outpost/internal/comparerun"
 	"github.com/outpostchess/outpost/internal/daemon"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/terminal"
 	"github.com/outpostchess/outpost/internal/verify"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -159,13 +160,13 @@ func runCompare(ctx context.Context, env *Env, args []string) (err error) {
 			fmt.Fprintln(env.Stdout, note)
 		}
 	}
-	progress, finish := analysis.TerminalProgress(env.Stderr, "comparing")
+	bar, finish := terminal.Positions(env.Stderr, "comparing")
 	c := &comparerun.Comparer{
 		Store:          st,
 		Pool:           analysis.PoolConfig{Command: cmdline, Workers: n, Threads: *threads, HashMB: hashMB, Logger: log, Dispatcher: asDispatcher(dispatcher)},
 		Budget:         budget,
 		BorderlineBand: *band,
-		Progress:       progress,
+		Progress:       bar,
 		ProgressDone:   finish,
 		TrendRuns:      *trend,
 		Logger:         log,

@@ -14,6 +14,7 @@ import (
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/internal/app"
+	"github.com/outpostchess/outpost/internal/terminal"
 )
 
 const ewrSynopsis = "[--fen FEN] [--moves \"UCI …\"] [--threshold 0.1] [--depth 15] [--loss -0.1] [--maia 1500] [--opponent-maia 1500] [--json] [--tree SAN] [--store FILE] [--clear-hash [--hash 16]] [--timeout 60s] [--exact | --fast | --tree-depth N [--full-depth-mass P] [--decision-margin M] [--volatility V]] | --bench [--compare [--bench-set holdout] [--compare-save FILE] [--compare-ref FILE] [--compare-only NAMES]]"
@@ -145,7 +146,7 @@ func runEWR(ctx context.Context, env *Env, args []string) error {
 	}
 	opt := ewr.Options{Include: splitMoves(*include), TimeLimit: *timeout, SkipResultCache: *fresh}
 	var finish func()
-	opt.Progress, finish = ewr.TerminalProgress(env.Stderr)
+	opt.Progress, finish = terminal.EWR(env.Stderr)
 	res, err := calc.Calculate(ctx, pos, p, opt)
 	finish()
 	if err != nil {

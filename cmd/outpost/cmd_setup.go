@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/sfbuild"
 	"github.com/outpostchess/outpost/internal/installer"
+	"github.com/outpostchess/outpost/internal/terminal"
 	"github.com/outpostchess/outpost/models"
 )
 
@@ -55,7 +55,7 @@ func runSetup(ctx context.Context, env *Env, args []string) error {
 		Sources: src, Engines: splitList(*engines), Build: *build, Force: *force, StockfishSrc: *srcDir,
 		Arch: *arch, Jobs: *jobs, ModelsDir: *modelsDir, MaiaSource: *maiaSrc,
 		SkipEngines: *skipEngines, SkipLibrary: *skipLib, SkipWeights: *skipW,
-		Client: setupClient(), Log: env.Stderr, Terminal: analysis.IsTerminal(env.Stderr),
+		Client: setupClient(), Log: env.Stderr, Terminal: terminal.Is(env.Stderr),
 	})
 	if err != nil {
 		return fmt.Errorf("outpost setup: %w (pass --models-dir)", err)

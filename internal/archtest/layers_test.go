@@ -33,6 +33,22 @@ var floors = []struct {
 	{5, "app", []string{"internal", "cmd"}},
 }
 
+// appOnly are the packages from outside the module that only the app
+// (floor 5) imports: drawing on a terminal is the commands' job (a library
+// reports progress through a callback, internal/terminal draws the bar),
+// SQLite is the store's (a library that needs persistence declares an
+// interface), and notnil/chess is `outpost bench`'s perft oracle (the chess
+// rules of the libraries are bots/board's).
+var appOnly = []string{
+	"github.com/schollz/progressbar",
+	"github.com/mattn/go-isatty",
+	"modernc.org/sqlite",
+	"github.com/notnil/chess",
+}
+
+// appFloor is the floor of the app, the only one importing appOnly.
+const appFloor = 5
+
 // floorOf returns p's floor (relative path) and the prefix that placed it,
 // or -1 when no prefix covers p.
 func floorOf(p string) (int, string) {
@@ -97,17 +113,29 @@ func forbidden(pkg, imp string) string {
 	return ""
 }
 
+// forbiddenOutside returns why pkg (relative) may not import imp, a
+// package from outside the module (full path), or "".
+func forbiddenOutside(pkg, imp string) string {
+	for _, a := range appOnly {
+		if fp, _ := floorOf(pkg); under(imp, a) && fp != appFloor {
+			return fmt.Sprintf("floor %d imports %s, which only the app (floor %d) imports", fp, a, appFloor)
+		}
+	}
+	return ""
+}
+
 // violations lists every import of graph (package → its imports, full
-// paths) against the floors.
+// paths) against the floors and appOnly.
 func violations(graph map[string][]string) []string {
 	var out []string
 	for pkg, imps := range graph {
 		for _, imp := range imps {
-			if !strings.HasPrefix(imp, module+"/") && imp != module {
-				continue
+			why, name := forbiddenOutside(rel(pkg), imp), imp
+			if strings.HasPrefix(imp, module+"/") || imp == module {
+				why, name = forbidden(rel(pkg), rel(imp)), rel(imp)
 			}
-			if why := forbidden(rel(pkg), rel(imp)); why != "" {
-				out = append(out, fmt.Sprintf("%s imports %s: %s", rel(pkg), rel(imp), why))
+			if why != "" {
+				out = append(out, fmt.Sprintf("%s imports %s: %s", rel(pkg), name, why))
 			}
 		}
 	}
@@ -132,6 +160,37 @@ func TestFloorsCatchAnUpwardImport(t *testing.T) {
 	v := violations(graph)
 	if len(v) != 1 || !strings.Contains(v[0], "bots/board imports bots/engine: floor 0 imports floor 1") {
 		t.Errorf("violations = %q, want the one added upward import", v)
+	}
+}
+
+// TestAppOnlyCatchesALibraryDrawingABar: the real graph with a library
+// importing the progress bar again (as analysis and analysis/ewr once did)
+// fails the check; the app drawing it (internal/terminal, internal/installer)
+// does not.
+func TestAppOnlyCatchesALibraryDrawingABar(t *testing.T) {
+	graph := importsOf(t)
+	ewr := module + "/analysis/ewr"
+	graph[ewr] = append(graph[ewr], "github.com/schollz/progressbar/v3")
+	v := violations(graph)
+	if len(v) != 1 || !strings.Contains(v[0], "analysis/ewr imports github.com/schollz/progressbar/v3: floor 2 imports github.com/schollz/progressbar") {
+		t.Errorf("violations = %q, want the one added import", v)
+	}
+	for _, tc := range []struct {
+		pkg, imp string
+		bad      bool
+	}{
+		{"internal/terminal", "github.com/schollz/progressbar/v3", false},
+		{"cmd/outpost", "github.com/mattn/go-isatty", false},
+		{"analysis", "github.com/mattn/go-isatty", true},
+		{"lichess/runner", "modernc.org/sqlite", true},
+		{"internal/store", "modernc.org/sqlite", false},
+		{"bots/board", "github.com/notnil/chess", true},
+		{"config", "github.com/schollz/progressbar/v3", true},
+		{"analysis/cluster", "github.com/nats-io/nats.go", false},
+	} {
+		if got := forbiddenOutside(tc.pkg, tc.imp) != ""; got != tc.bad {
+			t.Errorf("%s → %s: forbidden %v, want %v", tc.pkg, tc.imp, got, tc.bad)
+		}
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-isatty"
+	"github.com/outpostchess/outpost/internal/terminal"
 	"github.com/rs/zerolog"
 )
 
@@ -63,14 +63,9 @@ func Console(w io.Writer, format string) io.Writer {
 	case FormatJSON:
 		return zerolog.SyncWriter(w) // not an *os.File: stays JSON on a terminal
 	case FormatConsole:
-		return zerolog.ConsoleWriter{Out: zerolog.SyncWriter(w), TimeFormat: time.TimeOnly, NoColor: !isTerminal(w)}
+		return zerolog.ConsoleWriter{Out: zerolog.SyncWriter(w), TimeFormat: time.TimeOnly, NoColor: !terminal.Is(w)}
 	}
 	return consoleWriter(w)
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
 // consoleWriter is w in the human console format when w is a terminal, w
@@ -81,7 +76,7 @@ func consoleWriter(w io.Writer) io.Writer {
 	if _, ok := w.(*os.File); !ok {
 		return zerolog.SyncWriter(w)
 	}
-	if isTerminal(w) {
+	if terminal.Is(w) {
 		return zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly}
 	}
 	return w

@@ -3,13 +3,12 @@ package postgame
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/outpostchess/outpost/bots/enginepath"
-	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/rs/zerolog"
 )
 
 // slowEngineTimeout bounds a summary engine's handshake and isready: at
@@ -66,17 +65,8 @@ func (s *Summariser) ewrStarter(cmd []string, hashMB int) startFunc {
 		if err != nil {
 			return nil, fmt.Errorf("ewr: %w", err)
 		}
-		c := s.nicedCommand(r.Command, nice)
-		e, err := uci.Start(ctx, uci.Config{
-			Path: c[0], Args: c[1:],
-			Options:          map[string]string{"Threads": "1", "Hash": strconv.Itoa(hashMB)},
-			Logger:           s.ewr.Logger,
-			HandshakeTimeout: slowEngineTimeout, ReadyTimeout: slowEngineTimeout,
-		})
-		if err != nil {
-			return nil, err
-		}
-		return e, nil
+		spec := analysis.EngineSpec{Command: s.nicedCommand(r.Command, nice), Threads: 1, HashMB: hashMB}
+		return startEngine(ctx, spec, s.ewr.Logger)
 	}
 }
 
@@ -111,6 +101,13 @@ func (s *Summariser) nicedCommand(cmd []string, nice int) []string {
 // isready bounds: at nice 19 beside a busy machine the default isready
 // bound restarted the engine mid-analysis.
 func startPoolEngine(ctx context.Context, cmd []string, threads, hash int, cfg analysis.PoolConfig) (searcher, error) {
-	spec := analysis.EngineSpec{Command: cmd, Threads: threads, HashMB: hash, Options: cfg.Options}
-	return analysis.StartResolvedEngine(ctx, spec, cfg.Logger, analysis.EngineTimeouts{Handshake: slowEngineTimeout, Ready: slowEngineTimeout})
+	return startEngine(ctx, analysis.EngineSpec{Command: cmd, Threads: threads, HashMB: hash, Options: cfg.Options}, cfg.Logger)
+}
+
+// startEngine is the one way a summary engine starts, the analysis pool's
+// and the expected winrate's alike: analysis.StartResolvedEngine (the
+// pool's own start) with the summary engines' long handshake and isready
+// bounds.
+func startEngine(ctx context.Context, spec analysis.EngineSpec, log zerolog.Logger) (searcher, error) {
+	return analysis.StartResolvedEngine(ctx, spec, log, analysis.EngineTimeouts{Handshake: slowEngineTimeout, Ready: slowEngineTimeout})
 }

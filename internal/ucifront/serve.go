@@ -12,7 +12,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/outpostchess/outpost/bots"
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/uci"
 )
@@ -184,7 +183,7 @@ func (s *server) handle(line string) bool {
 		}
 		s.pos, s.badPos = engine.Position{}, nil
 	case "position":
-		if _, err := bots.Replay(c.Position); err != nil {
+		if _, err := c.Position.Board(); err != nil {
 			s.say("info string error: %v", err)
 			s.badPos = err
 			return false
@@ -257,7 +256,7 @@ func (s *server) startSearch(c Command) {
 		s.say("bestmove (none)")
 		return
 	}
-	g, err := bots.Replay(s.pos)
+	g, err := s.pos.Board()
 	if err == nil && !g.HasLegalMoves() {
 		s.say("bestmove (none)")
 		return

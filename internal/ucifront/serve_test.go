@@ -35,7 +35,7 @@ func (e *testEngine) SelectMove(ctx context.Context, pos engine.Position, lim en
 	e.lastPos = pos
 	e.calls++
 	e.mu.Unlock()
-	g, err := bots.Replay(pos)
+	g, err := pos.Board()
 	if err != nil {
 		return engine.Move{}, err
 	}
@@ -285,7 +285,7 @@ func TestServeRealEngine(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	last := lines[len(lines)-1]
-	g, _ := bots.Replay(engine.Position{Moves: []string{"e2e4"}})
+	g, _ := engine.Position{Moves: []string{"e2e4"}}.Board()
 	if f := strings.Fields(last); len(f) < 2 || f[0] != "bestmove" || !legal(g, f[1]) {
 		t.Errorf("medium over UCI: %q", out.String())
 	}

@@ -15,7 +15,7 @@ const (
 	fen960Shredder = "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3K1R w HBgb - 0 1"
 )
 
-func TestReplayChess960Castling(t *testing.T) {
+func TestNewChess960Castling(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		fen      string
@@ -26,7 +26,7 @@ func TestReplayChess960Castling(t *testing.T) {
 		{"Shredder-FEN, Chess960 said", fen960Shredder, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g, err := ReplayVariant(c.fen, nil, c.chess960)
+			g, err := NewVariant(c.fen, nil, c.chess960)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +62,7 @@ func TestReplayChess960Castling(t *testing.T) {
 	}
 }
 
-func TestReplayChess960Moves(t *testing.T) {
+func TestNewChess960Moves(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		moves []string
@@ -77,7 +77,7 @@ func TestReplayChess960Moves(t *testing.T) {
 		{"plain king move", []string{"f1g1"}, []string{"f1g1"}, 6, Empty, 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g, err := ReplayVariant(fen960XFEN, c.moves, true)
+			g, err := NewVariant(fen960XFEN, c.moves, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,19 +95,19 @@ func TestReplayChess960Moves(t *testing.T) {
 	}
 }
 
-// A Chess960 start given as X-FEN is not a standard position: Replay says
+// A Chess960 start given as X-FEN is not a standard position: New says
 // why instead of dropping the castling rights.
-func TestReplayChess960AsStandard(t *testing.T) {
-	_, err := Replay(fen960XFEN, nil)
+func TestNewChess960AsStandard(t *testing.T) {
+	_, err := New(fen960XFEN, nil)
 	if err == nil || !strings.Contains(err.Error(), "castling") {
-		t.Errorf("Replay of a Chess960 X-FEN as standard chess: %v, want a castling error", err)
+		t.Errorf("New of a Chess960 X-FEN as standard chess: %v, want a castling error", err)
 	}
 }
 
 // Standard chess accepts castling written king takes rook (as Lichess
 // does) and stores it as the king's move.
-func TestReplayStandardKingTakesRook(t *testing.T) {
-	g, err := Replay("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", []string{"e1h1", "e8a8"})
+func TestNewStandardKingTakesRook(t *testing.T) {
+	g, err := New("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", []string{"e1h1", "e8a8"})
 	if err != nil {
 		t.Fatal(err)
 	}

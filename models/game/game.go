@@ -74,7 +74,7 @@ type Snapshot struct {
 	Repetitions int
 }
 
-// Game is a replayed game. It is immutable once returned by Replay or Play
+// Game is a replayed game. It is immutable once returned by New or Play
 // and safe to share between goroutines.
 type Game struct {
 	// Snapshots[0] is the start position, the last one the current position.
@@ -95,19 +95,19 @@ type Game struct {
 // Current returns the final position.
 func (g *Game) Current() *Snapshot { return &g.Snapshots[len(g.Snapshots)-1] }
 
-// Replay parses startFEN (empty = standard start) and plays moves (UCI,
+// New parses startFEN (empty = standard start) and plays moves (UCI,
 // e1g1 for castling). An illegal or malformed move gives an error naming it.
 // A castling field naming rook files (Shredder-FEN) makes it a Chess960
-// game; ReplayVariant says so explicitly (an X-FEN "KQkq" Chess960 start).
-func Replay(startFEN string, moves []string) (*Game, error) {
-	return ReplayVariant(startFEN, moves, false)
+// game; NewVariant says so explicitly (an X-FEN "KQkq" Chess960 start).
+func New(startFEN string, moves []string) (*Game, error) {
+	return NewVariant(startFEN, moves, false)
 }
 
-// ReplayVariant is Replay for a Chess960 game when chess960 is set: the
+// NewVariant is New for a Chess960 game when chess960 is set: the
 // castling rights of startFEN are read as X-FEN or Shredder-FEN and castling
 // moves may be written either as king takes rook (e1h1) or as the king's
 // move (e1g1).
-func ReplayVariant(startFEN string, moves []string, chess960 bool) (*Game, error) {
+func NewVariant(startFEN string, moves []string, chess960 bool) (*Game, error) {
 	if startFEN == "" {
 		startFEN = StartFEN
 	}

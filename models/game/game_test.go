@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestReplayErrors(t *testing.T) {
+func TestNewErrors(t *testing.T) {
 	for _, c := range []struct {
 		fen   string
 		moves []string
@@ -16,8 +16,8 @@ func TestReplayErrors(t *testing.T) {
 		{"", []string{"e2e4", "e7e5", "zz99"}},
 		{"", []string{"e1g1"}},
 	} {
-		if _, err := Replay(c.fen, c.moves); err == nil {
-			t.Errorf("Replay(%q, %v): no error", c.fen, c.moves)
+		if _, err := New(c.fen, c.moves); err == nil {
+			t.Errorf("New(%q, %v): no error", c.fen, c.moves)
 		}
 	}
 }
@@ -25,7 +25,7 @@ func TestReplayErrors(t *testing.T) {
 func TestLC0EnPassantFlag(t *testing.T) {
 	// No black pawn beside e4: flag off, so the position after the king
 	// shuffle is a repetition of the one after e2e4.
-	g, err := Replay("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", []string{"e2e4", "e8d8", "e1d1", "d8e8", "d1e1"})
+	g, err := New("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", []string{"e2e4", "e8d8", "e1d1", "d8e8", "d1e1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestLC0EnPassantFlag(t *testing.T) {
 		t.Errorf("repetitions %d, want 1", g.Current().Repetitions)
 	}
 	// A black pawn on d4 beside e4: flag on, so the later position differs.
-	g, err = Replay("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", []string{"e2e4", "e8d8", "e1d1", "d8e8", "d1e1"})
+	g, err = New("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", []string{"e2e4", "e8d8", "e1d1", "d8e8", "d1e1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestLC0EnPassantFlag(t *testing.T) {
 		t.Errorf("repetitions %d, want 0 (en-passant flag differs)", g.Current().Repetitions)
 	}
 	// Black double push beside a white pawn.
-	g, err = Replay("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", []string{"d7d5"})
+	g, err = New("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", []string{"d7d5"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestRepetitionCount(t *testing.T) {
 	for range 3 {
 		moves = append(moves, shuffle...)
 	}
-	g, err := Replay("", moves)
+	g, err := New("", moves)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,14 +72,14 @@ func TestRepetitionCount(t *testing.T) {
 	if !g.Standard {
 		t.Error("standard start not recognised")
 	}
-	g, _ = Replay("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kkq - 0 1", nil)
+	g, _ = New("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kkq - 0 1", nil)
 	if g.Standard {
 		t.Error("start with lost castling right counted as standard")
 	}
 }
 
 func TestSnapshot(t *testing.T) {
-	g, err := Replay("r3k2r/8/8/8/8/8/8/R3K2R b Kq - 7 30", nil)
+	g, err := New("r3k2r/8/8/8/8/8/8/R3K2R b Kq - 7 30", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,21 +95,21 @@ func TestSnapshot(t *testing.T) {
 	}
 }
 
-func TestReplayRejectsImpossiblePositions(t *testing.T) {
+func TestNewRejectsImpossiblePositions(t *testing.T) {
 	for _, fen := range []string{
 		"8/8/8/8/8/8/8/8 w - - 0 1",
 		"kk6/8/8/8/8/8/8/K7 w - - 0 1",
 		"k7/8/8/8/8/8/8/KP6 w - - 0 1",
 	} {
-		if _, err := Replay(fen, nil); err == nil {
+		if _, err := New(fen, nil); err == nil {
 			t.Errorf("%s accepted", fen)
 		}
 	}
 }
 
-func TestPlayMatchesReplay(t *testing.T) {
+func TestPlayMatchesNew(t *testing.T) {
 	moves := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f3g1", "c6b8", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"}
-	g, err := Replay("", nil)
+	g, err := New("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,12 +118,12 @@ func TestPlayMatchesReplay(t *testing.T) {
 		if g, err = g.Play(m); err != nil {
 			t.Fatal(err)
 		}
-		want, err := Replay("", moves[:i+1])
+		want, err := New("", moves[:i+1])
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(g.Snapshots) != len(want.Snapshots) || *g.Current() != *want.Current() || g.FEN() != want.FEN() {
-			t.Fatalf("after %v: Play and Replay differ", moves[:i+1])
+			t.Fatalf("after %v: Play and New differ", moves[:i+1])
 		}
 		if len(parent.Snapshots) != i+1 {
 			t.Fatal("Play changed its receiver")
@@ -139,13 +139,13 @@ func TestPlayMatchesReplay(t *testing.T) {
 
 // Regression (issue 18): predict answered a king capture for a position
 // whose side not to move was in check; such positions are refused.
-func TestReplayRefusesIllegalPositions(t *testing.T) {
+func TestNewRefusesIllegalPositions(t *testing.T) {
 	for fen, want := range map[string]string{
 		"4k3/8/8/8/8/8/8/4R1K1 w - - 0 1":  "the side not to move (black) is in check",
 		"4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1": "castling right 'K': no white rook on h1",
 		"4k3/8/8/8/8/8/8/P3K3 w - - 0 1":   "pawn on rank 1",
 	} {
-		if _, err := Replay(fen, nil); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := New(fen, nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error naming %q", fen, err, want)
 		}
 	}

@@ -28,7 +28,7 @@ func TestMoveIndexChess960(t *testing.T) {
 		{black960, "f8b8", "f1b1"},
 		{black960, "f8e8", "f1e1"},
 	} {
-		g, err := game.ReplayVariant(c.fen, nil, true)
+		g, err := game.NewVariant(c.fen, nil, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func TestMoveIndexChess960(t *testing.T) {
 // writes castling as king takes rook; it must not be taken for the king's
 // move form (which sent f1h1 to f1a1).
 func TestLegalIndexKingTakesRook(t *testing.T) {
-	g, err := game.ReplayVariant(white960, nil, true)
+	g, err := game.NewVariant(white960, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestLegalIndexKingTakesRook(t *testing.T) {
 // probability, castling included: the logit of O-O's policy output goes to
 // f1h1.
 func TestDecodeChess960(t *testing.T) {
-	g, err := game.ReplayVariant(white960, nil, true)
+	g, err := game.NewVariant(white960, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestEncodeChess960Castling(t *testing.T) {
 		{"Black's king side only, Black to move", "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3K1R b g - 0 1", [4]bool{false, true, false, false}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g, err := game.ReplayVariant(c.fen, nil, true)
+			g, err := game.NewVariant(c.fen, nil, true)
 			if err != nil {
 				t.Fatal(err)
 			}

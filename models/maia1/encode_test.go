@@ -9,7 +9,7 @@ import (
 // planes encodes a game for tests.
 func planes(t *testing.T, fen string, moves ...string) []float32 {
 	t.Helper()
-	g, err := game.Replay(fen, moves)
+	g, err := game.New(fen, moves)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestEncodeHistoryFill(t *testing.T) {
 }
 
 func TestEncodeBufferSize(t *testing.T) {
-	g, _ := game.Replay("", nil)
+	g, _ := game.New("", nil)
 	if err := Encode(g, make([]float32, 10)); err == nil {
 		t.Error("short buffer accepted")
 	}

@@ -58,7 +58,7 @@ func TestLegalIndex(t *testing.T) {
 		{"k7/8/8/8/8/8/1p6/7K b - - 0 1", "b2b1n", "b7b8"},
 		{"1k6/8/8/8/8/8/8/R6K w - - 0 1", "a1a8", "a1a8"},
 	} {
-		g, err := game.Replay(c.fen, nil)
+		g, err := game.New(c.fen, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestLegalIndex(t *testing.T) {
 }
 
 func TestDecodeMasksAndNormalises(t *testing.T) {
-	g, err := game.Replay("", nil)
+	g, err := game.New("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

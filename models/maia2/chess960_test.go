@@ -17,7 +17,7 @@ func TestMoveIndexChess960(t *testing.T) {
 		{"1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3K1R w KQkq - 0 1", "f1e1", "f1e1"},
 		{"1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3K1R b KQkq - 0 1", "f8b8", "f1c1"}, // mirrored
 	} {
-		g, err := game.ReplayVariant(c.fen, nil, true)
+		g, err := game.NewVariant(c.fen, nil, true)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,7 +50,7 @@ func TestWinProb(t *testing.T) {
 
 func encode(t *testing.T, fen string, moves ...string) ([]float32, *game.Game) {
 	t.Helper()
-	g, err := game.Replay(fen, moves)
+	g, err := game.New(fen, moves)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,7 +87,7 @@ func (a *Analyser) Analyse(ctx context.Context, req sandbox.AnalysisRequest) (sa
 		}
 		a.pool = p
 	}
-	g, err := GameOf(req)
+	g, err := requestGame(req)
 	if err != nil {
 		return sandbox.AnalysisResult{}, err
 	}
@@ -145,8 +145,8 @@ func (a *Analyser) cloud(ctx context.Context, req sandbox.AnalysisRequest) ([]*s
 	return cloud, nil
 }
 
-// GameOf turns an analysis request into an analysis game (moves with SAN).
-func GameOf(req sandbox.AnalysisRequest) (*analysis.Game, error) {
+// requestGame turns an analysis request into an analysis game (moves with SAN).
+func requestGame(req sandbox.AnalysisRequest) (*analysis.Game, error) {
 	chess960 := req.Variant == "chess960"
 	b, err := replay.NewVariant(req.InitialFEN, chess960)
 	if err != nil {

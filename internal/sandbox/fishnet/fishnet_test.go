@@ -63,20 +63,20 @@ func TestAnalyseFoolsMate(t *testing.T) {
 	}
 }
 
-func TestGameOfRejectsIllegalMoves(t *testing.T) {
-	_, err := GameOf(sandbox.AnalysisRequest{GameID: "x", Moves: []string{"e2e5"}})
+func TestRequestGameRejectsIllegalMoves(t *testing.T) {
+	_, err := requestGame(sandbox.AnalysisRequest{GameID: "x", Moves: []string{"e2e5"}})
 	if err == nil {
 		t.Fatal("illegal move accepted")
 	}
 }
 
-// TestGameOfChess960: a Chess960 game is replayed with its castling rules
+// TestRequestGameChess960: a Chess960 game is replayed with its castling rules
 // (its start position is illegal as standard chess) and tagged for the
 // engine; the same request without the variant is refused.
-func TestGameOfChess960(t *testing.T) {
+func TestRequestGameChess960(t *testing.T) {
 	req := sandbox.AnalysisRequest{GameID: "c960", Variant: "chess960",
 		InitialFEN: "bnrbnkqr/pppppppp/8/8/8/8/PPPPPPPP/BNRBNKQR w KQkq - 0 1", Moves: []string{"g2g3", "g7g6"}}
-	g, err := GameOf(req)
+	g, err := requestGame(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestGameOfChess960(t *testing.T) {
 		t.Fatalf("game %+v", g)
 	}
 	req.Variant = "standard"
-	if _, err := GameOf(req); err == nil {
+	if _, err := requestGame(req); err == nil {
 		t.Fatal("a Chess960 start read as standard chess was accepted")
 	}
 }

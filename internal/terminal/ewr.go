@@ -1,48 +1,42 @@
-package ewr
+package terminal
 
 import (
 	"fmt"
 	"io"
 	"sync"
-	"time"
 
-	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/ewr"
 	"github.com/schollz/progressbar/v3"
 )
 
-// TerminalProgress returns a calculation's progress callback that draws
-// its phases on w as a progress bar with the best move so far when w is a
-// terminal, and a function that clears the bar at the end. On anything
-// else both do nothing.
-func TerminalProgress(w io.Writer) (progress func(Event), finish func()) {
-	p := newTerminalProgress(w)
+// EWR returns an expected-winrate calculation's progress callback (for
+// ewr.Options.Progress) that draws its phases on w as a progress bar with
+// the best move so far when w is a terminal, and a function that clears
+// the bar at the end. On anything else both do nothing.
+func EWR(w io.Writer) (progress func(ewr.Event), finish func()) {
+	p := &phases{}
+	if Is(w) {
+		p.w = w
+	}
 	return p.event, p.finish
 }
 
-// terminalProgress is TerminalProgress's bar: one per phase.
-type terminalProgress struct {
-	w     io.Writer
+// phases is EWR's bar: one per phase.
+type phases struct {
+	w     io.Writer // nil: not a terminal, nothing drawn
 	mu    sync.Mutex
 	bar   *progressbar.ProgressBar
-	phase Phase
-}
-
-// newTerminalProgress draws on w when it is a terminal.
-func newTerminalProgress(w io.Writer) *terminalProgress {
-	if !analysis.IsTerminal(w) {
-		return &terminalProgress{}
-	}
-	return &terminalProgress{w: w}
+	phase ewr.Phase
 }
 
 // event draws one progress event.
-func (p *terminalProgress) event(e Event) {
+func (p *phases) event(e ewr.Event) {
 	if p.w == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if e.Phase == PhaseDone {
+	if e.Phase == ewr.PhaseDone {
 		return
 	}
 	if p.bar == nil || e.Phase != p.phase {
@@ -51,14 +45,14 @@ func (p *terminalProgress) event(e Event) {
 		}
 		p.phase = e.Phase
 		max := e.Total
-		if e.Phase == PhaseTrees || max <= 0 {
-			max = -1
+		if e.Phase == ewr.PhaseTrees || max <= 0 {
+			max = -1 // a spinner: the trees' size is not known in advance
 		}
 		p.bar = progressbar.NewOptions(max,
 			progressbar.OptionSetWriter(p.w),
 			progressbar.OptionSetDescription(phaseTitle(e.Phase)),
 			progressbar.OptionShowCount(),
-			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionThrottle(throttle),
 			progressbar.OptionClearOnFinish(),
 		)
 	}
@@ -72,14 +66,14 @@ func (p *terminalProgress) event(e Event) {
 		}
 		p.bar.Describe(fmt.Sprintf("%s %s %s %.1f%%", phaseTitle(e.Phase), what, top.SAN, 100*top.ExpectedWinrate))
 	}
-	if e.Phase != PhaseTrees && e.Total > 0 && p.bar.GetMax() != e.Total {
+	if e.Phase != ewr.PhaseTrees && e.Total > 0 && p.bar.GetMax() != e.Total {
 		p.bar.ChangeMax(e.Total)
 	}
 	_ = p.bar.Set(e.Done)
 }
 
 // finish clears the bar.
-func (p *terminalProgress) finish() {
+func (p *phases) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar != nil {
@@ -88,11 +82,11 @@ func (p *terminalProgress) finish() {
 }
 
 // phaseTitle is what the bar says a phase is doing.
-func phaseTitle(ph Phase) string {
+func phaseTitle(ph ewr.Phase) string {
 	switch ph {
-	case PhaseFilter:
+	case ewr.PhaseFilter:
 		return "Evaluating legal moves with Stockfish..."
-	case PhaseTrees:
+	case ewr.PhaseTrees:
 		return "Generating Maia trees..."
 	}
 	return "Evaluating positions with Stockfish..."
