@@ -1,6 +1,7 @@
 package match
 
 import (
+	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -55,4 +56,45 @@ func buildECOOpenings() []Opening {
 		out = append(out, o)
 	}
 	return out
+}
+
+// TestSPRTOpeningsFile checks testdata/sprt-openings.txt, the openings of
+// the SPRTs in docs/engines.md: it parses, it holds 1505 distinct lines of
+// 8 to 14 plies, each a line of notnil's ECO book, and together they are
+// all of the book's distinct lines of that length but those ending in mate.
+func TestSPRTOpeningsFile(t *testing.T) {
+	f, err := os.Open("testdata/sprt-openings.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := ParseOpenings(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	book := map[string]bool{}
+	for _, o := range opening.NewBookECO().Possible(nil) {
+		if moves := strings.Fields(o.PGN()); len(moves) >= 8 && len(moves) <= 14 {
+			book[strings.Join(moves, " ")] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, o := range got {
+		line := strings.Join(o.Moves, " ")
+		if !book[line] || seen[line] {
+			t.Errorf("%s: %q is not a new 8-14-ply line of the ECO book", o.Name, line)
+		}
+		seen[line] = true
+	}
+	for line := range book {
+		if seen[line] {
+			continue
+		}
+		if _, err := parseOpeningLine(line); err == nil {
+			t.Errorf("book line %q (not over) is missing", line)
+		}
+	}
+	if len(got) != 1505 {
+		t.Errorf("%d openings, want 1505", len(got))
+	}
 }

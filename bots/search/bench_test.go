@@ -9,9 +9,15 @@ import (
 )
 
 // BenchmarkHardSearch reports hard's nodes per second on a middlegame
-// searched to a fixed depth (fresh table each time).
+// searched to a fixed depth (fresh table each time), as it is and without
+// EvalPlus's terms (run both in one go: their ratio is the figure).
 func BenchmarkHardSearch(b *testing.B) {
-	benchSearch(b, func() (*Engine, error) { return NewHard(WithHashMB(16)) }, 7)
+	b.Run("hard", func(b *testing.B) {
+		benchSearch(b, func() (*Engine, error) { return NewHard(WithHashMB(16)) }, 7)
+	})
+	b.Run("noevalplus", func(b *testing.B) {
+		benchSearch(b, func() (*Engine, error) { return NewHard(WithHashMB(16), WithoutFeatures("evalplus")) }, 7)
+	})
 }
 
 // BenchmarkMediumSearch is the same for medium (shallower: no pruning).

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -164,9 +165,22 @@ func (e *Engine) Configure(options map[string]string) error {
 // answers at once when there is a single legal move, and returns the best
 // move so far when ctx is cancelled (an error only if ctx was done before
 // any move could be chosen).
+func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
+	return e.selectMove(ctx, pos, lim, nil)
+}
+
+// selectMove is SelectMove resuming from seed when it is not nil: a result
+// this engine's search already completed for pos to seed.Depth (a ponder
+// search's, see Ponder). The iterations up to seed.Depth are not searched
+// again: the search starts at seed.Depth+1 around seed's score, with seed's
+// move searched first, and returns seed itself when that depth already
+// meets lim.Depth. Starting again at depth 1 would throw the pondered
+// iterations away: a shallow iteration's windows differ from the deep
+// search's scores, so the table's deep bounds rarely cut there and the
+// shallow iterations cost as much as in a cold search.
 // Long: the iterative-deepening loop with its stop, time and mate checks,
 // kept whole so that the order of the checks stays visible.
-func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
+func (e *Engine) selectMove(ctx context.Context, pos engine.Position, lim engine.Limits, seed *engine.Move) (engine.Move, error) {
 	start := time.Now()
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -227,7 +241,17 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 
 	res := engine.Move{UCI: legal[0].String()}
 	var bestMove board.Move
-	for d := 1; d <= depthLimit; d++ {
+	first := 1
+	if m, ok := seedMove(b, seed); ok {
+		res = *seed
+		res.PV = slices.Clone(seed.PV)
+		bestMove, s.prevBest, first = m, m, seed.Depth+1
+		if seed.Depth >= depthLimit || provenMate(seed.Score, seed.Depth) {
+			res.Nodes = 0
+			return res, nil
+		}
+	}
+	for d := first; d <= depthLimit; d++ {
 		s.iterBest, s.depth = board.NullMove, d
 		score := s.searchRoot(d, res.Score, res.Depth > 0)
 		if s.stopped {
@@ -259,8 +283,8 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 		if bt.limited && elapsed >= bt.soft/2 {
 			break
 		}
-		if abs(score) > mateBound && d >= 2*(mateScore-abs(score))+2 {
-			break // the mate is proven; deeper iterations cannot change it
+		if provenMate(res.Score, d) {
+			break // deeper iterations cannot change it
 		}
 	}
 	res.Nodes = s.nodes
@@ -268,6 +292,31 @@ func (e *Engine) SelectMove(ctx context.Context, pos engine.Position, lim engine
 		res.PV = []string{res.UCI}
 	}
 	return res, nil
+}
+
+// provenMate reports whether sc, found by an iteration of depth d, is a
+// mate that iteration has proven, so that deeper iterations cannot change
+// it: a mate p plies away (mate in n: p = 2n-1; mated in n: p = 2n) is
+// proven once d ≥ 2p+2.
+func provenMate(sc score.Score, d int) bool {
+	p := 2*sc.Mate - 1
+	switch {
+	case sc.Mate == 0:
+		return false
+	case sc.Mate < 0:
+		p = -2 * sc.Mate
+	}
+	return d >= 2*p+2
+}
+
+// seedMove is seed's move on b when seed is a usable completed result: a
+// depth of at least 1 and a legal move.
+func seedMove(b *board.Board, seed *engine.Move) (board.Move, bool) {
+	if seed == nil || seed.Depth < 1 || !seed.HasScore {
+		return board.NullMove, false
+	}
+	m, ok := b.FindUCI(seed.UCI)
+	return m, ok
 }
 
 // toScore converts an internal score to a score.Score.

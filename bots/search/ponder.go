@@ -12,9 +12,9 @@ var _ engine.Ponderer = (*Engine)(nil)
 // Ponder implements engine.Ponderer: it searches pos (the position after
 // the expected reply) without a time bound in the background, filling the
 // transposition table. Hit stops that search and searches again under the
-// real limits: the iterations the ponder search completed are found in the
-// table, so the new search reaches their depth almost at once and goes
-// deeper within the move's budget. Stop cancels the ponder search. The
+// real limits, resuming after the last iteration the ponder search
+// completed (its move, score and depth; the table holds its tree), so the
+// move's budget goes into deeper iterations only. Stop cancels the ponder search. The
 // medium engine, which has no table, gains nothing from pondering but is
 // still correct.
 func (e *Engine) Ponder(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Pondering, error) {
@@ -44,7 +44,11 @@ type pondering struct {
 // Hit implements engine.Pondering.
 func (p *pondering) Hit(ctx context.Context, lim engine.Limits) (engine.Move, error) {
 	p.halt()
-	return p.e.SelectMove(ctx, p.pos, lim)
+	var seed *engine.Move
+	if p.ponderErr == nil {
+		seed = &p.ponderMove
+	}
+	return p.e.selectMove(ctx, p.pos, lim, seed)
 }
 
 // Stop implements engine.Pondering.

@@ -113,6 +113,7 @@ type searcher struct {
 type plyData struct {
 	ml     board.MoveList
 	scores [board.MaxMoves]int32
+	tried  [board.MaxMoves]board.Move // quiet moves searched so far (history malus)
 }
 
 func (s *searcher) checkStop() bool {
@@ -292,6 +293,7 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 			continue
 		}
 		if quiet {
+			s.stack[ply].tried[quiets] = m
 			quiets++
 		}
 		var sc int
@@ -340,7 +342,7 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 				}
 				if alpha >= beta {
 					if quiet {
-						s.rememberCutoff(us, m, depth, ply)
+						s.rememberCutoff(us, m, depth, ply, s.stack[ply].tried[:quiets-1])
 					}
 					break
 				}
@@ -360,24 +362,41 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 	return best
 }
 
-func (s *searcher) rememberCutoff(us board.Color, m board.Move, depth, ply int) {
+// rememberCutoff records the quiet move m that failed high: a killer at
+// this ply, and a history bonus of depth² for m and the same malus for each
+// quiet move searched before it without a cut-off (tried), so that moves
+// that keep failing sink in the ordering instead of keeping the score of
+// their old successes.
+func (s *searcher) rememberCutoff(us board.Color, m board.Move, depth, ply int, tried []board.Move) {
 	if s.feat&FeatKillers != 0 && s.killers[ply][0] != m {
 		s.killers[ply][1] = s.killers[ply][0]
 		s.killers[ply][0] = m
 	}
-	if s.feat&FeatHistory != 0 {
-		h := &s.history[us][m.From()][m.To()]
-		*h += int32(depth * depth)
-		if *h >= historyMax {
-			for c := range s.history {
-				for f := range s.history[c] {
-					for t := range s.history[c][f] {
-						s.history[c][f][t] /= 2
-					}
+	if s.feat&FeatHistory == 0 {
+		return
+	}
+	bonus := int32(depth * depth)
+	over := s.addHistory(us, m, bonus)
+	for _, q := range tried {
+		over = s.addHistory(us, q, -bonus) || over
+	}
+	if over {
+		for c := range s.history {
+			for f := range s.history[c] {
+				for t := range s.history[c][f] {
+					s.history[c][f][t] /= 2
 				}
 			}
 		}
 	}
+}
+
+// addHistory adds d to m's history score and reports whether its size
+// reached historyMax (the table is then halved).
+func (s *searcher) addHistory(us board.Color, m board.Move, d int32) bool {
+	h := &s.history[us][m.From()][m.To()]
+	*h += d
+	return *h >= historyMax || *h <= -historyMax
 }
 
 func (s *searcher) qsearch(ply, alpha, beta int) int {

@@ -376,3 +376,36 @@ func TestOptionsAndConfigure(t *testing.T) {
 		t.Error("bad FEN: no error")
 	}
 }
+
+// TestHistoryMalus: a quiet move's cut-off raises its history score by
+// depth² and lowers by as much every quiet move searched before it at that
+// node; the table is halved once a score's size reaches historyMax. Medium
+// (no history feature) records nothing.
+func TestHistoryMalus(t *testing.T) {
+	b := board.New()
+	mv := func(s string) board.Move {
+		m, err := b.ParseUCI(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	cut, a, c := mv("g1f3"), mv("a2a3"), mv("h2h4")
+	s := &searcher{feat: AllFeatures, history: new([2][64][64]int32)}
+	s.rememberCutoff(board.White, cut, 3, 2, []board.Move{a, c})
+	s.rememberCutoff(board.White, a, 2, 2, nil)
+	h := func(m board.Move) int32 { return s.history[board.White][m.From()][m.To()] }
+	if h(cut) != 9 || h(a) != -9+4 || h(c) != -9 || s.killers[2][0] != a || s.killers[2][1] != cut {
+		t.Errorf("history %d %d %d, killers %v; want 9 -5 -9, [a2a3 g1f3]", h(cut), h(a), h(c), s.killers[2])
+	}
+	s.history[board.White][c.From()][c.To()] = -historyMax + 8
+	s.rememberCutoff(board.White, cut, 3, 2, []board.Move{c})
+	if h(c) != (-historyMax-1)/2 || h(cut) != 9 {
+		t.Errorf("after reaching -historyMax: %d, %d; want %d, 9 (halved)", h(c), h(cut), (-historyMax-1)/2)
+	}
+	m := &searcher{feat: 0, history: new([2][64][64]int32)}
+	m.rememberCutoff(board.White, cut, 3, 2, []board.Move{a})
+	if *m.history != ([2][64][64]int32{}) || m.killers[2][0] != board.NullMove {
+		t.Error("medium recorded history or killers")
+	}
+}
