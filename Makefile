@@ -17,8 +17,13 @@ demo: setup-demo
 ## daemon's end-to-end tests (internal/demo, the longest package, mostly
 ## waiting on game clocks), the soak, then the cross-builds of the release
 ## targets and the linux/arm64 checks under qemu, beside every other package.
-test: setup vet
-	$(MAKE) --no-print-directory -j2 race-demo-soak race-rest
+## The demo's setup and vet come first; what only some tests need (Debian
+## packages, Stockfish 19, the native builds) is installed beside the lanes
+## (`setup.sh beside`), and those tests wait for it (testkit.AwaitSetup).
+## SETUP_BESIDE=0 installs it all before the lanes instead.
+SETUP_BESIDE ?= 1
+test: setup-demo vet
+	OUTPOST_SETUP_BESIDE=$(SETUP_BESIDE) bash internal/scripts/setup.sh beside $(MAKE) --no-print-directory -j2 race-demo-soak race-rest
 
 ## test-race: the race detector alone (after setup).
 test-race: setup
@@ -55,7 +60,8 @@ setup-demo:
 
 ## setup: setup-demo, then what only the test suite needs: the Debian packages
 ## of its browser, Syzygy and arm64 tests (as root), Stockfish 19, staticcheck
-## and the native builds of Stockfish 15.1, 18, 16 and 17.1.
+## and the native builds of Stockfish 15.1, 18, 16 and 17.1, one after the
+## other (`make test` installs the same beside its tests).
 setup:
 	bash internal/scripts/setup.sh
 
