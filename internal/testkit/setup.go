@@ -72,6 +72,19 @@ func AwaitSetup(t testing.TB, items ...string) {
 	}
 }
 
+// AwaitEngine is AwaitSetup for an engine name's setup items: a native
+// build's own (sf15, sf16, sf17.1, sf18), Stockfish 19's with the Debian
+// packages (node); nothing for any other name.
+func AwaitEngine(t testing.TB, name string) {
+	t.Helper()
+	switch {
+	case name == SetupSF19:
+		AwaitSetup(t, SetupDebian, SetupSF19)
+	case slices.Contains(SetupNatives, name):
+		AwaitSetup(t, name)
+	}
+}
+
 // awaitSetup waits for each item's lock in dir, calling say before a wait
 // and after it.
 func awaitSetup(dir string, items []string, say func(string)) error {
