@@ -25,7 +25,8 @@
 #     last build here took); 16 and 17.1 take their networks from npm.
 #   setup.sh beside CMD…   (`make test`, after setup-demo and vet): the
 #     suite's part (staticcheck aside: vet installed it) in the background
-#     while CMD (the test lanes) runs; its output goes to
+#     while CMD (the test lanes) runs, in two chains side by side (apt then
+#     sf19; the four native builds); its output goes to
 #     bin/log/setup-suite.log, a line per finished step to the terminal.
 #     Before CMD starts, each step's lock bin/setup-locks/STEP.lock is taken
 #     (flock, exclusive) and it is released when the step is done (or by the
@@ -227,9 +228,10 @@ fi
 
 # beside CMD…: the suite's part beside CMD.
 [ -n "${OUTPOST_SETUP_STEP:-}" ] || [ -x bin/outpost ] || { log "beside: no bin/outpost (run setup.sh demo first)"; exit 1; }
-if [ -z "${OUTPOST_SETUP_STEP:-}" ] && ! command -v cc >/dev/null; then
-  # cgo and the race detector need a C compiler before any test can run.
-  apt_install build-essential || log "no C compiler: the race detector and cgo need one (apt-get install build-essential)"
+if [ -z "${OUTPOST_SETUP_STEP:-}" ] && ! { command -v cc && command -v g++ && command -v make; } >/dev/null; then
+  # cgo and the race detector need a C compiler before any test can run,
+  # and the native builds beside the apt step need g++ and make.
+  apt_install build-essential || log "no C/C++ compiler or make: the race detector, cgo and the native builds need them (apt-get install build-essential)"
 fi
 if [ "${OUTPOST_SETUP_BESIDE:-1}" = 0 ] || ! command -v flock >/dev/null; then
   [ "${OUTPOST_SETUP_BESIDE:-1}" = 0 ] || log "no flock(1) here: the suite's setup runs before the tests"
@@ -251,13 +253,17 @@ for item in "${suite_items[@]}"; do
 done
 exec {console}>&2
 
-# The background part: each step, then its lock released (its fd closed
-# here; the steps before it closed theirs, and no process of a finished step
-# is left holding it). Exits 1 when a fatal step failed.
-(
+# chain ITEM…: the background part, one of two: each step, then its lock
+# released (its fd closed here, the other chain's fds closed at its start,
+# no process of a finished step left holding one). Exits 1 when a fatal step
+# failed.
+chain() {
   exec >>"$suite_log" 2>&1
-  failed=0 t0=$SECONDS
+  local failed=0 t0=$SECONDS s rc item fd
   for item in "${suite_items[@]}"; do
+    case " $* " in *" $item "*) ;; *) fd=${lockfd[$item]}; exec {fd}>&- ;; esac
+  done
+  for item in "$@"; do
     s=$SECONDS rc=0
     run_step "$item" || rc=$?
     fd=${lockfd[$item]}
@@ -270,8 +276,15 @@ exec {console}>&2
     fi
   done
   exit $failed
-) &
-builder=$!
+}
+# Two chains side by side: the Debian packages and Stockfish 19 (downloads
+# and dpkg, little CPU; sf19 needs apt's npm) beside the native builds
+# (CPU; their g++ and make were checked above, their npm tarballs are
+# fetched by outpost itself). suite_items lists both, in this order.
+( chain apt sf19 ) &
+chain_debian=$!
+( chain sf15 sf18 sf16 sf17.1 ) &
+chain_native=$!
 for item in "${suite_items[@]}"; do
   fd=${lockfd[$item]}
   exec {fd}>&-
@@ -282,8 +295,11 @@ log "the suite's setup (${suite_items[*]}) runs beside the tests; its log: $suit
 rc=0
 "$@" || rc=$?
 brc=0
-if kill -0 "$builder" 2>/dev/null; then log "the tests are done; waiting for the setup beside them to finish (its log: $suite_log)"; fi
-wait "$builder" || brc=$?
+if kill -0 "$chain_debian" 2>/dev/null || kill -0 "$chain_native" 2>/dev/null; then
+  log "the tests are done; waiting for the setup beside them to finish (its log: $suite_log)"
+fi
+wait "$chain_debian" || brc=$?
+wait "$chain_native" || brc=$?
 if [ -s "$waits_log" ]; then
   log "tests that waited for the setup beside them ($waits_log):"
   sed 's/^/  /' "$waits_log" >&2

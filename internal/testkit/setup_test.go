@@ -62,8 +62,10 @@ func TestAwaitSetupWaitsForTheLock(t *testing.T) {
 // TestSetupBesideReleasesEachStep runs `setup.sh beside CMD` (a copy, in a
 // module of its own, so that a real setup's locks are not touched) with
 // fake steps: sf18's blocks on a FIFO the test writes to, sf19's fails.
-// CMD is this test binary waiting for sf18 through AwaitSetup: it says it
-// waits, returns only once the test has let sf18's step finish, and its
+// CMD is this test binary: its wait for apt ends while sf18's step is
+// blocked (the two chains release their locks independently); its wait for
+// sf18 says it waits, returns only once the test has let sf18's step
+// finish, and its
 // wait is in the waits log the script prints; the script then exits 1
 // (sf19 is fatal) after naming the failed step.
 func TestSetupBesideReleasesEachStep(t *testing.T) {
@@ -83,7 +85,13 @@ func TestSetupBesideReleasesEachStep(t *testing.T) {
 case $1 in sf18) read -r line < %q ;; sf19) exit 3 ;; esac
 `, fifo)), 0o755))
 
-	cmd := exec.Command("bash", "internal/scripts/setup.sh", "beside", os.Args[0], "-test.run=^TestAwaitSetupHelper$")
+	// Open for reading and writing (Linux: does not block) and kept open to
+	// the end: what the test writes waits in the FIFO for the step to read
+	// it, and the step's read ends, at EOF, if this test dies first.
+	w, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	require.NoError(t, err)
+	defer w.Close()
+	cmd := exec.Command("bash", "internal/scripts/setup.sh", "beside", os.Args[0], "-test.run=^TestAwaitSetupHelper$", "-test.v")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "OUTPOST_SETUP_STEP="+step, "TESTKIT_AWAIT_HELPER=1", "OUTPOST_SETUP_BESIDE=1")
 	// its own process group, killed whole if the test ends early
@@ -110,14 +118,12 @@ case $1 in sf18) read -r line < %q ;; sf19) exit 3 ;; esac
 			seen = append(seen, lines.Text())
 		}
 	}
-	until("helper: waiting for sf18", "setup beside the tests: sf19 FAILED")
+	// the helper's log line (-test.v), written once it is blocked on the lock
+	until("helper: apt awaited", ": waiting for make test's setup to finish sf18", "setup beside the tests: sf19 FAILED")
 	// The helper is blocked on sf18's lock: nothing says it got past it.
 	assert.NotContains(t, strings.Join(seen, "\n"), "helper: sf18 awaited")
-	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	_, err = w.WriteString("go\n") // kept in the FIFO until the step reads it: w stays open
 	require.NoError(t, err)
-	_, err = w.WriteString("go\n")
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
 	until("helper: sf18 awaited", "tests that waited for the setup beside them",
 		"TestAwaitSetupHelper: waiting for make test's setup to finish sf18")
 	for lines.Scan() {
@@ -148,7 +154,9 @@ func TestAwaitSetupHelper(t *testing.T) {
 		t.Fatal("sf18's lock is not held while its step runs")
 	}
 	lock.Close()
-	fmt.Println("helper: waiting for sf18")
+	// the Debian chain is not held up by the native one's blocked step
+	AwaitSetup(t, SetupDebian)
+	fmt.Println("helper: apt awaited")
 	AwaitSetup(t, SetupSF18)
 	fmt.Println("helper: sf18 awaited")
 }
