@@ -19,8 +19,13 @@ demo: setup-demo
 ## (PLAIN_PKGS) unraced, then the cross-builds of the release targets and
 ## the linux/arm64 checks under qemu, beside every other package; vet runs
 ## beside both (docs/testing.md "What runs where": CPU cost per lane).
-test: setup
-	$(MAKE) --no-print-directory -j3 race-demo-soak race-rest vet
+## The demo's setup comes first; what only some tests need (Debian
+## packages, Stockfish 19, the native builds) is installed beside the lanes
+## (`setup.sh beside`), and those tests wait for it (testkit.AwaitSetup).
+## SETUP_BESIDE=0 installs it all before the lanes instead.
+SETUP_BESIDE ?= 1
+test: setup-demo
+	OUTPOST_SETUP_BESIDE=$(SETUP_BESIDE) bash internal/scripts/setup.sh beside $(MAKE) --no-print-directory -j3 race-demo-soak race-rest vet
 
 ## test-race: the race detector alone (after setup).
 test-race: setup
@@ -64,7 +69,8 @@ setup-demo:
 
 ## setup: setup-demo, then what only the test suite needs: the Debian packages
 ## of its browser, Syzygy and arm64 tests (as root), Stockfish 19, staticcheck
-## and the native builds of Stockfish 15.1, 18, 16 and 17.1.
+## and the native builds of Stockfish 15.1, 18, 16 and 17.1, one after the
+## other (`make test` installs the same beside its tests).
 setup:
 	bash internal/scripts/setup.sh
 

@@ -8,6 +8,7 @@ import (
 	"github.com/outpostchess/outpost/analysis/replay"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // chess960Game reads the first game of ../shared/chess960 (cutechess,
@@ -64,6 +65,7 @@ func TestLichessPresetsAnalyseChess960(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Stockfish")
 	}
+	testkit.AwaitSetup(t, testkit.SetupSF15, testkit.SetupSF18)
 	var l enginepath.Locator
 	sf18, err := l.Native(enginepath.Stockfish18)
 	if err != nil {

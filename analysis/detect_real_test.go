@@ -8,11 +8,13 @@ import (
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // needEngine skips the test when an engine name does not resolve here.
 func needEngine(t *testing.T, name string) {
 	t.Helper()
+	testkit.AwaitEngine(t, name)
 	if _, err := enginepath.Resolve([]string{name}); err != nil {
 		t.Skipf("engine %s: %v", name, err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // lilaFixture1 is the game of lila's fishnet test fixture (TestFixtures.scala,
@@ -23,6 +24,7 @@ f3g3 d5c7 b5c4 d8d2 b2b3 e7d7 f2c5 d2d1 c5d4 d1e1 g3e1 f6f7 e1e2 c7d5 e2f2 b7c6 
 // Debian's SSE2 build and with the native build setup makes alike (the
 // search does not depend on the build). Each is skipped when missing.
 func TestReproducesFishnetExactly(t *testing.T) {
+	testkit.AwaitSetup(t, testkit.SetupSF15)
 	var l enginepath.Locator
 	native, err := l.Native(enginepath.Stockfish15)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // rawSearch is what Stockfish printed for one search of a raw UCI session:
@@ -153,6 +154,7 @@ func TestChunkMethodIsFishnets(t *testing.T) {
 	for _, preset := range []string{"lichess-sf16-2.8", "lichess-sf17.1", "lichess-sf18"} {
 		t.Run(preset, func(t *testing.T) {
 			b := Presets[preset]
+			testkit.AwaitEngine(t, b.Engine)
 			bin, err := enginepath.Locator{}.Native(b.Engine)
 			if err != nil {
 				t.Fatal(err)
@@ -200,6 +202,7 @@ func TestFreshMethodIsFishnets(t *testing.T) {
 		t.Skip("short mode: 6 searches of 1.5M nodes")
 	}
 	b := Presets["lichess-sf16"]
+	testkit.AwaitEngine(t, b.Engine)
 	bin, err := enginepath.Locator{}.Native(b.Engine)
 	if err != nil {
 		t.Fatal(err)

@@ -7,12 +7,14 @@ import (
 
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/uci"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // stockfish19OrSkip skips the test when Stockfish 19 is not installed
 // (setup.sh installs it, so CI runs these tests).
 func stockfish19OrSkip(t testing.TB) {
 	t.Helper()
+	testkit.AwaitEngine(t, enginepath.Stockfish19)
 	if _, err := enginepath.Resolve([]string{enginepath.Stockfish19}); err != nil {
 		t.Skipf("Stockfish 19 not installed: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // TestNativeIdentity: the native builds of this machine (made by `make
@@ -20,6 +21,7 @@ func TestNativeIdentity(t *testing.T) {
 	}
 	for _, r := range Recipes() {
 		t.Run(r.Engine, func(t *testing.T) {
+			testkit.AwaitEngine(t, r.Engine)
 			bin, err := enginepath.Locator{}.Native(r.Engine)
 			if err != nil {
 				t.Fatal(err)

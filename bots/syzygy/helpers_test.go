@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // sharedTables is the 3–4-piece Syzygy set of ../shared (see its SOURCES.md).
@@ -21,6 +22,7 @@ func needFathom(t testing.TB) {
 	if !Available {
 		t.Skip("Syzygy probing needs a cgo build on Linux")
 	}
+	testkit.AwaitSetup(t, testkit.SetupDebian) // libfathom1
 }
 
 // openShared opens the shared tables; libfathom1 is installed by `make

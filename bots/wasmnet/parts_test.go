@@ -62,6 +62,7 @@ func TestRecoverStockfish171(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: reads a 147 MB archive")
 	}
+	testkit.AwaitSetup(t, testkit.SetupSF171) // its build caches the npm package
 	dir, err := enginepath.Locator{}.Dir()
 	if err != nil {
 		t.Skip(err)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/outpostchess/outpost/bots/enginepath"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // fakeNet returns a network file: header (version, hash, description) and
@@ -119,6 +120,7 @@ func TestRecoverStockfish18(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: reads a 168 MB archive")
 	}
+	testkit.AwaitSetup(t, testkit.SetupSF18) // its build caches the npm package
 	dir, err := enginepath.Locator{}.Dir()
 	if err != nil {
 		t.Skip(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/sfbuild"
+	"github.com/outpostchess/outpost/internal/testkit"
 )
 
 // shared is the reference folder next to the checkout (tests only).
@@ -32,6 +33,8 @@ type mirror struct {
 
 func newMirror(t *testing.T) *mirror {
 	t.Helper()
+	// the native builds cache the networks and npm tarballs served here
+	testkit.AwaitSetup(t, testkit.SetupNatives...)
 	m := &mirror{files: map[string]string{}}
 	for name := range Releases {
 		r, ok := sfbuild.RecipeFor(name)

@@ -17,6 +17,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 arm=$1 native=$2
 log() { printf 'arm64: %s\n' "$*" >&2; }
+# qemu-user comes with the Debian packages `make test` installs beside the
+# tests (setup.sh beside): wait for that step's lock when it is there.
+if [ -e bin/setup-locks/apt.lock ] && command -v flock >/dev/null; then
+  flock -s bin/setup-locks/apt.lock true
+fi
 if ! command -v qemu-aarch64 >/dev/null; then
   log "SKIPPED: qemu-aarch64 is not installed (Debian: apt-get install qemu-user, as root; make setup does it)"
   exit 0

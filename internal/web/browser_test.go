@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/internal/web/htmlreport"
 	"github.com/outpostchess/outpost/internal/web/svgboard"
 )
@@ -34,6 +35,7 @@ func chromiumPath(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
+	testkit.AwaitSetup(t, testkit.SetupDebian) // chromium, chromium-driver
 	if p := os.Getenv("OUTPOST_CHROMIUM"); p != "" {
 		return p
 	}

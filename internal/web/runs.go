@@ -11,6 +11,7 @@ import (
 
 	"github.com/outpostchess/outpost/internal/comparerun"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/verify"
 )
 
 // runsLimit is how many runs the page reads.
@@ -33,12 +34,16 @@ type runsData struct {
 	Legend template.HTML
 	User   string
 	Error  string
+	// AgainstPossessive names whose judgements the runs were compared
+	// with ("Lichess's", or the sandbox's stand-in's): the console's
+	// Against, from the configured [lichess] url.
+	AgainstPossessive string
 }
 
 func (s *Server) runs(w http.ResponseWriter, r *http.Request) {
 	user := r.URL.Query().Get("user")
 	runs, err := s.opt.Store.Runs(r.Context(), user, runsLimit)
-	d := runsData{User: user}
+	d := runsData{User: user, AgainstPossessive: s.opt.Against.Possessive()}
 	if err != nil {
 		d.Error = err.Error()
 	}
@@ -52,7 +57,7 @@ func (s *Server) runs(w http.ResponseWriter, r *http.Request) {
 			pts = append(pts, d.Rows[i])
 		}
 	}
-	d.Chart = template.HTML(runsChart(pts))
+	d.Chart = template.HTML(runsChart(pts, s.opt.Against))
 	d.Legend = template.HTML(runsLegend())
 	s.render(w, http.StatusOK, "runs", page{Title: "Comparison runs", Nav: "runs", Data: d})
 }
@@ -104,13 +109,13 @@ func runsLegend() string {
 	return b.String()
 }
 
-// runsChart draws the agreement figures of the runs (oldest first) as
-// lines from 0 to 100%.
-func runsChart(rows []runRow) string {
+// runsChart draws the agreement figures of the runs (oldest first) with
+// against's judgements as lines from 0 to 100%.
+func runsChart(rows []runRow, against verify.Against) string {
 	const w, h, padL, padB, padT = 640, 240, 44, 28, 10
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="runs-chart" viewBox="0 0 %d %d" role="img" aria-label="%s">`, w, h,
-		html.EscapeString(fmt.Sprintf("Agreement with Lichess over %d finished runs", len(rows))))
+		html.EscapeString(fmt.Sprintf("Agreement with %s over %d finished runs", against.Name(), len(rows))))
 	plotH := float64(h - padB - padT)
 	y := func(v float64) float64 { return padT + plotH*(1-v) }
 	for _, t := range []float64{0, 0.25, 0.5, 0.75, 1} {

@@ -74,3 +74,34 @@ func verifiedPages(t *testing.T, against verify.Against) string {
 	require.Equal(t, http.StatusOK, code)
 	return dash + game
 }
+
+// TestRunsPageNamesAgainst: the comparison runs page names whose
+// judgements the runs agree with as the console's Against says (the
+// configured [lichess] url, verify.AgainstURL): Lichess for lichess.org,
+// the sandbox's stand-in for a sandbox URL — never "Lichess" for the
+// stand-in.
+func TestRunsPageNamesAgainst(t *testing.T) {
+	for _, tc := range []struct {
+		url      string
+		want     []string
+		notWants string
+	}{
+		{"https://lichess.org", []string{
+			"Agreement with Lichess over 2 finished runs",
+			"agreement with Lichess&#39;s judgements, per finished run",
+		}, "stand-in"},
+		{"http://127.0.0.1:9663", []string{
+			"Agreement with the sandbox&#39;s Lichess stand-in over 2 finished runs",
+			"agreement with the sandbox&#39;s Lichess stand-in&#39;s judgements, per finished run",
+		}, "with Lichess"},
+	} {
+		t.Run(tc.url, func(t *testing.T) {
+			e := newTestEnv(t, func(o *Options) { o.Against = verify.AgainstURL(tc.url) })
+			body := e.page(t, "/runs")
+			for _, w := range tc.want {
+				assert.Contains(t, body, w)
+			}
+			assert.NotContains(t, body, tc.notWants)
+		})
+	}
+}

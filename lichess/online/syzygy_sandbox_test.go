@@ -10,6 +10,7 @@ import (
 	"github.com/outpostchess/outpost/bots/engine"
 	"github.com/outpostchess/outpost/bots/syzygy"
 	"github.com/outpostchess/outpost/internal/sandbox"
+	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -35,6 +36,7 @@ func (p syzygyProber) Probe(_ context.Context, b *board.Board) (sandbox.Tablebas
 // both sides of won endings (the winner by shortest DTZ, the loser by
 // longest) and the winner mates within the 50-move rule, every move legal.
 func TestTablebaseSyzygySandboxPlaysOut(t *testing.T) {
+	testkit.AwaitSetup(t, testkit.SetupDebian) // libfathom1
 	tables, err := syzygy.Open([]string{filepath.Join("..", "..", "..", "shared", "tablebases", "syzygy")})
 	if err != nil {
 		t.Fatalf("opening the shared tables (run `make setup` for libfathom1): %v", err)
