@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -104,5 +105,66 @@ func TestLockDaemonThroughLinks(t *testing.T) {
 			}
 		}
 		second.Close()
+	}
+}
+
+// TestLockDaemonThroughHardLink: a second daemon, another process, opening
+// the database through a hard link in another directory meets the first
+// one's lock (before, the lock file was named after the path, and a hard
+// link is a path with nothing in common); once released, it takes it.
+func TestLockDaemonThroughHardLink(t *testing.T) {
+	if link := os.Getenv("OUTPOST_LOCK_CHILD"); link != "" {
+		st, err := Open(context.Background(), link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		r, err := st.LockDaemon()
+		if err != nil {
+			t.Log("child: " + err.Error())
+			return
+		}
+		r()
+		t.Log("child: locked")
+		return
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a", "outpost.db")
+	link := filepath.Join(dir, "b", "other.db")
+	for _, d := range []string{filepath.Dir(path), filepath.Dir(link)} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	if err := os.Link(path, link); err != nil {
+		t.Skipf("no hard link here: %v", err)
+	}
+	child := func() string {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLockDaemonThroughHardLink$", "-test.v")
+		cmd.Env = append(os.Environ(), "OUTPOST_LOCK_CHILD="+link)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child: %v: %s", err, out)
+		}
+		return string(out)
+	}
+	release, err := first.LockDaemon()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := child(); !strings.Contains(out, ErrLocked.Error()) || !strings.Contains(out, "hard link") {
+		t.Errorf("second daemon through a hard link: %s, want ErrLocked", out)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	if out := child(); !strings.Contains(out, "child: locked") {
+		t.Errorf("after the release: %s", out)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -19,6 +21,9 @@ import (
 type Store struct {
 	db   *sql.DB
 	path string // the database file ("" or ":memory:" in memory)
+
+	mu   sync.Mutex
+	held []*os.File // the database file as the daemon lock opened it (lockIdentity)
 }
 
 // ErrNotFound is returned when a looked-up record does not exist.
@@ -46,8 +51,20 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database, then the files the daemon lock holds open
+// (lockIdentity says why they must outlive it).
+func (s *Store) Close() error {
+	err := s.db.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.held {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	s.held = nil
+	return err
+}
 
 // schema is applied in order; each entry runs once, tracked by user_version.
 var schema = []string{

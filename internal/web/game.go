@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"html/template"
@@ -41,11 +40,14 @@ type gameData struct {
 	ID       string
 	Opponent string
 	Status   string
-	Report   template.HTML
-	Board    template.HTML
-	Moves    string
-	State    string
-	Error    string
+	// HasReport: the report section (report) is written between the
+	// page's top and its rest.
+	HasReport bool
+	report    *htmlreport.Section
+	Board     template.HTML
+	Moves     string
+	State     string
+	Error     string
 	// Moments are each side's critical moment with its expected winrate
 	// (computed in the background; Live when the page must follow the
 	// computation); Others the other mistakes and blunders.
@@ -77,12 +79,12 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 			d.Error = "the stored analysis cannot be read: " + err.Error()
 			break
 		}
-		html, err := s.renderReport(r.Context(), &an)
+		sec, err := htmlreport.PrepareGame(&an, "g1", nil)
 		if err != nil {
 			d.Error = err.Error()
 			break
 		}
-		d.Report = html
+		d.HasReport, d.report = true, sec
 		d.Moments, d.Live = s.momentsFor(&an, g)
 		d.Others = otherMistakes(&an, g.ID, d.Moments.Moments)
 	case err == nil:
@@ -95,7 +97,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 	default:
 		d.Error = err.Error()
 	}
-	if d.Report == "" {
+	if !d.HasReport {
 		fen := g.InitialFEN
 		if fen == "" || fen == "startpos" {
 			fen = svgboard.StartFEN
@@ -113,25 +115,54 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 	if d.Live {
 		scripts = append(scripts, "moments.js")
 	}
-	s.render(w, http.StatusOK, "game", page{Title: "Game " + g.ID, Nav: "dashboard", Scripts: scripts, Data: d})
+	s.writeGame(w, r, page{Title: "Game " + g.ID, Nav: "dashboard", Scripts: scripts, Data: d})
 }
 
-// reportRenders bounds the game reports rendered at once: each holds its
-// page (about 10 KB a ply, report.MaxPlies at most, so 10 MB) until it is
-// sent, and a burst of requests for long games brought `outpost serve`
-// down (four 10,000-ply games, 698 MB each, before the ply bound).
-const reportRenders = 2
+// reportPages bounds the game pages with a report written at once. A
+// page is streamed (its boards drawn as they are written), so each holds
+// its analysis and views, about 2 MB for a game at htmlreport.MaxPlies,
+// not its 11 MB of HTML; the bound keeps a burst of such requests to a
+// few of those (four 1,000-ply pages at once took 175 MB when each page
+// was built in memory first, and four 10,000-ply ones killed `outpost
+// serve` before the ply bound). A page waiting for its turn waits for its
+// request's context.
+const reportPages = 4
 
-// renderReport renders a game's report section, waiting for a turn among
-// reportRenders; a game past htmlreport.MaxPlies is refused with its count.
-func (s *Server) renderReport(ctx context.Context, a *analysis.Analysis) (template.HTML, error) {
-	select {
-	case s.reportSem <- struct{}{}:
-	case <-ctx.Done():
-		return "", ctx.Err()
+// writeGame writes the game page: the layout's top and the page's head,
+// then the report section straight to w as it is rendered, then the rest.
+// Everything that can fail for a reason of the game's (the ply bound, an
+// unreadable analysis) was checked before (htmlreport.PrepareGame), so
+// only writing fails here, and is logged: the status is already sent.
+func (s *Server) writeGame(w http.ResponseWriter, r *http.Request, p page) {
+	d := p.Data.(gameData)
+	if d.HasReport {
+		select {
+		case s.reportSem <- struct{}{}:
+		case <-r.Context().Done():
+			return
+		}
+		defer func() { <-s.reportSem }()
 	}
-	defer func() { <-s.reportSem }()
-	return htmlreport.Game(a, "g1")
+	p.CSRF = s.csrf
+	t := s.pages["game"]
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	err := t.ExecuteTemplate(w, "top", p)
+	if err == nil {
+		err = t.ExecuteTemplate(w, "game-top", p)
+	}
+	if err == nil && d.HasReport {
+		err = d.report.Write(w)
+	}
+	if err == nil {
+		err = t.ExecuteTemplate(w, "game-rest", p)
+	}
+	if err == nil {
+		err = t.ExecuteTemplate(w, "bottom", p)
+	}
+	if err != nil {
+		s.opt.Logger.Warn().Err(err).Str("game", d.ID).Msg("web: write the game page")
+	}
 }
 
 func itoa(n int) string {

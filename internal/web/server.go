@@ -101,7 +101,7 @@ type Server struct {
 	wg   sync.WaitGroup
 
 	momentsSem   chan struct{}
-	reportSem    chan struct{} // report renders at once (reportRenders)
+	reportSem    chan struct{} // game pages with a report at once (reportPages)
 	momentsGrace time.Duration
 
 	mu         sync.Mutex
@@ -137,7 +137,7 @@ func New(opt Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opt: opt, csrf: hex.EncodeToString(secret), session: hex.EncodeToString(session), tls: tlsCfg, cop: http.NewCrossOriginProtection(), pages: pages, jobs: map[string]*job{},
-		momentJobs: map[string]*momentsJob{}, momentsSem: make(chan struct{}, 1), reportSem: make(chan struct{}, reportRenders), momentsGrace: defaultMomentsGrace}
+		momentJobs: map[string]*momentsJob{}, momentsSem: make(chan struct{}, 1), reportSem: make(chan struct{}, reportPages), momentsGrace: defaultMomentsGrace}
 	s.bg, s.stop = context.WithCancel(context.Background())
 	s.mux = s.routes()
 	return s, nil

@@ -103,20 +103,44 @@ func GameEWR(a *analysis.Analysis, id string, moments []report.EWRMoment) (templ
 // board. A game of more than MaxPlies plies is refused (*TooLongError)
 // before anything is written.
 func WriteGame(w io.Writer, a *analysis.Analysis, id string, moments []report.EWRMoment) error {
-	if err := CheckPlies(a); err != nil {
-		return err
-	}
-	v, err := buildView(a, id)
+	sec, err := PrepareGame(a, id, moments)
 	if err != nil {
 		return err
 	}
+	return sec.Write(w)
+}
+
+// Section is one game's section checked and ready to be written: its
+// views (about 1 KB a ply) without the boards, which are drawn as they
+// are written.
+type Section struct {
+	v   *gameView
+	key string
+}
+
+// PrepareGame checks a game for its section (MaxPlies, legal moves, the
+// moments) without writing anything, so that a caller streaming a page
+// learns of a refusal before its first byte.
+func PrepareGame(a *analysis.Analysis, id string, moments []report.EWRMoment) (*Section, error) {
+	if err := CheckPlies(a); err != nil {
+		return nil, err
+	}
+	v, err := buildView(a, id)
+	if err != nil {
+		return nil, err
+	}
 	if moments != nil {
 		if err := v.addEWR(a, moments); err != nil {
-			return fmt.Errorf("report: game %s: %w", gameKey(a), err)
+			return nil, fmt.Errorf("report: game %s: %w", gameKey(a), err)
 		}
 	}
-	if err := gameTmpl.Execute(w, v); err != nil {
-		return fmt.Errorf("report: game %s: %w", gameKey(a), err)
+	return &Section{v: v, key: gameKey(a)}, nil
+}
+
+// Write writes the section to w as it is rendered.
+func (s *Section) Write(w io.Writer) error {
+	if err := gameTmpl.Execute(w, s.v); err != nil {
+		return fmt.Errorf("report: game %s: %w", s.key, err)
 	}
 	return nil
 }
