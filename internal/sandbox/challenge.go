@@ -129,7 +129,17 @@ func parseChallengeForm(r *http.Request) (f challengeForm, errs fieldErrors, api
 			f.variant = v
 		}
 	}
-	if v := get("fen"); v != "" && !playableVariant(f.variant) {
+	parseChallengeFEN(get("fen"), errs, &f)
+	if len(errs) == 0 {
+		errs = nil
+	}
+	return f, errs, nil
+}
+
+// parseChallengeFEN checks a challenge's fen (empty: none) against its
+// variant as lila does and records it in f, or a field error in errs.
+func parseChallengeFEN(v string, errs fieldErrors, f *challengeForm) {
+	if v != "" && !playableVariant(f.variant) {
 		errs.add("fen", msgInvalid) // Lichess: a position only in standard, fromPosition and chess960
 	} else if v != "" {
 		if len(strings.Fields(v)) == 4 {
@@ -163,10 +173,6 @@ func parseChallengeForm(r *http.Request) (f challengeForm, errs fieldErrors, api
 			}
 		}
 	}
-	if len(errs) == 0 {
-		errs = nil
-	}
-	return f, errs, nil
 }
 
 // parseChallengeTime reads the clock (clock.limit and clock.increment, both
