@@ -91,6 +91,7 @@ var routeScopes = map[string][]string{
 	"GET /api/stream/event":                     {"challenge:read", "bot:play", "board:play", "web:mobile"},
 	"GET /api/challenge":                        {"challenge:read", "web:mobile"},
 	"POST /api/challenge/{username}":            {"challenge:write", "bot:play", "board:play", "web:mobile"},
+	"POST /api/bulk-pairing":                    {"challenge:bulk", "challenge:write"}, // lila controllers.BulkPairing create: Scoped(_.Challenge.Bulk); the sandbox also takes challenge:write (its default tokens have no bulk scope)
 	"POST /api/challenge/{challengeId}/accept":  {"challenge:write", "bot:play", "board:play", "web:mobile"},
 	"POST /api/challenge/{challengeId}/decline": {"challenge:write", "bot:play", "board:play", "web:mobile"},
 	"POST /api/challenge/{challengeId}/cancel":  {"challenge:write", "bot:play", "board:play", "web:mobile"},
