@@ -109,15 +109,19 @@ type Runner struct {
 	drawAnswered int                // ply at which the opponent's draw offer was answered, -1 none
 	thinkGen     int                // generation of the current think: a stale answer is never played
 	takebackSeen bool               // the opponent's takeback proposal was already answered
-	takebacks    int                // takeback proposals accepted in this game (-1: not loaded)
-	drawStreak   int                // consecutive own moves with a drawish eval
-	lastOffer    int                // ply of our last draw offer, -1 none
-	lastScore    score.Score        // valid when hasScore
-	hasScore     bool
-	lastDepth    int
-	lowStreak    int
-	resigned     bool
-	refused      error // the game was left unplayed (an illegal start position): Run returns it
+	takebackYes  bool               // we said yes to the opponent's proposal: not yet taken back
+	takebacks    int                // takebacks granted (moves taken back) in this game (-1: not loaded)
+	// ownTakebackWithdrawn: the bot's own takeback proposal shown in the
+	// latest states was withdrawn (see withdrawOwnTakeback).
+	ownTakebackWithdrawn bool
+	drawStreak           int         // consecutive own moves with a drawish eval
+	lastOffer            int         // ply of our last draw offer, -1 none
+	lastScore            score.Score // valid when hasScore
+	hasScore             bool
+	lastDepth            int
+	lowStreak            int
+	resigned             bool
+	refused              error // the game was left unplayed (an illegal start position): Run returns it
 	// movesToJournal are the server's moves not yet written to the journal
 	// (when movesPending); see journalMoves.
 	movesToJournal string

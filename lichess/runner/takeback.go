@@ -13,26 +13,74 @@ const takebackKind = "takebacks"
 
 // considerTakeback answers a takeback proposal of the opponent once:
 // accepted while fewer than takebacks_per_game were granted in this game
-// and the opponent is human, declined otherwise.
+// and the opponent is human, declined otherwise. A yes is not yet a
+// granted takeback: the opponent may have moved (which ends the proposal)
+// before the yes reached the server, and then lila reads the yes as the
+// bot's own proposal (Takebacker.yes). The takeback is counted when the
+// move list shrinks (onTakenBack → takebackGranted); a proposal of the
+// bot's own is withdrawn at once (withdrawOwnTakeback).
 func (r *Runner) considerTakeback(ctx context.Context, s *lichess.GameState) {
 	proposed := s.TakebackProposed(opposite(r.color))
+	if !proposed && r.takebackYes {
+		// The opponent's proposal is gone without our takeback: a move
+		// ended it, or they withdrew it. Our yes granted nothing.
+		r.takebackYes = false
+		r.log.Info().Int("granted", r.takebacks).Msg("takeback accepted but not taken: the proposal ended before our yes reached the server")
+	}
+	r.withdrawOwnTakeback(ctx, s, proposed)
 	if !proposed || r.takebackSeen {
 		r.takebackSeen = proposed
 		return
 	}
 	r.takebackSeen = true
 	accept, why := r.acceptTakeback(ctx)
-	if accept {
-		r.takebacks++
-		if err := r.journal.CachePut(ctx, takebackKind, r.cfg.GameID, []byte(strconv.Itoa(r.takebacks))); err != nil {
-			r.log.Warn().Err(err).Msg("journal takeback count")
-		}
-	}
 	if err := r.api.Takeback(ctx, r.cfg.GameID, accept); err != nil && ctx.Err() == nil {
 		r.log.Warn().Err(err).Bool("accept", accept).Msg("answer takeback proposal")
 		return
 	}
+	r.takebackYes = accept
 	r.log.Info().Bool("accept", accept).Str("why", why).Int("granted", r.takebacks).Msg("answered takeback proposal")
+}
+
+// withdrawOwnTakeback withdraws (takeback/no) a takeback proposal of the
+// bot's own shown in a state without the opponent's (opponentProposes):
+// the bot never proposes one, so it can only come from a yes that reached
+// the server after the opponent's proposal had ended (lila's
+// Takebacker.yes proposes then). Left standing, the opponent could accept
+// it and take back the bot's move.
+func (r *Runner) withdrawOwnTakeback(ctx context.Context, s *lichess.GameState, opponentProposes bool) {
+	own := s.TakebackProposed(r.color) && !opponentProposes
+	if !own {
+		r.ownTakebackWithdrawn = false
+		return
+	}
+	if r.ownTakebackWithdrawn {
+		return
+	}
+	if err := r.api.Takeback(ctx, r.cfg.GameID, false); err != nil {
+		if ctx.Err() == nil {
+			r.log.Warn().Err(err).Msg("withdraw our own takeback proposal")
+		}
+		return
+	}
+	r.ownTakebackWithdrawn = true
+	r.log.Info().Msg("withdrew our own takeback proposal: our yes reached the server after the opponent's proposal had ended, and lila took it as a proposal of ours")
+}
+
+// takebackGranted counts the takeback the opponent proposed and we
+// accepted once the server's move list went back (called by onTakenBack),
+// and journals the count, so that takebacks_per_game counts the takebacks
+// that happened, also across a restart.
+func (r *Runner) takebackGranted(ctx context.Context) {
+	if !r.takebackYes {
+		return
+	}
+	r.takebackYes = false
+	r.takebacks = max(r.takebacks, 0) + 1
+	if err := r.journal.CachePut(ctx, takebackKind, r.cfg.GameID, []byte(strconv.Itoa(r.takebacks))); err != nil {
+		r.log.Warn().Err(err).Msg("journal takeback count")
+	}
+	r.log.Info().Int("granted", r.takebacks).Msg("takeback granted")
 }
 
 // acceptTakeback applies the takeback policy and says why.
@@ -77,6 +125,7 @@ func (r *Runner) opponentIsBot() bool {
 // syncBoard, and a think about a later ply was stopped.
 func (r *Runner) onTakenBack(ctx context.Context, ply, upTo int) {
 	r.log.Info().Int("ply", ply).Int("from", upTo).Msg("moves taken back")
+	r.takebackGranted(ctx)
 	for p := ply; p <= upTo; p++ {
 		if err := r.journal.ReleaseMove(ctx, r.cfg.GameID, p); err != nil && ctx.Err() == nil {
 			r.log.Warn().Err(err).Int("ply", p).Msg("release a taken-back move")
