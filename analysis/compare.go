@@ -21,6 +21,11 @@ const (
 // Comparison compares our analysis of a game with Lichess's.
 type Comparison struct {
 	Agreement
+	// Against is the host of the server whose analysis was compared when
+	// it is not Lichess (ServerOf the game's Site tag: the sandbox's
+	// stand-in, whose analysis is our own Stockfish under Lichess's
+	// rules), "" for Lichess. The reports then name it instead of Lichess.
+	Against       string         `json:"against,omitempty"`
 	White         PlayerDiff     `json:"white"`
 	Black         PlayerDiff     `json:"black"`
 	PlyDiffs      []PlyDiff      `json:"ply_diffs"`

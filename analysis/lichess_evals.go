@@ -59,5 +59,6 @@ func (a *Analysis) CompareWithLichess() error {
 		return fmt.Errorf("analysis: game %s: Lichess analysis: %w", a.ID, err)
 	}
 	a.Comparison = Compare(a, l, a.Game.Lichess)
+	a.Comparison.Against = ServerOf(a.Game.Tag("Site"))
 	return nil
 }

@@ -115,3 +115,37 @@ func TestWritePGNSeparatesGames(t *testing.T) {
 		t.Errorf("%d game separators", n)
 	}
 }
+
+// TestTextReportNamesStandIn: a game whose Site is another server's (a
+// game exported from `outpost sandbox`) is compared with that server's
+// analysis, and the report says so instead of "Lichess" (issue 35).
+func TestTextReportNamesStandIn(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(sharedGames, "q7ZvsdUF.pgn"))
+	if err != nil {
+		t.Skip("shared Lichess games not found")
+	}
+	data = bytes.Replace(data, []byte(`[Site "https://lichess.org/q7ZvsdUF"]`), []byte(`[Site "http://127.0.0.1:9663/q7ZvsdUF"]`), 1)
+	games, errs := input.ReadPGN(bytes.NewReader(data), "q7ZvsdUF.pgn")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	a, err := analysis.BuildLichess(games[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CompareWithLichess(); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, []*analysis.Analysis{a}, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	want := "Comparison with the Lichess stand-in at 127.0.0.1:9663 (not Lichess): judgements 15 stand-in / 15 ours"
+	if !strings.Contains(out, want) {
+		t.Errorf("text report lacks %q:\n%s", want, out)
+	}
+	if strings.Contains(out, "Lichess comparison") {
+		t.Errorf("text report still says %q for the stand-in's analysis", "Lichess comparison")
+	}
+}

@@ -88,13 +88,17 @@ func writeGameText(w *bufio.Writer, a *analysis.Analysis) {
 			side.p.Inaccuracy, side.p.Mistake, side.p.Blunder)
 	}
 	if c := a.Comparison; c != nil {
-		fmt.Fprintf(w, "Lichess comparison: judgements %d Lichess / %d ours / %d same name; flagged P %s R %s F1 %s; within one grade %d/%d; eval MAE %.1f cp (%.1f Win%%)\n",
-			c.Judgments.Lichess, c.Judgments.Ours, c.Judgments.Exact, ratio(c.Precision), ratio(c.Recall), ratio(c.F1),
+		head, label := "Lichess comparison", c.AgainstLabel()
+		if c.Against != "" {
+			head = "Comparison with " + c.AgainstName() + " (not Lichess)"
+		}
+		fmt.Fprintf(w, "%s: judgements %d %s / %d ours / %d same name; flagged P %s R %s F1 %s; within one grade %d/%d; eval MAE %.1f cp (%.1f Win%%)\n",
+			head, c.Judgments.Lichess, label, c.Judgments.Ours, c.Judgments.Exact, ratio(c.Precision), ratio(c.Recall), ratio(c.F1),
 			c.WithinOneGrade, c.Plies, c.EvalMAECP, c.EvalMAEWinPct)
 		fmt.Fprintf(w, "  accuracy diff white %s black %s; ACPL diff white %s black %s\n",
 			floatText(c.White.AccuracyDiff), floatText(c.Black.AccuracyDiff), intText(c.White.ACPLDiff), intText(c.Black.ACPLDiff))
 		for _, d := range c.Disagreements {
-			fmt.Fprintf(w, "  ply %d %s: Lichess %s, ours %s (%s)\n", d.Ply, d.SAN, d.Lichess, d.Ours, d.Cause)
+			fmt.Fprintf(w, "  ply %d %s: %s %s, ours %s (%s)\n", d.Ply, d.SAN, label, d.Lichess, d.Ours, d.Cause)
 		}
 	}
 }

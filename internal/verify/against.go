@@ -2,7 +2,8 @@ package verify
 
 import (
 	"net/url"
-	"strings"
+
+	"github.com/outpostchess/outpost/analysis"
 )
 
 // Against names what a verification compared against, as the output says
@@ -36,13 +37,8 @@ func (a Against) Name() string {
 // (docs/sandbox.md).
 func AgainstURL(baseURL string) Against {
 	u, err := url.Parse(baseURL)
-	if baseURL == "" || err == nil && isLichessHost(u.Hostname()) {
+	if baseURL == "" || err == nil && analysis.IsLichessHost(u.Hostname()) {
 		return Lichess
 	}
 	return StandIn
-}
-
-func isLichessHost(h string) bool {
-	h = strings.ToLower(strings.TrimSuffix(h, "."))
-	return h == "lichess.org" || strings.HasSuffix(h, ".lichess.org")
 }

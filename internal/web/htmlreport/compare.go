@@ -7,14 +7,18 @@ import (
 )
 
 type compareView struct {
-	Lichess, Ours, Exact  int
-	SameName              string
-	Precision, Recall, F1 string
-	Agree, Plies, Within  int
-	MAECP, MAEWin         string
-	EvalPlies             int
-	Players               []comparePlayer
-	Disagreements         []disagreeView
+	// Against names the compared analysis ("Lichess", or the stand-in at
+	// its host: analysis.Comparison.AgainstName); Label is its column
+	// heading, Possessive its possessive form.
+	Against, Label, Possessive string
+	Lichess, Ours, Exact       int
+	SameName                   string
+	Precision, Recall, F1      string
+	Agree, Plies, Within       int
+	MAECP, MAEWin              string
+	EvalPlies                  int
+	Players                    []comparePlayer
+	Disagreements              []disagreeView
 }
 
 type comparePlayer struct {
@@ -56,6 +60,7 @@ func compareOf(a *analysis.Analysis) *compareView {
 		return nil
 	}
 	v := &compareView{
+		Against: c.AgainstName(), Label: c.AgainstLabel(), Possessive: c.AgainstName() + "'s",
 		Lichess: c.Judgments.Lichess, Ours: c.Judgments.Ours, Exact: c.Judgments.Exact,
 		SameName: pct(c.SameNameRate), Precision: pct(c.Precision), Recall: pct(c.Recall), F1: pct(c.F1),
 		Agree: c.Agree, Plies: c.Plies, Within: c.WithinOneGrade,

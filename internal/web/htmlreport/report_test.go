@@ -226,3 +226,27 @@ func TestNumberLine(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareNamesStandIn: a comparison with another server's analysis
+// (analysis.Comparison.Against, from the game's Site) is headed with that
+// server, not "Lichess" (issue 35).
+func TestCompareNamesStandIn(t *testing.T) {
+	a := loadFixture(t)
+	if a.Comparison == nil {
+		t.Fatal("fixture has no comparison")
+	}
+	a.Comparison.Against = "127.0.0.1:9663"
+	var buf bytes.Buffer
+	if err := Write(&buf, []*analysis.Analysis{a}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"<h3>Comparison with the Lichess stand-in at 127.0.0.1:9663</h3>", "the Lichess stand-in at 127.0.0.1:9663&#39;s judgements", `<th scope="col">stand-in</th>`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "Comparison with Lichess") {
+		t.Error("report still says \"Comparison with Lichess\" for the stand-in's analysis")
+	}
+}

@@ -48,20 +48,20 @@ var gameTmpl = template.Must(template.New("game").Parse(`<section class="game" i
 </div></article>
 {{end}}</div>{{else}}<p>No critical moment: no move was judged an inaccuracy, mistake or blunder.</p>{{end}}
 </section>{{end}}
-{{define "compare"}}<section class="compare" aria-label="Comparison with Lichess">
-<h3>Comparison with Lichess</h3>
+{{define "compare"}}<section class="compare" aria-label="Comparison with {{.Against}}">
+<h3>Comparison with {{.Against}}</h3>
 <dl class="figures">
-<div><dt>Lichess's judgements</dt><dd>{{.Lichess}}</dd></div>
+<div><dt>{{.Possessive}} judgements</dt><dd>{{.Lichess}}</dd></div>
 <div><dt>Ours</dt><dd>{{.Ours}}</dd></div>
 <div><dt>Same name</dt><dd>{{.Exact}} ({{.SameName}})</dd></div>
 <div><dt>Precision / recall / F1</dt><dd>{{.Precision}} / {{.Recall}} / {{.F1}}</dd></div>
 <div><dt>Plies agreeing</dt><dd>{{.Agree}} of {{.Plies}} ({{.Within}} within one grade)</dd></div>
 <div><dt>Eval difference</dt><dd>{{.MAECP}} cp, {{.MAEWin}} Win% (mean absolute, {{.EvalPlies}} plies)</dd></div>
 </dl>
-<table class="players"><caption>Player figures, ours vs Lichess's</caption>
-<thead><tr><th scope="col">Player</th><th scope="col">Accuracy ours</th><th scope="col">Lichess</th><th scope="col">ACPL ours</th><th scope="col">Lichess</th></tr></thead>
+<table class="players"><caption>Player figures, ours vs {{.Possessive}}</caption>
+<thead><tr><th scope="col">Player</th><th scope="col">Accuracy ours</th><th scope="col">{{.Label}}</th><th scope="col">ACPL ours</th><th scope="col">{{.Label}}</th></tr></thead>
 <tbody>{{range .Players}}<tr><th scope="row">{{.Side}}</th><td>{{.OurAcc}}</td><td>{{.LiAcc}}</td><td>{{.OurACPL}}</td><td>{{.LiACPL}}</td></tr>{{end}}</tbody></table>
 {{if .Disagreements}}<table class="disagree"><caption>Disagreements</caption>
-<thead><tr><th scope="col">Move</th><th scope="col">Lichess</th><th scope="col">Ours</th><th scope="col">Cause</th></tr></thead>
+<thead><tr><th scope="col">Move</th><th scope="col">{{.Label}}</th><th scope="col">Ours</th><th scope="col">Cause</th></tr></thead>
 <tbody>{{range .Disagreements}}<tr><td><button type="button" class="mv" data-ply="{{.Ply}}">{{.Label}}</button></td><td>{{.Lichess}}</td><td>{{.Ours}}</td><td>{{.Cause}}</td></tr>{{end}}</tbody></table>{{else}}<p>No disagreements.</p>{{end}}
 </section>{{end}}`))
