@@ -24,20 +24,27 @@ func sharedAnalyses(t *testing.T) []*analysis.Analysis {
 		if err != nil {
 			t.Fatal(err)
 		}
-		games, errs := input.ReadPGN(bytes.NewReader(data), filepath.Base(f))
-		if len(errs) > 0 {
-			t.Fatal(errs)
-		}
-		a, err := analysis.BuildLichess(games[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := a.CompareWithLichess(); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, a)
+		out = append(out, lichessAnalysis(t, data, filepath.Base(f)))
 	}
 	return out
+}
+
+// lichessAnalysis builds the first game of a PGN from its Lichess evals and
+// compares it with them.
+func lichessAnalysis(t *testing.T, data []byte, name string) *analysis.Analysis {
+	t.Helper()
+	games, errs := input.ReadPGN(bytes.NewReader(data), name)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	a, err := analysis.BuildLichess(games[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CompareWithLichess(); err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 func TestTextReport(t *testing.T) {
@@ -125,17 +132,7 @@ func TestTextReportNamesStandIn(t *testing.T) {
 		t.Skip("shared Lichess games not found")
 	}
 	data = bytes.Replace(data, []byte(`[Site "https://lichess.org/q7ZvsdUF"]`), []byte(`[Site "http://127.0.0.1:9663/q7ZvsdUF"]`), 1)
-	games, errs := input.ReadPGN(bytes.NewReader(data), "q7ZvsdUF.pgn")
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	a, err := analysis.BuildLichess(games[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := a.CompareWithLichess(); err != nil {
-		t.Fatal(err)
-	}
+	a := lichessAnalysis(t, data, "q7ZvsdUF.pgn")
 	var b bytes.Buffer
 	if err := WriteText(&b, []*analysis.Analysis{a}, nil); err != nil {
 		t.Fatal(err)

@@ -69,22 +69,14 @@ func TestDaemonNeverClaimsCorrespondence(t *testing.T) {
 			id = gid
 			api := h.client.Board()
 			// Cora never opens the game's stream: she is away from the start,
-			// back only on her moves; she reads the bot's replies here.
-			plies := func(n int) bool {
-				var g sandbox.GameSnapshot
-				assert.Eventually(t, func() bool {
-					g, _ = s.Game(id)
-					return len(g.Moves) >= n || g.Over()
-				}, 30*time.Second, 10*time.Millisecond)
-				return assert.Len(t, g.Moves, n, "game %+v", g)
-			}
-			if !assert.NoError(t, api.Move(ctx, id, "e2e4", false)) || !plies(2) ||
-				!assert.NoError(t, api.Move(ctx, id, "g1f3", false)) || !plies(4) {
+			// back only on her moves; she reads the bot's replies (plies).
+			if !assert.NoError(t, api.Move(ctx, id, "e2e4", false)) || !plies(t, s, id, 2) ||
+				!assert.NoError(t, api.Move(ctx, id, "g1f3", false)) || !plies(t, s, id, 4) {
 				return
 			}
 			clk.add(time.Hour)
 			s.Game(id) // the sandbox applies its deadlines an hour later: an opponentGone, were it claimable
-			if !assert.NoError(t, api.Move(ctx, id, "f1c4", false), "Cora moves an hour later") || !plies(6) {
+			if !assert.NoError(t, api.Move(ctx, id, "f1c4", false), "Cora moves an hour later") || !plies(t, s, id, 6) {
 				return
 			}
 			g, _ := s.Game(id)
