@@ -120,7 +120,49 @@ func syntaxError(err error, data []byte) FieldError {
 	if lineHasSecret(data, pe.Position.Line) {
 		msg = "invalid value in a line that sets a token (text withheld)"
 	}
-	return FieldError{Line: pe.Position.Line, Problem: "TOML syntax error: " + msg}
+	return FieldError{Key: syntaxKey(data, pe.Position.Line), Line: pe.Position.Line, Problem: "TOML syntax error: " + msg}
+}
+
+// syntaxKey names the key assigned on line n (1-based) of data with the
+// table it is in ("lichess.stream_timeout"), read from the text: the
+// parser's ParseError.LastKey names the table rather than the key for
+// some errors ("threads = 4x"). "" when the line assigns nothing, or
+// follows a broken table header (the parser reports "[matchmaking" on the
+// line after it).
+func syntaxKey(data []byte, n int) string {
+	lines := strings.Split(string(data), "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	key, _, ok := strings.Cut(lines[n-1], "=")
+	key = strings.TrimSpace(key)
+	if !ok || key == "" || strings.HasPrefix(key, "[") || strings.HasPrefix(key, "#") {
+		return ""
+	}
+	key = strings.Trim(key, "\"'")
+	for i := n - 2; i >= 0; i-- {
+		if !strings.HasPrefix(strings.TrimSpace(lines[i]), "[") {
+			continue
+		}
+		if table, ok := headerName(lines[i]); ok {
+			return joinKey(table, key)
+		}
+		return "" // under a broken header, which the error is about
+	}
+	return key
+}
+
+// headerName returns the table a "[table]" or "[[table]]" header line
+// names (tableHeader, normalized).
+func headerName(line string) (string, bool) {
+	if t := strings.TrimSpace(line); strings.HasPrefix(t, "[[") {
+		line = strings.Replace(strings.Replace(t, "[[", "[", 1), "]]", "]", 1)
+	}
+	m := tableHeader.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
+	if m == nil {
+		return "", false
+	}
+	return normalizeHeader(m[1]), true
 }
 
 // lineHasSecret reports whether line n (1-based) of data assigns a key whose
