@@ -437,6 +437,15 @@ func TestClusterRolesLeastPrivilege(t *testing.T) {
 		isDenied(t, tc.what, tc.violations, tc.subject, tc.op)
 	}
 	unchanged("after the denied operations")
+	// a worker's credentials may not read the status: the error says why,
+	// not only that the read timed out (a session-11 trial saw only
+	// "context deadline exceeded")
+	sctx, cancelStatus := context.WithTimeout(ctx, 5*time.Second) // the denied read waits for this; the violation comes within milliseconds
+	_, err = w1.Status(sctx)
+	cancelStatus()
+	if err == nil || !strings.Contains(strings.ToLower(err.Error()), "permissions violation") {
+		t.Errorf("status as a worker: %v; want an error naming the permissions violation", err)
+	}
 	// the admin may purge (the check above can fail)
 	s, err := admin.JS.Stream(ctx, cluster.WorkStream)
 	if err != nil {

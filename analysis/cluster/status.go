@@ -57,8 +57,18 @@ type JobStatus struct {
 
 // Status reads the cluster's state.
 // While the cluster is forming (its servers say so) it returns at once
-// with only Forming set.
+// with only Forming set. A read the server denies (a worker's credentials:
+// the status is the client's and the admin's) fails naming the
+// permissions violation, not only the timeout it leads to.
 func (c *Conn) Status(ctx context.Context) (*ClusterStatus, error) {
+	st, err := c.status(ctx)
+	if err != nil {
+		return nil, c.explain(err)
+	}
+	return st, nil
+}
+
+func (c *Conn) status(ctx context.Context) (*ClusterStatus, error) {
 	if f, err := c.Formation(ctx); err == nil && !f.Ready {
 		return &ClusterStatus{Forming: f}, nil
 	}
