@@ -89,9 +89,8 @@ type Pool struct {
 	closed  bool
 }
 
-// NewPool starts cfg.Workers engines. On failure the engines already
-// started are closed.
-func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
+// withDefaults is cfg with its defaults filled in.
+func (cfg PoolConfig) withDefaults() PoolConfig {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 1
 	}
@@ -107,6 +106,39 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 	if len(cfg.Command) == 0 {
 		cfg.Command = DefaultEngineCommand()
 	}
+	return cfg
+}
+
+// NewPoolOf returns a pool over engines the caller has started (one worker
+// each; cfg.Workers, Factory and Dispatcher are not used), so that a
+// caller that starts its engines its own way (the daemon's summaries:
+// engines restarted at the priority of the games' phase) hands them over
+// once and the pool calls nothing back. cfg.Command names them until the
+// first engine reports its name; the pool owns them: Close closes them.
+func NewPoolOf(cfg PoolConfig, engines []Searcher) (*Pool, error) {
+	if len(engines) == 0 {
+		return nil, errors.New("analysis: a pool needs an engine")
+	}
+	cfg = cfg.withDefaults()
+	cfg.Workers, cfg.Factory, cfg.Dispatcher = len(engines), nil, nil
+	p := &Pool{cfg: cfg, spec: cfg.Command, engines: engines}
+	p.setName()
+	return p, nil
+}
+
+// setName names the pool by its first engine's self-reported name, else
+// by its command.
+func (p *Pool) setName() {
+	p.name = p.cfg.Command[0]
+	if ider, ok := p.engines[0].(interface{ ID() uci.ID }); ok && ider.ID().Name != "" {
+		p.name = ider.ID().Name
+	}
+}
+
+// NewPool starts cfg.Workers engines. On failure the engines already
+// started are closed.
+func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
+	cfg = cfg.withDefaults()
 	p := &Pool{cfg: cfg, spec: cfg.Command, name: cfg.Command[0]}
 	if cfg.Dispatcher != nil {
 		return p, nil
@@ -133,10 +165,7 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 		}
 		p.engines = append(p.engines, e)
 	}
-	p.name = p.cfg.Command[0]
-	if ider, ok := p.engines[0].(interface{ ID() uci.ID }); ok && ider.ID().Name != "" {
-		p.name = ider.ID().Name
-	}
+	p.setName()
 	return p, nil
 }
 

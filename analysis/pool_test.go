@@ -515,3 +515,46 @@ func TestAnalyseGamesCancelKeepsFinishedGames(t *testing.T) {
 		t.Errorf("err %v analyses %v", err, as)
 	}
 }
+
+// TestNewPoolOf: a pool over engines its caller started searches on them
+// (one worker each, whatever Workers says), calls no factory and closes
+// them; without an engine it is an error.
+func TestNewPoolOf(t *testing.T) {
+	rec := &recorder{searched: map[int]int{}}
+	script := func(uci.Position, uci.Limits) (score.Score, string, error) { return score.CP(10), "e2e4", nil }
+	engines := []*scripted{{worker: 0, rec: rec, script: script}, {worker: 1, rec: rec, script: script}}
+	p, err := NewPoolOf(PoolConfig{Workers: 5, Factory: func(context.Context, int) (Searcher, error) {
+		t.Error("the factory was called")
+		return nil, errors.New("no factory")
+	}}, []Searcher{engines[0], engines[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Workers() != 2 || p.EngineName() != DefaultEngineCommand()[0] {
+		t.Errorf("workers %d, name %q", p.Workers(), p.EngineName())
+	}
+	jobs := make([]Job, 4)
+	for i := range jobs {
+		jobs[i] = Job{WhiteToMove: i%2 == 0, Limits: uci.Limits{Depth: 1}}
+	}
+	outs, err := p.Search(context.Background(), jobs, SearchOptions{ChunkSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, o := range outs {
+		if o.Eval == nil || o.Eval.ForMover(jobs[i].WhiteToMove) != score.CP(10) {
+			t.Errorf("job %d: %+v", i, o)
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range engines {
+		if !e.closed {
+			t.Errorf("engine %d left open", i)
+		}
+	}
+	if _, err := NewPoolOf(PoolConfig{}, nil); err == nil {
+		t.Error("a pool of no engine")
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/bots/enginepath"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/bots/uci"
@@ -93,20 +94,18 @@ func StartEngines(ctx context.Context, cfg EngineConfig) (*EngineEvaluator, erro
 			cfg.Logger.Warn().Msg("ewr: no nice command: the engines run at normal priority")
 		}
 	}
+	var timeouts analysis.EngineTimeouts
+	if cfg.Nice > 0 {
+		// At the lowest priority on a busy machine the engine may wait
+		// long for the CPU just to load its network and answer.
+		timeouts = analysis.EngineTimeouts{Handshake: nicedTimeout, Ready: nicedTimeout}
+	}
+	spec := analysis.EngineSpec{Command: cfg.Command, Threads: 1, HashMB: cfg.HashMB}
 	var engines []Searcher
 	for i := 0; i < cfg.Workers; i++ {
-		ucfg := uci.Config{
-			Path:    cfg.Command[0],
-			Args:    cfg.Command[1:],
-			Options: map[string]string{"Threads": "1", "Hash": strconv.Itoa(cfg.HashMB)},
-			Logger:  cfg.Logger.With().Int("worker", i).Logger(),
-		}
-		if cfg.Nice > 0 {
-			// At the lowest priority on a busy machine the engine may wait
-			// long for the CPU just to load its network and answer.
-			ucfg.HandshakeTimeout, ucfg.ReadyTimeout = nicedTimeout, nicedTimeout
-		}
-		e, err := uci.Start(ctx, ucfg)
+		// the analysis pool's own start: Threads and Hash where the
+		// engine declares them
+		e, err := analysis.StartResolvedEngine(ctx, spec, cfg.Logger.With().Int("worker", i).Logger(), timeouts)
 		if err != nil {
 			for _, s := range engines {
 				_ = s.Close()

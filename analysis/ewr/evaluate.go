@@ -7,6 +7,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/score"
 )
 
@@ -85,7 +86,7 @@ func (r *run) evaluate(ctx context.Context, nodes []*Node, phase Phase, shape fu
 		d := r.depthOf(n)
 		ek := evalCacheKey(n.key, d)
 		if _, ok := byKey[ek]; !ok {
-			order = append(order, EvalRequest{FEN: n.key, Depth: d, Chess960: r.pos.Chess960})
+			order = append(order, r.evalRequest(n, d))
 		} else {
 			r.stats.EvalReuse++
 		}
@@ -226,6 +227,17 @@ func (r *run) provisionalRanking() []MoveResult {
 
 // rankingEvery throttles the ranking snapshots sent with progress events.
 const rankingEvery = 200 * time.Millisecond
+
+// evalRequest asks for n's position at depth d, with what the tree knows
+// of it: its FEN (the engine's input), the game's variant and the side to
+// move (the other side than the one whose move reached n).
+func (r *run) evalRequest(n *Node, d int) EvalRequest {
+	toMove := r.us
+	if n.ours {
+		toMove = r.us.Other()
+	}
+	return EvalRequest{FEN: n.key, Depth: d, Chess960: r.pos.Chess960, WhiteToMove: toMove == board.White}
+}
 
 // evalCacheKey keys position k's evaluation at depth d.
 func evalCacheKey(k string, d int) string { return fmt.Sprintf("%s d%d", k, d) }

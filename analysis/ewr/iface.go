@@ -40,6 +40,10 @@ type EvalRequest struct {
 	// UCI_Chess960): the calculation knows it from its tree, so no
 	// evaluator parses the FEN again to find out.
 	Chess960 bool
+	// WhiteToMove is the side to move in FEN, from the calculation's tree
+	// too: an evaluator that needs it (PoolEvaluator, for the pool's White
+	// point of view) takes it here instead of parsing FEN again.
+	WhiteToMove bool
 	// Shallow, when above 0 and below Depth, lets an evaluator that sees
 	// the search's iterations end it early: Settled is asked at each
 	// iteration from depth Shallow below Depth, once that iteration's

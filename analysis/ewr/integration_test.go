@@ -173,10 +173,10 @@ func TestRealPoolEvaluator(t *testing.T) {
 	}
 	defer pool.Close()
 	reqs := []ewr.EvalRequest{
-		{FEN: "8/8/8/8/8/5k2/8/4K2R w - - 0 1", Depth: 15},    // White wins
-		{FEN: "8/8/8/8/8/5k2/8/4K2R b - - 0 1", Depth: 15},    // Black to move, lost
-		{FEN: "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Depth: 15}, // mate in 1
-		{FEN: "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", Depth: 15}, // Black to move, a rook down
+		{FEN: "8/8/8/8/8/5k2/8/4K2R w - - 0 1", Depth: 15, WhiteToMove: true},    // White wins
+		{FEN: "8/8/8/8/8/5k2/8/4K2R b - - 0 1", Depth: 15},                       // Black to move, lost
+		{FEN: "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Depth: 15, WhiteToMove: true}, // mate in 1
+		{FEN: "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", Depth: 15},                    // Black to move, a rook down
 	}
 	got := make([]score.Score, len(reqs))
 	if err := (&ewr.PoolEvaluator{Pool: pool}).Evaluate(ctx, reqs, func(i int, s score.Score) { got[i] = s }); err != nil {

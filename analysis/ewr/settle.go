@@ -99,7 +99,7 @@ func (r *run) adaptive(n *Node) bool {
 // request is n's evaluation request in phase B: at depthOf(n), or under
 // the settle rule towards Depth with its Settled check.
 func (r *run) request(n *Node, threshold float64) EvalRequest {
-	q := EvalRequest{FEN: n.key, Depth: r.depthOf(n), Chess960: r.pos.Chess960}
+	q := r.evalRequest(n, r.depthOf(n))
 	if r.adaptive(n) {
 		cum, ours, p := n.CumulativeProbability, n.ours, r.p
 		q.Shallow = r.p.treeDepth()

@@ -3,7 +3,6 @@ package ewr
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync/atomic"
 
 	"github.com/outpostchess/outpost/analysis"
@@ -44,13 +43,9 @@ func (e *PoolEvaluator) Evaluate(ctx context.Context, reqs []EvalRequest, onResu
 		hi := min(lo+slice, len(reqs))
 		jobs := make([]analysis.Job, hi-lo)
 		for i, r := range reqs[lo:hi] {
-			f := strings.Fields(r.FEN)
-			if len(f) < 2 {
-				return fmt.Errorf("bad FEN %q", r.FEN)
-			}
 			jobs[i] = analysis.Job{
 				Pos:         uci.Position{FEN: r.FEN, Chess960: r.Chess960},
-				WhiteToMove: f[1] == "w",
+				WhiteToMove: r.WhiteToMove,
 				Limits:      uci.Limits{Depth: r.Depth},
 			}
 		}

@@ -12,8 +12,11 @@ import (
 
 // evalKey is the evaluation cache key of a position: its FEN without the
 // move counters.
-func evalKey(b *board.Board) string {
-	f := strings.Fields(b.FEN())
+func evalKey(b *board.Board) string { return fenKey(b.FEN()) }
+
+// fenKey is evalKey of the board whose FEN (as the board writes it) is fen.
+func fenKey(fen string) string {
+	f := strings.Fields(fen)
 	return strings.Join(f[:4], " ")
 }
 
@@ -27,11 +30,12 @@ func newChild(parent *board.Board, m board.Move, parentPath []string, prob, cum 
 	path := make([]string, len(parentPath)+1)
 	copy(path, parentPath)
 	path[len(parentPath)] = uci
+	fen := b.FEN()
 	n := &Node{
-		SAN: san, UCI: uci, FEN: b.FEN(),
+		SAN: san, UCI: uci, FEN: fen,
 		Probability: prob, CumulativeProbability: cum,
 		Children: []*Node{},
-		depth:    len(path), ours: ours, path: path, key: evalKey(b), b: b,
+		depth:    len(path), ours: ours, path: path, key: fenKey(fen), b: b,
 	}
 	if reason, wr, ok := gameEnd(b, ours); ok {
 		n.Winrate = &wr

@@ -76,7 +76,9 @@ func TestDemoSummaryBound(t *testing.T) {
 			var once sync.Once
 			started := func() { once.Do(func() { close(fire) }) }
 			if tc.stuckPool {
-				sum.SetEngineStart(func(context.Context, int) (analysis.Searcher, error) { return stuckPoolEngine{started}, nil })
+				sum.SetEngineStart(func(context.Context, analysis.EngineSpec, int) (analysis.Searcher, error) {
+					return stuckPoolEngine{started}, nil
+				})
 			}
 			sum.WithEWR(postgame.EWROptions{Prober: ewrtest.UniformProber{}, Evaluator: stuckStockfish{started}, Mode: ewr.ModeFast})
 			sum.SetBound(time.Hour, func(time.Duration) <-chan time.Time { return fire }, zerolog.Nop())
@@ -105,7 +107,7 @@ type niceRecorder struct {
 	stopped chan struct{} // closed when it was stopped
 }
 
-func (r *niceRecorder) start(ctx context.Context, nice int) (analysis.Searcher, error) {
+func (r *niceRecorder) start(ctx context.Context, _ analysis.EngineSpec, nice int) (analysis.Searcher, error) {
 	r.mu.Lock()
 	r.nices = append(r.nices, nice)
 	r.mu.Unlock()

@@ -3,6 +3,7 @@ package postgame_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,26 +35,59 @@ func (mateEngine) NewGame(context.Context) error { return nil }
 func (mateEngine) Restart(context.Context) error { return nil }
 func (mateEngine) Close() error                  { return nil }
 
+// startCounter starts the summary's engines as mateEngines and records
+// each start's engine settings.
+type startCounter struct {
+	mu     sync.Mutex
+	starts []analysis.EngineSpec
+}
+
+func (c *startCounter) start(_ context.Context, spec analysis.EngineSpec, _ int) (analysis.Searcher, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.starts = append(c.starts, spec)
+	return mateEngine{}, nil
+}
+
+func (c *startCounter) hashes() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []int
+	for _, s := range c.starts {
+		out = append(out, s.HashMB)
+	}
+	return out
+}
+
 // TestOneSummaryCounts: one summary replays the game once for its analysis
-// and once for the expected winrate, and builds its analysis once. Before
-// the one pass it replayed four times (postgame's own replay of the stored
-// moves for their SAN, the analysis's positions, ewr.AnalyseMoment's board
-// and Calculate's root again); a replay or a build added back fails here.
+// and once for the expected winrate, and builds its analysis once; the
+// summary's engines — the analysis pool's and the expected winrate's —
+// start through the one start (SetEngineStart's), once, and the next
+// summary starts none. Before the one pass it replayed four times
+// (postgame's own replay of the stored moves for their SAN, the analysis's
+// positions, ewr.AnalyseMoment's board and Calculate's root again), and the
+// expected winrate's engines started on a path of their own (this test saw
+// one start); a replay, a build or an engine start added back fails here.
 func TestOneSummaryCounts(t *testing.T) {
-	pc := analysis.PoolConfig{Workers: 1, Factory: func(context.Context, int) (analysis.Searcher, error) { return mateEngine{}, nil }}
-	sum := postgame.New(pc, 20_000, "OutpostBot")
+	sum := postgame.New(analysis.PoolConfig{Workers: 1}, 20_000, "OutpostBot")
 	defer sum.Close()
-	sum.WithEWR(postgame.EWROptions{Prober: ewrtest.UniformProber{}, Evaluator: ewrtest.LevelEvaluator{}, Mode: ewr.ModeFast})
-	g := store.Game{ID: "count001", Opponent: "someone", OpponentRating: 1500, Color: "white", Status: "mate", Winner: "white",
-		Moves: "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7"}
-	var counts analysis.Counts
-	s, err := sum.Summarise(analysis.WithCounts(context.Background(), &counts), postgame.Request{Game: g})
-	require.NoError(t, err)
-	require.NotNil(t, s.Analysis)
-	require.Len(t, s.Lines, 3, "two sides and the expected winrate: %q", s.Lines)
-	assert.True(t, strings.HasPrefix(s.Lines[2], "Critical moment 3... Nf6"), s.Lines[2])
-	assert.Contains(t, s.Lines[1], "Worst: 3... Nf6??", "the chat's worst is the line's moment")
-	assert.Equal(t, "Qxf7#", s.Analysis.Game.Moves[6].SAN, "the analysis wrote the SAN of the stored UCI moves")
-	assert.Equal(t, int64(2), counts.Replays.Load(), "replays: one for the analysis, one for the expected winrate")
-	assert.Equal(t, int64(1), counts.Builds.Load(), "builds of the analysis")
+	starts := &startCounter{}
+	sum.SetEngineStart(starts.start)
+	sum.WithEWR(postgame.EWROptions{Prober: ewrtest.UniformProber{}, Mode: ewr.ModeFast})
+	for _, id := range []string{"count001", "count002"} {
+		g := store.Game{ID: id, Opponent: "someone", OpponentRating: 1500, Color: "white", Status: "mate", Winner: "white",
+			Moves: "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7"}
+		var counts analysis.Counts
+		s, err := sum.Summarise(analysis.WithCounts(context.Background(), &counts), postgame.Request{Game: g})
+		require.NoError(t, err)
+		require.NotNil(t, s.Analysis)
+		require.Len(t, s.Lines, 3, "two sides and the expected winrate: %q", s.Lines)
+		assert.True(t, strings.HasPrefix(s.Lines[2], "Critical moment 3... Nf6"), s.Lines[2])
+		assert.Contains(t, s.Lines[1], "Worst: 3... Nf6??", "the chat's worst is the line's moment")
+		assert.Equal(t, "Qxf7#", s.Analysis.Game.Moves[6].SAN, "the analysis wrote the SAN of the stored UCI moves")
+		assert.Equal(t, int64(2), counts.Replays.Load(), "%s: replays: one for the analysis, one for the expected winrate", id)
+		assert.Equal(t, int64(1), counts.Builds.Load(), "%s: builds of the analysis", id)
+		assert.Equal(t, []int{analysis.DefaultHashMB, 64}, starts.hashes(),
+			"%s: engines started (by hash): the pool's one worker, then the expected winrate's one engine, kept for later games", id)
+	}
 }

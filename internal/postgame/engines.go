@@ -23,56 +23,78 @@ const slowEngineTimeout = 3 * time.Minute
 // hash before every search (ewr.ClearHashMB).
 const ewrHashMB = 64
 
-// poolConfig is the post-game analysis pool's configuration: with neither
-// a cluster nor a test's factory, its engines are phased (see idleNice).
-func (s *Summariser) poolConfig() analysis.PoolConfig {
+// newPool starts the post-game analysis pool: with neither a cluster nor
+// a test's factory, on engines this summariser starts itself, phased (see
+// idleNice), and hands to the pool (analysis.NewPoolOf), which calls
+// nothing back.
+func (s *Summariser) newPool(ctx context.Context) (*analysis.Pool, error) {
 	cfg := s.cfg
 	if cfg.Dispatcher != nil || cfg.Factory != nil {
-		return cfg
+		return analysis.NewPool(ctx, cfg)
 	}
-	cmd := cfg.Command
-	if len(cmd) == 0 {
-		cmd = analysis.DefaultEngineCommand()
+	if len(cfg.Command) == 0 {
+		cfg.Command = analysis.DefaultEngineCommand()
 	}
-	threads, hash := max(cfg.Threads, 1), cfg.HashMB
-	if hash <= 0 {
-		hash = analysis.DefaultHashMB
+	spec := analysis.EngineSpec{Command: cfg.Command, Threads: max(cfg.Threads, 1), HashMB: cfg.HashMB, Options: cfg.Options}
+	if spec.HashMB <= 0 {
+		spec.HashMB = analysis.DefaultHashMB
 	}
-	resolved := cmd
-	if r, err := enginepath.Resolve(cmd); err == nil {
-		resolved = r.Command
+	if r, err := enginepath.Resolve(cfg.Command); err == nil {
+		spec.Command = r.Command
 	} // else the start fails, naming the engine
-	start := func(ctx context.Context, nice int) (searcher, error) {
-		if s.engineStart != nil {
-			return s.engineStart(ctx, nice)
-		}
-		return startPoolEngine(ctx, s.nicedCommand(resolved, nice), threads, hash, cfg)
+	engines, err := s.startPhased(ctx, max(cfg.Workers, 1), s.starter(spec, cfg.Logger))
+	if err != nil {
+		return nil, err
 	}
-	cfg.Factory = func(ctx context.Context, worker int) (analysis.Searcher, error) {
-		return newPhasedEngine(ctx, worker, s.phases, start, s.log)
+	searchers := make([]analysis.Searcher, len(engines))
+	for i, e := range engines {
+		searchers[i] = e
 	}
-	return cfg
+	return analysis.NewPoolOf(cfg, searchers)
 }
 
-// ewrStarter starts an expected-winrate engine: cmd (an engine name or a
-// command line; default sf15) with one thread.
-func (s *Summariser) ewrStarter(cmd []string, hashMB int) startFunc {
+// ewrEngines starts the expected winrate's n engines: cmd (an engine name
+// or a command line; default sf15), one thread and hashMB each, phased.
+func (s *Summariser) ewrEngines(ctx context.Context, n int, cmd []string, hashMB int) ([]ewr.Searcher, error) {
 	if len(cmd) == 0 {
 		cmd = []string{enginepath.Stockfish15}
 	}
+	r, err := enginepath.Resolve(cmd)
+	if err != nil {
+		return nil, fmt.Errorf("ewr: %w", err)
+	}
+	spec := analysis.EngineSpec{Command: r.Command, Threads: 1, HashMB: hashMB}
+	engines, err := s.startPhased(ctx, n, s.starter(spec, s.ewr.Logger))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ewr.Searcher, len(engines))
+	for i, e := range engines {
+		out[i] = e
+	}
+	return out, nil
+}
+
+// starter is the one way a summary engine starts, the analysis pool's and
+// the expected winrate's alike: spec (its command resolved) at a niceness,
+// through analysis.StartResolvedEngine (the pool's own start) with the
+// summary engines' long handshake and isready bounds — at nice 19 beside a
+// busy machine the default isready bound restarted the engine
+// mid-analysis — or through the test's start (SetEngineStart).
+func (s *Summariser) starter(spec analysis.EngineSpec, log zerolog.Logger) startFunc {
 	return func(ctx context.Context, nice int) (searcher, error) {
-		r, err := enginepath.Resolve(cmd)
-		if err != nil {
-			return nil, fmt.Errorf("ewr: %w", err)
+		if s.engineStart != nil {
+			return s.engineStart(ctx, spec, nice)
 		}
-		spec := analysis.EngineSpec{Command: s.nicedCommand(r.Command, nice), Threads: 1, HashMB: hashMB}
-		return startEngine(ctx, spec, s.ewr.Logger)
+		sp := spec
+		sp.Command = s.nicedCommand(spec.Command, nice)
+		return analysis.StartResolvedEngine(ctx, sp, log, analysis.EngineTimeouts{Handshake: slowEngineTimeout, Ready: slowEngineTimeout})
 	}
 }
 
 // startPhased starts n phased engines, numbered from 0 for the gate.
-func (s *Summariser) startPhased(ctx context.Context, n int, start startFunc) ([]ewr.Searcher, error) {
-	var out []ewr.Searcher
+func (s *Summariser) startPhased(ctx context.Context, n int, start startFunc) ([]*phasedEngine, error) {
+	var out []*phasedEngine
 	for i := 0; i < n; i++ {
 		e, err := newPhasedEngine(ctx, i, s.phases, start, s.log)
 		if err != nil {
@@ -94,20 +116,4 @@ func (s *Summariser) nicedCommand(cmd []string, nice int) []string {
 		s.log.Warn().Err(err).Msg("summary engines")
 	}
 	return c
-}
-
-// startPoolEngine starts one engine of the post-game analysis as
-// analysis.StartEngine does, with the summary engines' long handshake and
-// isready bounds: at nice 19 beside a busy machine the default isready
-// bound restarted the engine mid-analysis.
-func startPoolEngine(ctx context.Context, cmd []string, threads, hash int, cfg analysis.PoolConfig) (searcher, error) {
-	return startEngine(ctx, analysis.EngineSpec{Command: cmd, Threads: threads, HashMB: hash, Options: cfg.Options}, cfg.Logger)
-}
-
-// startEngine is the one way a summary engine starts, the analysis pool's
-// and the expected winrate's alike: analysis.StartResolvedEngine (the
-// pool's own start) with the summary engines' long handshake and isready
-// bounds.
-func startEngine(ctx context.Context, spec analysis.EngineSpec, log zerolog.Logger) (searcher, error) {
-	return analysis.StartResolvedEngine(ctx, spec, log, analysis.EngineTimeouts{Handshake: slowEngineTimeout, Ready: slowEngineTimeout})
 }

@@ -43,8 +43,8 @@ type Summariser struct {
 	bound time.Duration
 	after func(time.Duration) <-chan time.Time
 	log   zerolog.Logger
-	// engineStart, when set, starts the pool's engines (tests).
-	engineStart func(ctx context.Context, nice int) (analysis.Searcher, error)
+	// engineStart, when set, starts the summary's engines (tests).
+	engineStart EngineStart
 
 	mu   sync.Mutex
 	pool *analysis.Pool
@@ -172,10 +172,16 @@ func (s *Summariser) WithEWR(o EWROptions) *Summariser {
 	return s
 }
 
-// SetEngineStart replaces how the post-game analysis starts an engine at a
-// niceness (0: normal priority; tests record it, and wrap a real engine).
-// Set it before the first summary.
-func (s *Summariser) SetEngineStart(start func(ctx context.Context, nice int) (analysis.Searcher, error)) {
+// EngineStart starts one of the summary's engines, spec (its command
+// resolved) at a niceness (0: normal priority, see idleNice).
+type EngineStart func(ctx context.Context, spec analysis.EngineSpec, nice int) (analysis.Searcher, error)
+
+// SetEngineStart replaces how the summary starts its engines — the
+// post-game analysis pool's (with the pool's threads and hash) and the
+// expected winrate's (one thread each) — (tests record the starts and
+// their niceness, and wrap a real engine or a fake). Set it before the
+// first summary.
+func (s *Summariser) SetEngineStart(start EngineStart) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.engineStart = start
@@ -220,7 +226,7 @@ func (s *Summariser) Summarise(ctx context.Context, r Request) (Summary, error) 
 // analyse runs the game's analysis on the pool, starting it on first use.
 func (s *Summariser) analyse(ctx context.Context, game *analysis.Game) (*analysis.Analysis, error) {
 	if s.pool == nil {
-		p, err := analysis.NewPool(ctx, s.poolConfig())
+		p, err := s.newPool(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("postgame: start engines: %w", err)
 		}
@@ -332,7 +338,7 @@ func (s *Summariser) ewrEvaluator(ctx context.Context) (ewr.Evaluator, error) {
 		return s.ewrEval, nil
 	}
 	hashMB, clearEach := s.ewr.engineHash()
-	engines, err := s.startPhased(ctx, max(1, s.ewr.Workers), s.ewrStarter(s.ewr.Engine, hashMB))
+	engines, err := s.ewrEngines(ctx, max(1, s.ewr.Workers), s.ewr.Engine, hashMB)
 	if err != nil {
 		return nil, fmt.Errorf("postgame: expected-winrate engines: %w", err)
 	}
