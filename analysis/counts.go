@@ -31,8 +31,9 @@ func CountReplay(ctx context.Context) {
 	}
 }
 
-// countBuild counts one Build into ctx's Counts, if any.
-func countBuild(ctx context.Context) {
+// CountBuild counts one Build into ctx's Counts, if any (Build takes no
+// context: its callers count it).
+func CountBuild(ctx context.Context) {
 	if c, ok := ctx.Value(countsKey{}).(*Counts); ok {
 		c.Builds.Add(1)
 	}

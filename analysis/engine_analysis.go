@@ -168,7 +168,7 @@ func (p *Pool) analyseOne(ctx context.Context, g *Game, gp *gamePositions, opt E
 		return nil, err
 	}
 	engine := p.EngineName() + " " + opt.Budget.String()
-	countBuild(ctx)
+	CountBuild(ctx)
 	a, err := Build(g, pliesFromOutcomes(g, gp, outs, nil), engine)
 	if err != nil || opt.BorderlineBand < 0 {
 		return a, err
@@ -197,7 +197,7 @@ func (p *Pool) analyseOne(ctx context.Context, g *Game, gp *gamePositions, opt E
 	for i, k := range reK {
 		outs[k] = reOuts[i]
 	}
-	countBuild(ctx)
+	CountBuild(ctx)
 	a, err = Build(g, pliesFromOutcomes(g, gp, outs, nil), engine)
 	if err != nil {
 		return nil, err
@@ -209,7 +209,7 @@ func (p *Pool) analyseOne(ctx context.Context, g *Game, gp *gamePositions, opt E
 	if len(still) == 0 {
 		return a, nil
 	}
-	countBuild(ctx)
+	CountBuild(ctx)
 	return Build(g, pliesFromOutcomes(g, gp, outs, still), engine)
 }
 

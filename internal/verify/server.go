@@ -47,14 +47,23 @@ func DetectWithEngines(ctx context.Context, g *analysis.Game) (*analysis.Detecti
 // analysed it, compares ours with it judgement by judgement exactly as
 // `outpost compare` does (analysis.Compare on Lichess's own evals and
 // stated judgements). found is false when the export has no analysis yet.
+// ours is compared as it is: the summary's analysis, just made, carries
+// its best-move gates and previous evals (a stored one, decoded from JSON,
+// does not: CheckServerDetect rebuilds it). The one Build is Lichess's.
 func CheckServer(ctx context.Context, api ExportAPI, ours *analysis.Analysis) (rep ServerReport, found bool, err error) {
-	return CheckServerDetect(ctx, api, ours, nil)
+	return checkServer(ctx, api, ours, nil, false)
 }
 
-// CheckServerDetect is CheckServer that, with a detector, also says which
-// period's method gave Lichess's evals (ServerReport.Period). A detection
-// that fails is reported in Period, not as the check's error.
+// CheckServerDetect is CheckServer for a stored analysis: ours is rebuilt
+// from its evals first (Rebuild), so that the comparison can name the
+// causes of disagreements; with a detector it also says which period's
+// method gave Lichess's evals (ServerReport.Period). A detection that
+// fails is reported in Period, not as the check's error.
 func CheckServerDetect(ctx context.Context, api ExportAPI, ours *analysis.Analysis, detect Detector) (rep ServerReport, found bool, err error) {
+	return checkServer(ctx, api, ours, detect, true)
+}
+
+func checkServer(ctx context.Context, api ExportAPI, ours *analysis.Analysis, detect Detector, rebuild bool) (rep ServerReport, found bool, err error) {
 	lg, err := api.ExportGame(ctx, ours.ID, exportOptions)
 	if err != nil {
 		return ServerReport{}, false, fmt.Errorf("verify: export of %s: %w", ours.ID, err)
@@ -66,17 +75,25 @@ func CheckServerDetect(ctx context.Context, api ExportAPI, ours *analysis.Analys
 	if err != nil {
 		return ServerReport{}, false, fmt.Errorf("verify: export of %s: %w", ours.ID, err)
 	}
+	analysis.CountReplay(ctx) // ConvertGame replays the export's moves
 	if g.Lichess == nil || !g.Lichess.FromLichess() {
 		return ServerReport{}, false, nil
 	}
-	mine, err := Rebuild(g, ours)
-	if err != nil {
+	mine := ours
+	if err := sameMoves(g, ours); err != nil {
 		return ServerReport{}, false, err
+	}
+	if rebuild {
+		if mine, err = Rebuild(g, ours); err != nil {
+			return ServerReport{}, false, err
+		}
+		analysis.CountBuild(ctx)
 	}
 	theirs, err := analysis.BuildLichess(g)
 	if err != nil {
 		return ServerReport{}, false, fmt.Errorf("verify: Lichess's analysis of %s: %w", ours.ID, err)
 	}
+	analysis.CountBuild(ctx)
 	rep = reportOf(analysis.Compare(mine, theirs, g.Lichess))
 	if detect != nil {
 		d, err := detect(ctx, g)
@@ -92,6 +109,20 @@ func CheckServerDetect(ctx context.Context, api ExportAPI, ours *analysis.Analys
 	return rep, true, nil
 }
 
+// sameMoves checks that ours is an analysis of the export's game: the same
+// plies, move by move.
+func sameMoves(g *analysis.Game, ours *analysis.Analysis) error {
+	if len(ours.Plies) != len(g.Moves) {
+		return fmt.Errorf("verify: game %s: our analysis has %d plies, Lichess's export %d", ours.ID, len(ours.Plies), len(g.Moves))
+	}
+	for i, p := range ours.Plies {
+		if p.UCI != g.Moves[i].UCI {
+			return fmt.Errorf("verify: game %s: ply %d: our analysis has %s, Lichess's export %s", ours.ID, i+1, p.UCI, g.Moves[i].UCI)
+		}
+	}
+	return nil
+}
+
 // reportOf counts the flagged plies of a comparison.
 func reportOf(c *analysis.Comparison) ServerReport {
 	neither := c.Confusion[analysis.NoJudgement.Label()][analysis.NoJudgement.Label()]
@@ -103,14 +134,11 @@ func reportOf(c *analysis.Comparison) ServerReport {
 // keep (the best-move gate, the eval before each move) and Compare can
 // name the causes of disagreements. The judgements are the stored ones.
 func Rebuild(g *analysis.Game, ours *analysis.Analysis) (*analysis.Analysis, error) {
-	if len(ours.Plies) != len(g.Moves) {
-		return nil, fmt.Errorf("verify: game %s: our analysis has %d plies, Lichess's export %d", ours.ID, len(ours.Plies), len(g.Moves))
+	if err := sameMoves(g, ours); err != nil {
+		return nil, err
 	}
 	evals := make([]analysis.PlyEval, len(ours.Plies))
 	for i, p := range ours.Plies {
-		if p.UCI != g.Moves[i].UCI {
-			return nil, fmt.Errorf("verify: game %s: ply %d: our analysis has %s, Lichess's export %s", ours.ID, i+1, p.UCI, g.Moves[i].UCI)
-		}
 		pe := analysis.PlyEval{Eval: p.Eval, Variation: p.Variation, Borderline: p.Borderline}
 		if p.BestUCI != nil {
 			pe.BestUCI = *p.BestUCI

@@ -160,7 +160,9 @@ func TestCheckServer(t *testing.T) {
 		// our engine's best move at ply 14 was the move played: not judged
 		played := ours.Plies[13].UCI
 		ours.Plies[13].BestUCI = &played
-		rep, found, err := CheckServer(ctx, &fakeAPI{export: lg}, ours)
+		// ours is decoded from JSON, as a stored analysis is: the stored
+		// path rebuilds it, which recomputes the gate from its best move
+		rep, found, err := CheckServerDetect(ctx, &fakeAPI{export: lg}, ours, nil)
 		require.NoError(t, err)
 		require.True(t, found)
 		assert.Equal(t, 14, rep.Judgements)
@@ -196,6 +198,19 @@ func TestCheckServer(t *testing.T) {
 		raw, _ := json.Marshal(ServerReport{Judgements: 14, Agree: 13, Period: "Stockfish 16 (fishnet 2.7.0): 5/5 evals exact"})
 		assert.Equal(t, "verified against Lichess: 13/14 judgements agree; Lichess's engine: Stockfish 16 (fishnet 2.7.0): 5/5 evals exact",
 			Text(store.Verification{State: store.VerifyDone, Agree: 13, Judgements: 14, LichessResult: string(raw)}, Lichess))
+	})
+	t.Run("the summary's check builds only Lichess's analysis", func(t *testing.T) {
+		// one pass per game through the summary (issue 33): the analysis
+		// just made is compared as it is, not rebuilt; a stored one is
+		var fresh, stored analysis.Counts
+		_, found, err := CheckServer(analysis.WithCounts(ctx, &fresh), &fakeAPI{export: lg}, lichessAnalysis(t, lg))
+		require.NoError(t, err)
+		require.True(t, found)
+		assert.Equal(t, int64(1), fresh.Builds.Load(), "the summary's check: Lichess's analysis only")
+		assert.Equal(t, int64(1), fresh.Replays.Load(), "the summary's check: the export's moves once")
+		_, _, err = CheckServerDetect(analysis.WithCounts(ctx, &stored), &fakeAPI{export: lg}, lichessAnalysis(t, lg), nil)
+		require.NoError(t, err)
+		assert.Equal(t, int64(2), stored.Builds.Load(), "a stored analysis: rebuilt, and Lichess's")
 	})
 	t.Run("another game is refused", func(t *testing.T) {
 		ours := lichessAnalysis(t, lg)
