@@ -128,6 +128,7 @@ func (p *Pool) AnalyseGames(ctx context.Context, games []*Game, opt EngineOption
 			errs[gi] = fmt.Errorf("analysis: game %s: %w", g.Key(), err)
 			continue
 		}
+		a.boards, a.boards960 = pos[gi].boards, pos[gi].chess960
 		results[gi] = a
 	}
 	return results, errs, nil

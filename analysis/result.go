@@ -1,6 +1,9 @@
 package analysis
 
-import "github.com/outpostchess/outpost/bots/score"
+import (
+	"github.com/outpostchess/outpost/analysis/replay"
+	"github.com/outpostchess/outpost/bots/score"
+)
 
 // Analysis is the analysis of one game; its JSON form is the schema
 // documented in the package doc.
@@ -16,6 +19,11 @@ type Analysis struct {
 	Comparison *Comparison `json:"comparison,omitempty"`
 	// Game is the analysed game (for the PGN and text writers).
 	Game *Game `json:"-"`
+
+	// boards are the positions of the analysed moves (see Boards), under
+	// Chess960's castling rules when boards960.
+	boards    []*replay.Board
+	boards960 bool
 }
 
 // Players holds both players' summaries.

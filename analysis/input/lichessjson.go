@@ -15,54 +15,86 @@ import (
 	"github.com/outpostchess/outpost/bots/score"
 )
 
-// jsonGame is the part of Lichess's game export JSON that analysis needs.
-type jsonGame struct {
-	ID         string          `json:"id"`
-	Variant    json.RawMessage `json:"variant"`
-	InitialFen string          `json:"initialFen"`
-	CreatedAt  int64           `json:"createdAt"` // ms since the epoch
-	Status     json.RawMessage `json:"status"`
-	Winner     string          `json:"winner"`
-	Moves      string          `json:"moves"`
-	Clocks     []int           `json:"clocks"`
+// Export is the part of a Lichess game export (JSON) that analysis reads,
+// whichever way it came: decoded from a file or a stream (DecodeJSONGame),
+// or filled by the app from the Lichess client's game, so that a game the
+// client fetched is not encoded to JSON and decoded again. Variant is the
+// variant's key ("standard", "chess960", "fromPosition"), Status the
+// status's name.
+type Export struct {
+	ID         string `json:"id"`
+	Variant    string `json:"-"`
+	InitialFen string `json:"initialFen"`
+	CreatedAt  int64  `json:"createdAt"` // ms since the epoch
+	Status     string `json:"-"`
+	Winner     string `json:"winner"`
+	Moves      string `json:"moves"`
+	Clocks     []int  `json:"clocks"`
 	Players    struct {
-		White jsonPlayer `json:"white"`
-		Black jsonPlayer `json:"black"`
+		White ExportPlayer `json:"white"`
+		Black ExportPlayer `json:"black"`
 	} `json:"players"`
-	Opening *struct {
-		ECO  string `json:"eco"`
-		Name string `json:"name"`
-		Ply  int    `json:"ply"`
-	} `json:"opening"`
-	Analysis []jsonInfo `json:"analysis"`
+	Opening  *ExportOpening `json:"opening"`
+	Analysis []ExportInfo   `json:"analysis"`
 }
 
-type jsonPlayer struct {
-	User *struct {
-		Name  string `json:"name"`
-		Title string `json:"title"`
-	} `json:"user"`
-	Name     string `json:"name"`
-	AILevel  int    `json:"aiLevel"`
-	Rating   int    `json:"rating"`
-	Analysis *struct {
-		Inaccuracy int  `json:"inaccuracy"`
-		Mistake    int  `json:"mistake"`
-		Blunder    int  `json:"blunder"`
-		ACPL       *int `json:"acpl"`
-		Accuracy   *int `json:"accuracy"`
-	} `json:"analysis"`
+// jsonGame is Export as JSON holds it: the variant and the status as a
+// string or as an object holding it.
+type jsonGame struct {
+	Export
+	Variant json.RawMessage `json:"variant"`
+	Status  json.RawMessage `json:"status"`
 }
 
-type jsonInfo struct {
-	Eval      *int   `json:"eval"`
-	Mate      *int   `json:"mate"`
-	Best      string `json:"best"`
-	Variation string `json:"variation"`
-	Judgment  *struct {
-		Name    string `json:"name"`
-		Comment string `json:"comment"`
-	} `json:"judgment"`
+// ExportOpening is an export's opening: its ECO code, name and the ply
+// where it was named.
+type ExportOpening struct {
+	ECO  string `json:"eco"`
+	Name string `json:"name"`
+	Ply  int    `json:"ply"`
+}
+
+// ExportPlayer is one side of an export: a user, a Lichess AI (AILevel) or
+// a name, with Lichess's stated figures when it analysed the game.
+type ExportPlayer struct {
+	User     *ExportUser  `json:"user"`
+	Name     string       `json:"name"`
+	AILevel  int          `json:"aiLevel"`
+	Rating   int          `json:"rating"`
+	Analysis *ExportStats `json:"analysis"`
+}
+
+// ExportUser is a player's account.
+type ExportUser struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+}
+
+// ExportStats are a side's figures as Lichess's analysis states them.
+type ExportStats struct {
+	Inaccuracy int  `json:"inaccuracy"`
+	Mistake    int  `json:"mistake"`
+	Blunder    int  `json:"blunder"`
+	ACPL       *int `json:"acpl"`
+	Accuracy   *int `json:"accuracy"`
+}
+
+// ExportInfo is Lichess's analysis of one ply: the eval after it (cp or
+// mate, White's view), and for a judged move the best move (UCI), the
+// engine's line (SAN) and the judgement.
+type ExportInfo struct {
+	Eval      *int            `json:"eval"`
+	Mate      *int            `json:"mate"`
+	Best      string          `json:"best"`
+	Variation string          `json:"variation"`
+	Judgment  *ExportJudgment `json:"judgment"`
+}
+
+// ExportJudgment names a judged move ("Inaccuracy", "Mistake", "Blunder")
+// with Lichess's comment.
+type ExportJudgment struct {
+	Name    string `json:"name"`
+	Comment string `json:"comment"`
 }
 
 // ReadJSON reads Lichess game exports in JSON: one object, an array of
@@ -80,41 +112,60 @@ func ReadJSON(r io.Reader, source string) (games []*analysis.Game, errs []error)
 // DecodeJSONGame converts one Lichess JSON game export.
 func DecodeJSONGame(raw []byte, source string, index int) (*analysis.Game, error) {
 	var jg jsonGame
-	fail := func(err error) error {
-		desc := fmt.Sprintf("game %d", index)
-		if jg.ID != "" {
-			desc += fmt.Sprintf(" (id %q)", jg.ID)
-		}
-		return &GameError{Source: source, Index: index, Game: desc, Err: err}
-	}
 	if err := json.Unmarshal(raw, &jg); err != nil {
-		return nil, fail(fmt.Errorf("JSON: %w", err))
+		return nil, exportError(&jg.Export, source, index, fmt.Errorf("JSON: %w", err))
 	}
-	variant := jsonVariant(jg.Variant)
-	switch variant {
+	jg.Export.Variant = jsonVariant(jg.Variant)
+	jg.Export.Status = jsonStatus(jg.Status)
+	return jg.Export.Game(context.Background(), source, index, nil)
+}
+
+// exportError names the game of e in err.
+func exportError(e *Export, source string, index int, err error) error {
+	desc := fmt.Sprintf("game %d", index)
+	if e.ID != "" {
+		desc += fmt.Sprintf(" (id %q)", e.ID)
+	}
+	return &GameError{Source: source, Index: index, Game: desc, Err: err}
+}
+
+// Game converts the export into an analysis game, Lichess's analysis
+// attached when it has one; source and index name it in messages. boards,
+// when they hold the position before each of the export's moves and the
+// one after the last (an analysis's Boards of the same moves), are used
+// instead of replaying the moves; the caller checks that the moves are the
+// same (the SAN is still read on each board). Otherwise the moves are
+// replayed, and the replay counted in ctx (analysis.CountReplay).
+func (e *Export) Game(ctx context.Context, source string, index int, boards []*replay.Board) (*analysis.Game, error) {
+	fail := func(err error) error { return exportError(e, source, index, err) }
+	switch e.Variant {
 	case "", "standard", "fromPosition", "fromposition", "chess960":
 	default:
-		return nil, fail(fmt.Errorf("%w %q (only standard chess and Chess960 are analysed)", ErrUnsupportedVariant, variant))
+		return nil, fail(fmt.Errorf("%w %q (only standard chess and Chess960 are analysed)", ErrUnsupportedVariant, e.Variant))
 	}
-	board, err := replay.NewVariant(jg.InitialFen, variant == "chess960")
-	if err != nil {
-		return nil, fail(err)
+	sans := strings.Fields(e.Moves)
+	if len(boards) != len(sans)+1 {
+		b, err := replay.NewVariant(e.InitialFen, e.Variant == "chess960")
+		if err != nil {
+			return nil, fail(err)
+		}
+		boards = []*replay.Board{b}
+		analysis.CountReplay(ctx)
 	}
-	g := &analysis.Game{Index: index, Source: source, ID: jg.ID, StartPly: board.Ply()}
-	if jg.InitialFen != "" && strings.TrimSpace(jg.InitialFen) != replay.StandardFEN {
-		g.StartFEN = jg.InitialFen
+	board := boards[0]
+	g := &analysis.Game{Index: index, Source: source, ID: e.ID, StartPly: board.Ply()}
+	if e.InitialFen != "" && strings.TrimSpace(e.InitialFen) != replay.StandardFEN {
+		g.StartFEN = e.InitialFen
 	}
-	g.White = jsonPlayerInfo(jg.Players.White)
-	g.Black = jsonPlayerInfo(jg.Players.Black)
-	status := jsonStatus(jg.Status)
-	g.Result = pgn.ResultOf(jg.Winner, status)
-	g.Tags = jsonTags(&jg, g, variant)
-	sans := strings.Fields(jg.Moves)
-	if len(jg.Analysis) > len(sans) {
-		return nil, fail(fmt.Errorf("%d analysis entries for %d moves", len(jg.Analysis), len(sans)))
+	g.White = jsonPlayerInfo(e.Players.White)
+	g.Black = jsonPlayerInfo(e.Players.Black)
+	g.Result = pgn.ResultOf(e.Winner, e.Status)
+	g.Tags = jsonTags(e, g, e.Variant)
+	if len(e.Analysis) > len(sans) {
+		return nil, fail(fmt.Errorf("%d analysis entries for %d moves", len(e.Analysis), len(sans)))
 	}
 	var la *analysis.LichessAnalysis
-	if len(jg.Analysis) > 0 {
+	if len(e.Analysis) > 0 {
 		la = &analysis.LichessAnalysis{Plies: make([]analysis.LichessPly, len(sans)), Literate: true}
 	}
 	for i, san := range sans {
@@ -124,32 +175,36 @@ func DecodeJSONGame(raw []byte, source string, index int) (*analysis.Game, error
 			return nil, fail(fmt.Errorf("move %d%s %s: %w", board.FullMove(), dots(white), san, err))
 		}
 		m := analysis.Move{SAN: san, UCI: mv.UCI}
-		if i < len(jg.Clocks) && jg.Clocks[i] >= 0 {
-			m.Clock = formatClock(jg.Clocks[i])
+		if i < len(e.Clocks) && e.Clocks[i] >= 0 {
+			m.Clock = formatClock(e.Clocks[i])
 		}
-		if jg.Opening != nil && jg.Opening.Ply == i+1 && jg.Opening.Name != "" {
-			m.Opening = strings.TrimSpace(jg.Opening.ECO + " " + jg.Opening.Name)
+		if e.Opening != nil && e.Opening.Ply == i+1 && e.Opening.Name != "" {
+			m.Opening = strings.TrimSpace(e.Opening.ECO + " " + e.Opening.Name)
 		}
-		if la != nil && i < len(jg.Analysis) {
-			if err := applyJSONInfo(&la.Plies[i], jg.Analysis[i], board); err != nil {
+		if la != nil && i < len(e.Analysis) {
+			if err := applyJSONInfo(&la.Plies[i], e.Analysis[i], board); err != nil {
 				return nil, fail(fmt.Errorf("move %d%s %s: %w", board.FullMove(), dots(white), san, err))
 			}
 		}
 		g.Moves = append(g.Moves, m)
-		board = board.Play(mv)
+		if i+1 < len(boards) {
+			board = boards[i+1]
+		} else {
+			board = board.Play(mv)
+		}
 	}
 	if n := len(g.Moves); n > 0 {
-		g.Moves[n-1].Status = statusText(status, jg.Winner, board.Checkmate())
+		g.Moves[n-1].Status = statusText(e.Status, e.Winner, board.Checkmate())
 	}
 	if la != nil {
-		la.White = jsonStated(jg.Players.White)
-		la.Black = jsonStated(jg.Players.Black)
+		la.White = jsonStated(e.Players.White)
+		la.Black = jsonStated(e.Players.Black)
 		g.Lichess = la
 	}
 	return g, nil
 }
 
-func applyJSONInfo(lp *analysis.LichessPly, in jsonInfo, board *replay.Board) error {
+func applyJSONInfo(lp *analysis.LichessPly, in ExportInfo, board *replay.Board) error {
 	switch {
 	case in.Mate != nil && *in.Mate != 0:
 		e := score.Mate(*in.Mate)
@@ -233,7 +288,7 @@ func stringOrObject[O interface{ text() string }](raw json.RawMessage) (s string
 	return "", false
 }
 
-func jsonPlayerInfo(p jsonPlayer) analysis.PlayerInfo {
+func jsonPlayerInfo(p ExportPlayer) analysis.PlayerInfo {
 	var pi analysis.PlayerInfo
 	switch {
 	case p.User != nil:
@@ -247,7 +302,7 @@ func jsonPlayerInfo(p jsonPlayer) analysis.PlayerInfo {
 	return pi
 }
 
-func jsonStated(p jsonPlayer) *analysis.StatedFigures {
+func jsonStated(p ExportPlayer) *analysis.StatedFigures {
 	if p.Analysis == nil {
 		return nil
 	}
@@ -295,7 +350,7 @@ func formatClock(centis int) string {
 	return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
 }
 
-func jsonTags(jg *jsonGame, g *analysis.Game, variant string) []analysis.Tag {
+func jsonTags(jg *Export, g *analysis.Game, variant string) []analysis.Tag {
 	tags := []analysis.Tag{
 		{Name: "Event", Value: "Lichess game"},
 		{Name: "Site", Value: "https://lichess.org/" + jg.ID},

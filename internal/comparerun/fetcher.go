@@ -2,12 +2,12 @@ package comparerun
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/outpostchess/outpost/analysis"
 	"github.com/outpostchess/outpost/analysis/input"
+	"github.com/outpostchess/outpost/analysis/replay"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -50,7 +50,7 @@ func (f *Fetcher) FetchGame(ctx context.Context, idOrURL string) (*analysis.Game
 	if err != nil {
 		return nil, fmt.Errorf("comparerun: fetch %s: %w", ref.ID, err)
 	}
-	return ConvertGame(lg, f.source(lg.ID), 1)
+	return ConvertGame(ctx, lg, f.source(lg.ID), 1, nil)
 }
 
 // UserGamesOptions bound a user's game list.
@@ -75,7 +75,7 @@ func (f *Fetcher) UserGames(ctx context.Context, user string, o UserGamesOptions
 		if ierr != nil {
 			return games, errs, fmt.Errorf("comparerun: games of %s: %w", user, ierr)
 		}
-		g, cerr := ConvertGame(lg, f.source(lg.ID), len(games)+len(errs)+1)
+		g, cerr := ConvertGame(ctx, lg, f.source(lg.ID), len(games)+len(errs)+1, nil)
 		if cerr != nil {
 			errs = append(errs, cerr)
 			continue
@@ -90,20 +90,51 @@ func (f *Fetcher) source(id string) string { return f.Client.BaseURL() + "/" + i
 // ConvertGame turns a game exported by the lichess client into an analysis
 // game, Lichess's analysis (evals, best moves, variations, judgements and
 // the players' stated figures) attached when the export has one. source and
-// index name the game in messages.
-func ConvertGame(lg *lichess.Game, source string, index int) (*analysis.Game, error) {
+// index name the game in messages. boards, when not nil, are an analysis's
+// positions of the same moves (analysis.Analysis.Boards): the export is read
+// on them instead of being replayed (input.Export.Game); the caller checks
+// that the moves are the same.
+func ConvertGame(ctx context.Context, lg *lichess.Game, source string, index int, boards []*replay.Board) (*analysis.Game, error) {
 	if lg == nil {
 		return nil, fmt.Errorf("comparerun: %s: no game", source)
 	}
-	raw, err := json.Marshal(lg)
-	if err != nil {
-		return nil, fmt.Errorf("comparerun: game %s: encode: %w", lg.ID, err)
-	}
-	g, err := input.DecodeJSONGame(raw, source, index)
+	g, err := exportOf(lg).Game(ctx, source, index, boards)
 	if err != nil {
 		return nil, fmt.Errorf("comparerun: %w", err)
 	}
 	return g, nil
+}
+
+// exportOf is the part of the client's game that analysis reads, field by
+// field (the client's and analysis's models of the one export).
+func exportOf(lg *lichess.Game) *input.Export {
+	e := &input.Export{ID: lg.ID, Variant: lg.Variant.Key, InitialFen: lg.InitialFEN, CreatedAt: lg.CreatedAt,
+		Status: string(lg.Status), Winner: string(lg.Winner), Moves: lg.Moves, Clocks: lg.Clocks}
+	e.Players.White = exportPlayer(lg.Players.White)
+	e.Players.Black = exportPlayer(lg.Players.Black)
+	if o := lg.Opening; o != nil {
+		e.Opening = &input.ExportOpening{ECO: o.ECO, Name: o.Name, Ply: o.Ply}
+	}
+	for _, a := range lg.Analysis {
+		info := input.ExportInfo{Eval: a.Eval, Mate: a.Mate, Best: a.Best, Variation: a.Variation}
+		if j := a.Judgment; j != nil {
+			info.Judgment = &input.ExportJudgment{Name: j.Name, Comment: j.Comment}
+		}
+		e.Analysis = append(e.Analysis, info)
+	}
+	return e
+}
+
+func exportPlayer(p lichess.GamePlayerInfo) input.ExportPlayer {
+	ep := input.ExportPlayer{Name: p.Name, AILevel: p.AILevel, Rating: p.Rating}
+	if u := p.User; u != nil {
+		ep.User = &input.ExportUser{Name: u.Name, Title: u.Title}
+	}
+	if a := p.Analysis; a != nil {
+		acpl := a.ACPL
+		ep.Analysis = &input.ExportStats{Inaccuracy: a.Inaccuracy, Mistake: a.Mistake, Blunder: a.Blunder, ACPL: &acpl, Accuracy: a.Accuracy}
+	}
+	return ep
 }
 
 // gameList is an in-memory input.GameSource.

@@ -16,6 +16,8 @@ import (
 	"github.com/outpostchess/outpost/bots/uci"
 	"github.com/outpostchess/outpost/internal/postgame"
 	"github.com/outpostchess/outpost/internal/store"
+	"github.com/outpostchess/outpost/internal/verify"
+	"github.com/outpostchess/outpost/lichess"
 )
 
 // mateEngine is a fake Stockfish for the post-game analysis: every
@@ -89,5 +91,28 @@ func TestOneSummaryCounts(t *testing.T) {
 		assert.Equal(t, int64(1), counts.Builds.Load(), "%s: builds of the analysis", id)
 		assert.Equal(t, []int{analysis.DefaultHashMB, 64}, starts.hashes(),
 			"%s: engines started (by hash): the pool's one worker, then the expected winrate's one engine, kept for later games", id)
+
+		// the verification line, as the daemon adds it after the summary:
+		// Lichess's export is read on the analysis's boards, not replayed
+		line, ok := verify.ServerLine(mateExport{}, verify.Lichess)(analysis.WithCounts(context.Background(), &counts), g, s.Analysis)
+		require.True(t, ok, "the export has Lichess's analysis")
+		assert.Equal(t, "Checked against Lichess's own analysis: 1/1 judgements agree.", line)
+		assert.Equal(t, int64(2), counts.Replays.Load(), "%s: replays with the verification line: still two", id)
+		assert.Equal(t, int64(2), counts.Builds.Load(), "%s: builds with the verification line: ours and Lichess's", id)
 	}
+}
+
+// mateExport is Lichess's export of the counted game, analysed as
+// mateEngine sees it: 3...Nf6?? a blunder, Qxf7# the best move.
+type mateExport struct{}
+
+func (mateExport) ExportGame(_ context.Context, id string, _ lichess.ExportOptions) (*lichess.Game, error) {
+	level, mate := 10, 1
+	lg := &lichess.Game{ID: id, Status: lichess.StatusMate, Winner: "white", Moves: "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#"}
+	for range 5 {
+		lg.Analysis = append(lg.Analysis, lichess.MoveAnalysis{Eval: &level})
+	}
+	lg.Analysis = append(lg.Analysis, lichess.MoveAnalysis{Mate: &mate, Best: "c6d4", Variation: "Nd4 Qxf7#",
+		Judgment: &lichess.Judgment{Name: "Blunder", Comment: "Checkmate is now unavoidable. Nd4 was best."}}, lichess.MoveAnalysis{})
+	return lg, nil
 }

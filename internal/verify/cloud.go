@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/outpostchess/outpost/analysis"
-	"github.com/outpostchess/outpost/analysis/replay"
 	"github.com/outpostchess/outpost/bots/score"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -74,9 +73,9 @@ func CheckCloud(ctx context.Context, api CloudAPI, ours *analysis.Analysis, vari
 	if chess960 {
 		cloudVariant = variant
 	}
-	boards, err := boardsOf(ours, chess960)
+	boards, err := ours.ReplayBoards(ctx, chess960) // kept for the export's check
 	if err != nil {
-		return CloudReport{}, err
+		return CloudReport{}, fmt.Errorf("verify: %w", err)
 	}
 	evals := map[string]*lichess.CloudEval{} // by FEN; nil: not in the cloud
 	lookup := func(fen string) (*lichess.CloudEval, error) {
@@ -183,23 +182,4 @@ func criticalPlies(a *analysis.Analysis) []int {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// boardsOf replays our analysis's moves (with Chess960's castling rules
-// when chess960): the position before each ply and the final one.
-func boardsOf(a *analysis.Analysis, chess960 bool) ([]*replay.Board, error) {
-	b, err := replay.NewVariant(a.FEN, chess960)
-	if err != nil {
-		return nil, fmt.Errorf("verify: game %s: %w", a.ID, err)
-	}
-	boards := []*replay.Board{b}
-	for _, p := range a.Plies {
-		m, err := b.ParseUCI(p.UCI)
-		if err != nil {
-			return nil, fmt.Errorf("verify: game %s: ply %d %s: %w", a.ID, p.Ply, p.UCI, err)
-		}
-		b = b.Play(m)
-		boards = append(boards, b)
-	}
-	return boards, nil
 }

@@ -42,7 +42,7 @@ func withoutAnalysis(g *lichess.Game) *lichess.Game {
 // best move; it went through JSON like a stored one.
 func lichessAnalysis(t *testing.T, lg *lichess.Game) *analysis.Analysis {
 	t.Helper()
-	g, err := comparerun.ConvertGame(lg, "test", 1)
+	g, err := comparerun.ConvertGame(context.Background(), lg, "test", 1, nil)
 	require.NoError(t, err)
 	a, err := analysis.BuildLichess(g)
 	require.NoError(t, err)
@@ -133,7 +133,7 @@ func (f *fakeAPI) LockedUntil() time.Time {
 // from the cloud reproduces Lichess's judgements.
 func cloudFromLichess(t *testing.T, a *analysis.Analysis, lg *lichess.Game) map[string]*lichess.CloudEval {
 	t.Helper()
-	boards, err := boardsOf(a, false)
+	boards, err := a.ReplayBoards(context.Background(), false)
 	require.NoError(t, err)
 	out := map[string]*lichess.CloudEval{}
 	for i, ma := range lg.Analysis {

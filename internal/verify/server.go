@@ -3,8 +3,10 @@ package verify
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/replay"
 	"github.com/outpostchess/outpost/internal/comparerun"
 	"github.com/outpostchess/outpost/lichess"
 )
@@ -71,11 +73,18 @@ func checkServer(ctx context.Context, api ExportAPI, ours *analysis.Analysis, de
 	if len(lg.Analysis) == 0 {
 		return ServerReport{}, false, nil
 	}
-	g, err := comparerun.ConvertGame(lg, "lichess", 1)
+	// read on our boards when we have them (the summary's analysis, or a
+	// stored one the cloud check replayed) and the export's moves are ours
+	// as written: the export is not replayed. Otherwise it is, and
+	// sameMoves names the first move that differs.
+	var boards []*replay.Board
+	if sameSAN(lg.Moves, ours) {
+		boards = ours.Boards()
+	}
+	g, err := comparerun.ConvertGame(ctx, lg, "lichess", 1, boards)
 	if err != nil {
 		return ServerReport{}, false, fmt.Errorf("verify: export of %s: %w", ours.ID, err)
 	}
-	analysis.CountReplay(ctx) // ConvertGame replays the export's moves
 	if g.Lichess == nil || !g.Lichess.FromLichess() {
 		return ServerReport{}, false, nil
 	}
@@ -121,6 +130,21 @@ func sameMoves(g *analysis.Game, ours *analysis.Analysis) error {
 		}
 	}
 	return nil
+}
+
+// sameSAN reports whether the export's moves (SAN, space-separated) are
+// our analysis's, as written.
+func sameSAN(moves string, ours *analysis.Analysis) bool {
+	sans := strings.Fields(moves)
+	if len(sans) != len(ours.Plies) {
+		return false
+	}
+	for i, p := range ours.Plies {
+		if p.SAN != sans[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // reportOf counts the flagged plies of a comparison.

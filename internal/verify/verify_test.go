@@ -73,7 +73,7 @@ func TestCheckCloud(t *testing.T) {
 		}
 	}
 	require.Equal(t, 14, flagged)
-	boards, err := boardsOf(ours, false)
+	boards, err := ours.ReplayBoards(context.Background(), false)
 	require.NoError(t, err)
 
 	t.Run("cloud evals like Lichess's agree on every critical ply", func(t *testing.T) {
@@ -211,12 +211,28 @@ func TestCheckServer(t *testing.T) {
 		_, _, err = CheckServerDetect(analysis.WithCounts(ctx, &stored), &fakeAPI{export: lg}, lichessAnalysis(t, lg), nil)
 		require.NoError(t, err)
 		assert.Equal(t, int64(2), stored.Builds.Load(), "a stored analysis: rebuilt, and Lichess's")
+
+		// the background worker's round: the cloud check replays the stored
+		// analysis once, and the export is read on those boards
+		var round analysis.Counts
+		rctx := analysis.WithCounts(ctx, &round)
+		ours := lichessAnalysis(t, lg)
+		_, err = CheckCloud(rctx, &fakeAPI{export: lg}, ours, "standard")
+		require.NoError(t, err)
+		_, found, err = CheckServerDetect(rctx, &fakeAPI{export: lg}, ours, nil)
+		require.NoError(t, err)
+		require.True(t, found)
+		assert.Equal(t, int64(1), round.Replays.Load(), "a worker's round: the cloud check's replay only")
 	})
 	t.Run("another game is refused", func(t *testing.T) {
 		ours := lichessAnalysis(t, lg)
 		ours.Plies = ours.Plies[:10]
 		_, _, err := CheckServer(ctx, &fakeAPI{export: lg}, ours)
 		require.ErrorContains(t, err, "our analysis has 10 plies, Lichess's export 43")
+		_, err = ours.ReplayBoards(ctx, false)
+		require.NoError(t, err)
+		_, _, err = CheckServer(ctx, &fakeAPI{export: lg}, ours)
+		require.ErrorContains(t, err, "our analysis has 10 plies, Lichess's export 43", "with boards that do not fit the export")
 	})
 }
 
@@ -230,7 +246,7 @@ func TestCheckCloudChess960(t *testing.T) {
 		{Ply: 1, UCI: "a2a3", SAN: "a3", Judgement: analysis.Blunder},
 		{Ply: 2, UCI: "h7h6", SAN: "h6"},
 	}}
-	boards, err := boardsOf(ours, true)
+	boards, err := ours.ReplayBoards(context.Background(), true)
 	require.NoError(t, err)
 	cp := 0
 	api := &fakeAPI{clock: time.Now, cloud: map[string]*lichess.CloudEval{
