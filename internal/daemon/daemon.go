@@ -85,6 +85,10 @@ type Hooks struct {
 	// Now, when set, is the clock of the daily bot-game limits and budget
 	// (nil: the wall clock); tests move it past a limit's end.
 	Now func() time.Time
+	// RivalStream is called when the server has closed the event stream
+	// closes times within a short window, as it does when another process
+	// opens one on the bot's token (see rivalCloses), with the warning.
+	RivalStream func(closes int)
 	// MatchmakingPaused is called once each time the matchmaker pauses
 	// until a daily bot-game limit or budget ends, with that end.
 	MatchmakingPaused func(until time.Time)
@@ -120,6 +124,7 @@ type Daemon struct {
 	gate  gameGate // the summaries' gate of our games
 	hooks Hooks
 	log   zerolog.Logger
+	rival rivalWatch // the event stream's closes by the server
 	bg    []func(ctx context.Context)
 	rec   *records.Writer // game records ([records] dir); nil when off
 
@@ -366,7 +371,7 @@ func (d *Daemon) onEvent(ctx, gamesCtx context.Context, ev lichess.Event) {
 	case *lichess.GameFinishEvent:
 		d.onGameFinishEvent(gamesCtx, e.Game)
 	case *lichess.Reconnected:
-		d.log.Info().Int("attempt", e.Attempt).AnErr("cause", e.Cause).Msg("event stream reconnected")
+		d.onReconnected(e)
 	}
 }
 

@@ -397,7 +397,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 
 	copt := opt.Client
 	copt.BaseURL, copt.Token = url, lichess.Token(botToken)
-	copt.Logger = opt.Logger.With().Str("component", "client").Logger()
+	copt.Logger = opt.Logger // the client adds its component ("lichess")
 	if copt.RateLimit == 0 {
 		copt.RateLimit = time.Duration(cfg.RateLimit.Seconds) * time.Second
 	}

@@ -271,7 +271,7 @@ func checkEngineWarnsNameTheGame(t *testing.T, logs string) {
 			continue
 		}
 		if strings.Contains(line, `"component":"sandbox"`) || strings.Contains(line, `"component":"sparring"`) ||
-			strings.Contains(line, `"component":"client"`) || strings.Contains(line, `"component":"sparbot"`) {
+			strings.Contains(line, `"component":"lichess"`) || strings.Contains(line, `"component":"sparbot"`) {
 			continue
 		}
 		n++

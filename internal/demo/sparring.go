@@ -42,7 +42,9 @@ func newSparring(url, token, name string, opt Options, tc config.TimeControl, cf
 // opponents (component "sparring" or "sparbot").
 func opponentClient(url, token, component, name string, opt Options) (*lichess.Client, zerolog.Logger, error) {
 	log := opt.Logger.With().Str("component", component).Str("user", name).Logger()
-	c, err := lichess.New(lichess.Options{BaseURL: url, Token: lichess.Token(token), Logger: log,
+	// the client names itself (component "lichess"): its logger gets the
+	// user only, not a second component key
+	c, err := lichess.New(lichess.Options{BaseURL: url, Token: lichess.Token(token), Logger: opt.Logger.With().Str("user", name).Logger(),
 		ReconnectMin: 100 * time.Millisecond, RateLimit: opt.Client.RateLimit})
 	if err != nil {
 		return nil, log, fmt.Errorf("demo: %s %s: %w", component, name, err)
