@@ -58,7 +58,7 @@ func (d *Daemon) onReconnected(e *lichess.Reconnected) {
 	if !warn {
 		return
 	}
-	d.log.Warn().Int("closes", n).Dur("within", rivalWindow).
+	d.log.Warn().Int("closes", n).Str("within", rivalWindow.String()).
 		Msg("the server keeps closing the event stream: another process is probably using this bot's token (Lichess keeps one event stream per account and closes the previous one); run one daemon per account")
 	if h := d.hooks.RivalStream; h != nil {
 		h(n)
