@@ -74,11 +74,12 @@ func checkServer(ctx context.Context, api ExportAPI, ours *analysis.Analysis, de
 		return ServerReport{}, false, nil
 	}
 	// read on our boards when we have them (the summary's analysis, or a
-	// stored one the cloud check replayed) and the export's moves are ours
-	// as written: the export is not replayed. Otherwise it is, and
-	// sameMoves names the first move that differs.
+	// stored one the cloud check replayed) and the export's start and moves
+	// are ours as written: the export is not replayed. Otherwise it is
+	// (from the export's own start), and sameMoves names the first move
+	// that differs.
 	var boards []*replay.Board
-	if sameSAN(lg.Moves, ours) {
+	if startFEN(lg.InitialFEN) == startFEN(ours.FEN) && sameSAN(lg.Moves, ours) {
 		boards = ours.Boards()
 	}
 	g, err := comparerun.ConvertGame(ctx, lg, "lichess", 1, boards)
@@ -130,6 +131,15 @@ func sameMoves(g *analysis.Game, ours *analysis.Analysis) error {
 		}
 	}
 	return nil
+}
+
+// startFEN is a game's start position as a FEN, the standard one when
+// none is given.
+func startFEN(fen string) string {
+	if fen = strings.TrimSpace(fen); fen == "" {
+		return replay.StandardFEN
+	}
+	return fen
 }
 
 // sameSAN reports whether the export's moves (SAN, space-separated) are

@@ -233,6 +233,16 @@ func TestCheckServer(t *testing.T) {
 		require.NoError(t, err)
 		_, _, err = CheckServer(ctx, &fakeAPI{export: lg}, ours)
 		require.ErrorContains(t, err, "our analysis has 10 plies, Lichess's export 43", "with boards that do not fit the export")
+
+		// the same moves from another start are another game: the export
+		// is replayed from its own start, not read on our boards
+		ours = lichessAnalysis(t, lg)
+		_, err = ours.ReplayBoards(ctx, false)
+		require.NoError(t, err)
+		moved := *lg
+		moved.InitialFEN = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"
+		_, _, err = CheckServer(ctx, &fakeAPI{export: &moved}, ours)
+		require.Error(t, err, "an export from another start")
 	})
 }
 
