@@ -155,23 +155,25 @@ func (s *Server) handleUserGames(w http.ResponseWriter, r *http.Request, _ *acco
 	s.serveExport(w, r, sub, pgns)
 }
 
-// AttachCloudEval makes GET /api/cloud-eval answer ev for the position fen.
+// AttachCloudEval makes GET /api/cloud-eval answer ev for the position fen
+// of standard chess (and of from-position games, which share its cache).
 func (s *Server) AttachCloudEval(fen string, ev CloudEval) error {
 	if len(strings.Fields(fen)) < 4 {
 		return fmt.Errorf("sandbox: attach cloud eval: FEN %q: want at least 4 fields", fen)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.cloudEvals[fenKey(fen)] = ev
+	s.cloudEvals[cloudKey("standard", fen)] = ev
 	return nil
 }
 
-// handleCloudEval serves GET /api/cloud-eval?fen=…&multiPv=N.
+// handleCloudEval serves GET /api/cloud-eval?fen=…&multiPv=N&variant=V
+// from the cache of V's evals (standard when absent).
 func (s *Server) handleCloudEval(w http.ResponseWriter, r *http.Request, _ *account) {
 	fen := r.URL.Query().Get("fen")
 	multiPV := max(atoiDefault(r.URL.Query().Get("multiPv"), 1), 1)
 	s.mu.Lock()
-	ev, ok := s.cloudEvals[fenKey(fen)]
+	ev, ok := s.cloudEvals[cloudKey(r.URL.Query().Get("variant"), fen)]
 	s.mu.Unlock()
 	if !ok {
 		writeError(w, http.StatusNotFound, "No cloud evaluation available for that position")

@@ -97,7 +97,7 @@ func (s *Server) runAnalysis(req AnalysisRequest, endedAt time.Time) error {
 	s.mu.Lock()
 	for i, ev := range res.Cloud {
 		if ev != nil && i < len(req.FENs) {
-			s.cloudEvals[fenKey(req.FENs[i])] = *ev
+			s.cloudEvals[cloudKey(req.Variant, req.FENs[i])] = *ev
 		}
 	}
 	s.mu.Unlock()
@@ -111,6 +111,17 @@ func (s *Server) runAnalysis(req AnalysisRequest, endedAt time.Time) error {
 		}
 	}
 	return s.AttachAnalysis(req.GameID, res.Analysis)
+}
+
+// cloudKey is the cloud-eval cache's key of a position of a variant: as
+// lila's EvalCacheEntry.Id (variant, small FEN), a Chess960 position's
+// evals are Chess960's only; standard and from-position games share the
+// standard ones.
+func cloudKey(variant, fen string) string {
+	if variant != "chess960" {
+		variant = "standard"
+	}
+	return variant + " " + fenKey(fen)
 }
 
 // fenKey is a FEN without its move counters, for cloud-eval lookups, with

@@ -84,6 +84,41 @@ func TestServerAnalysisAttachedAfterTheGame(t *testing.T) {
 	}
 }
 
+// TestCloudEvalsByVariant: a Chess960 game's positions are served to
+// Chess960 lookups (variant=chess960) and not to standard ones, as lila's
+// eval cache keys its entries by variant; a standard game's positions the
+// other way round.
+func TestCloudEvalsByVariant(t *testing.T) {
+	fa := &fakeAnalyser{}
+	events := make(chan analysisEvent, 4)
+	e := newEnv(t, Config{Analyser: fa, OnAnalysis: func(id string, err error) { events <- analysisEvent{id, err} }})
+	for i, variant := range []string{"chess960", "standard"} {
+		id := e.startGame(url.Values{"clock.limit": {"180"}, "clock.increment": {"2"}, "color": {"white"}, "variant": {variant}})
+		e.play(id, "a2a3", "a7a6")
+		e.mustOK(tokAlice, "/api/board/game/"+id+"/resign", nil)
+		// the fake's analysis is of four plies and is not attached to this
+		// game of two (the event's error); its cloud evals are served first
+		if ev := <-events; ev.id != id {
+			t.Fatalf("analysis event %+v", ev)
+		}
+		fa.mu.Lock()
+		fen := fa.reqs[i].FENs[1] // after a2a3
+		fa.mu.Unlock()
+		other := map[string]string{"chess960": "standard", "standard": "chess960"}[variant]
+		for _, tc := range []struct {
+			query string
+			want  int
+		}{{"&variant=" + variant, 200}, {"&variant=" + other, 404}} {
+			if variant == "standard" && tc.want == 200 {
+				tc.query = "" // the default
+			}
+			if code, m := e.get("", "/api/cloud-eval?fen="+url.QueryEscape(fen)+tc.query); code != tc.want {
+				t.Errorf("%s game, lookup %q: %d %v, want %d", variant, tc.query, code, m, tc.want)
+			}
+		}
+	}
+}
+
 func TestServerAnalysisWaitsForItsDelay(t *testing.T) {
 	fa := &fakeAnalyser{}
 	events := make(chan analysisEvent, 4)

@@ -101,11 +101,9 @@ func (a *Analyser) Analyse(ctx context.Context, req sandbox.AnalysisRequest) (sa
 		return sandbox.AnalysisResult{}, fmt.Errorf("fishnet: analyse %s: %w", req.GameID, err)
 	}
 	res := sandbox.AnalysisResult{Analysis: Convert(as[0])}
-	// The cloud's searches run without UCI_Chess960 (analysis.Job has no
-	// variant): a Chess960 game gets its server analysis but no cloud evals
-	// (its positions are then missing from the cloud, as many are on
-	// Lichess).
-	if a.cfg.CloudDepth > 0 && req.Variant != "chess960" {
+	// A Chess960 game's positions are searched with UCI_Chess960 (the
+	// job's position says so) and served to Chess960 lookups only.
+	if a.cfg.CloudDepth > 0 {
 		if res.Cloud, err = a.cloud(ctx, req); err != nil {
 			return sandbox.AnalysisResult{}, err
 		}
@@ -117,15 +115,16 @@ func (a *Analyser) Analyse(ctx context.Context, req sandbox.AnalysisRequest) (sa
 func (a *Analyser) cloud(ctx context.Context, req sandbox.AnalysisRequest) ([]*sandbox.CloudEval, error) {
 	var jobs []analysis.Job
 	var idx []int
+	chess960 := req.Variant == "chess960"
 	for i, fen := range req.FENs {
-		b, err := replay.New(fen)
+		b, err := replay.NewVariant(fen, chess960)
 		if err != nil {
 			return nil, fmt.Errorf("fishnet: cloud eval of %s: %w", req.GameID, err)
 		}
 		if b.Checkmate() || b.Stalemate() {
 			continue
 		}
-		jobs = append(jobs, analysis.Job{Pos: uci.Position{FEN: fen}, WhiteToMove: b.WhiteToMove(),
+		jobs = append(jobs, analysis.Job{Pos: uci.Position{FEN: fen, Chess960: chess960}, WhiteToMove: b.WhiteToMove(),
 			Limits: uci.Limits{Depth: a.cfg.CloudDepth}})
 		idx = append(idx, i)
 	}

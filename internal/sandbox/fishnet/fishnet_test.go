@@ -3,9 +3,11 @@ package fishnet
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/outpostchess/outpost/analysis"
+	"github.com/outpostchess/outpost/analysis/replay"
 	"github.com/outpostchess/outpost/internal/sandbox"
 )
 
@@ -90,7 +92,8 @@ func TestRequestGameChess960(t *testing.T) {
 }
 
 // TestAnalyseChess960: a Chess960 game gets its server analysis (replayed
-// with Chess960 castling) and no cloud evals.
+// with Chess960 castling) and cloud evals of its positions, searched as
+// Chess960 (each line legal under its rules).
 func TestAnalyseChess960(t *testing.T) {
 	if _, err := os.Stat(stockfish); err != nil {
 		t.Skip("Stockfish not installed (make setup)")
@@ -105,7 +108,23 @@ func TestAnalyseChess960(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Analysis.Moves) != 2 || res.Cloud != nil {
+	if len(res.Analysis.Moves) != 2 || len(res.Cloud) != 3 {
 		t.Fatalf("analysis %d entries, cloud %v", len(res.Analysis.Moves), res.Cloud)
+	}
+	for i, ev := range res.Cloud {
+		if ev == nil || len(ev.PVs) == 0 {
+			t.Fatalf("position %d: no cloud eval", i)
+		}
+		b, err := replay.NewVariant(req.FENs[i], true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range strings.Fields(ev.PVs[0].Moves) {
+			m, err := b.ParseUCI(u)
+			if err != nil {
+				t.Fatalf("position %d: line %q: %v", i, ev.PVs[0].Moves, err)
+			}
+			b = b.Play(m)
+		}
 	}
 }
