@@ -59,6 +59,18 @@ const (
 	lmpBase  = 3
 )
 
+// SEE pruning: at depth <= seePruneDepth off the principal variation and
+// not in check, a move that loses material by static exchange is skipped
+// when it gives no check: a capture losing more than seeCaptureMargin·d²
+// (a pawn's worth at depth 2, a minor at depth 4: deeper searches may win
+// back more), a quiet move losing more than seeQuietMargin·d (a piece left
+// en prise to a pawn is skipped at every such depth, a pawn at depth 1).
+const (
+	seePruneDepth    = 5
+	seeCaptureMargin = 25
+	seeQuietMargin   = 60
+)
+
 // Aspiration windows: from depth aspirationDepth on, search first within
 // ±aspirationDelta (a third of a pawn) of the previous score, widening the
 // failing side fourfold on each failure; most iterations stay inside, and
@@ -278,12 +290,18 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 	us := b.SideToMove()
 	best, bestMove, origAlpha := -infinity, board.NullMove, alpha
 	lmp := s.feat&FeatLMP != 0 && !pvNode && !inCheck && ply > 0 && depth <= lmpDepth
+	seePrune := s.feat&FeatSEE != 0 && !pvNode && !inCheck && ply > 0 && depth <= seePruneDepth
 	quiets := 0
 	for i := 0; i < ml.N; i++ {
 		m := pickNext(ml, scores, i)
 		quiet := !m.IsCapture() && !m.IsPromotion()
+		losing := seePrune && i > 0 && best > -mateBound && s.seeLoses(m, quiet, scores[i], depth)
 		b.Make(m)
 		givesCheck := b.InCheck()
+		if losing && !givesCheck {
+			b.Unmake()
+			continue
+		}
 		if futile && quiet && !givesCheck && i > 0 {
 			b.Unmake()
 			continue
@@ -360,6 +378,23 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 		s.tt.store(b.Hash(), bestMove, best, depth, ply, bound)
 	}
 	return best
+}
+
+// seeLoses reports whether move m (ordering score sc) loses more material
+// by static exchange than SEE pruning allows at depth: for a capture,
+// seeCaptureMargin·depth², only computed for those ordered as losing; for a
+// quiet move (castling aside), seeQuietMargin·depth.
+func (s *searcher) seeLoses(m board.Move, quiet bool, sc int32, depth int) bool {
+	switch {
+	case m.IsCastle(): // SEE would count the king as lost on an attacked rook's square
+		return false
+	case quiet:
+		return see(s.b, m) < -seeQuietMargin*depth
+	case m.IsPromotion() || sc >= orderCapture:
+		return false
+	default:
+		return see(s.b, m) < -seeCaptureMargin*depth*depth
+	}
 }
 
 // rememberCutoff records the quiet move m that failed high: a killer at
