@@ -113,6 +113,10 @@ func Evaluate(b *board.Board, kind EvalKind) int {
 	if b.InsufficientMaterial() {
 		return 0
 	}
+	w := &hardWeights
+	if kind == EvalSimple {
+		w = &ruleWeights
+	}
 	var mg, eg [2]int
 	phase := 0
 	occ := b.All()
@@ -145,8 +149,8 @@ func Evaluate(b *board.Board, kind EvalKind) int {
 		for t := board.Pawn; t <= board.King; t++ {
 			for bb := b.Pieces(c, t); bb != 0; {
 				s := board.PopLSB(&bb)
-				mg[c] += valueMg[t] + pstMg[t][s^flip]
-				eg[c] += valueEg[t] + pstEg[t][s^flip]
+				mg[c] += w.ValueMg[t] + w.PstMg[t][s^flip]
+				eg[c] += w.ValueEg[t] + w.PstEg[t][s^flip]
 				phase += phaseWeight[t]
 				var att board.Bitboard
 				switch t {
@@ -163,10 +167,10 @@ func Evaluate(b *board.Board, kind EvalKind) int {
 				}
 				attBy[c][t] |= att
 				n := board.Count(att&safe) - mobilityBase[t]
-				mg[c] += n * mobilityMg[t]
-				eg[c] += n * mobilityEg[t]
+				mg[c] += n * w.MobilityMg[t]
+				eg[c] += n * w.MobilityEg[t]
 				if att&kingZone[c^1] != 0 {
-					zoneAttack[c] += attackerWeight[t]
+					zoneAttack[c] += w.AttackerWeight[t]
 					zoneAttackers[c]++
 				}
 			}
@@ -177,12 +181,12 @@ func Evaluate(b *board.Board, kind EvalKind) int {
 	}
 	us := b.SideToMove()
 	if kind >= EvalFull {
-		mg[us] += tempoMg
+		mg[us] += w.TempoMg
 		for c := board.White; c <= board.Black; c++ {
-			fullTerms(b, c, &mg, &eg, zoneAttack[c], zoneAttackers[c])
+			fullTerms(b, w, c, &mg, &eg, zoneAttack[c], zoneAttackers[c])
 			if kind == EvalPlus {
 				attBy[c][board.Pawn] = pawnAtt[c]
-				plusTerms(b, c, &mg, &eg, &attBy)
+				plusTerms(b, w, c, &mg, &eg, &attBy)
 			}
 		}
 	}
@@ -201,7 +205,7 @@ func Evaluate(b *board.Board, kind EvalKind) int {
 					flip = 56
 				}
 				k := b.KingSquare(c) ^ flip
-				d := pstEg[board.King][k] - pstMg[board.King][k]
+				d := w.PstEg[board.King][k] - w.PstMg[board.King][k]
 				if c == board.White {
 					score += d
 				} else {
@@ -267,11 +271,11 @@ func abs(x int) int {
 
 // fullTerms adds hard's extra terms for colour c.
 // Long: hard's extra terms, one block each, kept in one pass for speed.
-func fullTerms(b *board.Board, c board.Color, mg, eg *[2]int, attack, attackers int) {
+func fullTerms(b *board.Board, w *Weights, c board.Color, mg, eg *[2]int, attack, attackers int) {
 	them := c ^ 1
 	if board.Count(b.Pieces(c, board.Bishop)) >= 2 {
-		mg[c] += bishopPairMg
-		eg[c] += bishopPairEg
+		mg[c] += w.BishopPairMg
+		eg[c] += w.BishopPairEg
 	}
 	ownPawns, theirPawns := b.Pieces(c, board.Pawn), b.Pieces(them, board.Pawn)
 	for bb := b.Pieces(c, board.Rook); bb != 0; {
@@ -279,11 +283,11 @@ func fullTerms(b *board.Board, c board.Color, mg, eg *[2]int, attack, attackers 
 		file := board.FileA << f
 		switch {
 		case file&(ownPawns|theirPawns) == 0:
-			mg[c] += rookOpenMg
-			eg[c] += rookOpenEg
+			mg[c] += w.RookOpenMg
+			eg[c] += w.RookOpenEg
 		case file&ownPawns == 0:
-			mg[c] += rookHalfMg
-			eg[c] += rookHalfEg
+			mg[c] += w.RookHalfMg
+			eg[c] += w.RookHalfEg
 		}
 	}
 	// Pawn structure.
@@ -293,12 +297,12 @@ func fullTerms(b *board.Board, c board.Color, mg, eg *[2]int, attack, attackers 
 			continue
 		}
 		if n > 1 {
-			mg[c] -= doubledMg * (n - 1)
-			eg[c] -= doubledEg * (n - 1)
+			mg[c] -= w.DoubledMg * (n - 1)
+			eg[c] -= w.DoubledEg * (n - 1)
 		}
 		if ownPawns&adjacentFiles[f] == 0 {
-			mg[c] -= isolatedMg * n
-			eg[c] -= isolatedEg * n
+			mg[c] -= w.IsolatedMg * n
+			eg[c] -= w.IsolatedEg * n
 		}
 	}
 	for bb := ownPawns; bb != 0; {
@@ -312,10 +316,10 @@ func fullTerms(b *board.Board, c board.Color, mg, eg *[2]int, attack, attackers 
 			r = 7 - r
 			stop = s - 8
 		}
-		mg[c] += passedMg[r]
-		eg[c] += passedEg[r]
+		mg[c] += w.PassedMg[r]
+		eg[c] += w.PassedEg[r]
 		if b.PieceAt(stop) == board.NoPiece {
-			eg[c] += passedFree[r]
+			eg[c] += w.PassedFree[r]
 		}
 	}
 	// King safety: shelter and attack on the zone around the king.
@@ -336,20 +340,20 @@ func fullTerms(b *board.Board, c board.Color, mg, eg *[2]int, attack, attackers 
 			}
 			file := board.FileA << f
 			if file&ownPawns == 0 {
-				mg[c] -= shieldOpenFile
+				mg[c] -= w.ShieldOpenFile
 				continue
 			}
 			near := board.Square(int(k) + dir + df)
 			far := board.Square(int(near) + dir)
 			if ownPawns&(board.Bitboard(1)<<near) != 0 {
-				mg[c] += shieldNear
+				mg[c] += w.ShieldNear
 			} else if int(far) >= 0 && int(far) < 64 && ownPawns&(board.Bitboard(1)<<far) != 0 {
-				mg[c] += shieldFar
+				mg[c] += w.ShieldFar
 			}
 		}
 	}
 	if attackers >= 2 {
-		pen := attack * attack * kingAttackScale / 4
+		pen := attack * attack * w.KingAttackScale / 4
 		if pen > kingAttackCap {
 			pen = kingAttackCap
 		}
@@ -425,22 +429,22 @@ func kingDistance(a, b board.Square) int { return max(abs(a.File()-b.File()), ab
 
 // plusTerms adds EvalPlus's terms for colour c; attBy holds every side's
 // attacks by piece type (pawns included).
-func plusTerms(b *board.Board, c board.Color, mg, eg *[2]int, attBy *[2][6]board.Bitboard) {
+func plusTerms(b *board.Board, w *Weights, c board.Color, mg, eg *[2]int, attBy *[2][6]board.Bitboard) {
 	them := c ^ 1
 	pawnAttacks := attBy[c][board.Pawn]
 	minorAttacks := attBy[c][board.Knight] | attBy[c][board.Bishop]
 	for t := board.Knight; t <= board.Queen; t++ {
 		n := board.Count(b.Pieces(them, t) & pawnAttacks)
-		mg[c] += n * threatByPawnMg[t]
-		eg[c] += n * threatByPawnEg[t]
+		mg[c] += n * w.ThreatByPawnMg[t]
+		eg[c] += n * w.ThreatByPawnEg[t]
 		lesser := minorAttacks
 		if t == board.Queen {
 			lesser |= attBy[c][board.Rook]
 		}
 		if t >= board.Rook {
 			n = board.Count(b.Pieces(them, t) & lesser &^ pawnAttacks)
-			mg[c] += n * threatByLesserMg[t]
-			eg[c] += n * threatByLesserEg[t]
+			mg[c] += n * w.ThreatByLesserMg[t]
+			eg[c] += n * w.ThreatByLesserEg[t]
 		}
 	}
 	ownPawns, theirPawns := b.Pieces(c, board.Pawn), b.Pieces(them, board.Pawn)
@@ -455,11 +459,11 @@ func plusTerms(b *board.Board, c board.Color, mg, eg *[2]int, attBy *[2][6]board
 				continue
 			}
 			if t == board.Knight {
-				mg[c] += outpostKnightMg
-				eg[c] += outpostKnightEg
+				mg[c] += w.OutpostKnightMg
+				eg[c] += w.OutpostKnightEg
 			} else {
-				mg[c] += outpostBishopMg
-				eg[c] += outpostBishopEg
+				mg[c] += w.OutpostBishopMg
+				eg[c] += w.OutpostBishopEg
 			}
 		}
 	}
@@ -476,7 +480,7 @@ func plusTerms(b *board.Board, c board.Color, mg, eg *[2]int, attBy *[2][6]board
 		if r < 3 {
 			continue
 		}
-		w := r - 2
-		eg[c] += w * (passerKingFar*min(kingDistance(theirKing, stop), 5) - passerKingNear*min(kingDistance(ownKing, stop), 5))
+		rw := r - 2
+		eg[c] += rw * (w.PasserKingFar*min(kingDistance(theirKing, stop), 5) - w.PasserKingNear*min(kingDistance(ownKing, stop), 5))
 	}
 }
