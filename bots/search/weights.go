@@ -69,5 +69,5 @@ func init() {
 		OutpostBishopMg: outpostBishopMg, OutpostBishopEg: outpostBishopEg,
 		PasserKingFar: passerKingFar, PasserKingNear: passerKingNear,
 	}
-	hardWeights = ruleWeights
+	hardWeights = tunedWeights
 }
