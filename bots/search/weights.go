@@ -39,7 +39,10 @@ type Weights struct {
 // init and read-only afterwards.
 var ruleWeights Weights
 
-// hardWeights is hard's evaluation (EvalFull, EvalPlus), read-only.
+// hardWeights is hard's evaluation (EvalFull, EvalPlus), read-only: the
+// Texel-tuned tunedWeights (weights_tuned.go), fitted from ruleWeights, so
+// the rules in eval.go and pst.go explain its starting point, not its
+// final numbers.
 var hardWeights Weights
 
 // RuleWeights returns a copy of the hand-written weights (the tuner's
