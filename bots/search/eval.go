@@ -310,12 +310,7 @@ func fullTerms(b *board.Board, w *Weights, c board.Color, mg, eg *[2]int, attack
 		if passedMask[c][s]&theirPawns != 0 {
 			continue
 		}
-		r := s.Rank()
-		stop := s + 8
-		if c == board.Black {
-			r = 7 - r
-			stop = s - 8
-		}
+		r, stop := pawnRankStop(c, s)
 		mg[c] += w.PassedMg[r]
 		eg[c] += w.PassedEg[r]
 		if b.PieceAt(stop) == board.NoPiece {
@@ -424,6 +419,15 @@ const (
 	passerKingNear = 2
 )
 
+// pawnRankStop is the relative rank (0 = own first rank) of colour c's
+// pawn on s and its stop square, the square in front of it.
+func pawnRankStop(c board.Color, s board.Square) (int, board.Square) {
+	if c == board.Black {
+		return 7 - s.Rank(), s - 8
+	}
+	return s.Rank(), s + 8
+}
+
 // kingDistance is the Chebyshev distance: the king moves it takes.
 func kingDistance(a, b board.Square) int { return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank())) }
 
@@ -473,10 +477,7 @@ func plusTerms(b *board.Board, w *Weights, c board.Color, mg, eg *[2]int, attBy 
 		if passedMask[c][s]&theirPawns != 0 {
 			continue
 		}
-		r, stop := s.Rank(), s+8
-		if c == board.Black {
-			r, stop = 7-r, s-8
-		}
+		r, stop := pawnRankStop(c, s)
 		if r < 3 {
 			continue
 		}

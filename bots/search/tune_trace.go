@@ -198,10 +198,7 @@ func (t *tracer) traceFull(b *board.Board, c board.Color, attack, attackers int)
 		if passedMask[c][s]&theirPawns != 0 {
 			continue
 		}
-		r, stop := s.Rank(), s+8
-		if c == board.Black {
-			r, stop = 7-r, s-8
-		}
+		r, stop := pawnRankStop(c, s)
 		t.add(&w.PassedMg[r], c, 1)
 		t.add(&w.PassedEg[r], c, 1)
 		if b.PieceAt(stop) == board.NoPiece {
@@ -296,10 +293,7 @@ func (t *tracer) tracePlus(b *board.Board, c board.Color, attBy *[2][6]board.Bit
 		if passedMask[c][s]&theirPawns != 0 {
 			continue
 		}
-		r, stop := s.Rank(), s+8
-		if c == board.Black {
-			r, stop = 7-r, s-8
-		}
+		r, stop := pawnRankStop(c, s)
 		if r < 3 {
 			continue
 		}
