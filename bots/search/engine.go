@@ -210,7 +210,7 @@ func (e *Engine) selectMove(ctx context.Context, pos engine.Position, lim engine
 		}
 	}
 	if e.s == nil {
-		e.s = new(searcher)
+		e.s = &searcher{ec: new(evalCache)}
 	}
 	s := e.s
 	s.b, s.feat, s.kind, s.tt, s.history, s.nodeLimit, s.ctx = b, e.cfg.features, kind, e.tt, e.history, lim.Nodes, ctx

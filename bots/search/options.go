@@ -31,6 +31,10 @@ const (
 	FeatAspiration                      // aspiration windows around the previous iteration's score
 	FeatLMP                             // late-move pruning: late quiet moves skipped near the leaves
 	FeatEvalPlus                        // EvalPlus: threats, outposts, kings' distance to passed pawns (with eval)
+	FeatIIR                             // internal iterative reduction: a node without a hash move is searched a ply shallower
+	FeatQTT                             // transposition table probed in quiescence (cut-offs and the capture to try first)
+	FeatTTEval                          // a table bound on the node's score refines the static evaluation used for pruning
+	FeatSingular                        // singular extensions: a hash move much better than every other is searched a ply deeper
 
 	// AllFeatures is hard's set. EvalPlus passed its SPRT at fixed nodes
 	// (docs/engines.md: +35.5 ± 28.4 Elo) and costs about 1.45× the full
@@ -39,7 +43,8 @@ const (
 	// 100 ms per move (SEE pruning already removes most hopeless captures),
 	// so it stays available only for experiments (WithFeatures).
 	AllFeatures = FeatTT | FeatPVS | FeatNullMove | FeatLMR | FeatKillers | FeatHistory | FeatCheckExt |
-		FeatRepetition | FeatFullEval | FeatSEE | FeatFutility | FeatAspiration | FeatLMP | FeatEvalPlus
+		FeatRepetition | FeatFullEval | FeatSEE | FeatFutility | FeatAspiration | FeatLMP | FeatEvalPlus |
+		FeatIIR | FeatQTT | FeatTTEval | FeatSingular
 )
 
 var featureNames = map[string]Features{
@@ -47,7 +52,8 @@ var featureNames = map[string]Features{
 	"killers": FeatKillers, "history": FeatHistory, "checkext": FeatCheckExt,
 	"repetition": FeatRepetition, "eval": FeatFullEval, "delta": FeatDelta,
 	"see": FeatSEE, "futility": FeatFutility, "aspiration": FeatAspiration,
-	"lmp": FeatLMP, "evalplus": FeatEvalPlus,
+	"lmp": FeatLMP, "evalplus": FeatEvalPlus, "iir": FeatIIR, "qtt": FeatQTT, "tteval": FeatTTEval,
+	"singular": FeatSingular,
 }
 
 // FeatureNames lists the names accepted by ParseFeatures, sorted.

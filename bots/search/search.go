@@ -71,6 +71,22 @@ const (
 	seeQuietMargin   = 60
 )
 
+// iirDepth: internal iterative reduction applies from this depth on (a
+// node four plies from the horizon without a hash move is searched at
+// three); shallower nodes are cheap enough to search in full.
+const iirDepth = 4
+
+// Singular extensions (feature singular) are tried from singularDepth on;
+// the other moves must all fail below the hash move's score less
+// singularMargin centipawns per ply of depth (16 cp at depth 8: a move
+// that clearly stands out, while a margin growing with depth keeps deep
+// nodes from extending on small differences the deeper search sees
+// through).
+const (
+	singularDepth  = 6
+	singularMargin = 2
+)
+
 // Aspiration windows: from depth aspirationDepth on, search first within
 // ±aspirationDelta (a third of a pawn) of the previous score, widening the
 // failing side fourfold on each failure; most iterations stay inside, and
@@ -118,6 +134,7 @@ type searcher struct {
 	tbDepth   int
 	tbHits    int64
 	stack     [maxPly + 1]plyData
+	ec        *evalCache // nil: every evaluation is computed
 }
 
 // plyData is the per-ply scratch space, kept in the searcher so that move
@@ -126,6 +143,10 @@ type plyData struct {
 	ml     board.MoveList
 	scores [board.MaxMoves]int32
 	tried  [board.MaxMoves]board.Move // quiet moves searched so far (history malus)
+	// excluded is the move a singular-extension search leaves out at this
+	// ply (NullMove: none): that search visits the same position without
+	// its hash move and must not cut on, nor overwrite, its table entry.
+	excluded board.Move
 }
 
 func (s *searcher) checkStop() bool {
@@ -147,7 +168,14 @@ func (s *searcher) checkStop() bool {
 	return s.stopped
 }
 
-func (s *searcher) eval() int { return Evaluate(s.b, s.kind) }
+// eval is the static evaluation of the current position, through the eval
+// cache when the searcher has one (the same score either way).
+func (s *searcher) eval() int {
+	if s.ec == nil {
+		return Evaluate(s.b, s.kind)
+	}
+	return s.ec.evaluate(s.b, s.kind)
+}
 
 // scoreMoves assigns ordering scores.
 func (s *searcher) scoreMoves(ml *board.MoveList, scores *[board.MaxMoves]int32, ttMove board.Move, ply int) {
@@ -233,23 +261,35 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 	if ply == 0 {
 		ttMove = s.prevBest
 	}
+	var tte ttEntry
+	ttHit := false
+	excluded := s.stack[ply].excluded
 	if s.tt != nil {
-		if e, ok := s.tt.probe(b.Hash()); ok {
+		if tte, ttHit = s.tt.probe(b.Hash()); ttHit {
 			if ply > 0 {
-				ttMove = e.move
+				ttMove = tte.move
 			}
-			if !pvNode && ply > 0 && int(e.depth) >= depth {
-				sc := scoreFromTT(int(e.score), ply)
-				if e.bound == boundExact || (e.bound == boundLower && sc >= beta) || (e.bound == boundUpper && sc <= alpha) {
+			if !pvNode && ply > 0 && int(tte.depth) >= depth && excluded == board.NullMove {
+				sc := scoreFromTT(int(tte.score), ply)
+				if tte.bound == boundExact || (tte.bound == boundLower && sc >= beta) || (tte.bound == boundUpper && sc <= alpha) {
 					return sc
 				}
 			}
 		}
 	}
+	// Internal iterative reduction: without a hash move the ordering is
+	// poor and the node is probably new to the table; searching it a ply
+	// shallower costs little and the next iteration comes back with a move.
+	if s.feat&FeatIIR != 0 && ply > 0 && depth >= iirDepth && ttMove == board.NullMove && !inCheck && excluded == board.NullMove {
+		depth--
+	}
 
 	staticEval := 0
-	if !inCheck && !pvNode && ply > 0 && s.feat&(FeatNullMove|FeatFutility) != 0 {
+	if !inCheck && !pvNode && ply > 0 && excluded == board.NullMove && s.feat&(FeatNullMove|FeatFutility) != 0 {
 		staticEval = s.eval()
+		if s.feat&FeatTTEval != 0 && ttHit {
+			staticEval = refineEval(staticEval, scoreFromTT(int(tte.score), ply), tte.bound)
+		}
 		if s.feat&FeatFutility != 0 && depth <= rfpDepth && staticEval-rfpMargin*depth >= beta && abs(beta) < mateBound {
 			return staticEval
 		}
@@ -278,6 +318,14 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 		}
 	}
 
+	ext, cut, ok := s.singular(tte, ttHit, ttMove, depth, ply, beta, pvNode)
+	if !ok {
+		return 0
+	}
+	if cut {
+		return beta
+	}
+
 	ml, scores := &s.stack[ply].ml, &s.stack[ply].scores
 	b.GenerateMoves(ml)
 	if ml.N == 0 {
@@ -294,6 +342,9 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 	quiets := 0
 	for i := 0; i < ml.N; i++ {
 		m := pickNext(ml, scores, i)
+		if m == excluded {
+			continue
+		}
 		quiet := !m.IsCapture() && !m.IsPromotion()
 		losing := seePrune && i > 0 && best > -mateBound && s.seeLoses(m, quiet, scores[i], depth)
 		b.Make(m)
@@ -316,7 +367,7 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 		}
 		var sc int
 		if i == 0 {
-			sc = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+			sc = -s.negamax(depth-1+ext, ply+1, -beta, -alpha, true)
 		} else {
 			r := 0
 			if s.feat&FeatLMR != 0 && depth >= 3 && quiet && !inCheck && !givesCheck &&
@@ -367,6 +418,9 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 			}
 		}
 	}
+	if excluded != board.NullMove {
+		return max(best, alpha) // a bound for the singular test only: not stored
+	}
 	if s.tt != nil {
 		bound := boundUpper
 		switch {
@@ -378,6 +432,55 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 		s.tt.store(b.Hash(), bestMove, best, depth, ply, bound)
 	}
 	return best
+}
+
+// singular decides the singular extension at a node (feature singular):
+// when the table's best move tte.move was found good (a lower or exact
+// bound at least depth-3 deep) and every other move fails low against its
+// score less singularMargin·depth in a search of half the depth, the hash
+// move alone holds the position and is searched a ply deeper (ext = 1). If
+// instead that reduced search without it still reaches beta, more than one
+// move beats beta and a node off the principal variation is cut (cut:
+// return beta, "multi-cut"). ok
+// is false when the search was stopped meanwhile.
+func (s *searcher) singular(tte ttEntry, ttHit bool, ttMove board.Move, depth, ply, beta int, pvNode bool) (ext int, cut, ok bool) {
+	if s.feat&FeatSingular == 0 || !ttHit || ply == 0 || depth < singularDepth || ttMove == board.NullMove ||
+		s.stack[ply].excluded != board.NullMove || tte.bound == boundUpper || int(tte.depth) < depth-3 ||
+		ply >= 2*s.depth {
+		return 0, false, true
+	}
+	ttScore := scoreFromTT(int(tte.score), ply)
+	if abs(ttScore) >= mateBound {
+		return 0, false, true
+	}
+	sBeta := ttScore - singularMargin*depth
+	s.stack[ply].excluded = ttMove
+	sc := s.negamax((depth-1)/2, ply, sBeta-1, sBeta, false)
+	s.stack[ply].excluded = board.NullMove
+	switch {
+	case s.stopped:
+		return 0, false, false
+	case sc < sBeta:
+		return 1, false, true
+	case sBeta >= beta && !pvNode:
+		return 0, true, true
+	}
+	return 0, false, true
+}
+
+// refineEval returns the static evaluation ev corrected by a table score
+// sc of the same node: a lower bound above ev, or an upper bound below it,
+// says the search knows better than the evaluation (an exact score always
+// does), so pruning decisions use it instead.
+func refineEval(ev, sc int, bound uint8) int {
+	if abs(sc) >= mateBound {
+		return ev
+	}
+	switch {
+	case bound == boundExact, bound == boundLower && sc > ev, bound == boundUpper && sc < ev:
+		return sc
+	}
+	return ev
 }
 
 // seeLoses reports whether move m (ordering score sc) loses more material
@@ -444,6 +547,17 @@ func (s *searcher) qsearch(ply, alpha, beta int) int {
 	if ply >= maxPly-1 {
 		return s.eval()
 	}
+	ttMove := board.NullMove
+	if s.tt != nil && s.feat&FeatQTT != 0 {
+		// Every stored entry is at least as deep as quiescence (depth 0).
+		if e, ok := s.tt.probe(b.Hash()); ok {
+			sc := scoreFromTT(int(e.score), ply)
+			if beta-alpha == 1 && (e.bound == boundExact || (e.bound == boundLower && sc >= beta) || (e.bound == boundUpper && sc <= alpha)) {
+				return sc
+			}
+			ttMove = e.move
+		}
+	}
 	inCheck := b.InCheck()
 	ml, scores := &s.stack[ply].ml, &s.stack[ply].scores
 	best, stand := -infinity, 0
@@ -461,7 +575,7 @@ func (s *searcher) qsearch(ply, alpha, beta int) int {
 		best = stand
 		b.GenerateCaptures(ml)
 	}
-	s.scoreMoves(ml, scores, board.NullMove, ply)
+	s.scoreMoves(ml, scores, ttMove, ply)
 	for i := 0; i < ml.N; i++ {
 		m := pickNext(ml, scores, i)
 		if !inCheck && s.feat&FeatDelta != 0 && !m.IsPromotion() {
