@@ -36,6 +36,7 @@ type Engine struct {
 	cfg     config
 	tt      *ttable
 	history *[2][64][64]int32
+	corr    *corrHistory
 	s       *searcher // reused between searches (its scratch stack is large)
 	closed  bool
 }
@@ -64,7 +65,7 @@ func newEngine(cfg config, opts []Option) (*Engine, error) {
 			return nil, err
 		}
 	}
-	e := &Engine{cfg: cfg, history: new([2][64][64]int32)}
+	e := &Engine{cfg: cfg, history: new([2][64][64]int32), corr: new(corrHistory)}
 	e.allocTT()
 	return e, nil
 }
@@ -110,6 +111,7 @@ func (e *Engine) NewGame(ctx context.Context) error {
 		e.tt.clear()
 	}
 	*e.history = [2][64][64]int32{}
+	*e.corr = corrHistory{}
 	return ctx.Err()
 }
 
@@ -213,7 +215,7 @@ func (e *Engine) selectMove(ctx context.Context, pos engine.Position, lim engine
 		e.s = &searcher{ec: new(evalCache)}
 	}
 	s := e.s
-	s.b, s.feat, s.kind, s.tt, s.history, s.nodeLimit, s.ctx = b, e.cfg.features, kind, e.tt, e.history, lim.Nodes, ctx
+	s.b, s.feat, s.kind, s.tt, s.history, s.corr, s.nodeLimit, s.ctx = b, e.cfg.features, kind, e.tt, e.history, e.corr, lim.Nodes, ctx
 	s.nodes, s.stopped, s.deadline, s.prevBest, s.iterBest, s.iterScore = 0, false, time.Time{}, board.NullMove, board.NullMove, 0
 	s.killers = [maxPly][2]board.Move{}
 	s.tb, s.tbDepth, s.tbHits = e.cfg.tb, e.cfg.tbDepth, 0

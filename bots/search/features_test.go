@@ -67,7 +67,7 @@ func TestFeaturesTakePart(t *testing.T) {
 		return m
 	}
 	all := search()
-	for _, name := range []string{"iir", "qtt", "tteval", "singular"} {
+	for _, name := range []string{"iir", "qtt", "tteval", "singular", "corrhist"} {
 		t.Run(name, func(t *testing.T) {
 			if m := search(name); m.Nodes == all.Nodes {
 				t.Errorf("without %s: %d nodes, the same as with it", name, m.Nodes)
@@ -131,6 +131,39 @@ func TestSingular(t *testing.T) {
 			}
 			if s.stack[1].excluded != board.NullMove {
 				t.Errorf("excluded move %v left at ply 1", s.stack[1].excluded)
+			}
+		})
+	}
+}
+
+// TestLearnCorrection: which results move the correction history, and how
+// far.
+func TestLearnCorrection(t *testing.T) {
+	cases := []struct {
+		name                 string
+		best, raw, corrected int
+		depth                int
+		lower, upper         bool
+		want                 int32 // entry after one update from zero
+	}{
+		{"exact above", 50, 0, 0, 7, false, false, 50 * corrGrain * 8 / corrScale},
+		{"exact below, deep", -50, 0, 0, 30, false, false, -50 * corrGrain * corrMaxWeight / corrScale},
+		{"cut-off above the evaluation", 50, 0, 0, 7, true, false, 50 * corrGrain * 8 / corrScale},
+		{"cut-off under the evaluation", -100, 0, 0, 7, true, false, 0},
+		{"fail-low under the evaluation", -50, 0, 0, 7, false, true, -50 * corrGrain * 8 / corrScale},
+		{"fail-low above the evaluation", 100, 0, 0, 7, false, true, 0},
+		{"mate", mateScore - 5, 0, 0, 7, false, false, 0},
+		{"tactic clamped", 900, 0, 0, 15, false, false, corrLimit * corrMaxWeight / corrScale},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := &searcher{b: board.New(), feat: AllFeatures, corr: new(corrHistory)}
+			s.learnCorrection(c.best, c.raw, c.corrected, c.depth, c.lower, c.upper)
+			if got := s.corr[board.White][pawnSlot(s.b)]; got != c.want {
+				t.Errorf("entry %d, want %d", got, c.want)
+			}
+			if got := s.correction(); got != int(c.want/corrGrain) {
+				t.Errorf("correction %d, want %d", got, c.want/corrGrain)
 			}
 		})
 	}

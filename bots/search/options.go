@@ -35,6 +35,7 @@ const (
 	FeatQTT                             // transposition table probed in quiescence (cut-offs and the capture to try first)
 	FeatTTEval                          // a table bound on the node's score refines the static evaluation used for pruning
 	FeatSingular                        // singular extensions: a hash move much better than every other is searched a ply deeper
+	FeatCorrHist                        // correction history: the static evaluation corrected by the search's past errors in the same pawn structure
 
 	// AllFeatures is hard's set. EvalPlus passed its SPRT at fixed nodes
 	// (docs/engines.md: +35.5 ± 28.4 Elo) and costs about 1.45× the full
@@ -44,7 +45,7 @@ const (
 	// so it stays available only for experiments (WithFeatures).
 	AllFeatures = FeatTT | FeatPVS | FeatNullMove | FeatLMR | FeatKillers | FeatHistory | FeatCheckExt |
 		FeatRepetition | FeatFullEval | FeatSEE | FeatFutility | FeatAspiration | FeatLMP | FeatEvalPlus |
-		FeatIIR | FeatQTT | FeatTTEval | FeatSingular
+		FeatIIR | FeatQTT | FeatTTEval | FeatSingular | FeatCorrHist
 )
 
 var featureNames = map[string]Features{
@@ -53,7 +54,7 @@ var featureNames = map[string]Features{
 	"repetition": FeatRepetition, "eval": FeatFullEval, "delta": FeatDelta,
 	"see": FeatSEE, "futility": FeatFutility, "aspiration": FeatAspiration,
 	"lmp": FeatLMP, "evalplus": FeatEvalPlus, "iir": FeatIIR, "qtt": FeatQTT, "tteval": FeatTTEval,
-	"singular": FeatSingular,
+	"singular": FeatSingular, "corrhist": FeatCorrHist,
 }
 
 // FeatureNames lists the names accepted by ParseFeatures, sorted.

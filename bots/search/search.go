@@ -119,6 +119,7 @@ type searcher struct {
 	tt        *ttable
 	killers   [maxPly][2]board.Move
 	history   *[2][64][64]int32
+	corr      *corrHistory // nil: no correction history
 	pv        [maxPly][maxPly]board.Move
 	pvLen     [maxPly]int
 	nodes     int64
@@ -284,13 +285,15 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 		depth--
 	}
 
-	staticEval := 0
-	if !inCheck && !pvNode && ply > 0 && excluded == board.NullMove && s.feat&(FeatNullMove|FeatFutility) != 0 {
-		staticEval = s.eval()
+	staticEval, rawEval, evalKnown := 0, 0, false
+	if !inCheck && ply > 0 && excluded == board.NullMove &&
+		(!pvNode && s.feat&(FeatNullMove|FeatFutility) != 0 || s.feat&FeatCorrHist != 0 && s.corr != nil) {
+		rawEval = s.eval()
+		staticEval, evalKnown = rawEval+s.correction(), true
 		if s.feat&FeatTTEval != 0 && ttHit {
 			staticEval = refineEval(staticEval, scoreFromTT(int(tte.score), ply), tte.bound)
 		}
-		if s.feat&FeatFutility != 0 && depth <= rfpDepth && staticEval-rfpMargin*depth >= beta && abs(beta) < mateBound {
+		if !pvNode && s.feat&FeatFutility != 0 && depth <= rfpDepth && staticEval-rfpMargin*depth >= beta && abs(beta) < mateBound {
 			return staticEval
 		}
 	}
@@ -420,6 +423,9 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 	}
 	if excluded != board.NullMove {
 		return max(best, alpha) // a bound for the singular test only: not stored
+	}
+	if evalKnown && (bestMove == board.NullMove || !bestMove.IsCapture() && !bestMove.IsPromotion()) {
+		s.learnCorrection(best, rawEval, staticEval, depth, best >= beta, best <= origAlpha)
 	}
 	if s.tt != nil {
 		bound := boundUpper
