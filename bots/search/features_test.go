@@ -99,17 +99,22 @@ func TestFeaturesTakePart(t *testing.T) {
 func TestSingular(t *testing.T) {
 	cases := []struct {
 		name, fen, move string
+		depth           int
 		score, beta     int
 		pv              bool
 		ext             int
 		cut             bool
 	}{
 		// Rxa1 wins the queen; every other move loses the rook.
-		{"only move", "7k/8/8/8/8/8/8/q2RK3 w - - 0 1", "d1a1", 900, 2000, false, 1, false},
+		{"only move", "7k/8/8/8/8/8/8/q2RK3 w - - 0 1", "d1a1", 8, 900, 2000, false, 1, false},
 		// 1. e4 is one of many moves about as good.
-		{"many moves", board.StartFEN, "e2e4", 30, 2000, false, 0, false},
-		{"many moves above beta", board.StartFEN, "e2e4", 30, -200, false, 0, true},
-		{"many moves above beta on the PV", board.StartFEN, "e2e4", 30, -200, true, 0, false},
+		{"many moves", board.StartFEN, "e2e4", 8, 30, 2000, false, 0, false},
+		{"many moves above beta", board.StartFEN, "e2e4", 8, 30, -200, false, 0, true},
+		{"many moves above beta on the PV", board.StartFEN, "e2e4", 8, 30, -200, true, 0, false},
+		// A queen up, many moves keep the win. The reduced search (depth
+		// 2) has no evaluation of its own and must not prune the other
+		// quiet moves as futile.
+		{"many winning moves", "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e4", 6, 900, 2000, false, 0, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -123,9 +128,9 @@ func TestSingular(t *testing.T) {
 			}
 			s := &searcher{b: b, feat: AllFeatures, kind: EvalPlus, tt: newTT(1), history: new([2][64][64]int32),
 				ctx: context.Background(), depth: 10}
-			const depth = 8
-			tte := ttEntry{key: b.Hash(), move: m, score: int16(c.score), depth: depth, bound: boundLower}
-			ext, cut, ok := s.singular(tte, true, m, depth, 1, c.beta, c.pv)
+			s.tt.store(b.Hash(), m, c.score, c.depth, 1, boundLower) // the reduced search finds it too
+			tte, _ := s.tt.probe(b.Hash())
+			ext, cut, ok := s.singular(tte, true, m, c.depth, 1, c.beta, c.pv)
 			if !ok || ext != c.ext || cut != c.cut {
 				t.Errorf("ext %d, cut %v, ok %v; want ext %d, cut %v", ext, cut, ok, c.ext, c.cut)
 			}

@@ -297,7 +297,7 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 			return staticEval
 		}
 	}
-	futile := s.feat&FeatFutility != 0 && !inCheck && !pvNode && ply > 0 && depth < len(futilityMargin) &&
+	futile := s.feat&FeatFutility != 0 && evalKnown && !pvNode && depth < len(futilityMargin) &&
 		staticEval+futilityMargin[depth] <= alpha && abs(alpha) < mateBound
 
 	// Null-move pruning: if passing the move still leaves us >= beta after a
