@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/outpostchess/outpost/bots/board"
@@ -174,8 +175,9 @@ func (ts *texelSet) fitK(p []float64) float64 {
 
 // ReadTexelEPD reads training positions, one a line: a FEN (4 or 6
 // fields) followed by the result as c9 "1-0"; / "0-1"; / "1/2-1/2"; or
-// as [1.0] / [0.0] / [0.5]. Empty lines and lines starting with # are
-// skipped.
+// in brackets as a White score from 0 to 1 ([1.0], [0.5], [0.6414]: a
+// game result or an expected score). Empty lines and lines starting with
+// # are skipped.
 func ReadTexelEPD(r io.Reader) ([]TexelPosition, error) {
 	var out []TexelPosition
 	sc := bufio.NewScanner(r)
@@ -218,7 +220,14 @@ func parseTexelLine(line string) (TexelPosition, error) {
 	case "1/2-1/2", "0.5":
 		v = 0.5
 	default:
-		return TexelPosition{}, fmt.Errorf("result %q", res)
+		// A bracketed target may be any probability: an engine's
+		// evaluation turned into an expected score (docs/engines.md,
+		// "tuned on Stockfish's evaluations").
+		f, err := strconv.ParseFloat(res, 64)
+		if err != nil || !strings.HasPrefix(line[len(fen):], " [") || !(f >= 0 && f <= 1) {
+			return TexelPosition{}, fmt.Errorf("result %q (want 1-0, 0-1, 1/2-1/2 or a bracketed probability)", res)
+		}
+		v = f
 	}
 	if len(strings.Fields(fen)) == 4 {
 		fen += " 0 1"

@@ -127,16 +127,20 @@ func TestReadTexelEPD(t *testing.T) {
 	in := "# comment\n" +
 		board.StartFEN + " [0.5]\n" +
 		"8/8/4k3/8/8/3QK3/8/8 w - - c9 \"1-0\";\n" +
-		"8/8/4k3/8/8/3QK3/8/8 b - - [0.0]\n"
+		"8/8/4k3/8/8/3QK3/8/8 b - - [0.0]\n" +
+		"8/8/4k3/8/8/3QK3/8/8 w - - 0 1 [0.9731]\n"
 	ps, err := ReadTexelEPD(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ps) != 3 || ps[0].Result != 0.5 || ps[1].Result != 1 || ps[2].Result != 0 || ps[1].FEN != "8/8/4k3/8/8/3QK3/8/8 w - - 0 1" {
+	if len(ps) != 4 || ps[0].Result != 0.5 || ps[1].Result != 1 || ps[2].Result != 0 || ps[3].Result != 0.9731 ||
+		ps[1].FEN != "8/8/4k3/8/8/3QK3/8/8 w - - 0 1" {
 		t.Fatalf("got %+v", ps)
 	}
-	if _, err := ReadTexelEPD(strings.NewReader(board.StartFEN + " [2]\n")); err == nil {
-		t.Error("result 2 accepted")
+	for _, bad := range []string{" [2]", " [-0.1]", " [NaN]", " [0x1p-2]x", ` c9 "0.7";`} {
+		if _, err := ReadTexelEPD(strings.NewReader(board.StartFEN + bad + "\n")); err == nil {
+			t.Errorf("result %q accepted", bad)
+		}
 	}
 }
 
@@ -153,7 +157,7 @@ func FuzzReadTexelEPD(f *testing.F) {
 			if _, err := board.FromFEN(p.FEN); err != nil {
 				t.Fatalf("accepted bad FEN %q: %v", p.FEN, err)
 			}
-			if p.Result != 0 && p.Result != 0.5 && p.Result != 1 {
+			if !(p.Result >= 0 && p.Result <= 1) {
 				t.Fatalf("result %v", p.Result)
 			}
 		}
@@ -243,7 +247,9 @@ func TestTexelExtract(t *testing.T) {
 // TestTexelTune is the developer's tuning step, run only with
 // OUTPOST_TEXEL=positions.epd (OUTPOST_TEXEL_EPOCHS, _LR, _LAMBDA,
 // _FREEZE=comma-separated prefixes optional): it prints the fitted
-// weights as a Go literal.
+// weights as a Go literal. OUTPOST_TEXEL_HOLDOUT=0.2 trains on the first
+// 80% of the positions only and logs the mean squared error on the rest
+// before and after.
 func TestTexelTune(t *testing.T) {
 	name := os.Getenv("OUTPOST_TEXEL")
 	if name == "" {
@@ -271,10 +277,30 @@ func TestTexelTune(t *testing.T) {
 			t.Logf("epoch %d loss %.6f", ep, loss)
 		}
 	}
+	var hold []TexelPosition
+	if f := num("OUTPOST_TEXEL_HOLDOUT"); f > 0 && f < 1 {
+		n := len(ps) - int(f*float64(len(ps)))
+		ps, hold = ps[:n], ps[n:]
+	}
 	w, rep, err := TuneTexel(context.Background(), ps, hardWeights, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%+v", rep)
+	if len(hold) > 0 {
+		t.Logf("hold-out (last %d positions): MSE %.5f with the start weights, %.5f tuned",
+			len(hold), texelLoss(t, hold, hardWeights, rep.K), texelLoss(t, hold, w, rep.K))
+	}
 	fmt.Println(FormatWeights(w))
+}
+
+// texelLoss is the mean squared error of w on ps at sigmoid scale k (a
+// run with every weight frozen).
+func texelLoss(t *testing.T, ps []TexelPosition, w Weights, k float64) float64 {
+	t.Helper()
+	_, rep, err := TuneTexel(context.Background(), ps, w, TuneOptions{K: k, Epochs: 1, Freeze: []string{""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep.LossStart
 }
