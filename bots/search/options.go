@@ -67,10 +67,12 @@ func FeatureNames() []string {
 	return names
 }
 
-// ParseFeatures parses a comma-separated list of feature names ("tt,pvs").
+// ParseFeatures parses a list of feature names separated by commas or
+// plus signs ("tt,pvs", "tt+pvs": the second form fits in an engine spec,
+// whose options are separated by commas: "hard,Disable=iir+qtt").
 func ParseFeatures(s string) (Features, error) {
 	var f Features
-	for _, name := range strings.Split(s, ",") {
+	for _, name := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '+' }) {
 		name = strings.ToLower(strings.TrimSpace(name))
 		if name == "" {
 			continue

@@ -360,6 +360,9 @@ func TestOptionsAndConfigure(t *testing.T) {
 	if err != nil || f != AllFeatures {
 		t.Errorf("features round trip: %v %v", f, err)
 	}
+	if f, err := ParseFeatures(" iir+qtt, lmr "); err != nil || f != FeatIIR|FeatQTT|FeatLMR {
+		t.Errorf(`"iir+qtt, lmr": %s %v`, f, err)
+	}
 	m, _ := NewMedium()
 	if m.Name() != "medium" || h.Name() != "hard" || m.Info().Kind != engine.KindBuiltin {
 		t.Error("names")
