@@ -447,8 +447,8 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 // move alone holds the position and is searched a ply deeper (ext = 1). If
 // instead that reduced search without it still reaches beta, more than one
 // move beats beta and a node off the principal variation is cut (cut:
-// return beta, "multi-cut"). ok
-// is false when the search was stopped meanwhile.
+// return beta, "multi-cut"). ok is false when the search was stopped
+// meanwhile.
 func (s *searcher) singular(tte ttEntry, ttHit bool, ttMove board.Move, depth, ply, beta int, pvNode bool) (ext int, cut, ok bool) {
 	if s.feat&FeatSingular == 0 || !ttHit || ply == 0 || depth < singularDepth || ttMove == board.NullMove ||
 		s.stack[ply].excluded != board.NullMove || tte.bound == boundUpper || int(tte.depth) < depth-3 ||
