@@ -443,8 +443,14 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 	}
 	endedHook := hooks.GameFinished
 	hooks.GameFinished = func(g store.Game) {
-		if opt.Summariser != nil && (!cfg.Summary.Enabled || g.Status == string(lichess.StatusAborted) || g.Status == string(lichess.StatusNoStart)) {
-			gt.gameVoided(g.ID) // no summary will come (as the daemon decides it)
+		// No summary will come for an aborted or unstarted game: it frees
+		// its place. With [summary] enabled = false every game is reported
+		// as it ends (demoHooks), which stops the run before the gate
+		// opens; voiding it first opened the gate early, and under load a
+		// sparring partner challenged again before the run stopped (a
+		// demo of one game played two).
+		if opt.Summariser != nil && cfg.Summary.Enabled && (g.Status == string(lichess.StatusAborted) || g.Status == string(lichess.StatusNoStart)) {
+			gt.gameVoided(g.ID)
 		}
 		if endedHook != nil {
 			endedHook(g)
