@@ -67,7 +67,7 @@ func TestFeaturesTakePart(t *testing.T) {
 		return m
 	}
 	all := search()
-	for _, name := range []string{"iir", "qtt", "tteval", "singular", "corrhist"} {
+	for _, name := range []string{"iir", "qtt", "tteval", "singular", "corrhist", "qcorr", "razor", "lmrcap"} {
 		t.Run(name, func(t *testing.T) {
 			if m := search(name); m.Nodes == all.Nodes {
 				t.Errorf("without %s: %d nodes, the same as with it", name, m.Nodes)
@@ -172,4 +172,68 @@ func TestLearnCorrection(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStandPat: with qcorr, quiescence stands pat on the evaluation plus
+// the correction history, replaced by a table score whose bound says the
+// search knows better, and never on a mate score; without it, on the bare
+// evaluation.
+func TestStandPat(t *testing.T) {
+	b := board.New()
+	ev := Evaluate(b, EvalPlus)
+	const corr = 40
+	cases := []struct {
+		name string
+		feat Features
+		tte  ttEntry
+		hit  bool
+		want int
+	}{
+		{"bare evaluation without qcorr", AllFeatures &^ FeatQCorr, ttEntry{score: 500, bound: boundExact}, true, ev},
+		{"corrected, no table entry", AllFeatures, ttEntry{}, false, ev + corr},
+		{"exact score replaces it", AllFeatures, ttEntry{score: 500, bound: boundExact}, true, 500},
+		{"lower bound above it", AllFeatures, ttEntry{score: 500, bound: boundLower}, true, 500},
+		{"lower bound below it is ignored", AllFeatures, ttEntry{score: -500, bound: boundLower}, true, ev + corr},
+		{"upper bound below it", AllFeatures, ttEntry{score: -500, bound: boundUpper}, true, -500},
+		{"mate score is ignored", AllFeatures, ttEntry{score: mateScore - 3, bound: boundExact}, true, ev + corr},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := &searcher{b: b, feat: c.feat, kind: EvalPlus, corr: new(corrHistory)}
+			s.corr[board.White][pawnSlot(b)] = corr * corrGrain
+			if got := s.standPat(c.tte, c.hit, 0); got != c.want {
+				t.Errorf("stand pat %d, want %d (evaluation %d)", got, c.want, ev)
+			}
+		})
+	}
+}
+
+// TestRazor: a node far below alpha near the leaves is settled by
+// quiescence without its quiet moves: a queen down with nothing to
+// capture, a depth-2 null-window search under alpha costs a handful of
+// nodes with razoring and many more without it (futility pruning off in
+// both, to see razoring alone), and both fail low.
+func TestRazor(t *testing.T) {
+	b, err := board.FromFEN("3qk3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := map[bool]int64{}
+	for _, razor := range []bool{false, true} {
+		feat := AllFeatures &^ (FeatRazor | FeatFutility) // futility alone would also stop early here
+		if razor {
+			feat |= FeatRazor
+		}
+		s := &searcher{b: b, feat: feat, kind: EvalPlus, tt: newTT(1), history: new([2][64][64]int32),
+			corr: new(corrHistory), ctx: context.Background(), depth: 2}
+		sc := s.negamax(2, 1, 0, 1, true)
+		if sc > 0 {
+			t.Errorf("razor %v: score %d, want a fail low (≤ 0)", razor, sc)
+		}
+		nodes[razor] = s.nodes
+	}
+	if nodes[true] >= nodes[false] {
+		t.Errorf("razoring searched %d nodes, without it %d: want fewer", nodes[true], nodes[false])
+	}
+	t.Logf("nodes: %d with razoring, %d without", nodes[true], nodes[false])
 }

@@ -71,6 +71,18 @@ const (
 	seeQuietMargin   = 60
 )
 
+// Razoring (feature razor): at depth <= razorDepth off the principal
+// variation, a node whose static evaluation is more than razorBase +
+// razorMargin·depth below alpha (4.5, 7 and 9.5 pawns at depths 1-3:
+// beyond what futility's 1.5 and 3 pawns already give up on) is settled by
+// a null-window quiescence search: if even the captures cannot lift it to
+// alpha, the node fails low without generating its quiet moves.
+const (
+	razorDepth  = 3
+	razorBase   = 200
+	razorMargin = 250
+)
+
 // iirDepth: internal iterative reduction applies from this depth on (a
 // node four plies from the horizon without a hash move is searched at
 // three); shallower nodes are cheap enough to search in full.
@@ -299,6 +311,16 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 	}
 	futile := s.feat&FeatFutility != 0 && evalKnown && !pvNode && depth < len(futilityMargin) &&
 		staticEval+futilityMargin[depth] <= alpha && abs(alpha) < mateBound
+	if s.feat&FeatRazor != 0 && evalKnown && !pvNode && depth <= razorDepth &&
+		staticEval+razorBase+razorMargin*depth <= alpha && abs(alpha) < mateBound {
+		sc := s.qsearch(ply, alpha, alpha+1)
+		if s.stopped {
+			return 0
+		}
+		if sc <= alpha {
+			return sc
+		}
+	}
 
 	// Null-move pruning: if passing the move still leaves us >= beta after a
 	// reduced search, a real move will too. R = 2 + depth/6 plies (reduce
@@ -373,11 +395,15 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 			sc = -s.negamax(depth-1+ext, ply+1, -beta, -alpha, true)
 		} else {
 			r := 0
-			if s.feat&FeatLMR != 0 && depth >= 3 && quiet && !inCheck && !givesCheck &&
+			lateCapture := s.feat&FeatLMRCaptures != 0 && !quiet && !m.IsPromotion() && scores[i] < orderCapture
+			if s.feat&FeatLMR != 0 && depth >= 3 && (quiet || lateCapture) && !inCheck && !givesCheck &&
 				scores[i] < orderKiller2 {
 				r = lmrTable[min(depth, maxDepth)][min(i, 63)]
 				if pvNode && r > 0 {
 					r-- // be more careful on the principal variation
+				}
+				if s.feat&FeatTTCaptureLMR != 0 && quiet && ttMove != board.NullMove && (ttMove.IsCapture() || ttMove.IsPromotion()) {
+					r++ // the hash move wins material: a late quiet move rarely does better
 				}
 				r = max(0, min(r, depth-2))
 			}
@@ -470,8 +496,26 @@ func (s *searcher) singular(tte ttEntry, ttHit bool, ttMove board.Move, depth, p
 		return 1, false, true
 	case sBeta >= beta && !pvNode:
 		return 0, true, true
+	case s.feat&FeatNegExt != 0 && ttScore >= beta:
+		return -1, false, true
 	}
 	return 0, false, true
+}
+
+// standPat is quiescence's static score of the current position: the
+// evaluation, and with feature qcorr corrected by the correction history and
+// refined by the table's bound tte (when ttHit) the way the main search's
+// pruning uses it, kept clear of mate scores.
+func (s *searcher) standPat(tte ttEntry, ttHit bool, ply int) int {
+	ev := s.eval()
+	if s.feat&FeatQCorr == 0 {
+		return ev
+	}
+	ev += s.correction()
+	if ttHit {
+		ev = refineEval(ev, scoreFromTT(int(tte.score), ply), tte.bound)
+	}
+	return max(-mateBound+1, min(mateBound-1, ev))
 }
 
 // refineEval returns the static evaluation ev corrected by a table score
@@ -520,6 +564,14 @@ func (s *searcher) rememberCutoff(us board.Color, m board.Move, depth, ply int, 
 		return
 	}
 	bonus := int32(depth * depth)
+	if s.feat&FeatHistGravity != 0 {
+		bonus = min(gravityBonus*bonus, gravityBonusMax)
+		s.gravity(us, m, bonus)
+		for _, q := range tried {
+			s.gravity(us, q, -bonus)
+		}
+		return
+	}
 	over := s.addHistory(us, m, bonus)
 	for _, q := range tried {
 		over = s.addHistory(us, q, -bonus) || over
@@ -533,6 +585,30 @@ func (s *searcher) rememberCutoff(us board.Color, m board.Move, depth, ply int, 
 			}
 		}
 	}
+}
+
+// History gravity (feature histgrav): a cut-off's bonus is gravityBonus·d²
+// capped at gravityBonusMax, and each update moves a score toward
+// ±gravityBound by bonus − h·|bonus|/gravityBound, so that a score near the
+// bound changes little and the table never needs halving (a move's recent
+// results outweigh its old ones smoothly).
+const (
+	gravityBonus    = 16
+	gravityBonusMax = 1600
+	gravityBound    = 16384
+)
+
+// gravity applies one history-gravity update of d to m's score.
+func (s *searcher) gravity(us board.Color, m board.Move, d int32) {
+	h := &s.history[us][m.From()][m.To()]
+	*h += d - *h*abs32(d)/gravityBound
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // addHistory adds d to m's history score and reports whether its size
@@ -554,14 +630,16 @@ func (s *searcher) qsearch(ply, alpha, beta int) int {
 		return s.eval()
 	}
 	ttMove := board.NullMove
+	var tte ttEntry
+	ttHit := false
 	if s.tt != nil && s.feat&FeatQTT != 0 {
 		// Every stored entry is at least as deep as quiescence (depth 0).
-		if e, ok := s.tt.probe(b.Hash()); ok {
-			sc := scoreFromTT(int(e.score), ply)
-			if beta-alpha == 1 && (e.bound == boundExact || (e.bound == boundLower && sc >= beta) || (e.bound == boundUpper && sc <= alpha)) {
+		if tte, ttHit = s.tt.probe(b.Hash()); ttHit {
+			sc := scoreFromTT(int(tte.score), ply)
+			if beta-alpha == 1 && (tte.bound == boundExact || (tte.bound == boundLower && sc >= beta) || (tte.bound == boundUpper && sc <= alpha)) {
 				return sc
 			}
-			ttMove = e.move
+			ttMove = tte.move
 		}
 	}
 	inCheck := b.InCheck()
@@ -573,7 +651,7 @@ func (s *searcher) qsearch(ply, alpha, beta int) int {
 			return -mateScore + ply
 		}
 	} else {
-		stand = s.eval()
+		stand = s.standPat(tte, ttHit, ply)
 		if stand >= beta {
 			return stand
 		}
