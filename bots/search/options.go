@@ -39,9 +39,7 @@ const (
 	FeatQCorr                             // quiescence stands pat on the corrected evaluation, refined by a table bound (as the main search prunes on)
 	FeatRazor                             // razoring: a node far below alpha near the leaves is settled by a quiescence search
 	FeatLMRCaptures                       // late-move reductions for captures that lose material by SEE, not only for quiet moves
-	FeatNegExt                            // singular search: a hash move that is not alone but whose score beats beta is searched a ply shallower
-	FeatTTCaptureLMR                      // late quiet moves are reduced a ply more when the hash move is a capture
-	FeatHistGravity                       // history scores move toward a bound (bonus − h·|bonus|/bound) instead of being halved when one grows too large
+	FeatAdaptiveNull                      // null move reduced by 3 + depth/3 + min((eval − beta)/200, 3) instead of 2 + depth/6
 
 	// AllFeatures is hard's set. EvalPlus passed its SPRT at fixed nodes
 	// (docs/engines.md: +35.5 ± 28.4 Elo) and costs about 1.45× the full
@@ -65,7 +63,8 @@ var featureNames = map[string]Features{
 	"see": FeatSEE, "futility": FeatFutility, "aspiration": FeatAspiration,
 	"lmp": FeatLMP, "evalplus": FeatEvalPlus, "iir": FeatIIR, "qtt": FeatQTT, "tteval": FeatTTEval,
 	"singular": FeatSingular, "corrhist": FeatCorrHist, "qcorr": FeatQCorr, "razor": FeatRazor,
-	"lmrcap": FeatLMRCaptures, "negext": FeatNegExt, "ttcaplmr": FeatTTCaptureLMR, "histgrav": FeatHistGravity,
+	"lmrcap":   FeatLMRCaptures,
+	"nmpadapt": FeatAdaptiveNull,
 }
 
 // FeatureNames lists the names accepted by ParseFeatures, sorted.

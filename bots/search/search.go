@@ -329,6 +329,9 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 	if s.feat&FeatNullMove != 0 && nullOK && !inCheck && !pvNode && depth >= 3 && ply > 0 &&
 		nonPawnMaterial(b, b.SideToMove()) > 0 && staticEval >= beta {
 		r := 2 + depth/6
+		if s.feat&FeatAdaptiveNull != 0 {
+			r = 3 + depth/3 + min((staticEval-beta)/200, 3)
+		}
 		b.MakeNull()
 		sc := -s.negamax(depth-1-r, ply+1, -beta, -beta+1, false)
 		b.Unmake()
@@ -401,9 +404,6 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 				r = lmrTable[min(depth, maxDepth)][min(i, 63)]
 				if pvNode && r > 0 {
 					r-- // be more careful on the principal variation
-				}
-				if s.feat&FeatTTCaptureLMR != 0 && quiet && ttMove != board.NullMove && (ttMove.IsCapture() || ttMove.IsPromotion()) {
-					r++ // the hash move wins material: a late quiet move rarely does better
 				}
 				r = max(0, min(r, depth-2))
 			}
@@ -496,8 +496,6 @@ func (s *searcher) singular(tte ttEntry, ttHit bool, ttMove board.Move, depth, p
 		return 1, false, true
 	case sBeta >= beta && !pvNode:
 		return 0, true, true
-	case s.feat&FeatNegExt != 0 && ttScore >= beta:
-		return -1, false, true
 	}
 	return 0, false, true
 }
@@ -564,14 +562,6 @@ func (s *searcher) rememberCutoff(us board.Color, m board.Move, depth, ply int, 
 		return
 	}
 	bonus := int32(depth * depth)
-	if s.feat&FeatHistGravity != 0 {
-		bonus = min(gravityBonus*bonus, gravityBonusMax)
-		s.gravity(us, m, bonus)
-		for _, q := range tried {
-			s.gravity(us, q, -bonus)
-		}
-		return
-	}
 	over := s.addHistory(us, m, bonus)
 	for _, q := range tried {
 		over = s.addHistory(us, q, -bonus) || over
@@ -585,30 +575,6 @@ func (s *searcher) rememberCutoff(us board.Color, m board.Move, depth, ply int, 
 			}
 		}
 	}
-}
-
-// History gravity (feature histgrav): a cut-off's bonus is gravityBonus·d²
-// capped at gravityBonusMax, and each update moves a score toward
-// ±gravityBound by bonus − h·|bonus|/gravityBound, so that a score near the
-// bound changes little and the table never needs halving (a move's recent
-// results outweigh its old ones smoothly).
-const (
-	gravityBonus    = 16
-	gravityBonusMax = 1600
-	gravityBound    = 16384
-)
-
-// gravity applies one history-gravity update of d to m's score.
-func (s *searcher) gravity(us board.Color, m board.Move, d int32) {
-	h := &s.history[us][m.From()][m.To()]
-	*h += d - *h*abs32(d)/gravityBound
-}
-
-func abs32(x int32) int32 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // addHistory adds d to m's history score and reports whether its size
