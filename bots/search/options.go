@@ -16,30 +16,29 @@ type Features uint32
 
 // The optional search features.
 const (
-	FeatTT           Features = 1 << iota // transposition table (probe cutoffs and move ordering)
-	FeatPVS                               // principal variation search (null-window scouting)
-	FeatNullMove                          // null-move pruning
-	FeatLMR                               // late-move reductions
-	FeatKillers                           // killer-move ordering
-	FeatHistory                           // history-heuristic ordering
-	FeatCheckExt                          // check extensions
-	FeatRepetition                        // repetition / fifty-move draws in the tree, game history included
-	FeatFullEval                          // hard's tapered evaluation instead of medium's simple one
-	FeatDelta                             // delta pruning in quiescence search
-	FeatSEE                               // static exchange evaluation: losing captures pruned in quiescence, ordered late
-	FeatFutility                          // reverse futility and futility pruning near the leaves
-	FeatAspiration                        // aspiration windows around the previous iteration's score
-	FeatLMP                               // late-move pruning: late quiet moves skipped near the leaves
-	FeatEvalPlus                          // EvalPlus: threats, outposts, kings' distance to passed pawns (with eval)
-	FeatIIR                               // internal iterative reduction: a node without a hash move is searched a ply shallower
-	FeatQTT                               // transposition table probed in quiescence (cut-offs and the capture to try first)
-	FeatTTEval                            // a table bound on the node's score refines the static evaluation used for pruning
-	FeatSingular                          // singular extensions: a hash move much better than every other is searched a ply deeper
-	FeatCorrHist                          // correction history: the static evaluation corrected by the search's past errors in the same pawn structure
-	FeatQCorr                             // quiescence stands pat on the corrected evaluation, refined by a table bound (as the main search prunes on)
-	FeatRazor                             // razoring: a node far below alpha near the leaves is settled by a quiescence search
-	FeatLMRCaptures                       // late-move reductions for captures that lose material by SEE, not only for quiet moves
-	FeatAdaptiveNull                      // null move reduced by 3 + depth/3 + min((eval − beta)/200, 3) instead of 2 + depth/6
+	FeatTT          Features = 1 << iota // transposition table (probe cutoffs and move ordering)
+	FeatPVS                              // principal variation search (null-window scouting)
+	FeatNullMove                         // null-move pruning
+	FeatLMR                              // late-move reductions
+	FeatKillers                          // killer-move ordering
+	FeatHistory                          // history-heuristic ordering
+	FeatCheckExt                         // check extensions
+	FeatRepetition                       // repetition / fifty-move draws in the tree, game history included
+	FeatFullEval                         // hard's tapered evaluation instead of medium's simple one
+	FeatDelta                            // delta pruning in quiescence search
+	FeatSEE                              // static exchange evaluation: losing captures pruned in quiescence, ordered late
+	FeatFutility                         // reverse futility and futility pruning near the leaves
+	FeatAspiration                       // aspiration windows around the previous iteration's score
+	FeatLMP                              // late-move pruning: late quiet moves skipped near the leaves
+	FeatEvalPlus                         // EvalPlus: threats, outposts, kings' distance to passed pawns (with eval)
+	FeatIIR                              // internal iterative reduction: a node without a hash move is searched a ply shallower
+	FeatQTT                              // transposition table probed in quiescence (cut-offs and the capture to try first)
+	FeatTTEval                           // a table bound on the node's score refines the static evaluation used for pruning
+	FeatSingular                         // singular extensions: a hash move much better than every other is searched a ply deeper
+	FeatCorrHist                         // correction history: the static evaluation corrected by the search's past errors in the same pawn structure
+	FeatQCorr                            // quiescence stands pat on the corrected evaluation, refined by a table bound (as the main search prunes on)
+	FeatRazor                            // razoring: a node far below alpha near the leaves is settled by a quiescence search
+	FeatLMRCaptures                      // late-move reductions for captures that lose material by SEE, not only for quiet moves
 
 	// AllFeatures is hard's set. EvalPlus passed its SPRT at fixed nodes
 	// (docs/engines.md: +35.5 ± 28.4 Elo) and costs about 1.45× the full
@@ -63,8 +62,7 @@ var featureNames = map[string]Features{
 	"see": FeatSEE, "futility": FeatFutility, "aspiration": FeatAspiration,
 	"lmp": FeatLMP, "evalplus": FeatEvalPlus, "iir": FeatIIR, "qtt": FeatQTT, "tteval": FeatTTEval,
 	"singular": FeatSingular, "corrhist": FeatCorrHist, "qcorr": FeatQCorr, "razor": FeatRazor,
-	"lmrcap":   FeatLMRCaptures,
-	"nmpadapt": FeatAdaptiveNull,
+	"lmrcap": FeatLMRCaptures,
 }
 
 // FeatureNames lists the names accepted by ParseFeatures, sorted.

@@ -329,9 +329,6 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 	if s.feat&FeatNullMove != 0 && nullOK && !inCheck && !pvNode && depth >= 3 && ply > 0 &&
 		nonPawnMaterial(b, b.SideToMove()) > 0 && staticEval >= beta {
 		r := 2 + depth/6
-		if s.feat&FeatAdaptiveNull != 0 {
-			r = 3 + depth/3 + min((staticEval-beta)/200, 3)
-		}
 		b.MakeNull()
 		sc := -s.negamax(depth-1-r, ply+1, -beta, -beta+1, false)
 		b.Unmake()
