@@ -18,6 +18,9 @@ func BenchmarkHardSearch(b *testing.B) {
 	b.Run("noevalplus", func(b *testing.B) {
 		benchSearch(b, func() (*Engine, error) { return NewHard(WithHashMB(16), WithoutFeatures("evalplus")) }, 7)
 	})
+	b.Run("net", func(b *testing.B) {
+		benchSearch(b, func() (*Engine, error) { return NewHard(WithHashMB(16), WithFeatures(AllFeatures|FeatNet)) }, 7)
+	})
 }
 
 // BenchmarkMediumSearch is the same for medium (shallower: no pruning).
@@ -53,12 +56,33 @@ func BenchmarkEvaluate(b *testing.B) {
 	for _, k := range []struct {
 		name string
 		kind EvalKind
-	}{{"simple", EvalSimple}, {"full", EvalFull}, {"plus", EvalPlus}} {
+	}{{"simple", EvalSimple}, {"full", EvalFull}, {"plus", EvalPlus}, {"net-scratch", EvalNet}} {
 		b.Run(k.name, func(b *testing.B) {
 			for b.Loop() {
 				Evaluate(bd, k.kind)
 			}
 		})
+	}
+}
+
+// BenchmarkNetUpdate is the learned evaluation as the search pays for it:
+// a move made, the accumulator updated from the parent's and the output
+// computed, the move unmade (compare with BenchmarkEvaluate/plus, which
+// does not include the move).
+func BenchmarkNetUpdate(b *testing.B) {
+	bd, err := board.FromFEN("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := &netStack{net: embeddedNet()}
+	moves := bd.LegalMoves()
+	st.eval(bd, 0)
+	i := 0
+	for b.Loop() {
+		bd.Make(moves[i%len(moves)])
+		st.eval(bd, 1)
+		bd.Unmake()
+		i++
 	}
 }
 

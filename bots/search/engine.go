@@ -211,6 +211,9 @@ func (e *Engine) selectMove(ctx context.Context, pos engine.Position, lim engine
 			kind = EvalPlus
 		}
 	}
+	if e.cfg.features&FeatNet != 0 {
+		kind = EvalNet
+	}
 	if e.s == nil {
 		e.s = &searcher{ec: new(evalCache)}
 	}
@@ -219,6 +222,9 @@ func (e *Engine) selectMove(ctx context.Context, pos engine.Position, lim engine
 	s.nodes, s.stopped, s.deadline, s.prevBest, s.iterBest, s.iterScore = 0, false, time.Time{}, board.NullMove, board.NullMove, 0
 	s.killers = [maxPly][2]board.Move{}
 	s.tb, s.tbDepth, s.tbHits = e.cfg.tb, e.cfg.tbDepth, 0
+	if kind == EvalNet && s.ns == nil {
+		s.ns = &netStack{net: embeddedNet()}
+	}
 	defer func() { s.b, s.ctx = nil, nil }()
 	if s.tt != nil {
 		s.tt.gen++

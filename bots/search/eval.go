@@ -104,6 +104,9 @@ const (
 	// EvalPlus is EvalFull with threats, outposts and the kings' distance
 	// to passed pawns (plusTerms).
 	EvalPlus
+	// EvalNet is the learned evaluation: the embedded feature network
+	// (net.go), trained on Stockfish's scores.
+	EvalNet
 )
 
 // Evaluate returns the static evaluation of b in centipawns from the side to
@@ -112,6 +115,9 @@ const (
 func Evaluate(b *board.Board, kind EvalKind) int {
 	if b.InsufficientMaterial() {
 		return 0
+	}
+	if kind == EvalNet {
+		return embeddedNet().Evaluate(b)
 	}
 	w := &hardWeights
 	if kind == EvalSimple {

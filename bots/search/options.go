@@ -39,6 +39,7 @@ const (
 	FeatQCorr                            // quiescence stands pat on the corrected evaluation, refined by a table bound (as the main search prunes on)
 	FeatRazor                            // razoring: a node far below alpha near the leaves is settled by a quiescence search
 	FeatLMRCaptures                      // late-move reductions for captures that lose material by SEE, not only for quiet moves
+	FeatNet                              // the learned evaluation (EvalNet) instead of the hand-written one
 
 	// AllFeatures is hard's set. EvalPlus passed its SPRT at fixed nodes
 	// (docs/engines.md: +35.5 ± 28.4 Elo) and costs about 1.45× the full
@@ -62,7 +63,7 @@ var featureNames = map[string]Features{
 	"see": FeatSEE, "futility": FeatFutility, "aspiration": FeatAspiration,
 	"lmp": FeatLMP, "evalplus": FeatEvalPlus, "iir": FeatIIR, "qtt": FeatQTT, "tteval": FeatTTEval,
 	"singular": FeatSingular, "corrhist": FeatCorrHist, "qcorr": FeatQCorr, "razor": FeatRazor,
-	"lmrcap": FeatLMRCaptures,
+	"lmrcap": FeatLMRCaptures, "net": FeatNet,
 }
 
 // FeatureNames lists the names accepted by ParseFeatures, sorted.

@@ -148,6 +148,7 @@ type searcher struct {
 	tbHits    int64
 	stack     [maxPly + 1]plyData
 	ec        *evalCache // nil: every evaluation is computed
+	ns        *netStack  // the learned evaluation's accumulators (EvalNet)
 }
 
 // plyData is the per-ply scratch space, kept in the searcher so that move
@@ -181,9 +182,13 @@ func (s *searcher) checkStop() bool {
 	return s.stopped
 }
 
-// eval is the static evaluation of the current position, through the eval
-// cache when the searcher has one (the same score either way).
-func (s *searcher) eval() int {
+// eval is the static evaluation of the current position (at ply), through
+// the eval cache when the searcher has one (the same score either way); the
+// learned evaluation is updated from the previous ply's accumulator.
+func (s *searcher) eval(ply int) int {
+	if s.kind == EvalNet && s.ns != nil {
+		return s.ns.eval(s.b, ply)
+	}
 	if s.ec == nil {
 		return Evaluate(s.b, s.kind)
 	}
@@ -250,7 +255,7 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 			return 0
 		}
 		if ply >= maxPly-1 {
-			return s.eval()
+			return s.eval(ply)
 		}
 		// Mate-distance pruning: no line from here can beat a shorter mate.
 		alpha = max(alpha, -mateScore+ply)
@@ -300,7 +305,7 @@ func (s *searcher) negamax(depth, ply, alpha, beta int, nullOK bool) int {
 	staticEval, rawEval, evalKnown := 0, 0, false
 	if !inCheck && ply > 0 && excluded == board.NullMove &&
 		(!pvNode && s.feat&(FeatNullMove|FeatFutility) != 0 || s.feat&FeatCorrHist != 0 && s.corr != nil) {
-		rawEval = s.eval()
+		rawEval = s.eval(ply)
 		staticEval, evalKnown = rawEval+s.correction(), true
 		if s.feat&FeatTTEval != 0 && ttHit {
 			staticEval = refineEval(staticEval, scoreFromTT(int(tte.score), ply), tte.bound)
@@ -502,7 +507,7 @@ func (s *searcher) singular(tte ttEntry, ttHit bool, ttMove board.Move, depth, p
 // refined by the table's bound tte (when ttHit) the way the main search's
 // pruning uses it, kept clear of mate scores.
 func (s *searcher) standPat(tte ttEntry, ttHit bool, ply int) int {
-	ev := s.eval()
+	ev := s.eval(ply)
 	if s.feat&FeatQCorr == 0 {
 		return ev
 	}
@@ -590,7 +595,7 @@ func (s *searcher) qsearch(ply, alpha, beta int) int {
 	s.nodes++
 	b := s.b
 	if ply >= maxPly-1 {
-		return s.eval()
+		return s.eval(ply)
 	}
 	ttMove := board.NullMove
 	var tte ttEntry

@@ -1,0 +1,244 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/outpostchess/outpost/bots/board"
+)
+
+// randomNet is a network with seeded random weights and biases, so that
+// hidden units sit on both sides of the clamp.
+func randomNet(seed uint64) *Net {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	f := newFloatNet(rng)
+	for i := range f.b1 {
+		f.b1[i] = float32(rng.Float64()*2 - 0.5)
+	}
+	f.b2[0] = 0.1
+	return f.quantise()
+}
+
+// TestNetIncrementalMatchesScratch walks random games depth first, as the
+// search does (moves, null moves and unmakes, castling, en passant and
+// promotions included), and checks that the accumulator stack's score
+// equals the network summed from scratch at every node.
+func TestNetIncrementalMatchesScratch(t *testing.T) {
+	net := randomNet(7)
+	st := &netStack{net: net}
+	rng := rand.New(rand.NewPCG(3, 4))
+	checked := 0
+	var walk func(b *board.Board, ply, depth int)
+	walk = func(b *board.Board, ply, depth int) {
+		got, want := st.eval(b, ply), net.Evaluate(b)
+		if got != want {
+			t.Fatalf("%s at ply %d: incremental %d, from scratch %d", b.FEN(), ply, got, want)
+		}
+		checked++
+		moves := b.LegalMoves()
+		if depth == 0 || len(moves) == 0 {
+			return
+		}
+		if !b.InCheck() && rng.IntN(8) == 0 {
+			b.MakeNull()
+			walk(b, ply+1, depth-1)
+			b.Unmake()
+		}
+		for range 2 {
+			b.Make(moves[rng.IntN(len(moves))])
+			walk(b, ply+1, depth-1)
+			b.Unmake()
+		}
+	}
+	for _, fen := range []string{
+		board.StartFEN,
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", // castling both ways
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",                            // en passant
+		"n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",                              // promotions
+	} {
+		b, err := board.FromFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 20 {
+			walk(b, 0, 6)
+			// The next walk starts from a slot holding another position:
+			// the diff or a refresh must still give the exact score.
+			b.Make(b.LegalMoves()[rng.IntN(len(b.LegalMoves()))])
+			if !b.HasLegalMoves() {
+				break
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d nodes checked", checked)
+	}
+}
+
+// TestNetSymmetric checks that a position and its colour-flipped mirror
+// (the same position for the other side) score the same: both views share
+// the weights.
+func TestNetSymmetric(t *testing.T) {
+	net := randomNet(11)
+	for _, pair := range [][2]string{
+		{"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3"},
+		{"8/8/4k3/8/2R5/8/3K4/8 w - - 0 1", "8/3k4/8/2r5/8/4K3/8/8 b - - 0 1"},
+	} {
+		a, err := board.FromFEN(pair[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := board.FromFEN(pair[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x, y := net.Evaluate(a), net.Evaluate(b); x != y {
+			t.Errorf("%s scores %d, its mirror %d", pair[0], x, y)
+		}
+	}
+}
+
+func TestParseNet(t *testing.T) {
+	net := randomNet(5)
+	data, err := net.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseNet(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *back != *net {
+		t.Fatal("round trip changed the network")
+	}
+	wrongWidth := bytes.Clone(data)
+	wrongWidth[len(netMagic)] = 32
+	for name, bad := range map[string][]byte{
+		"empty":       nil,
+		"magic":       append([]byte("OPNET9\x00\x00"), data[8:]...),
+		"width":       wrongWidth,
+		"truncated":   data[:len(data)-1],
+		"trailing":    append(bytes.Clone(data), 0),
+		"header only": data[:len(netMagic)+4],
+	} {
+		if _, err := ParseNet(bad); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func FuzzParseNet(f *testing.F) {
+	data, _ := randomNet(1).MarshalBinary()
+	f.Add(data)
+	f.Add([]byte(netMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n, err := ParseNet(data)
+		if err != nil {
+			return
+		}
+		again, err := n.MarshalBinary()
+		if err != nil || !bytes.Equal(again, data) {
+			t.Fatal("a parsed network does not write back to the same bytes")
+		}
+	})
+}
+
+// TestTrainNetLearnsMaterial trains on positions labelled with a material
+// count and checks that the hold-out error falls well below the untrained
+// network's and that the quantised network ranks material as the labels do.
+func TestTrainNetLearnsMaterial(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	value := [6]int{100, 300, 300, 500, 900, 0}
+	var samples []NetSample
+	var boards []*board.Board
+	var labels []int
+	for len(samples) < 6000 {
+		b := board.New()
+		for ply := 0; ply < 80 && b.HasLegalMoves(); ply++ {
+			moves := b.LegalMoves()
+			b.Make(moves[rng.IntN(len(moves))])
+			// One position in eight: neighbours in a game are near copies.
+			if ply < 6 || b.InsufficientMaterial() || rng.IntN(8) != 0 {
+				continue
+			}
+			cp := 0
+			for sq := range 64 {
+				if p := b.PieceAt(board.Square(sq)); p != board.NoPiece {
+					v := value[p.Type()]
+					if p.Color() != b.SideToMove() {
+						v = -v
+					}
+					cp += v
+				}
+			}
+			s, err := NewNetSample(b, cp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			samples = append(samples, s)
+			boards, labels = append(boards, b.Clone()), append(labels, cp)
+		}
+	}
+	train, hold := samples[:5000], samples[5000:]
+	var first, last float64
+	net, err := TrainNet(context.Background(), train, hold, TrainOptions{Epochs: 30, Batch: 128, LearningRate: 0.01, Seed: 1,
+		Progress: func(ep int, _, h float64) {
+			if ep == 1 {
+				first = h
+			}
+			last = h
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	untrained := newFloatNet(rand.New(rand.NewPCG(1, 0x6f7574706f7374))).meanLoss(hold)
+	t.Logf("hold-out MSE: untrained %.5f, after epoch 1 %.5f, after 30 %.5f", untrained, first, last)
+	if last > untrained/4 {
+		t.Fatalf("hold-out MSE %.5f, untrained %.5f: the network did not learn material", last, untrained)
+	}
+	// The quantised network must agree on who is ahead wherever a minor
+	// piece or more separates the sides.
+	agree, clear := 0, 0
+	for i := 5000; i < len(boards); i++ {
+		if abs(labels[i]) < 300 {
+			continue
+		}
+		clear++
+		if (net.Evaluate(boards[i]) > 0) == (labels[i] > 0) {
+			agree++
+		}
+	}
+	if clear < 100 || agree < clear*9/10 {
+		t.Fatalf("the quantised network agrees on the leader in %d of %d clear hold-out positions", agree, clear)
+	}
+}
+
+// TestEmbeddedNet checks that the committed network parses and judges
+// plain positions as any chess player would: the start about level, a
+// queen up clearly winning for either side to move, a bare-king draw 0.
+func TestEmbeddedNet(t *testing.T) {
+	net := embeddedNet()
+	for _, c := range []struct {
+		fen    string
+		lo, hi int
+	}{
+		{board.StartFEN, -60, 60},
+		{"rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 500, 3000}, // White a queen up, to move
+		{"rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3", -3000, -500},
+		{"8/8/4k3/8/8/3K4/8/8 w - - 0 1", 0, 0},
+		{"8/8/4k3/8/8/3K4/4R3/8 b - - 0 1", -3000, -300}, // Black faces a rook
+	} {
+		b, err := board.FromFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := net.Evaluate(b); got < c.lo || got > c.hi {
+			t.Errorf("%s: %d cp, want %d..%d", c.fen, got, c.lo, c.hi)
+		}
+		if got, want := Evaluate(b, EvalNet), net.Evaluate(b); got != want {
+			t.Errorf("%s: Evaluate(EvalNet) %d, the network %d", c.fen, got, want)
+		}
+	}
+}
