@@ -28,6 +28,12 @@ type evalCacheEntry struct {
 
 // evaluate returns Evaluate(b, kind), from the cache when it holds b.
 func (c *evalCache) evaluate(b *board.Board, kind EvalKind) int {
+	return c.evaluateWith(b, kind, func() int { return Evaluate(b, kind) })
+}
+
+// evaluateWith returns the cached evaluation of b by kind, or compute's
+// (which must equal Evaluate(b, kind)) stored for next time.
+func (c *evalCache) evaluateWith(b *board.Board, kind EvalKind, compute func() int) int {
 	if c.kind != kind {
 		c.reset(kind)
 	}
@@ -36,7 +42,7 @@ func (c *evalCache) evaluate(b *board.Board, kind EvalKind) int {
 	if e.valid && e.key == key {
 		return int(e.score)
 	}
-	sc := Evaluate(b, kind)
+	sc := compute()
 	*e = evalCacheEntry{key: key, score: int32(sc), valid: true}
 	return sc
 }

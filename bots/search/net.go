@@ -195,7 +195,7 @@ func (n *Net) Evaluate(b *board.Board) int {
 	var a netAcc
 	mb := b.Mailbox()
 	n.refresh(&a, &mb)
-	return n.output(&a, b.SideToMove())
+	return Evaluate(b, EvalPlus) + n.output(&a, b.SideToMove())
 }
 
 // netStack keeps one accumulator per ply of the search. A node's
@@ -226,34 +226,75 @@ func (st *netStack) eval(b *board.Board, ply int) int {
 	if ply > 0 && st.slots[ply-1].ok {
 		src = &st.slots[ply-1]
 	}
-	if !src.ok || diffCount(&src.mb, &mb) > netMaxDiff {
+	if !src.ok || !st.update(dst, src, &mb) {
 		st.net.refresh(&dst.acc, &mb)
-	} else {
-		if src != dst {
-			dst.acc = src.acc
+	}
+	dst.mb, dst.ok = mb, true
+	return Evaluate(b, EvalPlus) + st.net.output(&dst.acc, b.SideToMove())
+}
+
+// update derives dst's accumulator from src's for the position mb, or
+// reports false when more than netMaxDiff squares differ. A quiet move (one
+// piece off a square, one on) and a capture (two off, one on) are summed
+// in one pass per view with the copy from src; anything else (castling,
+// en passant, a far position) by copy and one pass per change.
+func (st *netStack) update(dst, src *netSlot, mb *[64]board.Piece) bool {
+	var off, on [netMaxDiff]int // features (White's view; Black's is derived per view below)
+	var offP, onP [netMaxDiff]board.Piece
+	var offS, onS [netMaxDiff]board.Square
+	nOff, nOn, changed := 0, 0, 0
+	for sq := range mb {
+		old, cur := src.mb[sq], mb[sq]
+		if old == cur {
+			continue
 		}
-		for sq := range mb {
-			if old, cur := src.mb[sq], mb[sq]; old != cur {
-				if old != board.NoPiece {
-					st.net.sub(&dst.acc, old, board.Square(sq))
+		if changed++; changed > netMaxDiff {
+			return false
+		}
+		if old != board.NoPiece {
+			offP[nOff], offS[nOff] = old, board.Square(sq)
+			nOff++
+		}
+		if cur != board.NoPiece {
+			onP[nOn], onS[nOn] = cur, board.Square(sq)
+			nOn++
+		}
+	}
+	n := st.net
+	for v := board.White; v <= board.Black; v++ {
+		for k := range nOff {
+			off[k] = netFeature(v, offP[k], offS[k])
+		}
+		for k := range nOn {
+			on[k] = netFeature(v, onP[k], onS[k])
+		}
+		d, s := &dst.acc.v[v], &src.acc.v[v]
+		switch {
+		case nOff == 1 && nOn == 1:
+			a, r := &n.w1[on[0]], &n.w1[off[0]]
+			for i := range netHidden {
+				d[i] = s[i] + int32(a[i]) - int32(r[i])
+			}
+		case nOff == 2 && nOn == 1:
+			a, r1, r2 := &n.w1[on[0]], &n.w1[off[0]], &n.w1[off[1]]
+			for i := range netHidden {
+				d[i] = s[i] + int32(a[i]) - int32(r1[i]) - int32(r2[i])
+			}
+		default:
+			*d = *s
+			for k := range nOff {
+				r := &n.w1[off[k]]
+				for i := range netHidden {
+					d[i] -= int32(r[i])
 				}
-				if cur != board.NoPiece {
-					st.net.add(&dst.acc, cur, board.Square(sq))
+			}
+			for k := range nOn {
+				a := &n.w1[on[k]]
+				for i := range netHidden {
+					d[i] += int32(a[i])
 				}
 			}
 		}
 	}
-	dst.mb, dst.ok = mb, true
-	return st.net.output(&dst.acc, b.SideToMove())
-}
-
-// diffCount is the number of squares whose content differs.
-func diffCount(a, b *[64]board.Piece) int {
-	n := 0
-	for i := range a {
-		if a[i] != b[i] {
-			n++
-		}
-	}
-	return n
+	return true
 }

@@ -192,7 +192,8 @@ func TestNetTrain(t *testing.T) {
 		hold = int(v * float64(len(samples)))
 	}
 	lr, _ := strconv.ParseFloat(os.Getenv("OUTPOST_NET_LR"), 64)
-	opts := TrainOptions{Epochs: envInt("OUTPOST_NET_EPOCHS", 0), Batch: envInt("OUTPOST_NET_BATCH", 0), LearningRate: lr, Seed: seed,
+	wd, _ := strconv.ParseFloat(os.Getenv("OUTPOST_NET_DECAY"), 64)
+	opts := TrainOptions{Epochs: envInt("OUTPOST_NET_EPOCHS", 0), Batch: envInt("OUTPOST_NET_BATCH", 0), LearningRate: lr, WeightDecay: wd, Seed: seed,
 		Progress: func(ep int, train, holdOut float64) {
 			t.Logf("epoch %d: train MSE %.6f, hold-out %.6f", ep, train, holdOut)
 		}}

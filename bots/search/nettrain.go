@@ -16,6 +16,7 @@ type NetSample struct {
 	stm, nstm [32]uint16 // input indices seen by the side to move and by the other side
 	n         uint8      // pieces on the board (entries used in stm and nstm)
 	Target    float32    // win probability, sigmoid(cp / netScale)
+	base      float32    // the hand-written evaluation (EvalPlus) in logit units: the network learns the rest
 }
 
 // NewNetSample builds a sample of b scored cp centipawns for the side to
@@ -36,6 +37,7 @@ func NewNetSample(b *board.Board, cp int) (NetSample, error) {
 		s.n++
 	}
 	s.Target = float32(logistic(float64(cp) / netScale))
+	s.base = float32(Evaluate(b, EvalPlus)) / netScale
 	return s, nil
 }
 
@@ -44,6 +46,7 @@ type TrainOptions struct {
 	Epochs       int     // passes over the samples (default 30)
 	Batch        int     // samples per Adam step (default 16384)
 	LearningRate float64 // Adam's step (default 0.001), divided by 10 over the last third of the epochs
+	WeightDecay  float64 // decoupled weight decay per step, times the learning rate (AdamW); 0: none
 	Seed         uint64  // initial weights and shuffling
 	// Progress, when set, is called after each epoch with the mean
 	// squared error on the training samples and on holdOut.
@@ -104,7 +107,7 @@ func TrainNet(ctx context.Context, samples, holdOut []NetSample, opts TrainOptio
 			for _, i := range batch {
 				loss += net.backward(&samples[i], grad)
 			}
-			opt.step(net, grad, lr)
+			opt.step(net, grad, lr, opts.WeightDecay)
 		}
 		if opts.Progress != nil {
 			opts.Progress(ep, loss/float64(len(samples)), net.meanLoss(holdOut))
@@ -149,7 +152,7 @@ func (f *floatNet) forward(s *NetSample, hs, hn *[netHidden]float32) float32 {
 // error.
 func (f *floatNet) backward(s *NetSample, g *floatNet) float64 {
 	var hs, hn [netHidden]float32
-	p := float32(logistic(float64(f.forward(s, &hs, &hn))))
+	p := float32(logistic(float64(s.base + f.forward(s, &hs, &hn))))
 	diff := p - s.Target
 	d := 2 * diff * p * (1 - p)
 	g.b2[0] += d
@@ -184,7 +187,7 @@ func (f *floatNet) meanLoss(samples []NetSample) float64 {
 	var sum float64
 	var hs, hn [netHidden]float32
 	for i := range samples {
-		p := float32(logistic(float64(f.forward(&samples[i], &hs, &hn))))
+		p := float32(logistic(float64(samples[i].base + f.forward(&samples[i], &hs, &hn))))
 		d := float64(p - samples[i].Target)
 		sum += d * d
 	}
@@ -232,7 +235,7 @@ func newNetAdam(params [][]float32) *netAdam {
 
 // step moves net against the gradient g (a batch's sum: Adam's step does
 // not depend on the gradient's scale) by learning rate lr.
-func (a *netAdam) step(net, g *floatNet, lr float64) {
+func (a *netAdam) step(net, g *floatNet, lr, decay float64) {
 	const b1, b2, eps = 0.9, 0.999, 1e-8
 	a.t++
 	c1 := 1 - math.Pow(b1, float64(a.t))
@@ -244,7 +247,7 @@ func (a *netAdam) step(net, g *floatNet, lr float64) {
 			x := float64(gr[i])
 			m[i] = float32(b1*float64(m[i]) + (1-b1)*x)
 			v[i] = float32(b2*float64(v[i]) + (1-b2)*x*x)
-			p[i] -= float32(lr * (float64(m[i]) / c1) / (math.Sqrt(float64(v[i])/c2) + eps))
+			p[i] -= float32(lr*(float64(m[i])/c1)/(math.Sqrt(float64(v[i])/c2)+eps) + lr*decay*float64(p[i]))
 		}
 	}
 }

@@ -187,7 +187,10 @@ func (s *searcher) checkStop() bool {
 // learned evaluation is updated from the previous ply's accumulator.
 func (s *searcher) eval(ply int) int {
 	if s.kind == EvalNet && s.ns != nil {
-		return s.ns.eval(s.b, ply)
+		if s.ec == nil {
+			return s.ns.eval(s.b, ply)
+		}
+		return s.ec.evaluateWith(s.b, s.kind, func() int { return s.ns.eval(s.b, ply) })
 	}
 	if s.ec == nil {
 		return Evaluate(s.b, s.kind)
