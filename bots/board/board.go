@@ -48,10 +48,6 @@ func (b *Board) Hash() uint64 { return b.hash }
 // PieceAt returns the piece on s, or NoPiece.
 func (b *Board) PieceAt(s Square) Piece { return b.sq[s] }
 
-// Mailbox returns the content of every square (NoPiece where empty), a
-// 64-byte copy: comparing two of them finds the squares a move changed.
-func (b *Board) Mailbox() [64]Piece { return b.sq }
-
 // Pieces returns the bitboard of colour c's pieces of type t.
 func (b *Board) Pieces(c Color, t PieceType) Bitboard { return b.pieces[c][t] }
 

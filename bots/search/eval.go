@@ -104,8 +104,8 @@ const (
 	// EvalPlus is EvalFull with threats, outposts and the kings' distance
 	// to passed pawns (plusTerms).
 	EvalPlus
-	// EvalNet is the learned evaluation: the embedded feature network
-	// (net.go), trained on Stockfish's scores.
+	// EvalNet is the learned evaluation: EvalPlus corrected by the
+	// embedded feature network (net.go), trained on Stockfish's scores.
 	EvalNet
 )
 

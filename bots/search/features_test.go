@@ -67,7 +67,7 @@ func TestFeaturesTakePart(t *testing.T) {
 		return m
 	}
 	all := search()
-	for _, name := range []string{"iir", "qtt", "tteval", "singular", "corrhist", "qcorr", "razor", "lmrcap"} {
+	for _, name := range []string{"iir", "qtt", "tteval", "singular", "corrhist", "qcorr", "razor", "lmrcap", "net"} {
 		t.Run(name, func(t *testing.T) {
 			if m := search(name); m.Nodes == all.Nodes {
 				t.Errorf("without %s: %d nodes, the same as with it", name, m.Nodes)

@@ -10,20 +10,23 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 )
 
-// The learned evaluation (feature net, EvalNet) is a two-layer network in
-// the shape engines call "768 → N×2 → 1": every (colour, piece type,
-// square) is an input, seen from both sides; each side's view goes through
-// the same first layer into netHidden units, and the output layer reads the
-// side to move's units and then the other side's. The first layer is
-// summed incrementally as moves change squares (netStack), so a node costs
-// a few dozen additions instead of the hand-written evaluation's pass over
-// every piece.
+// The learned evaluation (feature net, EvalNet) is EvalPlus plus a
+// correction computed by a two-layer network in the shape engines call
+// "768 → N×2 → 1": every (colour, piece type, square) is an input, seen
+// from both sides; each side's view goes through the same first layer into
+// netHidden units, and the output layer reads the side to move's units and
+// then the other side's. It was trained on Stockfish's scores of quiet
+// positions with EvalPlus as the starting point and a strong weight decay,
+// so it only says what the hand-written terms miss (docs/engines.md,
+// "Learned evaluation": a network standing alone, trained on the same
+// data, lost 150 Elo — too little data for a whole evaluation). The first
+// layer is summed incrementally as moves change squares (netStack).
 const (
 	netInputs = 768 // 2 colours (own, other) × 6 piece types × 64 squares
 	// netHidden is the width of one side's hidden layer. 64 units keep the
 	// first layer at 96 KiB (fits a core's L2 cache) and an update at 128
-	// additions per changed square; it is what ~10^6 training positions
-	// support without overfitting (docs/engines.md, "Learned evaluation").
+	// additions per changed square (docs/engines.md, "Learned evaluation",
+	// has the cost; 32 is untried).
 	netHidden = 64
 	// netQA is the first layer's fixed-point scale: weights, biases and
 	// the hidden activations' clamp [0, 1] are stored times 255.
@@ -144,18 +147,30 @@ func netFeature(view board.Color, p board.Piece, sq board.Square) int {
 	return rel*384 + int(p.Type())*64 + int(sq)
 }
 
-// refresh sums a from scratch for the position mb.
-func (n *Net) refresh(a *netAcc, mb *[64]board.Piece) {
+// refresh sums a from scratch for the position whose pieces are bb
+// (netPieces).
+func (n *Net) refresh(a *netAcc, bb *[12]board.Bitboard) {
 	for v := range a.v {
 		for i := range a.v[v] {
 			a.v[v][i] = int32(n.b1[i])
 		}
 	}
-	for sq, p := range mb {
-		if p != board.NoPiece {
-			n.add(a, p, board.Square(sq))
+	for p, set := range bb {
+		for set != 0 {
+			n.add(a, board.Piece(p), board.PopLSB(&set))
 		}
 	}
+}
+
+// netPieces is b's bitboard of each piece (indexed by board.Piece).
+func netPieces(b *board.Board) [12]board.Bitboard {
+	var bb [12]board.Bitboard
+	for c := board.White; c <= board.Black; c++ {
+		for t := board.Pawn; t <= board.King; t++ {
+			bb[board.MakePiece(c, t)] = b.Pieces(c, t)
+		}
+	}
+	return bb
 }
 
 // add puts piece p on sq into both views of a.
@@ -167,16 +182,7 @@ func (n *Net) add(a *netAcc, p board.Piece, sq board.Square) {
 	}
 }
 
-// sub takes piece p on sq out of both views of a.
-func (n *Net) sub(a *netAcc, p board.Piece, sq board.Square) {
-	w, b := &n.w1[netFeature(board.White, p, sq)], &n.w1[netFeature(board.Black, p, sq)]
-	for i := range netHidden {
-		a.v[board.White][i] -= int32(w[i])
-		a.v[board.Black][i] -= int32(b[i])
-	}
-}
-
-// output is the network's score in centipawns for side stm to move.
+// output is the network's correction in centipawns for side stm to move.
 func (n *Net) output(a *netAcc, stm board.Color) int {
 	us, them := &a.v[stm], &a.v[stm^1]
 	sum := n.b2
@@ -186,80 +192,82 @@ func (n *Net) output(a *netAcc, stm board.Color) int {
 	return int(sum) * netScale / (netQA * netQB)
 }
 
-// Evaluate returns the network's score of b in centipawns for the side to
-// move, summed from scratch (0 when neither side can mate, as Evaluate).
+// Evaluate returns EvalPlus's score of b plus the network's correction, in
+// centipawns for the side to move, summed from scratch (0 when neither
+// side can mate, as Evaluate).
 func (n *Net) Evaluate(b *board.Board) int {
 	if b.InsufficientMaterial() {
 		return 0
 	}
 	var a netAcc
-	mb := b.Mailbox()
-	n.refresh(&a, &mb)
+	bb := netPieces(b)
+	n.refresh(&a, &bb)
 	return Evaluate(b, EvalPlus) + n.output(&a, b.SideToMove())
 }
 
 // netStack keeps one accumulator per ply of the search. A node's
 // accumulator is derived from its parent's by the squares whose content
 // differs (any move — castling, en passant, promotion, a null move — is
-// just changed squares), or from whatever the slot held when the parent's
-// slot is empty; too many differences mean a refresh. The result never
-// depends on which slot it started from, only the cost does.
+// just changed squares, found by comparing the pieces' bitboards), or from
+// whatever the slot held when the parent's slot is empty; too many
+// differences mean a refresh. The result never depends on which slot it
+// started from, only the cost does.
 type netStack struct {
 	net   *Net
 	slots [maxPly + 1]netSlot
 }
 
 type netSlot struct {
-	mb  [64]board.Piece
+	bb  [12]board.Bitboard // the position the accumulator sums
 	acc netAcc
 	ok  bool
 }
 
-// eval returns the network's score of b, the position at ply.
+// eval returns EvalPlus's score of b, the position at ply, plus the
+// network's correction.
 func (st *netStack) eval(b *board.Board, ply int) int {
 	if b.InsufficientMaterial() {
 		return 0
 	}
-	mb := b.Mailbox()
+	bb := netPieces(b)
 	dst := &st.slots[ply]
 	src := dst
 	if ply > 0 && st.slots[ply-1].ok {
 		src = &st.slots[ply-1]
 	}
-	if !src.ok || !st.update(dst, src, &mb) {
-		st.net.refresh(&dst.acc, &mb)
+	if !src.ok || !st.update(dst, src, &bb) {
+		st.net.refresh(&dst.acc, &bb)
 	}
-	dst.mb, dst.ok = mb, true
+	dst.bb, dst.ok = bb, true
 	return Evaluate(b, EvalPlus) + st.net.output(&dst.acc, b.SideToMove())
 }
 
-// update derives dst's accumulator from src's for the position mb, or
-// reports false when more than netMaxDiff squares differ. A quiet move (one
-// piece off a square, one on) and a capture (two off, one on) are summed
-// in one pass per view with the copy from src; anything else (castling,
-// en passant, a far position) by copy and one pass per change.
-func (st *netStack) update(dst, src *netSlot, mb *[64]board.Piece) bool {
-	var off, on [netMaxDiff]int // features (White's view; Black's is derived per view below)
+// update derives dst's accumulator from src's for the position bb, or
+// reports false when more than netMaxDiff pieces left or reached a square.
+// A quiet move (one piece off a square, one on) and a capture (two off,
+// one on) are summed in one pass per view with the copy from src;
+// anything else (castling, en passant, a far position) by copy and one
+// pass per change.
+func (st *netStack) update(dst, src *netSlot, bb *[12]board.Bitboard) bool {
 	var offP, onP [netMaxDiff]board.Piece
 	var offS, onS [netMaxDiff]board.Square
-	nOff, nOn, changed := 0, 0, 0
-	for sq := range mb {
-		old, cur := src.mb[sq], mb[sq]
-		if old == cur {
+	nOff, nOn := 0, 0
+	for p := range bb {
+		x := src.bb[p] ^ bb[p]
+		if x == 0 {
 			continue
 		}
-		if changed++; changed > netMaxDiff {
+		if nOff+nOn+board.Count(x) > netMaxDiff {
 			return false
 		}
-		if old != board.NoPiece {
-			offP[nOff], offS[nOff] = old, board.Square(sq)
-			nOff++
+		for off := src.bb[p] & x; off != 0; nOff++ {
+			offP[nOff], offS[nOff] = board.Piece(p), board.PopLSB(&off)
 		}
-		if cur != board.NoPiece {
-			onP[nOn], onS[nOn] = cur, board.Square(sq)
-			nOn++
+		for on := bb[p] & x; on != 0; nOn++ {
+			onP[nOn], onS[nOn] = board.Piece(p), board.PopLSB(&on)
 		}
 	}
+	var off, on [netMaxDiff]int // input indices in the view being updated
 	n := st.net
 	for v := board.White; v <= board.Black; v++ {
 		for k := range nOff {

@@ -66,8 +66,10 @@ func (f *floatNet) params() [][]float32 {
 }
 
 // TrainNet fits a network to samples by minimising the squared error
-// between sigmoid(output) and each sample's target, with Adam over
-// mini-batches, and returns it quantised. holdOut is only measured.
+// between sigmoid(EvalPlus/400 + output) and each sample's target, with
+// Adam over mini-batches (decoupled weight decay: the correction stays
+// small where the data say little), and returns it quantised. holdOut is
+// only measured.
 func TrainNet(ctx context.Context, samples, holdOut []NetSample, opts TrainOptions) (*Net, error) {
 	if len(samples) == 0 {
 		return nil, fmt.Errorf("search: train net: no samples")

@@ -39,7 +39,7 @@ const (
 	FeatQCorr                            // quiescence stands pat on the corrected evaluation, refined by a table bound (as the main search prunes on)
 	FeatRazor                            // razoring: a node far below alpha near the leaves is settled by a quiescence search
 	FeatLMRCaptures                      // late-move reductions for captures that lose material by SEE, not only for quiet moves
-	FeatNet                              // the learned evaluation (EvalNet) instead of the hand-written one
+	FeatNet                              // the learned evaluation (EvalNet): EvalPlus corrected by a feature network
 
 	// AllFeatures is hard's set. EvalPlus passed its SPRT at fixed nodes
 	// (docs/engines.md: +35.5 ± 28.4 Elo) and costs about 1.45× the full
@@ -50,10 +50,14 @@ const (
 	// TTEval, Singular and CorrHist passed one SPRT together (hard against
 	// hard,Disable=iir+qtt+tteval+singular+corrhist: +28.2 ± 22.8 Elo);
 	// each one's own share is not measured. QCorr, Razor and LMRCaptures
-	// passed one SPRT together in the same way (+21.9 ± 16.1 Elo).
+	// passed one SPRT together in the same way (+21.9 ± 16.1 Elo). Net (the
+	// learned correction of EvalPlus, weight decay 4) passed at a fixed time,
+	// which charges its cost (0.83× the nodes per second): +33.5 ± 27.1 Elo
+	// at 0.03 s a move (docs/engines.md, "Learned evaluation").
 	AllFeatures = FeatTT | FeatPVS | FeatNullMove | FeatLMR | FeatKillers | FeatHistory | FeatCheckExt |
 		FeatRepetition | FeatFullEval | FeatSEE | FeatFutility | FeatAspiration | FeatLMP | FeatEvalPlus |
-		FeatIIR | FeatQTT | FeatTTEval | FeatSingular | FeatCorrHist | FeatQCorr | FeatRazor | FeatLMRCaptures
+		FeatIIR | FeatQTT | FeatTTEval | FeatSingular | FeatCorrHist | FeatQCorr | FeatRazor | FeatLMRCaptures |
+		FeatNet
 )
 
 var featureNames = map[string]Features{

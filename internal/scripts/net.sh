@@ -7,14 +7,18 @@
 #      openings of bots/match/testdata/sprt-openings.txt, each run against
 #      hard with one feature switched off so that the two colours of an
 #      opening give two different games;
-#   2. their quiet positions (TestNetLabel), labelled by the native
-#      Stockfish 18 that internal/scripts/setup.sh builds, at
-#      OUTPOST_NET_NODES (default 2000) nodes each;
-#   3. a network trained on them (TestNetTrain), written to
+#   2. their quiet positions (TestNetLabel) labelled by the native
+#      Stockfish 18 that internal/scripts/setup.sh builds at 2000 nodes,
+#      and the quiet positions 1 to 4 random moves after each of them
+#      (OUTPOST_NET_WALK=4) at 1500 nodes;
+#   3. a network trained on both (TestNetTrain: the correction of EvalPlus,
+#      weight decay 4, 20 epochs), written to
 #      bots/search/nets/outpost-net-1.bin.
 #
 # Everything goes to bin/net (ignored by git): rerun with KEEP=1 to reuse
-# the games and labels already there. Takes about an hour on two cores.
+# the games and labels already there. Takes about 40 minutes on two idle
+# cores (session 17 labelled each game file on its own, so its positions
+# differ a little from one run of this script).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -22,11 +26,11 @@ out=$root/bin/net
 sf=${OUTPOST_ENGINES_DIR:-$HOME/.cache/outpost/engines}/stockfish-18/stockfish
 [ -x "$sf" ] || { echo "net.sh: $sf missing: run internal/scripts/setup.sh first" >&2; exit 1; }
 mkdir -p "$out"
-[ "${KEEP:-}" = 1 ] || rm -f "$out"/*.pgn "$out"/labels.txt
+[ "${KEEP:-}" = 1 ] || rm -f "$out"/*.pgn "$out"/labels*.txt
 go build -o "$out/outpost" ./cmd/outpost
 
 # Each run: the feature switched off in engine B, and the nodes a move.
-for run in razor:2000 lmrcap:3000 qcorr:4000 singular:1500 corrhist:6000 lmp:2500; do
+for run in razor:2000 lmrcap:3000; do
 	feat=${run%%:*} nodes=${run##*:}
 	pgn=$out/g-$feat-$nodes.pgn
 	[ -s "$pgn" ] && continue
@@ -35,12 +39,16 @@ for run in razor:2000 lmrcap:3000 qcorr:4000 singular:1500 corrhist:6000 lmp:250
 	mv "$pgn.tmp" "$pgn"
 done
 
-if [ ! -s "$out/labels.txt" ]; then
-	OUTPOST_NET_PGN="$out/g-*.pgn" OUTPOST_NET_SF="$sf" OUTPOST_NET_OUT="$out/labels.txt.tmp" \
-		OUTPOST_NET_NODES=${OUTPOST_NET_NODES:-2000} OUTPOST_NET_JOBS=2 \
-		go test ./bots/search -run '^TestNetLabel$' -count=1 -v -timeout 0 | tee "$out/label.log"
-	mv "$out/labels.txt.tmp" "$out/labels.txt"
-fi
+label() { # label OUT NODES WALK
+	[ -s "$1" ] && return
+	OUTPOST_NET_PGN="$out/g-*.pgn" OUTPOST_NET_SF="$sf" OUTPOST_NET_OUT="$1.tmp" \
+		OUTPOST_NET_NODES=$2 OUTPOST_NET_WALK=$3 OUTPOST_NET_JOBS=2 \
+		go test ./bots/search -run '^TestNetLabel$' -count=1 -v -timeout 0 | tee "$1.log"
+	mv "$1.tmp" "$1"
+}
+label "$out/labels-games.txt" 2000 0
+label "$out/labels-walks.txt" 1500 4
 
-OUTPOST_NET_DATA="$out/labels.txt" OUTPOST_NET_OUT="$root/bots/search/nets/outpost-net-1.bin" \
+OUTPOST_NET_DATA="$out/labels-games.txt,$out/labels-walks.txt" OUTPOST_NET_OUT="$root/bots/search/nets/outpost-net-1.bin" \
+	OUTPOST_NET_DECAY=4 OUTPOST_NET_EPOCHS=20 OUTPOST_NET_BATCH=4096 OUTPOST_NET_LR=0.001 \
 	go test ./bots/search -run '^TestNetTrain$' -count=1 -v -timeout 0 | tee "$out/train.log"
