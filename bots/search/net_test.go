@@ -174,7 +174,7 @@ func TestTrainNetLearnsCorrection(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	var samples []NetSample
 	var boards []*board.Board
-	for len(samples) < 6000 {
+	for len(samples) < 3600 {
 		b := board.New()
 		for ply := 0; ply < 80 && b.HasLegalMoves(); ply++ {
 			moves := b.LegalMoves()
@@ -191,9 +191,9 @@ func TestTrainNetLearnsCorrection(t *testing.T) {
 			boards = append(boards, b.Clone())
 		}
 	}
-	train, hold := samples[:5000], samples[5000:]
+	train, hold := samples[:3000], samples[3000:]
 	var last float64
-	net, err := TrainNet(context.Background(), train, hold, TrainOptions{Epochs: 20, Batch: 128, LearningRate: 0.005, WeightDecay: 0.1, Seed: 1,
+	net, err := TrainNet(context.Background(), train, hold, TrainOptions{Epochs: 10, Batch: 128, LearningRate: 0.005, WeightDecay: 0.1, Seed: 1,
 		Progress: func(_ int, _, h float64) { last = h }})
 	if err != nil {
 		t.Fatal(err)
@@ -206,7 +206,7 @@ func TestTrainNetLearnsCorrection(t *testing.T) {
 	// The correction in hold-out positions where the side to move has one
 	// rim knight more than the other side must be about the bonus.
 	var sum, n int
-	for _, b := range boards[5000:] {
+	for _, b := range boards[3000:] {
 		if rimKnights(b) == 1 {
 			sum += net.Evaluate(b) - Evaluate(b, EvalPlus)
 			n++
