@@ -85,7 +85,7 @@ func TrainNet(ctx context.Context, samples, holdOut []NetSample, opts TrainOptio
 	}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6f7574706f7374))
 	net := newFloatNet(rng)
-	grad := &floatNet{w1: make([]float32, len(net.w1)), b1: make([]float32, netHidden), w2: make([]float32, 2*netHidden), b2: make([]float32, 1)}
+	grad := zeroFloatNet()
 	opt := newNetAdam(net.params())
 	order := make([]int, len(samples))
 	for i := range order {
@@ -118,8 +118,13 @@ func TrainNet(ctx context.Context, samples, holdOut []NetSample, opts TrainOptio
 	return net.quantise(), nil
 }
 
+// zeroFloatNet is a network (or a gradient) of zeros.
+func zeroFloatNet() *floatNet {
+	return &floatNet{w1: make([]float32, netInputs*netHidden), b1: make([]float32, netHidden), w2: make([]float32, 2*netHidden), b2: make([]float32, 1)}
+}
+
 func newFloatNet(rng *rand.Rand) *floatNet {
-	f := &floatNet{w1: make([]float32, netInputs*netHidden), b1: make([]float32, netHidden), w2: make([]float32, 2*netHidden), b2: make([]float32, 1)}
+	f := zeroFloatNet()
 	// Uniform initial weights of about 1/sqrt(fan-in): ~30 active inputs
 	// per view, 2×netHidden units into the output.
 	for i := range f.w1 {
