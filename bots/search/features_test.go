@@ -60,7 +60,7 @@ func TestFeaturesTakePart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := e.SelectMove(context.Background(), engine.Position{StartFEN: fen}, engine.Limits{Depth: 9})
+		m, err := e.SelectMove(context.Background(), engine.Position{StartFEN: fen}, engine.Limits{Depth: 8})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func TestPonderSearchHitReusesTable(t *testing.T) {
 		{"d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "c1g5"},
 		{"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3"},
 	}
-	const nodes, ponderDepth = 20000, 9
+	const nodes, ponderDepth = 8000, 7
 	for _, feats := range []Features{AllFeatures &^ FeatEvalPlus, AllFeatures | FeatEvalPlus} {
 		for _, moves := range positions {
 			pos := engine.Position{Moves: moves}
@@ -40,6 +40,7 @@ func TestPonderSearchHitReusesTable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			t.Logf("%s: depth %d after the ponder hit, %d cold", name, hit.Depth, fresh.Depth)
 			if hit.Depth < ponderDepth || hit.Depth <= fresh.Depth {
 				t.Errorf("%s: depth after a ponder hit to depth %d = %d, cold = %d (same %d-node budget): the pondering was not reused",
 					name, ponderDepth, hit.Depth, fresh.Depth, nodes)

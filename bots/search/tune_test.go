@@ -77,7 +77,7 @@ func TestTexelTraceReproducesEvaluate(t *testing.T) {
 // TestTexelTuneSynthetic: labels made from known weights (knights worth
 // 60 cp more, a bigger tempo) are fitted back from the old weights.
 func TestTexelTuneSynthetic(t *testing.T) {
-	bs := randomPositions(4000, 2)
+	bs := randomPositions(1500, 2)
 	truth := ruleWeights
 	truth.ValueMg[board.Knight] += 60
 	truth.ValueEg[board.Knight] += 60
@@ -88,7 +88,7 @@ func TestTexelTuneSynthetic(t *testing.T) {
 		pos = append(pos, TexelPosition{FEN: b.FEN(), Result: sigmoid(1, float64(e))})
 	}
 	freeze := []string{"Pst", "Mobility", "Bishop", "Rook", "Doubled", "Isolated", "Passed", "Shield", "Threat", "Outpost", "PasserKing"}
-	got, rep, err := TuneTexel(context.Background(), pos, ruleWeights, TuneOptions{K: 1, Epochs: 400, LearningRate: 2, Freeze: freeze})
+	got, rep, err := TuneTexel(context.Background(), pos, ruleWeights, TuneOptions{K: 1, Epochs: 250, LearningRate: 2, Freeze: freeze})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,6 +103,7 @@ func TestTexelTuneSynthetic(t *testing.T) {
 		{"knight eg", got.ValueEg[board.Knight], truth.ValueEg[board.Knight]},
 		{"tempo", got.TempoMg, truth.TempoMg},
 	} {
+		t.Logf("%s: fitted %d, truth %d (loss %.6f -> %.6f)", c.name, c.got, c.want, rep.LossStart, rep.LossEnd)
 		if abs(c.got-c.want) > 10 {
 			t.Errorf("%s: fitted %d, truth %d", c.name, c.got, c.want)
 		}

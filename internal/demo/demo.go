@@ -426,7 +426,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 			// load: the bot played a move of an extra game).
 			stop()
 		}
-		gt.gameReported()
+		gt.gameReported(id)
 		printGame(opt.Out, srv, st, id, finished, opt.Games)
 	}
 	hooks := demoHooks(opt, vf, report)
@@ -517,9 +517,34 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 		return res, gamesErr
 	}
 	if opt.Games > 0 && finished < opt.Games {
-		return res, fmt.Errorf("demo: stopped after %d of %d games: %w", finished, opt.Games, ctx.Err())
+		return res, fmt.Errorf("demo: stopped after %d of %d games%s: %w", finished, opt.Games, waitingOn(srv, gt.pending()), ctx.Err())
 	}
 	return res, nil
+}
+
+// waitingOn describes the games a run that stopped short was waiting on —
+// started by a sparring partner, never summarised nor voided — with their
+// state on the sandbox, so that a run past its deadline says why.
+func waitingOn(srv *sandbox.Server, ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(ids))
+	for _, id := range ids {
+		g, ok := srv.Game(id)
+		if !ok {
+			parts = append(parts, id+" (unknown to the sandbox)")
+			continue
+		}
+		last := g.LastMoveAt
+		if last.IsZero() {
+			last = g.CreatedAt
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s after %d plies, white %s, black %s, last change %s)",
+			id, g.Status, len(g.Moves), g.WhiteTime.Round(time.Millisecond), g.BlackTime.Round(time.Millisecond),
+			last.UTC().Format("15:04:05.000")))
+	}
+	return "; waiting on " + strings.Join(parts, ", ")
 }
 
 // printGame writes a finished game's PGN and chat transcript.

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"sort"
 	"sync"
 )
 
@@ -23,12 +24,13 @@ type gate struct {
 	mu       sync.Mutex
 	started  map[string]bool // games the sparring partners started, by id
 	voided   map[string]bool // started games that ended without a summary to come
+	done     map[string]bool // games summarised, by id
 	reported int             // games summarised (the run's count)
 	changed  chan struct{}   // closed and replaced on every change
 }
 
 func newGate(games int) *gate {
-	return &gate{games: games, started: map[string]bool{}, voided: map[string]bool{}, changed: make(chan struct{})}
+	return &gate{games: games, started: map[string]bool{}, voided: map[string]bool{}, done: map[string]bool{}, changed: make(chan struct{})}
 }
 
 func (g *gate) bump(f func()) {
@@ -49,8 +51,26 @@ func (g *gate) gameStarted(id string) { g.bump(func() { g.started[id] = true }) 
 // come (aborted or never started).
 func (g *gate) gameVoided(id string) { g.bump(func() { g.voided[id] = true }) }
 
-// gameReported counts a game summarised.
-func (g *gate) gameReported() { g.bump(func() { g.reported++ }) }
+// gameReported counts game id summarised.
+func (g *gate) gameReported(id string) { g.bump(func() { g.done[id] = true; g.reported++ }) }
+
+// pending returns, sorted, the games the sparring partners started that
+// are neither summarised nor voided: the ones a closed gate waits on.
+func (g *gate) pending() []string {
+	if g == nil {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var ids []string
+	for id := range g.started {
+		if !g.voided[id] && !g.done[id] {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
 
 // open reports whether a challenge may be sent now.
 func (g *gate) open() bool {

@@ -34,10 +34,13 @@ func TestGateHoldsChallengesUntilSummaries(t *testing.T) {
 
 	released := make(chan struct{})
 	go func() { g.wait(context.Background()); close(released) }()
-	g.gameReported()
+	require.Equal(t, []string{"a", "c"}, g.pending(), "started, neither summarised nor voided")
+	g.gameReported("a")
 	require.False(t, g.open(), "one summary of two")
-	g.gameReported()
+	require.Equal(t, []string{"c"}, g.pending())
+	g.gameReported("c")
 	require.True(t, g.open(), "both summarised: the run is ending")
+	require.Empty(t, g.pending())
 	<-released
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -49,6 +52,7 @@ func TestGateHoldsChallengesUntilSummaries(t *testing.T) {
 
 	var none *gate
 	none.wait(context.Background())
+	require.Empty(t, none.pending())
 	none.gameStarted("y") // a sparring partner without a gate
 	newGate(0).wait(context.Background())
 }

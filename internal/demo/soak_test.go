@@ -37,6 +37,29 @@ func soakGames() int {
 	return 20
 }
 
+// The soak's games: two sparring partners at once, each game 1+0, the
+// partner resigning instead of its move soakResignAfter+1. Two random
+// movers (easy against easy) play 170 plies on average, to a draw by the
+// rules more often than not; under a loaded machine every ply is slower
+// and such games ran into their clocks, so that 6 games took more than
+// the 6 minutes the soak had (CI, at load 6-17). The resignation bounds a
+// game at 80 plies, and the deadline is the clocks' bound, not a guess.
+const (
+	soakSparrers    = 2
+	soakResignAfter = 40
+	soakClock       = time.Minute // 1+0, each side
+)
+
+// soakDeadline bounds a soak of games games: at most sparrers games run at
+// once and a game of clocks of clock each lasts at most 2·clock; a minute
+// per round of games covers the starts, the summaries and the daemon's
+// restart. The deadline only ends a soak that hangs: a slow machine plays
+// slower games, never longer ones than their clocks allow.
+func soakDeadline(games, sparrers int, clock time.Duration) time.Duration {
+	rounds := (games + sparrers - 1) / sparrers
+	return time.Duration(rounds) * (2*clock + time.Minute)
+}
+
 // TestSoakWithFaults plays fast games while the sandbox injects faults at
 // random (stream drops and stalls, 429s, 5xx, latency, malformed lines),
 // restarts the daemon once mid-game, and checks: no illegal move, no game
@@ -48,7 +71,7 @@ func TestSoakWithFaults(t *testing.T) {
 	}
 	checkLeaks(t)
 	games := soakGames()
-	ctx := testContext(t, 6*time.Minute)
+	ctx := testContext(t, soakDeadline(games, soakSparrers, soakClock))
 	cfg := config.Default()
 	cfg.Engines.Default = "easy"
 	cfg.Game.MoveOverhead = 100 * time.Millisecond
@@ -106,8 +129,9 @@ func TestSoakWithFaults(t *testing.T) {
 		}
 	}
 	sum := &countingSummariser{}
-	res, err := Run(ctx, Options{Config: cfg, Games: games, TC: "1+0", Sparrers: 2, Summariser: sum, Dir: t.TempDir(),
-		Logger: testLogger(t), Ready: ready, Restart: restart, Hooks: hooks,
+	res, err := Run(ctx, Options{Config: cfg, Games: games, TC: "1+0", Sparrers: soakSparrers, Summariser: sum, Dir: t.TempDir(),
+		SparringResignAfter: soakResignAfter,
+		Logger:              testLogger(t), Ready: ready, Restart: restart, Hooks: hooks,
 		Sandbox: sandbox.Config{KeepAlive: 300 * time.Millisecond, OnMove: onMove},
 		Client:  lichess.Options{StreamTimeout: 1500 * time.Millisecond, RateLimit: lockout, ReconnectMin: 50 * time.Millisecond, RetryWaitMin: 50 * time.Millisecond, RetryWaitMax: 500 * time.Millisecond}})
 	require.NoError(t, err)
