@@ -128,13 +128,16 @@ func (c *Client) OngoingGames(ctx context.Context, nb int) (*OngoingGames, error
 // games starting and finishing, challenges received, cancelled and
 // declined. On every (re)connection Lichess replays the current challenges
 // and ongoing games. Only one event stream per token exists: opening
-// another closes the previous one.
+// another closes the previous one. The client opens it at most
+// EventStreamOpens times in EventStreamWindow, Lichess's limit: a
+// reconnection past it waits for the window (see EventStreamOpens).
 func (c *Client) StreamEvents(ctx context.Context) (*Stream[Event], error) {
 	spec := streamSpec[Event]{
 		name:        "events",
 		req:         request{method: "GET", path: "/api/stream/event", accept: "application/x-ndjson"},
 		decode:      DecodeEvent,
 		reconnected: func(n int, cause error) Event { return &Reconnected{Attempt: n, Cause: cause} },
+		budget:      c.eventOpens,
 	}
 	return startStream(ctx, c, spec)
 }

@@ -26,6 +26,9 @@ type Client struct {
 
 	locked   lockout
 	botGames lockout // the daily bot-vs-bot cap (BotGamesLimitKey)
+	// eventOpens is Lichess's budget of event-stream openings
+	// (EventStreamOpens in EventStreamWindow).
+	eventOpens *openBudget
 }
 
 // New returns a Client for opts, filling in defaults. It fails on a malformed
@@ -58,6 +61,8 @@ func New(opts Options) (*Client, error) {
 		log:   o.Logger.With().Str("component", "lichess").Logger(),
 		clock: o.Clock,
 		red:   redactor{token: string(o.Token)},
+
+		eventOpens: newOpenBudget(EventStreamOpens, EventStreamWindow),
 
 		locked:   lockout{until: o.LockedUntil},
 		botGames: lockout{until: o.BotGamesLimitedUntil},

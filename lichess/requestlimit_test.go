@@ -2,12 +2,14 @@ package lichess_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/outpostchess/outpost/internal/sandbox"
+	"github.com/outpostchess/outpost/internal/testkit"
 	"github.com/outpostchess/outpost/lichess"
 )
 
@@ -107,5 +109,73 @@ func TestEventStreamLimitMeetsTheLockout(t *testing.T) {
 	}
 	if n429 != 2 {
 		t.Fatalf("%d answers 429, want 2 (one per lockout)", n429)
+	}
+}
+
+// TestEventStreamBudgetAvoidsLilasLimit: against the sandbox at lila's own
+// limit (30 openings in 10 minutes), a client that opens its event stream
+// 31 times never meets it: the 31st opening waits on the client's clock
+// for the window (EventStreamOpens) instead of drawing the 429 and its
+// lockout of every request.
+func TestEventStreamBudgetAvoidsLilasLimit(t *testing.T) {
+	clk := lichess.NewManualClock(time.Date(2026, 12, 3, 1, 0, 0, 0, time.UTC))
+	srv := sandbox.New(sandbox.Config{
+		Accounts:      []sandbox.Account{{Name: "bot1", Token: "tok-bot-SECRET", Bot: true}},
+		RequestLimits: 1, Now: clk.Now, KeepAlive: 100 * time.Millisecond,
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	url, err := srv.Listen(ctx, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	logs := &testkit.SyncBuffer{}
+	c, err := lichess.New(lichess.Options{BaseURL: url, Token: "tok-bot-SECRET", Clock: clk, Logger: zerolog.New(logs),
+		StreamTimeout: time.Hour, ReconnectMin: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() error {
+		s, err := c.StreamEvents(ctx)
+		if err == nil {
+			s.Close()
+		}
+		return err
+	}
+	for i := range lichess.EventStreamOpens {
+		if err := open(); err != nil {
+			t.Fatalf("opening %d: %v", i+1, err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- open() }()
+	// The 31st opening waits on the clock for the budget (its log line;
+	// the timer it registers changes the clock) and sends nothing
+	// meanwhile.
+	for !strings.Contains(logs.String(), "waiting for the window") {
+		if strings.Contains(logs.String(), "rate limited by the server") {
+			t.Fatalf("the 31st opening met lila's limit:\n%s", logs.String())
+		}
+		select {
+		case <-clk.Changed():
+		case <-time.After(10 * time.Millisecond):
+		case err := <-done:
+			t.Fatalf("the 31st opening did not wait: %v", err)
+		}
+	}
+	clk.Advance(lichess.EventStreamWindow)
+	if err := <-done; err != nil {
+		t.Fatalf("after the window: %v", err)
+	}
+	// A 429 is recorded before the client reads it (an opened stream only
+	// when it ends, so the openings are not counted here).
+	for _, r := range srv.Requests() {
+		if r.Status == 429 {
+			t.Errorf("%s %s answered 429", r.Method, r.Path)
+		}
+	}
+	if !c.LockedUntil().IsZero() {
+		t.Errorf("locked until %v: no lockout wanted", c.LockedUntil())
 	}
 }

@@ -96,6 +96,9 @@ type streamSpec[E any] struct {
 	reconnected func(attempt int, cause error) E
 	// final reports an event after which the stream is over for good.
 	final func(E) bool
+	// budget, when set, bounds how often the stream is opened (the event
+	// stream's: see EventStreamOpens).
+	budget *openBudget
 }
 
 // startStream connects (retrying transient failures) and then runs the
@@ -126,6 +129,11 @@ func connectStream[E any](ctx context.Context, c *Client, spec *streamSpec[E], f
 				case <-ctx.Done():
 					return nil, fmt.Errorf("lichess: %s: %w", spec.req.op(), ctx.Err())
 				}
+			}
+		}
+		if spec.budget != nil {
+			if err := c.awaitBudget(ctx, spec.budget, spec.name, spec.req.op()); err != nil {
+				return nil, err
 			}
 		}
 		req := spec.req

@@ -1,0 +1,76 @@
+package lichess
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Lichess lets a token open its event stream 30 times in 10 minutes (lila
+// modules/web/src/main/Limiters.scala, eventStream; applied in
+// controllers/Api.scala, eventStream, whose 429 says "Please don't poll
+// this endpoint"). Past that every opening is answered 429 until the
+// window clears, and a 429 locks the client out of every request for at
+// least a minute (the API's rule, Options.RateLimit): a bot whose network
+// keeps dropping the stream would stop moving in its running games. The
+// client therefore keeps the budget itself: the 31st opening within 10
+// minutes waits until the oldest of the 30 leaves the window, and no 429
+// comes. The window slides, which never allows more than lila's fixed
+// window does. The budget belongs to one Client: a daemon restarted in the
+// middle of a window starts with a full one (lila may then still answer a
+// 429, handled as any other).
+const (
+	EventStreamOpens  = 30
+	EventStreamWindow = 10 * time.Minute
+)
+
+// openBudget is a sliding-window budget of stream openings. Safe for
+// concurrent use.
+type openBudget struct {
+	limit  int
+	window time.Duration
+
+	mu    sync.Mutex
+	opens []time.Time // the openings in the window, oldest first
+}
+
+func newOpenBudget(limit int, window time.Duration) *openBudget {
+	return &openBudget{limit: limit, window: window}
+}
+
+// take spends one opening at now and returns 0, or, when the window holds
+// limit openings already, spends nothing and returns how long until the
+// oldest leaves it.
+func (b *openBudget) take(now time.Time) time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	keep := 0
+	for keep < len(b.opens) && !now.Before(b.opens[keep].Add(b.window)) {
+		keep++
+	}
+	b.opens = b.opens[keep:]
+	if len(b.opens) >= b.limit {
+		return b.opens[0].Add(b.window).Sub(now)
+	}
+	b.opens = append(b.opens, now)
+	return 0
+}
+
+// awaitBudget returns once b allows one more opening of the stream named
+// name (and spends it), waiting on the client's clock, or with ctx's error.
+func (c *Client) awaitBudget(ctx context.Context, b *openBudget, name, op string) error {
+	for {
+		d := b.take(c.clock.Now())
+		if d <= 0 {
+			return nil
+		}
+		c.log.Warn().Str("stream", name).Dur("wait", d).Int("opens", b.limit).Dur("window", b.window).
+			Msg("Lichess allows this stream so many openings per window: waiting for the window instead of a 429 that would stop every request")
+		select {
+		case <-c.clock.After(d):
+		case <-ctx.Done():
+			return fmt.Errorf("lichess: %s: %w", op, ctx.Err())
+		}
+	}
+}
