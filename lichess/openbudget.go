@@ -65,8 +65,8 @@ func (c *Client) awaitBudget(ctx context.Context, b *openBudget, name, op string
 		if d <= 0 {
 			return nil
 		}
-		c.log.Warn().Str("stream", name).Dur("wait", d).Int("opens", b.limit).Dur("window", b.window).
-			Msg("Lichess allows this stream so many openings per window: waiting for the window instead of a 429 that would stop every request")
+		c.log.Warn().Str("stream", name).Dur("wait", d).
+			Msgf("opened %d times in %s, Lichess's limit: waiting for the window to reopen it (a 429 would stop every request, moves too)", b.limit, b.window)
 		select {
 		case <-c.clock.After(d):
 		case <-ctx.Done():

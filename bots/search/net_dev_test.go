@@ -33,6 +33,8 @@ const netLabelMateCP = 3000
 // 5000), in OUTPOST_NET_JOBS processes (default 2), writing "FEN;cp" lines
 // (cp for the side to move) to OUTPOST_NET_OUT. With OUTPOST_NET_WALK=n
 // each position is first moved 1 to n random plies on (walkPositions).
+// OUTPOST_NET_SKIP (label files, separated by commas) leaves out the
+// positions already labelled there, so that new games add only new ones.
 func TestNetLabel(t *testing.T) {
 	glob, sf, out := os.Getenv("OUTPOST_NET_PGN"), os.Getenv("OUTPOST_NET_SF"), os.Getenv("OUTPOST_NET_OUT")
 	if glob == "" || sf == "" || out == "" {
@@ -44,7 +46,7 @@ func TestNetLabel(t *testing.T) {
 		t.Fatalf("no PGN files match %q", glob)
 	}
 	var fens []string
-	seen := map[string]bool{}
+	seen := labelledKeys(t, os.Getenv("OUTPOST_NET_SKIP"))
 	for _, name := range names {
 		f, err := os.Open(name)
 		if err != nil {
@@ -56,8 +58,7 @@ func TestNetLabel(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, p := range ps {
-			key := strings.Join(strings.Fields(p.FEN)[:4], " ") // placement, side, castling, en passant
-			if !seen[key] {
+			if key := netKey(p.FEN); !seen[key] {
 				seen[key] = true
 				fens = append(fens, p.FEN)
 			}
@@ -65,7 +66,7 @@ func TestNetLabel(t *testing.T) {
 		t.Logf("%s: %+v", name, st)
 	}
 	if n := envInt("OUTPOST_NET_WALK", 0); n > 0 {
-		fens = walkPositions(t, fens, n)
+		fens = walkPositions(t, fens, n, labelledKeys(t, os.Getenv("OUTPOST_NET_SKIP")))
 	}
 	t.Logf("%d distinct quiet positions, labelling at %d nodes in %d processes", len(fens), nodes, jobs)
 	labels := make([]int, len(fens))
@@ -97,16 +98,46 @@ func TestNetLabel(t *testing.T) {
 	}
 }
 
+// netKey identifies a position for de-duplication: placement, side to
+// move, castling and en passant (the FEN's first four fields).
+func netKey(fen string) string { return strings.Join(strings.Fields(fen)[:4], " ") }
+
+// labelledKeys is the set of positions (netKey) of the "FEN;cp" label
+// files in list (separated by commas; "" is none).
+func labelledKeys(t *testing.T, list string) map[string]bool {
+	seen := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		if name == "" {
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if fen, _, ok := strings.Cut(sc.Text(), ";"); ok && len(strings.Fields(fen)) >= 4 {
+				seen[netKey(fen)] = true
+			}
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	return seen
+}
+
 // walkPositions replaces each position by the one 1 to n random legal
-// moves later, kept when it is quiet (ExtractTexelPositions's test) and new.
+// moves later, kept when it is quiet (ExtractTexelPositions's test) and not
+// in seen (which it extends).
 // A search spends most of its nodes in such positions — after moves no
 // player would choose — and a network trained only on positions of games
 // has never seen them: the search then steers into whatever it
 // overrates there.
-func walkPositions(t *testing.T, fens []string, n int) []string {
+func walkPositions(t *testing.T, fens []string, n int, seen map[string]bool) []string {
 	rng := rand.New(rand.NewPCG(uint64(n), 3))
 	s := &searcher{feat: AllFeatures, kind: EvalPlus, history: new([2][64][64]int32), ctx: context.Background()}
-	seen := map[string]bool{}
 	var out []string
 	for _, fen := range fens {
 		b, err := board.FromFEN(fen)
@@ -120,7 +151,7 @@ func walkPositions(t *testing.T, fens []string, n int) []string {
 			}
 			b.Make(moves[rng.IntN(len(moves))])
 		}
-		key := strings.Join(strings.Fields(b.FEN())[:4], " ")
+		key := netKey(b.FEN())
 		if !seen[key] && quietPosition(s, b) {
 			seen[key] = true
 			out = append(out, b.FEN())
