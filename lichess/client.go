@@ -62,7 +62,7 @@ func New(opts Options) (*Client, error) {
 		clock: o.Clock,
 		red:   redactor{token: string(o.Token)},
 
-		eventOpens: newOpenBudget(EventStreamOpens, EventStreamWindow),
+		eventOpens: newOpenBudget(EventStreamOpens, EventStreamWindow, o.EventStreamOpened, o.OnEventStreamOpen),
 
 		locked:   lockout{until: o.LockedUntil},
 		botGames: lockout{until: o.BotGamesLimitedUntil},

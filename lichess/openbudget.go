@@ -3,6 +3,7 @@ package lichess
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -17,9 +18,10 @@ import (
 // client therefore keeps the budget itself: the 31st opening within 10
 // minutes waits until the oldest of the 30 leaves the window, and no 429
 // comes. The window slides, which never allows more than lila's fixed
-// window does. The budget belongs to one Client: a daemon restarted in the
-// middle of a window starts with a full one (lila may then still answer a
-// 429, handled as any other).
+// window does. A restarted process carries the budget on through
+// Options.EventStreamOpened and OnEventStreamOpen (the daemon keeps them in
+// its store); without them it starts with a full one, and lila may then
+// still answer a 429, handled as any other.
 const (
 	EventStreamOpens  = 30
 	EventStreamWindow = 10 * time.Minute
@@ -30,19 +32,36 @@ const (
 type openBudget struct {
 	limit  int
 	window time.Duration
+	spent  func(at time.Time) // called after each opening allowed; may be nil
 
 	mu    sync.Mutex
 	opens []time.Time // the openings in the window, oldest first
 }
 
-func newOpenBudget(limit int, window time.Duration) *openBudget {
-	return &openBudget{limit: limit, window: window}
+// newOpenBudget returns a budget of limit openings in window, already
+// holding the openings seed (in any order; only the latest limit count).
+func newOpenBudget(limit int, window time.Duration, seed []time.Time, spent func(time.Time)) *openBudget {
+	opens := slices.Clone(seed)
+	slices.SortFunc(opens, time.Time.Compare)
+	if len(opens) > limit {
+		opens = opens[len(opens)-limit:]
+	}
+	return &openBudget{limit: limit, window: window, spent: spent, opens: opens}
 }
 
 // take spends one opening at now and returns 0, or, when the window holds
 // limit openings already, spends nothing and returns how long until the
 // oldest leaves it.
 func (b *openBudget) take(now time.Time) time.Duration {
+	d := b.reserve(now)
+	if d == 0 && b.spent != nil {
+		b.spent(now)
+	}
+	return d
+}
+
+// reserve is take without the report to spent.
+func (b *openBudget) reserve(now time.Time) time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	keep := 0

@@ -7,7 +7,7 @@ import (
 )
 
 func TestOpenBudgetSlides(t *testing.T) {
-	b := newOpenBudget(3, 10*time.Minute)
+	b := newOpenBudget(3, 10*time.Minute, nil, nil)
 	steps := []struct {
 		at   time.Duration // since t0
 		wait time.Duration // what take returns
@@ -95,5 +95,23 @@ func TestEventStreamKeepsLichessBudget(t *testing.T) {
 	}
 	if strings.Contains(logs.String(), "rate limited") {
 		t.Errorf("a 429 lockout:\n%s", logs.String())
+	}
+}
+
+// TestOpenBudgetSeedAndReport: a budget seeded with an earlier process's
+// openings (unordered, more than its limit) keeps the latest and reports
+// each opening it allows, and only those.
+func TestOpenBudgetSeedAndReport(t *testing.T) {
+	var spent []time.Time
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	b := newOpenBudget(3, 10*time.Minute, []time.Time{at(4), at(1), at(3), at(2)}, func(x time.Time) { spent = append(spent, x) })
+	if d := b.take(at(5)); d != 7*time.Minute { // holds 2, 3, 4: 2 leaves at 12
+		t.Fatalf("take at 5 = %s, want 7m (the seed's latest three are in)", d)
+	}
+	if d := b.take(at(12)); d != 0 {
+		t.Fatalf("take at 12 = %s, want 0", d)
+	}
+	if len(spent) != 1 || !spent[0].Equal(at(12)) {
+		t.Fatalf("reported %v, want only the opening at 12", spent)
 	}
 }

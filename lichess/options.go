@@ -60,6 +60,17 @@ type Options struct {
 	// BotGamesLimitedUntil). Such a 429 starts no lockout. It runs on the
 	// request's goroutine; it must not call the client.
 	OnBotGamesLimit func(until time.Time)
+	// EventStreamOpened seeds the event stream's budget (EventStreamOpens
+	// in EventStreamWindow) with the openings of an earlier process of the
+	// same token, persisted through OnEventStreamOpen, so that a restart
+	// does not reopen the stream past Lichess's limit. Times outside the
+	// window are ignored.
+	EventStreamOpened []time.Time
+	// OnEventStreamOpen, when set, is called with the time of each opening
+	// of the event stream the budget allows (to persist it for
+	// EventStreamOpened). It runs on the stream's goroutine before the
+	// request is sent; it must not call the client.
+	OnEventStreamOpen func(at time.Time)
 	// StreamTimeout is how long a stream may stay silent (not even a
 	// keep-alive blank line) before it is dropped and reconnected
 	// (default 20 s).

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -20,11 +21,15 @@ const lockoutWriteTimeout = 5 * time.Second
 // o.BotGamesLimitedUntil are seeded with what st recorded for o.BaseURL
 // (so a restarted daemon sends no request inside the lockout, and no
 // challenge to a bot inside the cap) and o.OnLockout and o.OnBotGamesLimit
-// record each new one, each under its own key. Set o.BaseURL first (empty:
-// Lichess).
+// record each new one, each under its own key. The event stream's recent
+// openings are kept the same way (persistEventOpens). Set o.BaseURL first
+// (empty: Lichess).
 func PersistLockouts(ctx context.Context, st *store.Store, o *lichess.Options, log zerolog.Logger) error {
 	server := serverKey(o.BaseURL)
 	if err := persistBotGamesLimit(ctx, st, o, server, log); err != nil {
+		return err
+	}
+	if err := persistEventOpens(ctx, st, o, server, log); err != nil {
 		return err
 	}
 	until, err := st.RateLimitedUntil(ctx, server)
@@ -63,6 +68,48 @@ func persistBotGamesLimit(ctx context.Context, st *store.Store, o *lichess.Optio
 		defer cancel()
 		if err := st.SetRateLimitedUntil(wctx, key, until); err != nil {
 			log.Error().Err(err).Msg("persisting the daily bot-game limit")
+		}
+	}
+	return nil
+}
+
+// eventOpenKey is the rate_limits key of slot i of the event stream's
+// openings: a ring of lichess.EventStreamOpens slots, each holding the
+// time of one opening, the oldest overwritten next.
+func eventOpenKey(server string, i int) string {
+	return fmt.Sprintf("%s event-stream-open %02d", server, i)
+}
+
+// persistEventOpens seeds the client's event-stream budget with the
+// openings recorded before a restart and records each new one, so that a
+// daemon restarted after its stream kept dropping does not reopen it past
+// Lichess's limit (lichess.EventStreamOpens) and draw the 429 that would
+// lock its resumed games' moves out.
+func persistEventOpens(ctx context.Context, st *store.Store, o *lichess.Options, server string, log zerolog.Logger) error {
+	n := lichess.EventStreamOpens
+	opens := make([]time.Time, n)
+	next := 0 // the slot of the oldest (or an empty) opening
+	for i := range n {
+		at, err := st.RateLimitedUntil(ctx, eventOpenKey(server, i))
+		if err != nil {
+			return fmt.Errorf("daemon: event stream openings of %s: %w", server, err)
+		}
+		opens[i] = at
+		if at.Before(opens[next]) {
+			next = i
+		}
+	}
+	o.EventStreamOpened = opens // zero times fall outside every window
+	var mu sync.Mutex
+	o.OnEventStreamOpen = func(at time.Time) {
+		mu.Lock()
+		i := next
+		next = (next + 1) % n
+		mu.Unlock()
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lockoutWriteTimeout)
+		defer cancel()
+		if err := st.SetRateLimitedUntil(wctx, eventOpenKey(server, i), at); err != nil {
+			log.Error().Err(err).Msg("persisting an event stream opening")
 		}
 	}
 	return nil
