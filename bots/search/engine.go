@@ -125,9 +125,18 @@ func (e *Engine) Info() engine.Info {
 	return engine.Info{Name: e.cfg.name, Author: "Outpost", Version: "1", Kind: engine.KindBuiltin, Features: f}
 }
 
+// net is the network of feature net: WithNet's, or the embedded one.
+func (e *Engine) net() *Net {
+	if e.cfg.net != nil {
+		return e.cfg.net
+	}
+	return embeddedNet()
+}
+
 // Configure sets options by name (case-insensitive): "Hash" (MiB),
-// "Features" (the full comma-separated set) and "Disable" (features to
-// switch off).
+// "Features" (the full comma-separated set), "Disable" (features to
+// switch off) and "Net" (a network file for feature net, see WithNet: a
+// developer's option, not announced to UCI front-ends).
 func (e *Engine) Configure(options map[string]string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -149,8 +158,14 @@ func (e *Engine) Configure(options map[string]string) error {
 			opt = WithFeatures(f)
 		case "disable":
 			opt = WithoutFeatures(strings.Split(v, ",")...)
+		case "net":
+			n, err := ReadNet(strings.TrimSpace(v))
+			if err != nil {
+				return err
+			}
+			opt = WithNet(n)
 		default:
-			return fmt.Errorf("search: unknown option %q (known: Hash, Features, Disable)", k)
+			return fmt.Errorf("search: unknown option %q (known: Hash, Features, Disable, Net)", k)
 		}
 		if err := opt(&cfg); err != nil {
 			return err
@@ -222,8 +237,8 @@ func (e *Engine) selectMove(ctx context.Context, pos engine.Position, lim engine
 	s.nodes, s.stopped, s.deadline, s.prevBest, s.iterBest, s.iterScore = 0, false, time.Time{}, board.NullMove, board.NullMove, 0
 	s.killers = [maxPly][2]board.Move{}
 	s.tb, s.tbDepth, s.tbHits = e.cfg.tb, e.cfg.tbDepth, 0
-	if kind == EvalNet && s.ns == nil {
-		s.ns = &netStack{net: embeddedNet()}
+	if net := e.net(); kind == EvalNet && (s.ns == nil || s.ns.net != net) {
+		s.ns = &netStack{net: net}
 	}
 	defer func() { s.b, s.ctx = nil, nil }()
 	if s.tt != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/outpostchess/outpost/bots/board"
@@ -111,6 +112,19 @@ func ParseNet(data []byte) (*Net, error) {
 		n.w2[i] = next()
 	}
 	n.b2 = int32(binary.LittleEndian.Uint32(p))
+	return n, nil
+}
+
+// ReadNet reads and parses a network file (ParseNet's format).
+func ReadNet(path string) (*Net, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("search: network: %w", err)
+	}
+	n, err := ParseNet(data)
+	if err != nil {
+		return nil, fmt.Errorf("search: network %s: %w", path, err)
+	}
 	return n, nil
 }
 

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/outpostchess/outpost/bots/board"
+	"github.com/outpostchess/outpost/bots/engine"
 )
 
 // randomNet is a network with seeded random weights and biases, so that
@@ -242,6 +246,58 @@ func TestEmbeddedNet(t *testing.T) {
 		}
 		if got, want := Evaluate(b, EvalNet), net.Evaluate(b); got != want {
 			t.Errorf("%s: Evaluate(EvalNet) %d, the network %d", c.fen, got, want)
+		}
+	}
+}
+
+// TestConfigureNet: option Net loads a network file for feature net. A
+// network of zeros corrects nothing, so hard with it searches exactly as
+// hard without the feature (same move, same nodes); a missing or broken
+// file is refused, naming it.
+func TestConfigureNet(t *testing.T) {
+	data, err := new(Net).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	zero, broken := filepath.Join(dir, "zero.bin"), filepath.Join(dir, "broken.bin")
+	if err := os.WriteFile(zero, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(broken, data[:100], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	search := func(opts map[string]string) engine.Move {
+		t.Helper()
+		e, err := NewHard(WithHashMB(8))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		if err := e.Configure(opts); err != nil {
+			t.Fatal(err)
+		}
+		m, err := e.SelectMove(context.Background(), engine.Position{Moves: []string{"e2e4", "e7e5", "g1f3"}}, engine.Limits{Nodes: 20000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	withZero, without, embedded := search(map[string]string{"Net": zero}), search(map[string]string{"Disable": "net"}), search(nil)
+	if withZero.UCI != without.UCI || withZero.Nodes != without.Nodes || withZero.Score != without.Score {
+		t.Errorf("Net=zeros: %s %d nodes %+v; without net: %s %d nodes %+v", withZero.UCI, withZero.Nodes, withZero.Score, without.UCI, without.Nodes, without.Score)
+	}
+	if embedded.Score == without.Score && embedded.Nodes == without.Nodes {
+		t.Errorf("the embedded network changed nothing: the comparison cannot tell networks apart")
+	}
+	e, err := NewHard(WithHashMB(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, path := range []string{filepath.Join(dir, "missing.bin"), broken} {
+		if err := e.Configure(map[string]string{"Net": path}); err == nil || !strings.Contains(err.Error(), filepath.Base(path)) {
+			t.Errorf("Net=%s: error %v, want one naming the file", path, err)
 		}
 	}
 }

@@ -120,6 +120,7 @@ type config struct {
 	log         zerolog.Logger
 	tb          Tablebase // probed in search when set (WithTablebase)
 	tbDepth     int       // least remaining depth for a probe
+	net         *Net      // feature net's network (WithNet); nil: the embedded one
 }
 
 // Option configures an engine built by NewMedium or NewHard.
@@ -150,6 +151,18 @@ func WithoutFeatures(names ...string) Option {
 			return err
 		}
 		c.features &^= f
+		return nil
+	}
+}
+
+// WithNet makes feature net use network n instead of the embedded one
+// (to measure a newly trained network against it without a rebuild).
+func WithNet(n *Net) Option {
+	return func(c *config) error {
+		if n == nil {
+			return fmt.Errorf("search: WithNet: no network")
+		}
+		c.net = n
 		return nil
 	}
 }
