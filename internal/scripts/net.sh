@@ -6,19 +6,25 @@
 #   1. games of hard against itself at a few node counts from the 1505
 #      openings of bots/match/testdata/sprt-openings.txt, each run against
 #      hard with one feature switched off so that the two colours of an
-#      opening give two different games;
+#      opening give two different games (session 17 played the first two
+#      runs before hard had a network, session 18 the last two with r3);
 #   2. their quiet positions (TestNetLabel) labelled by the native
 #      Stockfish 18 that internal/scripts/setup.sh builds at 2000 nodes,
 #      and the quiet positions 1 to 4 random moves after each of them
 #      (OUTPOST_NET_WALK=4) at 1500 nodes;
 #   3. a network trained on both (TestNetTrain: the correction of EvalPlus,
 #      weight decay 4, 20 epochs), written to
-#      bots/search/nets/outpost-net-1.bin.
+#      bots/search/nets/outpost-net-1.bin (r4, session 18: 1.17 M positions).
+#
+# Then measure it against the network it replaces before committing it:
+#   outpost match --engine-a "hard,Net=NEW.bin" --engine-b hard --tc 0.03 \
+#     --tolerance 1 --sprt 0,20 --concurrency 2 --openings bots/match/testdata/sprt-openings.txt
 #
 # Everything goes to bin/net (ignored by git): rerun with KEEP=1 to reuse
-# the games and labels already there. Takes about 40 minutes on two idle
-# cores (session 17 labelled each game file on its own, so its positions
-# differ a little from one run of this script).
+# the games and labels already there. Takes about 90 minutes on two idle
+# cores (the sessions labelled their game files in two batches, the second
+# leaving out what the first had labelled, OUTPOST_NET_SKIP; one run of
+# this script labels them together: the same game positions, other walks).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -30,7 +36,7 @@ mkdir -p "$out"
 go build -o "$out/outpost" ./cmd/outpost
 
 # Each run: the feature switched off in engine B, and the nodes a move.
-for run in razor:2000 lmrcap:3000; do
+for run in razor:2000 lmrcap:3000 net:2500 singular:2000; do
 	feat=${run%%:*} nodes=${run##*:}
 	pgn=$out/g-$feat-$nodes.pgn
 	[ -s "$pgn" ] && continue
