@@ -13,8 +13,8 @@
 #      and the quiet positions 1 to 4 random moves after each of them
 #      (OUTPOST_NET_WALK=4) at 1500 nodes;
 #   3. a network trained on both (TestNetTrain: the correction of EvalPlus,
-#      weight decay 4, 20 epochs), written to
-#      bots/search/nets/outpost-net-1.bin (r4, session 18: 1.17 M positions).
+#      weight decay 2.5, 20 epochs), written to
+#      bots/search/nets/outpost-net-1.bin (r4c, session 18: 1.17 M positions).
 #
 # Then measure it against the network it replaces before committing it:
 #   outpost match --engine-a "hard,Net=NEW.bin" --engine-b hard --tc 0.03 \
@@ -56,5 +56,5 @@ label "$out/labels-games.txt" 2000 0
 label "$out/labels-walks.txt" 1500 4
 
 OUTPOST_NET_DATA="$out/labels-games.txt,$out/labels-walks.txt" OUTPOST_NET_OUT="$root/bots/search/nets/outpost-net-1.bin" \
-	OUTPOST_NET_DECAY=4 OUTPOST_NET_EPOCHS=20 OUTPOST_NET_BATCH=4096 OUTPOST_NET_LR=0.001 \
+	OUTPOST_NET_DECAY=2.5 OUTPOST_NET_EPOCHS=20 OUTPOST_NET_BATCH=4096 OUTPOST_NET_LR=0.001 \
 	go test ./bots/search -run '^TestNetTrain$' -count=1 -v -timeout 0 | tee "$out/train.log"
