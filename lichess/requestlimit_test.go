@@ -13,6 +13,25 @@ import (
 	"github.com/outpostchess/outpost/lichess"
 )
 
+// limitedSandbox serves one BOT account (token "tok-bot-SECRET") with
+// lila's request limits scaled by scale, on clk; the context ends with the
+// test or after 30 s.
+func limitedSandbox(t *testing.T, clk *lichess.ManualClock, scale float64) (context.Context, *sandbox.Server, string) {
+	t.Helper()
+	srv := sandbox.New(sandbox.Config{
+		Accounts:      []sandbox.Account{{Name: "bot1", Token: "tok-bot-SECRET", Bot: true}},
+		RequestLimits: scale, Now: clk.Now, KeepAlive: 100 * time.Millisecond,
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	url, err := srv.Listen(ctx, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return ctx, srv, url
+}
+
 // TestEventStreamLimitMeetsTheLockout: the client's own traffic meets
 // lila's limit on event stream openings (30 per token in 10 minutes,
 // api.stream.event.bearer; a tenth here) in the sandbox: the opening past
@@ -24,17 +43,7 @@ import (
 // wall clock. Before, the sandbox had no limit and no 429 came.
 func TestEventStreamLimitMeetsTheLockout(t *testing.T) {
 	clk := lichess.NewManualClock(time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC))
-	srv := sandbox.New(sandbox.Config{
-		Accounts:      []sandbox.Account{{Name: "bot1", Token: "tok-bot-SECRET", Bot: true}},
-		RequestLimits: 0.1, Now: clk.Now, KeepAlive: 100 * time.Millisecond,
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	url, err := srv.Listen(ctx, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	ctx, srv, url := limitedSandbox(t, clk, 0.1)
 	c, err := lichess.New(lichess.Options{BaseURL: url, Token: "tok-bot-SECRET", Clock: clk, Logger: zerolog.Nop(),
 		StreamTimeout: time.Hour, ReconnectMin: -1})
 	if err != nil {
@@ -119,17 +128,7 @@ func TestEventStreamLimitMeetsTheLockout(t *testing.T) {
 // lockout of every request.
 func TestEventStreamBudgetAvoidsLilasLimit(t *testing.T) {
 	clk := lichess.NewManualClock(time.Date(2026, 12, 3, 1, 0, 0, 0, time.UTC))
-	srv := sandbox.New(sandbox.Config{
-		Accounts:      []sandbox.Account{{Name: "bot1", Token: "tok-bot-SECRET", Bot: true}},
-		RequestLimits: 1, Now: clk.Now, KeepAlive: 100 * time.Millisecond,
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	url, err := srv.Listen(ctx, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	ctx, srv, url := limitedSandbox(t, clk, 1)
 	logs := &testkit.SyncBuffer{}
 	c, err := lichess.New(lichess.Options{BaseURL: url, Token: "tok-bot-SECRET", Clock: clk, Logger: zerolog.New(logs),
 		StreamTimeout: time.Hour, ReconnectMin: -1})
