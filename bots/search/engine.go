@@ -238,6 +238,9 @@ func (e *Engine) selectMove(ctx context.Context, pos engine.Position, lim engine
 	s.killers = [maxPly][2]board.Move{}
 	s.tb, s.tbDepth, s.tbHits = e.cfg.tb, e.cfg.tbDepth, 0
 	if net := e.net(); kind == EvalNet && (s.ns == nil || s.ns.net != net) {
+		if s.ns != nil {
+			s.ec.reset(kind) // it holds the other network's scores
+		}
 		s.ns = &netStack{net: net}
 	}
 	defer func() { s.b, s.ctx = nil, nil }()

@@ -301,3 +301,47 @@ func TestConfigureNet(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigureNetAfterSearch: an engine that searched with the embedded
+// network and is then given another one evaluates with the new one only —
+// no score of the old network is left in its eval cache.
+func TestConfigureNetAfterSearch(t *testing.T) {
+	data, err := new(Net).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(t.TempDir(), "zero.bin")
+	if err := os.WriteFile(zero, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pos, lim := engine.Position{Moves: []string{"e2e4", "e7e5", "g1f3"}}, engine.Limits{Nodes: 20000}
+	run := func(e *Engine) engine.Move {
+		t.Helper()
+		m, err := e.SelectMove(context.Background(), pos, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	fresh, err := NewHard(WithHashMB(8), WithFeatures(AllFeatures&^FeatTT))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	reused, err := NewHard(WithHashMB(8), WithFeatures(AllFeatures&^FeatTT))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reused.Close()
+	run(reused) // fills the eval cache with the embedded network's scores
+	for _, e := range []*Engine{fresh, reused} {
+		if err := e.Configure(map[string]string{"Net": zero}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, got := run(fresh), run(reused)
+	if got.UCI != want.UCI || got.Nodes != want.Nodes || got.Score != want.Score {
+		t.Errorf("after a search with the embedded network: %s %d nodes %+v; a fresh engine: %s %d nodes %+v",
+			got.UCI, got.Nodes, got.Score, want.UCI, want.Nodes, want.Score)
+	}
+}
