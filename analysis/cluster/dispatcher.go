@@ -25,6 +25,9 @@ type Dispatcher struct {
 
 	mu     sync.Mutex
 	engine string
+	// after arms a chunk deadline (default time.After); the time it sends
+	// is the submitter's now for the check (tests send their own).
+	after func(time.Duration) <-chan time.Time
 }
 
 // EngineName is the name the workers' engine reported with the last
@@ -58,8 +61,7 @@ func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, ch
 	if err != nil {
 		return nil, err
 	}
-	s := &submission{d: d, job: job, eng: eng, chunks: chunks, nonces: make([]string, len(chunks)), msgs: make([][]byte, len(chunks)),
-		log: d.Logger.With().Str("job", job).Logger()}
+	s := newSubmission(d, job, eng, chunks)
 	// every chunk is checked as a worker checks it before any is published
 	for i := range chunks {
 		if err := s.encode(i); err != nil {
@@ -90,18 +92,31 @@ func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, ch
 	return s.collect(ctx, results, done)
 }
 
-// submission is one job of RunChunks: its chunks, each with the nonce of
-// its current publication.
+// submission is one job of RunChunks: its chunks, each with the nonces of
+// its publications (the last is the current one).
 type submission struct {
 	d      *Dispatcher
 	job    string
 	eng    EngineSettings
 	chunks []analysis.Chunk
-	nonces []string
-	msgs   [][]byte // chunk i's message, with nonces[i]
+	nonces [][]string // every nonce chunk i was published with, the current last
+	msgs   [][]byte   // chunk i's message, with its current nonce
 	// refused counts the results refused per chunk (refusedMax fails it)
 	refused map[int]int
+	// lost counts the publications of a chunk that left the work stream
+	// without a valid result (lostMax fails it)
+	lost map[int]int
+	// due is when chunk i's current publication should have its result
+	// (chunkDeadline after it was published)
+	due     []time.Time
+	ackWait time.Duration
 	log     zerolog.Logger
+}
+
+func newSubmission(d *Dispatcher, job string, eng EngineSettings, chunks []analysis.Chunk) *submission {
+	return &submission{d: d, job: job, eng: eng, chunks: chunks, nonces: make([][]string, len(chunks)), msgs: make([][]byte, len(chunks)),
+		refused: map[int]int{}, lost: map[int]int{}, due: make([]time.Time, len(chunks)), ackWait: d.Settings.withDefaults().AckWait,
+		log: d.Logger.With().Str("job", job).Logger()}
 }
 
 // refusedMax bounds how often one chunk's result may be refused (an
@@ -121,14 +136,16 @@ func (s *submission) encode(i int) error {
 	if err != nil {
 		return fmt.Errorf("cluster: job %s chunk %d: %w", s.job, i, err)
 	}
-	s.nonces[i], s.msgs[i] = nonce, b
+	s.nonces[i], s.msgs[i] = append(s.nonces[i], nonce), b
 	return nil
 }
 
-// publish publishes chunk i with its current nonce.
+// publish publishes chunk i with its current nonce and sets its deadline.
 func (s *submission) publish(ctx context.Context, i int) error {
+	s.due[i] = time.Now().Add(chunkDeadline(s.chunks[i], s.ackWait))
+	nonce := s.nonces[i][len(s.nonces[i])-1]
 	if err := retryTransient(ctx, func() error {
-		_, err := s.d.Conn.JS.Publish(ctx, workSubject(s.job, i), s.msgs[i], jetstream.WithMsgID(msgID("chunk", s.job, i, s.nonces[i])))
+		_, err := s.d.Conn.JS.Publish(ctx, workSubject(s.job, i), s.msgs[i], jetstream.WithMsgID(msgID("chunk", s.job, i, nonce)))
 		return err
 	}); err != nil {
 		return fmt.Errorf("cluster: job %s: publish chunk %d: %w", s.job, i, err)
@@ -138,14 +155,28 @@ func (s *submission) publish(ctx context.Context, i int) error {
 
 // collect reads results until every chunk has one. A failure with the
 // chunk's nonce fails the job; a result without it is dropped and logged;
-// a result with it whose outcomes fail verification is refused and the
-// chunk published again with a new nonce (at most refusedMax times).
+// a result with it that does not decode or whose outcomes fail
+// verification is refused and the chunk published again with a new nonce
+// (at most refusedMax times); a chunk whose result is not in by its
+// deadline is checked, and published again when it left the work stream
+// without one (at most lostMax times: checkDeadlines).
 func (s *submission) collect(ctx context.Context, results *resultReader, done func(int)) ([][]analysis.Outcome, error) {
 	a := newAssembler(s.job, s.chunks, s.nonces)
+	msgs, errc, stop := s.feed(ctx, results)
+	defer stop()
+	tick := s.arm(a, time.Now())
 	for !a.complete() {
-		msg, err := results.next(ctx)
-		if err != nil {
+		var msg jetstream.Msg
+		select {
+		case msg = <-msgs:
+		case err := <-errc:
 			return nil, err
+		case now := <-tick:
+			if err := s.checkDeadlines(ctx, a, now); err != nil {
+				return nil, err
+			}
+			tick = s.arm(a, now)
+			continue
 		}
 		n, err := a.add(msg.Subject(), msg.Data())
 		var drop *droppedResult
@@ -174,12 +205,38 @@ func (s *submission) collect(ctx context.Context, results *resultReader, done fu
 	return a.out, nil
 }
 
+// feed reads results into msgs until stop (which waits for the reader
+// goroutine); a read that fails for good is sent on errc.
+func (s *submission) feed(ctx context.Context, results *resultReader) (<-chan jetstream.Msg, <-chan error, func()) {
+	rctx, cancel := context.WithCancel(ctx)
+	msgs, errc := make(chan jetstream.Msg), make(chan error, 1)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			msg, err := results.next(rctx)
+			if err != nil {
+				errc <- err
+				return
+			}
+			select {
+			case msgs <- msg:
+			case <-rctx.Done():
+				return
+			}
+		}
+	}()
+	return msgs, errc, func() {
+		cancel()
+		results.stop()
+		wg.Wait()
+	}
+}
+
 // refuse logs a refused result and publishes its chunk again with a new
 // nonce, or fails the job when the chunk was refused refusedMax times.
 func (s *submission) refuse(ctx context.Context, bad *refusedResult) error {
-	if s.refused == nil {
-		s.refused = map[int]int{}
-	}
 	s.refused[bad.index]++
 	s.log.Error().Int("chunk", bad.index).Str("identity", bad.identity).Str("worker", printable(bad.worker)).Str("reason", bad.reason).
 		Int("refused", s.refused[bad.index]).Msg("cluster: result refused (its worker took the chunk but answered outside the rules); the chunk is published again")
@@ -197,17 +254,20 @@ func (s *submission) refuse(ctx context.Context, bad *refusedResult) error {
 type assembler struct {
 	job     string
 	chunks  []analysis.Chunk
-	nonces  []string // chunk i's current nonce (shared with the submission)
+	nonces  [][]string // chunk i's nonces, one per publication (shared with the submission)
 	out     [][]analysis.Outcome
 	got     []bool
 	missing int
 	// Duplicates counts results ignored because their chunk had one.
 	duplicates int
 	engine     string // the engine name of the last result that had one
+	// revoked are the nonces whose result was refused: a publication is
+	// refused once, so one worker cannot spend a chunk's refusals alone
+	revoked map[string]bool
 }
 
-func newAssembler(job string, chunks []analysis.Chunk, nonces []string) *assembler {
-	return &assembler{job: job, chunks: chunks, nonces: nonces, out: make([][]analysis.Outcome, len(chunks)), got: make([]bool, len(chunks)), missing: len(chunks)}
+func newAssembler(job string, chunks []analysis.Chunk, nonces [][]string) *assembler {
+	return &assembler{job: job, chunks: chunks, nonces: nonces, out: make([][]analysis.Outcome, len(chunks)), got: make([]bool, len(chunks)), missing: len(chunks), revoked: map[string]bool{}}
 }
 
 func (a *assembler) complete() bool { return a.missing == 0 }
@@ -227,9 +287,16 @@ func (a *assembler) add(subject string, data []byte) (int, error) {
 	}
 	var r resultMsg
 	if err := json.Unmarshal(data, &r); err != nil {
-		return 0, &droppedResult{identity: identity, reason: fmt.Sprintf("chunk %d: not a result message: %v", index, err)}
+		reason := fmt.Sprintf("chunk %d: not a result message: %v", index, err)
+		if a.ours(index, peekNonce(data)) {
+			// only a worker the chunk was delivered to knows its nonce:
+			// it took the chunk and answered it with something else
+			a.revoked[peekNonce(data)] = true
+			return 0, &refusedResult{index: index, identity: identity, worker: peekWorker(data), reason: clip(reason)}
+		}
+		return 0, &droppedResult{identity: identity, reason: reason}
 	}
-	if subtle.ConstantTimeCompare([]byte(r.Nonce), []byte(a.nonces[index])) != 1 {
+	if !a.ours(index, r.Nonce) {
 		return 0, &droppedResult{identity: identity, reason: fmt.Sprintf("chunk %d: not the nonce this job sent with the chunk", index)}
 	}
 	if a.got[index] {
@@ -240,6 +307,7 @@ func (a *assembler) add(subject string, data []byte) (int, error) {
 		return 0, &failedChunk{index: index, err: fmt.Errorf("cluster: job %s chunk %d: worker %q (identity %s): %s", a.job, index, clip(r.Worker), identity, printable(r.Err))}
 	}
 	if err := verifyOutcomes(a.chunks[index], r.Outcomes); err != nil {
+		a.revoked[r.Nonce] = true // one refusal per publication
 		return 0, &refusedResult{index: index, identity: identity, worker: r.Worker, reason: err.Error()}
 	}
 	for i, j := range a.chunks[index].Jobs {
@@ -254,6 +322,20 @@ func (a *assembler) add(subject string, data []byte) (int, error) {
 	a.got[index] = true
 	a.missing--
 	return len(r.Outcomes), nil
+}
+
+// ours reports whether nonce is one chunk index was published with by
+// this submission and not refused (a late result of an earlier, lost
+// publication counts too).
+func (a *assembler) ours(index int, nonce string) bool {
+	if a.revoked[nonce] {
+		return false
+	}
+	ok := 0
+	for _, n := range a.nonces[index] {
+		ok |= subtle.ConstantTimeCompare([]byte(nonce), []byte(n))
+	}
+	return ok == 1
 }
 
 // droppedResult is a result this job did not ask for: another job's, one

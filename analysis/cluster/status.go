@@ -146,7 +146,13 @@ func (c *Conn) jobs(ctx context.Context, st *ClusterStatus) error {
 		return err
 	}
 	for _, ji := range jobs {
-		st.Jobs = append(st.Jobs, JobStatus{ID: ji.ID, Engine: ji.Engine, Created: ji.Created, Chunks: ji.Chunks, Positions: ji.Positions, ChunksDone: done[ji.ID]})
+		n := 0
+		for index := range done[ji.ID] {
+			if index < ji.Chunks { // a worker may publish for any index
+				n++
+			}
+		}
+		st.Jobs = append(st.Jobs, JobStatus{ID: ji.ID, Engine: ji.Engine, Created: ji.Created, Chunks: ji.Chunks, Positions: ji.Positions, ChunksDone: n})
 	}
 	sort.Slice(st.Jobs, func(i, j int) bool { return st.Jobs[i].Created.After(st.Jobs[j].Created) })
 	return nil
@@ -179,8 +185,10 @@ func readBucket[T any](ctx context.Context, js jetstream.JetStream, bucket, what
 	return out, nil
 }
 
-// chunkCounts counts the results stored per job.
-func chunkCounts(ctx context.Context, js jetstream.JetStream) (map[string]int, error) {
+// chunkCounts returns the chunk indexes with a stored result, per job
+// (not checked: a worker may publish on any index of any job; the caller
+// counts only the job's own chunks).
+func chunkCounts(ctx context.Context, js jetstream.JetStream) (map[string]map[int]bool, error) {
 	s, err := js.Stream(ctx, ResultsStream)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: status: %w", err)
@@ -198,11 +206,7 @@ func chunkCounts(ctx context.Context, js jetstream.JetStream) (map[string]int, e
 			chunks[job][index] = true
 		}
 	}
-	out := map[string]int{}
-	for job, c := range chunks {
-		out[job] = len(c)
-	}
-	return out, nil
+	return chunks, nil
 }
 
 // String renders the status for a terminal.

@@ -145,7 +145,9 @@ func TestOutcomeRoundTrip(t *testing.T) {
 // the rules, and fails the job on a failure with the nonce only.
 func TestAssemblerTakesEachChunkOnce(t *testing.T) {
 	chunks := sampleChunks() // chunk 0: after 1.e4 e5 (White to move); chunk 1: after 1.e4
-	nonces := []string{"n0", "n1"}
+	// chunk 1 was published again after each refusal: r1… are its
+	// earlier publications' nonces, n1 its last
+	nonces := [][]string{{"n0"}, {"r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "n1"}}
 	a := newAssembler("j", chunks, nonces)
 	e, big, mate := score.CP(10), score.CP(40_000), score.Mate(200)
 	res := func(i int, nonce string, outs []analysis.Outcome, errText string) []byte {
@@ -169,12 +171,20 @@ func TestAssemblerTakesEachChunkOnce(t *testing.T) {
 		{"no identity (the old subject)", "outpost.results.j.1", res(1, "n1", good1, ""), &drop},
 		{"chunk out of range", resultSubject("j", 2, "UX"), res(2, "n1", good1, ""), &drop},
 		{"not JSON", resultSubject("j", 1, "UX"), []byte("{"), &drop},
-		{"no outcome", resultSubject("j", 1, "UX"), res(1, "n1", nil, ""), &bad},
-		{"illegal best move", resultSubject("j", 1, "UX"), res(1, "n1", []analysis.Outcome{{Eval: &e, BestUCI: "e1e8"}}, ""), &bad},
-		{"illegal line", resultSubject("j", 1, "UX"), res(1, "n1", []analysis.Outcome{{Eval: &e, BestUCI: "e7e5", PV: []string{"e7e5", "e7e5"}}}, ""), &bad},
-		{"cp out of range", resultSubject("j", 1, "UX"), res(1, "n1", []analysis.Outcome{{Eval: &big, BestUCI: "e7e5"}}, ""), &bad},
-		{"mate out of range", resultSubject("j", 1, "UX"), res(1, "n1", []analysis.Outcome{{Eval: &mate, BestUCI: "e7e5"}}, ""), &bad},
-		{"negative depth", resultSubject("j", 1, "UX"), res(1, "n1", []analysis.Outcome{{Eval: &e, BestUCI: "e7e5", Depth: -1}}, ""), &bad},
+		{"no outcome", resultSubject("j", 1, "UX"), res(1, "r1", nil, ""), &bad},
+		{"illegal best move", resultSubject("j", 1, "UX"), res(1, "r2", []analysis.Outcome{{Eval: &e, BestUCI: "e1e8"}}, ""), &bad},
+		{"illegal line", resultSubject("j", 1, "UX"), res(1, "r3", []analysis.Outcome{{Eval: &e, BestUCI: "e7e5", PV: []string{"e7e5", "e7e5"}}}, ""), &bad},
+		{"cp out of range", resultSubject("j", 1, "UX"), res(1, "r4", []analysis.Outcome{{Eval: &big, BestUCI: "e7e5"}}, ""), &bad},
+		{"mate out of range", resultSubject("j", 1, "UX"), res(1, "r5", []analysis.Outcome{{Eval: &mate, BestUCI: "e7e5"}}, ""), &bad},
+		{"negative depth", resultSubject("j", 1, "UX"), res(1, "r6", []analysis.Outcome{{Eval: &e, BestUCI: "e7e5", Depth: -1}}, ""), &bad},
+		// a publication is refused once: another answer with its nonce is dropped
+		{"a refused publication again", resultSubject("j", 1, "UX"), res(1, "r6", good1, ""), &drop},
+		// with the nonce but not decodable: refused, not dropped
+		{"cp 1e308 with the nonce", resultSubject("j", 1, "UX"), []byte(`{"job":"j","index":1,"nonce":"r7","outcomes":[{"Eval":{"cp":1e308},"BestUCI":"e7e5"}]}`), &bad},
+		{"mate 0 with the nonce", resultSubject("j", 1, "UX"), []byte(`{"job":"j","index":1,"nonce":"r8","outcomes":[{"Eval":{"mate":0},"BestUCI":"e7e5"}]}`), &bad},
+		{"NaN with the nonce", resultSubject("j", 1, "UX"), []byte(`{"job":"j","index":1,"nonce":"r9","outcomes":[{"Eval":{"cp":NaN}}]}`), &bad},
+		{"NaN before the nonce", resultSubject("j", 1, "UX"), []byte(`{"job":"j","index":1,"outcomes":[{"Eval":{"cp":NaN}}],"nonce":"r10"}`), &drop},
+		{"NaN with another nonce", resultSubject("j", 1, "UX"), []byte(`{"job":"j","index":1,"nonce":"zz","outcomes":[{"Eval":{"cp":NaN}}]}`), &drop},
 		{"taken", resultSubject("j", 1, "UX"), res(1, "n1", good1, ""), nil},
 		// a redelivered chunk's second result is ignored, even if it differs
 		{"duplicate", resultSubject("j", 1, "UY"), res(1, "n1", []analysis.Outcome{{BestUCI: "a7a6"}}, ""), nil},
