@@ -199,10 +199,52 @@ type Settings struct {
 	// bucket (default 1; 3 on a three-node cluster survives the loss of
 	// one node).
 	Replicas int
-	// ResultsMaxAge is how long results and job entries are kept (default
-	// ResultsMaxAge): a large cluster keeps them shorter (docs/cluster.md).
+	// ResultsMaxAge is how long results, job entries and waiting chunks
+	// are kept (default ResultsMaxAge): a large cluster keeps them shorter
+	// (docs/cluster.md).
 	ResultsMaxAge time.Duration
+	// ResultsMaxBytes bounds the results stream (default
+	// DefaultResultsMaxBytes); when full, its oldest results go.
+	ResultsMaxBytes int64
 }
+
+// Size bounds of the streams and buckets (JetStream's own limits, so no
+// identity can fill the servers' disks; docs/cluster.md, "Bounds").
+const (
+	// maxChunkMsg bounds a chunk message: NATS's default max payload
+	// (1 MiB), which the server enforces anyway; a chunk of 5 positions
+	// of a 300-ply game is about 12 KB.
+	maxChunkMsg = 1 << 20
+	// workMaxBytes bounds the work stream: a 1,000-game compare run is
+	// 16,000 chunks of 1–3 KB (about 50 MB); 1 GiB is 20 such runs
+	// waiting at once. When full a new chunk is refused (DiscardNew):
+	// waiting chunks are never dropped.
+	workMaxBytes = 1 << 30
+	// maxResultMsg bounds a result message: 64 positions (MaxChunkPositions)
+	// with a line of 246 plies (maxPly) of up to 8 bytes each is about
+	// 126 KB, a refusal's reason at most maxReasonLen; an honest result is
+	// 1–2 KB.
+	maxResultMsg = 256 << 10
+	// DefaultResultsMaxBytes bounds the results stream: a 2-engine worker
+	// stores about 1 GB of results a month, and a submitter reads its
+	// job's results as they come, so the oldest (of finished jobs) may go
+	// when the stream is full (DiscardOld); a lost one is published again
+	// (chunkDeadline).
+	DefaultResultsMaxBytes = 4 << 30
+	// maxResultsPerSubject bounds the results one identity keeps for one
+	// chunk (outpost.results.JOB.INDEX.IDENTITY): one per publication of
+	// the chunk, which is published at most 1 + refusedMax + lostMax times.
+	maxResultsPerSubject = 1 + refusedMax + lostMax
+	// maxStatusValue bounds a heartbeat or job entry (about 300 bytes).
+	maxStatusValue = 4 << 10
+	// workersMaxBytes bounds the workers bucket: 1,000 workers' heartbeats
+	// are about 300 KB; a worker writing many keys under its own nkey
+	// fills it for at most their TTL (workerTTL), then they expire.
+	workersMaxBytes = 64 << 20
+	// jobsMaxBytes bounds the jobs bucket: a 1,000-game compare run makes
+	// about 2,000 entries of 200 bytes; 256 MiB is 1,000 such runs.
+	jobsMaxBytes = 256 << 20
+)
 
 // maxPulls is the workers' consumer's bound on waiting pull requests
 // (JetStream's max_waiting): each engine of each worker keeps one pull
@@ -248,39 +290,51 @@ func (c *Conn) explain(err error) error {
 // race inside nats-server.
 func (c *Conn) Setup(ctx context.Context, s Settings) error {
 	s = s.withDefaults()
-	if err := c.ensureStream(ctx, jetstream.StreamConfig{
-		Name:       WorkStream,
-		Subjects:   []string{workPrefix + ">"},
-		Retention:  jetstream.WorkQueuePolicy,
-		Storage:    jetstream.FileStorage,
-		Replicas:   s.Replicas,
-		Duplicates: dedupWindow,
-	}); err != nil {
-		return fmt.Errorf("cluster: stream %s: %w", WorkStream, err)
-	}
-	if err := c.ensureStream(ctx, jetstream.StreamConfig{
-		Name:       ResultsStream,
-		Subjects:   []string{resultsPrefix + ">"},
-		Retention:  jetstream.LimitsPolicy,
-		Storage:    jetstream.FileStorage,
-		MaxAge:     s.ResultsMaxAge,
-		Replicas:   s.Replicas,
-		Duplicates: dedupWindow,
-	}); err != nil {
-		return fmt.Errorf("cluster: stream %s: %w", ResultsStream, err)
+	for _, cfg := range streamConfigs(s) {
+		if err := c.ensureStream(ctx, cfg); err != nil {
+			return fmt.Errorf("cluster: stream %s: %w", cfg.Name, err)
+		}
 	}
 	if err := c.ensureConsumer(ctx, s); err != nil {
 		return fmt.Errorf("cluster: consumer %s: %w", WorkConsumer, err)
 	}
 	for _, kv := range []jetstream.KeyValueConfig{
-		{Bucket: WorkersBucket, TTL: workerTTL, Storage: jetstream.FileStorage, Replicas: s.Replicas},
-		{Bucket: JobsBucket, TTL: s.ResultsMaxAge, Storage: jetstream.FileStorage, Replicas: s.Replicas},
+		{Bucket: WorkersBucket, TTL: workerTTL, Storage: jetstream.FileStorage, Replicas: s.Replicas, MaxBytes: workersMaxBytes, MaxValueSize: maxStatusValue},
+		{Bucket: JobsBucket, TTL: s.ResultsMaxAge, Storage: jetstream.FileStorage, Replicas: s.Replicas, MaxBytes: jobsMaxBytes, MaxValueSize: maxStatusValue},
 	} {
 		if err := c.ensureBucket(ctx, kv); err != nil {
 			return fmt.Errorf("cluster: bucket %s: %w", kv.Bucket, err)
 		}
 	}
 	return nil
+}
+
+// streamConfigs are the work and results streams with s's settings.
+func streamConfigs(s Settings) []jetstream.StreamConfig {
+	return []jetstream.StreamConfig{{
+		Name:       WorkStream,
+		Subjects:   []string{workPrefix + ">"},
+		Retention:  jetstream.WorkQueuePolicy,
+		Storage:    jetstream.FileStorage,
+		Replicas:   s.Replicas,
+		Duplicates: dedupWindow,
+		MaxAge:     s.ResultsMaxAge, // a chunk older than its results could be is nobody's
+		MaxBytes:   workMaxBytes,
+		MaxMsgSize: maxChunkMsg,
+		Discard:    jetstream.DiscardNew,
+	}, {
+		Name:              ResultsStream,
+		Subjects:          []string{resultsPrefix + ">"},
+		Retention:         jetstream.LimitsPolicy,
+		Storage:           jetstream.FileStorage,
+		MaxAge:            s.ResultsMaxAge,
+		Replicas:          s.Replicas,
+		Duplicates:        dedupWindow,
+		MaxBytes:          s.ResultsMaxBytes,
+		MaxMsgSize:        maxResultMsg,
+		MaxMsgsPerSubject: maxResultsPerSubject,
+		Discard:           jetstream.DiscardOld,
+	}}
 }
 
 // withDefaults fills the settings left zero.
@@ -296,6 +350,9 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.ResultsMaxAge <= 0 {
 		s.ResultsMaxAge = ResultsMaxAge
+	}
+	if s.ResultsMaxBytes <= 0 {
+		s.ResultsMaxBytes = DefaultResultsMaxBytes
 	}
 	return s
 }
@@ -318,7 +375,18 @@ func (c *Conn) ensureStream(ctx context.Context, cfg jetstream.StreamConfig) err
 func sameStream(have, want jetstream.StreamConfig) bool {
 	return slices.Equal(have.Subjects, want.Subjects) && have.Retention == want.Retention &&
 		have.Storage == want.Storage && have.Replicas == want.Replicas &&
-		have.Duplicates == want.Duplicates && have.MaxAge == want.MaxAge
+		have.Duplicates == want.Duplicates && have.MaxAge == want.MaxAge &&
+		have.MaxBytes == want.MaxBytes && have.MaxMsgSize == want.MaxMsgSize &&
+		unset(have.MaxMsgsPerSubject) == unset(want.MaxMsgsPerSubject) && have.Discard == want.Discard
+}
+
+// unset maps JetStream's two spellings of "no limit" (0 asked, -1
+// stored) to 0.
+func unset(n int64) int64 {
+	if n < 0 {
+		return 0
+	}
+	return n
 }
 
 // ensureConsumer creates the workers' consumer, or updates it when its ack
@@ -348,13 +416,14 @@ func (c *Conn) ensureConsumer(ctx context.Context, s Settings) error {
 	return err
 }
 
-// ensureBucket creates the bucket, or updates it when its TTL, storage or
-// replicas differ.
+// ensureBucket creates the bucket, or updates it when its TTL, storage,
+// replicas or size bounds differ.
 func (c *Conn) ensureBucket(ctx context.Context, cfg jetstream.KeyValueConfig) error {
 	st, err := c.JS.Stream(ctx, "KV_"+cfg.Bucket)
 	if err == nil {
 		have := st.CachedInfo().Config
-		if have.MaxAge == cfg.TTL && have.Storage == cfg.Storage && have.Replicas == cfg.Replicas {
+		if have.MaxAge == cfg.TTL && have.Storage == cfg.Storage && have.Replicas == cfg.Replicas &&
+			have.MaxBytes == cfg.MaxBytes && have.MaxMsgSize == cfg.MaxValueSize {
 			return nil
 		}
 	} else if !errors.Is(err, jetstream.ErrStreamNotFound) {

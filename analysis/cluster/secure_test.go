@@ -495,7 +495,7 @@ func deniedCases(client, worker *cluster.Conn, vc, vw chan error, otherKey strin
 		{"worker purges the results", vw, "$JS.API.STREAM.PURGE.OUTPOST_RESULTS", purge(worker, cluster.ResultsStream)},
 		{"client deletes the work stream", vc, "$JS.API.STREAM.DELETE.OUTPOST_WORK", del(client, cluster.WorkStream)},
 		{"worker deletes the jobs bucket", vw, "$JS.API.STREAM.DELETE.KV_outpost_jobs", del(worker, "KV_"+cluster.JobsBucket)},
-		{"client changes the streams", vc, "$JS.API.STREAM.UPDATE.OUTPOST_RESULTS", func(ctx context.Context) error {
+		{"client changes the streams", vc, "$JS.API.STREAM.UPDATE.OUTPOST_WORK", func(ctx context.Context) error {
 			return client.Setup(ctx, cluster.Settings{ResultsMaxAge: time.Hour})
 		}},
 		{"client changes the workers' consumer", vc, "$JS.API.CONSUMER.CREATE.OUTPOST_WORK.workers", func(ctx context.Context) error {

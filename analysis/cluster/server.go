@@ -60,6 +60,9 @@ type ServerOptions struct {
 	// ResultsMaxAge is how long results are kept when the server creates
 	// the streams (with Auth; default ResultsMaxAge).
 	ResultsMaxAge time.Duration
+	// ResultsMaxBytes bounds the results stream when the server creates
+	// it (with Auth; default DefaultResultsMaxBytes).
+	ResultsMaxBytes int64
 	// Logger receives each step of the cluster forming and of creating
 	// the streams (the zero Logger: none).
 	Logger zerolog.Logger
@@ -321,7 +324,7 @@ func (s *Server) setup(ctx context.Context, opt ServerOptions) {
 func (s *Server) setupOnce(ctx context.Context, conn *Conn, opt ServerOptions) error {
 	ctx, cancel := context.WithTimeout(ctx, setupTimeout)
 	defer cancel()
-	return conn.Setup(ctx, Settings{Replicas: max(opt.Replicas, 1), AckWait: opt.AckWait, ResultsMaxAge: opt.ResultsMaxAge})
+	return conn.Setup(ctx, Settings{Replicas: max(opt.Replicas, 1), AckWait: opt.AckWait, ResultsMaxAge: opt.ResultsMaxAge, ResultsMaxBytes: opt.ResultsMaxBytes})
 }
 
 func (s *Server) setStep(step string) {

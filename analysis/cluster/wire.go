@@ -22,10 +22,12 @@ const (
 	resultsPrefix = "outpost.results."
 )
 
-// ResultsMaxAge is how long results stay in the results stream: long
-// enough for a submitter to come back after a crash and find its job's
-// results, short enough that the stream does not grow without bound.
-const ResultsMaxAge = 7 * 24 * time.Hour
+// ResultsMaxAge is how long results (and job entries and waiting chunks)
+// stay: a job lives as long as its submitter waits for it (a submitter
+// that restarts submits a new job), and a job's results are read as they
+// come, or again from the job's start when the submitter's consumer was on
+// a lost node; a day covers a job queued behind a long compare run.
+const ResultsMaxAge = 24 * time.Hour
 
 // dedupWindow is JetStream's duplicate window for both streams: a chunk or
 // result published twice with the same id within it is stored once.

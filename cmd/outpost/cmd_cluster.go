@@ -79,7 +79,8 @@ func runClusterServe(ctx context.Context, env *Env, args []string) error {
 	clusterAddr := fs.String("cluster-addr", "", "HOST:PORT for the routes to the other nodes (a NATS cluster with JetStream)")
 	routes := fs.String("routes", "", "the other nodes' route URLs, comma-separated (nats://HOST:PORT,…)")
 	replicas := fs.Int("replicas", 0, "nodes keeping each stream (default 1, or 3 with --cluster-addr)")
-	resultsAge := fs.Duration("results-max-age", cluster.ResultsMaxAge, "how long results are kept (a job asked again within it is not searched again); shorter on a large cluster")
+	resultsAge := fs.Duration("results-max-age", cluster.ResultsMaxAge, "how long results, job entries and waiting chunks are kept (at least the longest job); shorter on a large cluster")
+	resultsMB := fs.Int64("results-max-mb", cluster.DefaultResultsMaxBytes>>20, "bound of the results stream in MiB (the oldest results go first); larger on a large cluster")
 	if err := parseOnlyFlags(fs, args); err != nil {
 		return err
 	}
@@ -87,7 +88,7 @@ func runClusterServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	opt := cluster.ServerOptions{Addr: *addr, StoreDir: *dir, Name: *name, TLSCert: *cert, TLSKey: *key, TLSCA: *ca,
-		Insecure: *insecure, ClusterAddr: *clusterAddr, Replicas: *replicas, ResultsMaxAge: *resultsAge, Logger: env.logger()}
+		Insecure: *insecure, ClusterAddr: *clusterAddr, Replicas: *replicas, ResultsMaxAge: *resultsAge, ResultsMaxBytes: *resultsMB << 20, Logger: env.logger()}
 	if err := serveOptions(fs, &opt, *authDir, *noAuth, *routes); err != nil {
 		return err
 	}
@@ -123,6 +124,9 @@ func serveOptions(fs *flag.FlagSet, opt *cluster.ServerOptions, authDir string, 
 	}
 	if opt.ResultsMaxAge < time.Minute {
 		return fmt.Errorf("--results-max-age %s: want at least 1m (a submitter must find its results)", opt.ResultsMaxAge)
+	}
+	if opt.ResultsMaxBytes < 1<<20 || opt.ResultsMaxBytes > 1<<50 {
+		return fmt.Errorf("--results-max-mb %d: want 1..%d", opt.ResultsMaxBytes>>20, 1<<30)
 	}
 	switch {
 	case authDir != "" && noAuth:

@@ -46,6 +46,7 @@ func TestClusterCommandsCredentials(t *testing.T) {
 		{"init again", []string{"cluster", "init", "--dir", dir}, 1, "not overwritten"},
 		{"serve without auth", []string{"cluster", "serve", "--store", store}, 1, "--auth DIR is required"},
 		{"serve with results kept a second", []string{"cluster", "serve", "--store", store, "--auth", dir, "--results-max-age", "1s"}, 1, "--results-max-age 1s: want at least 1m"},
+		{"serve with no room for results", []string{"cluster", "serve", "--store", store, "--auth", dir, "--results-max-mb", "0"}, 1, "--results-max-mb 0: want 1.."},
 		{"serve both", []string{"cluster", "serve", "--store", store, "--auth", dir, "--no-auth"}, 1, "exclude each other"},
 		{"serve on the network without TLS", []string{"cluster", "serve", "--store", store, "--auth", dir, "--addr", "0.0.0.0:0"}, 1, "TLS is off"},
 		{"status without credentials", []string{"cluster", "status", "--cluster", srv.URL()}, 1, "requires credentials and none were given"},
