@@ -242,19 +242,23 @@ var errNoSeed = errors.New("no nkey seed")
 
 // credsIdentity returns the public key of a credentials file's nkey seed
 // (an nkey file of outpost cluster init, or a NATS JWT .creds file, which
-// carries its user's seed too) and whether the file holds a user JWT (an
-// operator's setup, whose JWT carries its own permissions).
-func credsIdentity(path string) (pub string, isJWT bool, err error) {
+// carries its user's seed too), the role its comment names ("" when none)
+// and whether the file holds a user JWT (an operator's setup, whose JWT
+// carries its own permissions).
+func credsIdentity(path string) (pub string, role Role, isJWT bool, err error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", false, fmt.Errorf("cluster: credentials: %w", err)
+		return "", "", false, fmt.Errorf("cluster: credentials: %w", err)
 	}
 	isJWT = strings.Contains(string(b), "BEGIN NATS USER JWT")
+	if m := credsRole.FindSubmatch(b); m != nil {
+		role = Role(m[1])
+	}
 	kp, err := nkeys.ParseDecoratedNKey(b)
 	if err != nil {
-		return "", isJWT, fmt.Errorf("cluster: credentials %s: %w: %w", path, errNoSeed, err)
+		return "", "", isJWT, fmt.Errorf("cluster: credentials %s: %w: %w", path, errNoSeed, err)
 	}
 	defer kp.Wipe()
 	pub, err = kp.PublicKey()
-	return pub, isJWT, err
+	return pub, role, isJWT, err
 }

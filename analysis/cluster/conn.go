@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,6 +45,13 @@ type Conn struct {
 	managed bool
 
 	violation atomic.Pointer[error] // the last permissions violation the server reported
+	// credsFile and credsRole are the credentials file and the role it
+	// says it has ("" unknown), for a DeniedError
+	credsFile string
+	credsRole Role
+
+	mu      sync.Mutex
+	watches map[*violationWatch]struct{} // operations to end at a violation (guard)
 }
 
 // connectWait bounds the wait for a server that is not up yet (started a
@@ -103,6 +111,7 @@ func (c *Conn) options(opt ConnOptions) ([]nats.Option, error) {
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 			if errors.Is(err, nats.ErrPermissionViolation) {
 				c.violation.Store(&err)
+				c.notify(err)
 				if opt.OnViolation != nil {
 					opt.OnViolation(err)
 				}
@@ -110,11 +119,11 @@ func (c *Conn) options(opt ConnOptions) ([]nats.Option, error) {
 		}),
 	}
 	if opt.CredsFile != "" {
-		id, isJWT, err := credsIdentity(opt.CredsFile)
+		id, role, isJWT, err := credsIdentity(opt.CredsFile)
 		if err != nil {
 			return nil, err
 		}
-		c.Identity = id
+		c.Identity, c.credsFile, c.credsRole = id, opt.CredsFile, role
 		if isJWT {
 			opts = append(opts, nats.UserCredentials(opt.CredsFile))
 		} else {

@@ -46,10 +46,22 @@ var _ analysis.Dispatcher = (*Dispatcher)(nil)
 // verifyOutcomes; anything else is dropped and logged (a forged or stray
 // result never fails or blocks the job). A result that carries a
 // worker's error fails the job; a second result for a chunk is ignored.
+// A permissions violation the server reports meanwhile (credentials
+// without the client role) fails it at once, naming the violation.
 func (d *Dispatcher) RunChunks(ctx context.Context, spec analysis.EngineSpec, chunks []analysis.Chunk, done func(int)) ([][]analysis.Outcome, error) {
 	if len(chunks) == 0 {
 		return nil, nil
 	}
+	gctx, stop := d.Conn.guard(ctx, RoleClient)
+	defer stop()
+	out, err := d.runChunks(gctx, spec, chunks, done)
+	if v := denied(gctx); v != nil {
+		return nil, v
+	}
+	return out, err
+}
+
+func (d *Dispatcher) runChunks(ctx context.Context, spec analysis.EngineSpec, chunks []analysis.Chunk, done func(int)) ([][]analysis.Outcome, error) {
 	if err := d.Conn.Ensure(ctx, d.Settings, d.Logger); err != nil {
 		return nil, err
 	}

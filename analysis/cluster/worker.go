@@ -109,8 +109,20 @@ type slot struct {
 
 // Run works until ctx ends; it returns nil then. Engines are closed and a
 // chunk in progress is left unacknowledged (JetStream gives it to another
-// worker after the ack wait).
+// worker after the ack wait). A permissions violation the server reports
+// (credentials without the worker role) ends it at once with an error
+// naming the violation.
 func (w *Worker) Run(ctx context.Context) error {
+	gctx, stop := w.Conn.guard(ctx, RoleWorker)
+	defer stop()
+	err := w.run(gctx)
+	if v := denied(gctx); v != nil {
+		return fmt.Errorf("cluster: worker %s: %w", w.ID, v)
+	}
+	return err
+}
+
+func (w *Worker) run(ctx context.Context) error {
 	if w.Engines <= 0 {
 		w.Engines = 1
 	}
