@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -237,6 +238,24 @@ func rolePermissions(role Role, pub string) *server.Permissions {
 	)}}
 }
 
+// checkCredsMode refuses a credentials file that group or others may
+// read (on systems with Unix permissions), as the daemon refuses such a
+// token file (lichess.ReadTokenFile): its seed is the identity.
+func checkCredsMode(path string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("cluster: credentials: %w", err)
+	}
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		return fmt.Errorf("cluster: credentials file %s has mode %04o: it must not be readable by group or others, "+
+			"because anyone who can read it can act as its identity on the cluster; fix it with: chmod 600 %s", path, perm, path)
+	}
+	return nil
+}
+
 // errNoSeed is a credentials file without an nkey seed.
 var errNoSeed = errors.New("no nkey seed")
 
@@ -246,6 +265,9 @@ var errNoSeed = errors.New("no nkey seed")
 // and whether the file holds a user JWT (an operator's setup, whose JWT
 // carries its own permissions).
 func credsIdentity(path string) (pub string, role Role, isJWT bool, err error) {
+	if err := checkCredsMode(path); err != nil {
+		return "", "", false, err
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return "", "", false, fmt.Errorf("cluster: credentials: %w", err)

@@ -200,6 +200,19 @@ func TestClusterRefusesWithoutCredentials(t *testing.T) {
 	if _, err := cluster.InitAuth(otherDir, 1); err != nil {
 		t.Fatal(err)
 	}
+	client, err := os.ReadFile(filepath.Join(e.authDir, "client.creds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readable, groupReadable := filepath.Join(otherDir, "readable.creds"), filepath.Join(otherDir, "group.creds")
+	for path, mode := range map[string]os.FileMode{readable: 0o644, groupReadable: 0o640} {
+		if err := os.WriteFile(path, client, mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, mode); err != nil { // whatever the umask
+			t.Fatal(err)
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		opt  cluster.ConnOptions
@@ -209,6 +222,8 @@ func TestClusterRefusesWithoutCredentials(t *testing.T) {
 		{"another cluster's credentials", cluster.ConnOptions{TLSCA: e.pki.CA, CredsFile: filepath.Join(otherDir, "client.creds")}, "does not accept the credentials"},
 		{"no CA", cluster.ConnOptions{CredsFile: filepath.Join(e.authDir, "client.creds")}, "--tls-ca"},
 		{"credentials file missing", cluster.ConnOptions{TLSCA: e.pki.CA, CredsFile: filepath.Join(otherDir, "nope.creds")}, "no such file"},
+		{"credentials readable by others", cluster.ConnOptions{TLSCA: e.pki.CA, CredsFile: readable}, "has mode 0644: it must not be readable by group or others"},
+		{"credentials readable by the group", cluster.ConnOptions{TLSCA: e.pki.CA, CredsFile: groupReadable}, "chmod 600 " + groupReadable},
 		{"client", cluster.ConnOptions{TLSCA: e.pki.CA, CredsFile: filepath.Join(e.authDir, "client.creds")}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
