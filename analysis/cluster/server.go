@@ -282,25 +282,27 @@ func (s *Server) setup(ctx context.Context, opt ServerOptions) {
 	}
 	close(s.answering)
 	said := ""
-	say := func(step string, ev *zerolog.Event) {
+	// say sets the step (without counts: a formation answer adds the
+	// peers and the leader it sees then) and logs it with detail
+	say := func(step, detail string, ev *zerolog.Event) {
 		s.setStep(step)
-		if step != said {
-			ev.Msg("cluster: " + step)
-			said = step
+		if line := step + detail; line != said {
+			ev.Msg("cluster: " + line)
+			said = line
 		}
 	}
 	for !s.isReady() {
 		f := formation(s.ns, want)
 		switch {
 		case clustered && f.Leader == "":
-			say(fmt.Sprintf("waiting for a JetStream meta leader (%d of %d peers connected)", f.Peers, want), log.Info())
+			say("waiting for a JetStream meta leader", fmt.Sprintf(" (%d of %d peers connected)", f.Peers, want), log.Info())
 		case f.Peers < want:
-			say(fmt.Sprintf("waiting for peers: %d of %d for %d replicas (meta leader %s)", f.Peers, want, want, f.Leader), log.Info())
+			say(fmt.Sprintf("waiting for peers for %d replicas", want), fmt.Sprintf(" (%d of %d, meta leader %s)", f.Peers, want, f.Leader), log.Info())
 		case opt.Auth == nil:
 			log.Info().Msgf("cluster: formed (%d of %d peers, meta leader %s); without credentials the clients create the streams", f.Peers, want, f.Leader)
 			close(s.ready)
 		default:
-			say(fmt.Sprintf("creating or checking the streams, the workers' consumer and the buckets (%d replicas)", want), log.Info())
+			say(fmt.Sprintf("creating or checking the streams, the workers' consumer and the buckets (%d replicas)", want), "", log.Info())
 			err := s.setupOnce(ctx, conn, opt)
 			if err == nil {
 				log.Info().Msgf("cluster: ready: streams %s and %s, consumer %s, buckets %s and %s (%d replicas)", WorkStream, ResultsStream, WorkConsumer, WorkersBucket, JobsBucket, want)
@@ -310,7 +312,7 @@ func (s *Server) setup(ctx context.Context, opt ServerOptions) {
 			s.mu.Lock()
 			s.setupErr = err
 			s.mu.Unlock()
-			say("creating the streams failed, retrying: "+err.Error(), log.Warn())
+			say("creating the streams failed, retrying: "+err.Error(), "", log.Warn())
 		}
 		select {
 		case <-ctx.Done():
