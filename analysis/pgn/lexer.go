@@ -175,6 +175,9 @@ func (l *lexer) lexString() (token, error) {
 		switch c {
 		case '\\':
 			if l.pos+1 < len(l.data) {
+				if l.data[l.pos+1] == '\n' {
+					l.line++
+				}
 				b = append(b, l.data[l.pos+1])
 				l.pos += 2
 				continue

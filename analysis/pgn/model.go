@@ -27,7 +27,7 @@ type Game struct {
 	Initial  []string // comments before the first move
 	Moves    []*Node  // mainline
 	Result   string   // result token ("1-0", "0-1", "1/2-1/2", "*" or "")
-	Warnings []string // recoverable oddities (e.g. a missing result token)
+	Warnings []string // recoverable oddities (a missing result token, a control character in a tag value)
 }
 
 // Tag returns the value of the named tag and whether it is present.
@@ -74,10 +74,4 @@ type SyntaxError struct {
 // Error describes the game, the line and what was wrong.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("pgn: %s: line %d: %s", e.Game, e.Line, e.Msg)
-}
-
-// EscapeTagValue escapes a tag value for writing inside double quotes.
-func EscapeTagValue(s string) string {
-	s = strings.ReplaceAll(s, `\`, `\\`)
-	return strings.ReplaceAll(s, `"`, `\"`)
 }

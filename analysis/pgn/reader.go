@@ -122,6 +122,11 @@ func (rd *Reader) next() (*Game, error) {
 		if end.kind != tRBracket {
 			return nil, rd.fail(g, fmt.Sprintf("tag %s: ']' expected", name.text), t.line)
 		}
+		// a control character is kept (nothing is lost) and the writers
+		// replace it (TagPair)
+		if w := controlWarning(val.line, name.text, val.text); w != "" {
+			g.Warnings = append(g.Warnings, w)
+		}
 		g.Tags = append(g.Tags, Tag{Name: name.text, Value: val.text})
 		if t, err = rd.lx.next(); err != nil {
 			return nil, rd.fail(g, err.Error(), rd.lx.line)

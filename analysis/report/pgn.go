@@ -72,13 +72,19 @@ func RenderPGN(a *analysis.Analysis, opt PGNOptions) string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString("[" + t.Name + " \"" + pgn.EscapeTagValue(t.Value) + "\"]")
+		b.WriteString(pgn.TagPair(t.Name, t.Value))
 	}
 	if len(tags) > 0 {
 		b.WriteString("\n\n")
 	}
-	if len(g.Initial) > 0 {
-		b.WriteString("{ " + strings.Join(g.Initial, " } { ") + " }\n")
+	for i, c := range g.Initial {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("{ " + pgn.CommentText(c) + " }")
+		if i == len(g.Initial)-1 {
+			b.WriteByte('\n')
+		}
 	}
 	status := ""
 	if opt.Status && !hasStatus(g) {
@@ -129,7 +135,7 @@ func RenderPGN(a *analysis.Analysis, opt PGNOptions) string {
 			comments = append(comments, status)
 		}
 		for _, c := range comments {
-			b.WriteString(" { " + c + " }")
+			b.WriteString(" { " + pgn.CommentText(c) + " }")
 		}
 		hasVariation := p.Judgement != analysis.NoJudgement && len(p.Variation) > 0
 		if hasVariation {

@@ -10,9 +10,11 @@ import (
 // FromFEN is lenient where FEN writers commonly are (it drops castling
 // rights it cannot honour and ignores an en passant square no pawn can
 // use); Validate is strict and says what is wrong, and every entry point
-// that takes a position from a user or a server (PGN [FEN], Lichess JSON
-// initialFen, predict, ewr, perft, uci, the sandbox's fromPosition) calls
-// it before anything else.
+// that takes a position from a user (PGN [FEN], Lichess JSON initialFen,
+// predict, ewr, perft, uci, the challenge policy) calls it before anything
+// else. FromFENPlayable is the same check without its material rule, for
+// positions a server makes games from (the sandbox's fromPosition, a game
+// stream's initial position), as Lichess counts no promotions.
 
 // PositionError is a FEN that no game can reach, with the problem named.
 type PositionError struct {
@@ -32,7 +34,8 @@ const maxCheckers = 2
 // Validate parses fen (Chess960 castling when chess960 is set, or when the
 // castling field uses rook-file letters) and checks that it is a legal
 // position: one king a side, no pawn on the first or last rank, at most 16
-// pieces and 8 pawns a side, the side not to move not in check, the side to
+// pieces and 8 pawns a side, no more promoted pieces than missing pawns
+// (see MaterialProblem), the side not to move not in check, the side to
 // move in check by at most two pieces, every castling right backed by its
 // king and rook on their squares, and an en passant square that a
 // double-stepping pawn can just have passed. The error is a
@@ -40,6 +43,36 @@ const maxCheckers = 2
 func Validate(fen string, chess960 bool) error {
 	_, err := FromFENChecked(fen, chess960)
 	return err
+}
+
+// MaterialProblem explains why b's material cannot come from a game, or
+// returns "": each side starts with 8 pawns, 1 queen and 2 each of rooks,
+// bishops and knights (in Chess960 too), so a queen beyond the first or a
+// rook, bishop or knight beyond the second is a promoted pawn, and a side's
+// pawns and promoted pieces together are at most 8.
+func MaterialProblem(b *Board) string {
+	for c := White; c <= Black; c++ {
+		pawns := Count(b.pieces[c][Pawn])
+		promoted := 0
+		for pt := Knight; pt <= Queen; pt++ {
+			promoted += max(0, Count(b.pieces[c][pt])-startingCount(pt))
+		}
+		if pawns+promoted > 8 {
+			return fmt.Sprintf("%s has %d pawns and %d promoted pieces: %d, more than the 8 pawns a side starts with "+
+				"(a queen beyond the first, a rook, bishop or knight beyond the second is a promoted pawn)",
+				colorName(c), pawns, promoted, pawns+promoted)
+		}
+	}
+	return ""
+}
+
+// startingCount is how many pieces of type pt (knight to queen) a side has
+// in the starting position, standard or Chess960.
+func startingCount(pt PieceType) int {
+	if pt == Queen {
+		return 1
+	}
+	return 2
 }
 
 // ShredderCastling reports whether fen's castling field names rooks by
@@ -53,6 +86,23 @@ func ShredderCastling(fen string) bool {
 
 // FromFENChecked is FromFENVariant preceded by the checks of Validate.
 func FromFENChecked(fen string, chess960 bool) (*Board, error) {
+	b, err := FromFENPlayable(fen, chess960)
+	if err != nil {
+		return nil, err
+	}
+	if p := MaterialProblem(b); p != "" {
+		return nil, &PositionError{FEN: strings.TrimSpace(fen), Problem: p}
+	}
+	return b, nil
+}
+
+// FromFENPlayable is FromFENChecked without the material check
+// (MaterialProblem): the checks that keep an engine and the move
+// generator safe, and no more. It is for positions a server makes games
+// from, which are played as they are: Lichess counts no promotions
+// (scalachess's Variant.validSide), so it starts a game from nine queens
+// and a pawn.
+func FromFENPlayable(fen string, chess960 bool) (*Board, error) {
 	fen = strings.TrimSpace(fen)
 	f := strings.Fields(fen)
 	if !chess960 && ShredderCastling(fen) {

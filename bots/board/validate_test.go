@@ -41,6 +41,17 @@ func TestValidate(t *testing.T) {
 		{"en passant square occupied", "4k3/8/8/8/4P3/4N3/8/4K3 b - e3 0 1", false, "e3 is occupied"},
 		{"en passant origin occupied", "4k3/8/8/8/4P3/8/4N3/4K3 b - e3 0 1", false, "e2, which the pawn just left, is occupied"},
 		{"en passant on the wrong rank", "4k3/8/8/8/4P3/8/8/4K3 b - e4 0 1", false, "not on rank 3"},
+		// trial 19 (D7): more promoted pieces than missing pawns
+		{"nine queens and a pawn", "8/8/8/8/7k/4Q3/QQQQ3P/QQQQ2K1 w - - 0 1", false, "white has 1 pawns and 8 promoted pieces: 9, more than the 8 pawns"},
+		{"ten queens and two pawns", "6nk/6pp/8/8/PP6/4Q3/QQQQ4/QQQQQ1K1 w - - 0 1", false, "white has 2 pawns and 9 promoted pieces: 11"},
+		{"black third rook with eight pawns", "rrr1k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1", false, "black has 8 pawns and 1 promoted pieces: 9"},
+		{"twelve knights", "4k3/8/8/8/8/8/NNNNNNNN/NNNNK3 w - - 0 1", false, "white has 0 pawns and 10 promoted pieces: 10"},
+		{"promotions make up the missing pawns", "4k3/8/8/8/8/8/QPPPPPPP/QQ2K3 w - - 0 1", false, "white has 7 pawns and 2 promoted pieces: 9"},
+		{"two queens and seven pawns", "rnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/RNBQKBNQ w Qkq - 0 1", false, ""},
+		{"nine queens, no pawns", "6nk/6pp/8/8/8/Q7/QQQQ4/QQQQ1K2 w - - 0 1", false, ""},
+		{"three bishops, two pawns missing", "rnbqkbnr/pppppppp/8/8/8/8/2PPPPPP/RNBQKBBR w KQkq - 0 1", false, ""},
+		{"chess960 start with a promoted queen", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/QPP1P1P1/BQ1BNRKR w HFhf - 2 9", true, ""},
+		{"chess960 too many promotions", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/QPPQPQP1/BQ1B1RKR w HFhf - 2 9", true, "white has 7 pawns and 3 promoted pieces: 10"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,14 +74,38 @@ func FuzzValidate(f *testing.F) {
 	f.Add(StartFEN, false)
 	f.Add("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", false)
 	f.Add("rkr5/8/8/8/8/8/8/RKR5 w KQkq e6 0 1", true)
+	f.Add("8/8/8/8/7k/4Q3/QQQQ3P/QQQQ2K1 w - - 0 1", false)
+	f.Add("rrr1k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1", false)
 	f.Fuzz(func(t *testing.T, fen string, chess960 bool) {
 		b, err := FromFENChecked(fen, chess960)
+		_, perr := FromFENPlayable(fen, chess960)
 		if err != nil {
 			var pe *PositionError
 			if !errors.As(err, &pe) {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
+			// the playable check differs only by the material rule
+			if perr == nil && !strings.Contains(pe.Problem, "promoted pieces") {
+				t.Fatalf("%s: playable, but refused for %q", fen, pe.Problem)
+			}
 			return
+		}
+		if perr != nil {
+			t.Fatalf("%s: valid but not playable: %v", fen, perr)
+		}
+		// a valid position has no more promoted pieces than missing pawns,
+		// counted square by square
+		for c := White; c <= Black; c++ {
+			n := map[PieceType]int{}
+			for sq := Square(0); sq < 64; sq++ {
+				if p := b.PieceAt(sq); p != NoPiece && p.Color() == c {
+					n[p.Type()]++
+				}
+			}
+			extra := max(0, n[Queen]-1) + max(0, n[Rook]-2) + max(0, n[Bishop]-2) + max(0, n[Knight]-2)
+			if n[Pawn]+extra > 8 {
+				t.Fatalf("%s: %s has %d pawns and %d promoted pieces", fen, colorName(c), n[Pawn], extra)
+			}
 		}
 		// a valid position keeps every right its FEN names and its moves
 		// never capture a king

@@ -4,18 +4,17 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/outpostchess/outpost/analysis/pgn"
 	"github.com/outpostchess/outpost/bots/engine"
 )
 
 // PGN renders the game (opening moves included) in PGN with SAN moves and
 // the tags Event, White, Black, Result, Opening and Termination (plus SetUp
-// and FEN for games that did not start from the initial position).
+// and FEN for games that did not start from the initial position), the
+// values written by pgn.TagPair (no control character).
 func (g Game) PGN() (string, error) {
 	var b strings.Builder
-	tag := func(k, v string) {
-		v = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v)
-		fmt.Fprintf(&b, "[%s \"%s\"]\n", k, v)
-	}
+	tag := func(k, v string) { b.WriteString(pgn.TagPair(k, v) + "\n") }
 	tag("Event", fmt.Sprintf("Outpost match, game %d", g.Index+1))
 	tag("White", g.White)
 	tag("Black", g.Black)

@@ -50,3 +50,23 @@ func TestGamePGN(t *testing.T) {
 		t.Error("illegal move rendered")
 	}
 }
+
+// TestGamePGNWritesNoControlCharacter: an engine's name (its UCI id name)
+// with control characters is written cleaned (trial 19, D6).
+func TestGamePGNWritesNoControlCharacter(t *testing.T) {
+	tests := []struct{ name, want string }{
+		{"eng\x00ine", "[White \"eng\uFFFDine\"]"},
+		{"eng 1\r", `[White "eng 1 "]`},
+		{"tab\there", `[White "tab here"]`},
+	}
+	for _, tt := range tests {
+		g := Game{White: tt.name, Black: "b", Result: Draw, Reason: "adjudicated"}
+		got, err := g.PGN()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got, tt.want+"\n") {
+			t.Errorf("White %q: want %s in\n%q", tt.name, tt.want, got)
+		}
+	}
+}

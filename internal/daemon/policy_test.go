@@ -43,6 +43,8 @@ func TestDecide(t *testing.T) {
 		// regression (issue 18): positions no game reaches are declined before any engine sees them
 		{name: "from position castling without rook", offer: func(o *Offer) { o.Variant = "fromPosition"; o.FEN = "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1" }, reason: ReasonGeneric},
 		{name: "from position kings touching", offer: func(o *Offer) { o.Variant = "fromPosition"; o.FEN = "8/8/8/8/8/8/4k3/4K2R w K - 0 1" }, reason: ReasonGeneric},
+		// trial 19 (D7): Lichess makes a game of it, the bot declines it
+		{name: "from position more promotions than missing pawns", offer: func(o *Offer) { o.Variant = "fromPosition"; o.FEN = "8/8/8/8/7k/4Q3/QQQQ3P/QQQQ2K1 w - - 0 1" }, reason: ReasonGeneric},
 		{name: "from position invalid FEN", offer: func(o *Offer) { o.Variant = "fromPosition"; o.FEN = "not a fen" }, reason: ReasonGeneric},
 		{name: "ultrabullet", offer: func(o *Offer) { o.Speed = "ultraBullet"; o.Base = 15 }, reason: ReasonTooFast},
 		{name: "speed faster than accepted", policy: func(p *config.ChallengeConfig) { p.Speeds = []string{"rapid"} }, reason: ReasonTooFast},

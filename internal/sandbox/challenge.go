@@ -147,9 +147,11 @@ func parseChallengeFEN(v string, errs fieldErrors, f *challengeForm) {
 		}
 		// As on Lichess: any legal position makes the game fromPosition,
 		// except in Chess960, where it must be one of the 960 starts.
+		// Lichess counts no promotions (scalachess Variant.validSide), so
+		// neither does the sandbox: board.FromFENPlayable, not Validate.
 		chess960 := f.variant == "chess960"
 		var pe *board.PositionError
-		verr := board.Validate(v, chess960)
+		_, verr := board.FromFENPlayable(v, chess960)
 		pos, perr := newVariantPosition(v, chess960)
 		_, is960 := board.Chess960Number(v)
 		switch {

@@ -170,6 +170,12 @@ func TestChallengeValidation(t *testing.T) {
 			t.Errorf("fen %s: %d %v, want 400 naming %q", fen, code, m, want)
 		}
 	}
+	// As on Lichess (scalachess Variant.validSide counts no promotions),
+	// more promoted pieces than missing pawns make a game (trial 19, D7).
+	if code, m := e.post(tokAlice, "/api/challenge/bot1", url.Values{"days": {"1"}, "fen": {"8/8/8/8/7k/4Q3/QQQQ3P/QQQQ2K1 w - - 0 1"}}); code != 200 ||
+		m["variant"].(map[string]any)["key"] != "fromPosition" {
+		t.Errorf("nine queens and a pawn: %d %v, want 200 and a fromPosition challenge", code, m)
+	}
 	// Humans may play UltraBullet; increments go up to 180 s.
 	if code, m := e.post(tokAlice, "/api/challenge/bob", url.Values{"clock.limit": {"15"}, "clock.increment": {"0"}}); code != 200 || m["speed"] != "ultraBullet" {
 		t.Fatalf("ultraBullet between humans: %d %v", code, m)

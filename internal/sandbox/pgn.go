@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/outpostchess/outpost/analysis/pgn"
 )
 
 // exportOptions are the game export flags.
@@ -38,10 +40,11 @@ func (g *game) termination() string {
 	return "Normal"
 }
 
-// pgn renders the game as Lichess exports it (mu held).
+// pgn renders the game as Lichess exports it (mu held): tag pairs and
+// comments through analysis/pgn, so no control character is written.
 func (s *Server) pgn(g *game, opt exportOptions, base string) string {
 	var b strings.Builder
-	tag := func(k, v string) { fmt.Fprintf(&b, "[%s %s]\n", k, strconv.Quote(v)) }
+	tag := func(k, v string) { b.WriteString(pgn.TagPair(k, v) + "\n") }
 	rated := "Casual"
 	if g.rated {
 		rated = "Rated"
@@ -116,7 +119,7 @@ func (s *Server) movetext(g *game, an *Analysis, opt exportOptions) string {
 				prev = literateEval(an.Moves[i-1])
 			}
 			c := fmt.Sprintf("(%s → %s) %s", prev, literateEval(*ma), ma.Judgment.Comment)
-			parts = append(parts, "{ "+c+" }")
+			parts = append(parts, "{ "+pgn.CommentText(c)+" }")
 			needNumber = true
 		}
 		var cmds []string

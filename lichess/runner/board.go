@@ -8,17 +8,20 @@ import (
 
 // newBoard returns a board at fen ("" = standard start), with Chess960
 // castling when chess960 is set (or the castling field has rook-file
-// letters), after the strict position check every position from a server
-// or a user gets (board.FromFENChecked: castling rights backed by king and
-// rook, the side not to move not in check, …): an illegal start position
-// is a *board.PositionError and never reaches the engine. The runner keeps one board per game and
+// letters), after the position check that keeps an engine safe
+// (board.FromFENPlayable: castling rights backed by king and rook, the
+// side not to move not in check, …): an illegal start position is a
+// *board.PositionError and never reaches the engine. It is the strict
+// check without its material rule: a game Lichess started from more
+// promoted pieces than missing pawns (Lichess counts no promotions) is
+// played, not aborted. The runner keeps one board per game and
 // plays each new server move onto it, so that a game state costs one move's
 // work, not a replay of the whole game.
 func newBoard(fen string, chess960 bool) (*board.Board, error) {
 	if fen == "" {
 		fen = board.StartFEN
 	}
-	b, err := board.FromFENChecked(fen, chess960)
+	b, err := board.FromFENPlayable(fen, chess960)
 	if err != nil {
 		return nil, fmt.Errorf("initial position %q: %w", fen, err)
 	}

@@ -196,3 +196,29 @@ func TestCanonicalChess960(t *testing.T) {
 		assert.Equal(t, tc.wantLegal, legal(b, got), "legal(%s)", got)
 	}
 }
+
+// TestNewBoardPlaysWhatLichessStarts: the runner refuses the positions no
+// engine may see, but plays a game Lichess started from more promoted
+// pieces than missing pawns (Lichess counts no promotions; trial 19, D7),
+// which the strict check of analysis refuses.
+func TestNewBoardPlaysWhatLichessStarts(t *testing.T) {
+	tests := []struct {
+		name, fen string
+		wantErr   string // "" = played
+	}{
+		{"nine queens and a pawn", "8/8/8/8/7k/4Q3/QQQQ3P/QQQQ2K1 w - - 0 1", ""},
+		{"three black rooks and eight pawns", "rrr1k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1", ""},
+		{"castling without a rook", "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", "no white rook on h1"},
+		{"side not to move in check", "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "the side not to move (black) is in check"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := newBoard(tc.fen, false)
+			if tc.wantErr == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorContains(t, err, tc.wantErr)
+		})
+	}
+}
