@@ -338,6 +338,12 @@ func TestConfigureNetAfterSearch(t *testing.T) {
 		if err := e.Configure(map[string]string{"Net": zero}); err != nil {
 			t.Fatal(err)
 		}
+		// The move ordering's history and the correction history rightly
+		// carry over from one search to the next within a game; a new game
+		// clears them, leaving the eval cache the only state in question.
+		if err := e.NewGame(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	want, got := run(fresh), run(reused)
 	if got.UCI != want.UCI || got.Nodes != want.Nodes || got.Score != want.Score {

@@ -7,21 +7,23 @@
 #      openings of bots/match/testdata/sprt-openings.txt, each run against
 #      hard with one feature switched off so that the two colours of an
 #      opening give two different games (session 17 played the first two
-#      runs before hard had a network, session 18 the last two with r3);
+#      runs before hard had a network, session 18 the next two with r3,
+#      session 19 the last two with r4c);
 #   2. their quiet positions (TestNetLabel) labelled by the native
 #      Stockfish 18 that internal/scripts/setup.sh builds at 2000 nodes,
 #      and the quiet positions 1 to 4 random moves after each of them
 #      (OUTPOST_NET_WALK=4) at 1500 nodes;
 #   3. a network trained on both (TestNetTrain: the correction of EvalPlus,
-#      weight decay 2.5, 20 epochs), written to
-#      bots/search/nets/outpost-net-1.bin (r4c, session 18: 1.17 M positions).
+#      weight decay 2, 20 epochs), written to
+#      bots/search/nets/outpost-net-1.bin (r5, session 19: 1.56 M positions;
+#      session 19 labelled no walks of its own two runs, this script does).
 #
 # Then measure it against the network it replaces before committing it:
 #   outpost match --engine-a "hard,Net=NEW.bin" --engine-b hard --tc 0.03 \
 #     --tolerance 1 --sprt 0,20 --concurrency 2 --openings bots/match/testdata/sprt-openings.txt
 #
 # Everything goes to bin/net (ignored by git): rerun with KEEP=1 to reuse
-# the games and labels already there. Takes about 90 minutes on two idle
+# the games and labels already there. Takes about 2 hours on two idle
 # cores (the sessions labelled their game files in two batches, the second
 # leaving out what the first had labelled, OUTPOST_NET_SKIP; one run of
 # this script labels them together: the same game positions, other walks).
@@ -36,7 +38,7 @@ mkdir -p "$out"
 go build -o "$out/outpost" ./cmd/outpost
 
 # Each run: the feature switched off in engine B, and the nodes a move.
-for run in razor:2000 lmrcap:3000 net:2500 singular:2000; do
+for run in razor:2000 lmrcap:3000 net:2500 singular:2000 qcorr:3000 iir:2000; do
 	feat=${run%%:*} nodes=${run##*:}
 	pgn=$out/g-$feat-$nodes.pgn
 	[ -s "$pgn" ] && continue
@@ -56,5 +58,5 @@ label "$out/labels-games.txt" 2000 0
 label "$out/labels-walks.txt" 1500 4
 
 OUTPOST_NET_DATA="$out/labels-games.txt,$out/labels-walks.txt" OUTPOST_NET_OUT="$root/bots/search/nets/outpost-net-1.bin" \
-	OUTPOST_NET_DECAY=2.5 OUTPOST_NET_EPOCHS=20 OUTPOST_NET_BATCH=4096 OUTPOST_NET_LR=0.001 \
+	OUTPOST_NET_DECAY=2 OUTPOST_NET_EPOCHS=20 OUTPOST_NET_BATCH=4096 OUTPOST_NET_LR=0.001 \
 	go test ./bots/search -run '^TestNetTrain$' -count=1 -v -timeout 0 | tee "$out/train.log"
