@@ -300,10 +300,10 @@ func (a *assembler) add(subject string, data []byte) (int, error) {
 	var r resultMsg
 	if err := json.Unmarshal(data, &r); err != nil {
 		reason := fmt.Sprintf("chunk %d: not a result message: %v", index, err)
-		if a.ours(index, peekNonce(data)) {
+		if nonce := peekNonce(data); a.ours(index, nonce) {
 			// only a worker the chunk was delivered to knows its nonce:
 			// it took the chunk and answered it with something else
-			a.revoked[peekNonce(data)] = true
+			a.revoked[nonce] = true
 			return 0, &refusedResult{index: index, identity: identity, worker: peekWorker(data), reason: clip(reason)}
 		}
 		return 0, &droppedResult{identity: identity, reason: reason}
