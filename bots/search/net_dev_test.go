@@ -196,7 +196,9 @@ func labelRange(t *testing.T, sf string, nodes int, fens []string, labels []int,
 // "FEN;cp" lines, several files separated by commas) and writes it to
 // OUTPOST_NET_OUT. OUTPOST_NET_EPOCHS, _LR, _BATCH and _SEED are
 // TrainOptions; OUTPOST_NET_HOLDOUT (default 0.05) is the share of
-// positions, drawn at random, kept out of training and measured.
+// positions, drawn at random, kept out of training and measured;
+// OUTPOST_NET_INIT, a network file or "embedded", fine-tunes that network
+// (TrainOptions.Init) instead of starting from random weights.
 func TestNetTrain(t *testing.T) {
 	data, out := os.Getenv("OUTPOST_NET_DATA"), os.Getenv("OUTPOST_NET_OUT")
 	if data == "" || out == "" {
@@ -224,7 +226,19 @@ func TestNetTrain(t *testing.T) {
 	}
 	lr, _ := strconv.ParseFloat(os.Getenv("OUTPOST_NET_LR"), 64)
 	wd, _ := strconv.ParseFloat(os.Getenv("OUTPOST_NET_DECAY"), 64)
-	opts := TrainOptions{Epochs: envInt("OUTPOST_NET_EPOCHS", 0), Batch: envInt("OUTPOST_NET_BATCH", 0), LearningRate: lr, WeightDecay: wd, Seed: seed,
+	var init *Net
+	switch v := os.Getenv("OUTPOST_NET_INIT"); v {
+	case "":
+	case "embedded":
+		init = embeddedNet()
+	default:
+		n, err := ReadNet(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		init = n
+	}
+	opts := TrainOptions{Init: init, Epochs: envInt("OUTPOST_NET_EPOCHS", 0), Batch: envInt("OUTPOST_NET_BATCH", 0), LearningRate: lr, WeightDecay: wd, Seed: seed,
 		Progress: func(ep int, train, holdOut float64) {
 			t.Logf("epoch %d: train MSE %.6f, hold-out %.6f", ep, train, holdOut)
 		}}

@@ -351,3 +351,44 @@ func TestConfigureNetAfterSearch(t *testing.T) {
 			got.UCI, got.Nodes, got.Score, want.UCI, want.Nodes, want.Score)
 	}
 }
+
+// TestTrainNetInit: TrainOptions.Init is where training starts and what
+// weight decay pulls toward. With a step too small to move anything and a
+// decay of exactly one per step (the step is a tenth of LearningRate in
+// the last third of the epochs: here the only epoch), each weight lands
+// back on Init's, so the result is Init itself (the embedded network);
+// without Init the same run decays a random start to zeros.
+func TestTrainNetInit(t *testing.T) {
+	init := embeddedNet()
+	if got := init.dequantise().quantise(); *got != *init {
+		t.Fatal("dequantise then quantise changed the embedded network")
+	}
+	var samples []NetSample
+	for _, fen := range []string{board.StartFEN, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "8/8/4k3/8/8/3K4/4R3/8 b - - 0 1"} {
+		b, err := board.FromFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewNetSample(b, 300)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples = append(samples, s)
+	}
+	opts := TrainOptions{Epochs: 1, Batch: 2, LearningRate: 1e-9, WeightDecay: 1e10, Seed: 3, Init: init}
+	got, err := TrainNet(context.Background(), samples, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *got != *init {
+		t.Error("fine-tuning anchored to the embedded network moved away from it")
+	}
+	opts.Init = nil
+	got, err = TrainNet(context.Background(), samples, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *got != (Net{}) {
+		t.Error("without Init, a decay of one per step did not bring the weights to zero")
+	}
+}

@@ -48,6 +48,11 @@ type TrainOptions struct {
 	LearningRate float64 // Adam's step (default 0.001), divided by 10 over the last third of the epochs
 	WeightDecay  float64 // decoupled weight decay per step, times the learning rate (AdamW); 0: none
 	Seed         uint64  // initial weights and shuffling
+	// Init, when set, is the network training starts from instead of
+	// random weights (fine-tuning on new samples), and weight decay then
+	// pulls toward Init's weights instead of toward zero: the new samples
+	// move the network only where they say something.
+	Init *Net
 	// Progress, when set, is called after each epoch with the mean
 	// squared error on the training samples and on holdOut.
 	Progress func(epoch int, train, holdOut float64)
@@ -84,7 +89,10 @@ func TrainNet(ctx context.Context, samples, holdOut []NetSample, opts TrainOptio
 		opts.LearningRate = 0.001
 	}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6f7574706f7374))
-	net := newFloatNet(rng)
+	net, anchor := newFloatNet(rng), (*floatNet)(nil)
+	if opts.Init != nil {
+		net, anchor = opts.Init.dequantise(), opts.Init.dequantise()
+	}
 	grad := zeroFloatNet()
 	opt := newNetAdam(net.params())
 	order := make([]int, len(samples))
@@ -109,7 +117,7 @@ func TrainNet(ctx context.Context, samples, holdOut []NetSample, opts TrainOptio
 			for _, i := range batch {
 				loss += net.backward(&samples[i], grad)
 			}
-			opt.step(net, grad, lr, opts.WeightDecay)
+			opt.step(net, grad, anchor, lr, opts.WeightDecay)
 		}
 		if opts.Progress != nil {
 			opts.Progress(ep, loss/float64(len(samples)), net.meanLoss(holdOut))
@@ -222,6 +230,24 @@ func (f *floatNet) quantise() *Net {
 	return n
 }
 
+// dequantise is quantise's inverse: n in floating point.
+func (n *Net) dequantise() *floatNet {
+	f := zeroFloatNet()
+	for in := range netInputs {
+		for i := range netHidden {
+			f.w1[in*netHidden+i] = float32(float64(n.w1[in][i]) / netQA)
+		}
+	}
+	for i := range netHidden {
+		f.b1[i] = float32(float64(n.b1[i]) / netQA)
+	}
+	for i := range n.w2 {
+		f.w2[i] = float32(float64(n.w2[i]) / netQB)
+	}
+	f.b2[0] = float32(float64(n.b2) / (netQA * netQB))
+	return f
+}
+
 func clamp01(x float32) float32 { return min(max(x, 0), 1) }
 
 // netAdam is Adam's optimiser (β1 0.9, β2 0.999) over a floatNet's
@@ -241,20 +267,29 @@ func newNetAdam(params [][]float32) *netAdam {
 }
 
 // step moves net against the gradient g (a batch's sum: Adam's step does
-// not depend on the gradient's scale) by learning rate lr.
-func (a *netAdam) step(net, g *floatNet, lr, decay float64) {
+// not depend on the gradient's scale) by learning rate lr, and decays each
+// weight toward anchor's (toward zero when anchor is nil).
+func (a *netAdam) step(net, g, anchor *floatNet, lr, decay float64) {
 	const b1, b2, eps = 0.9, 0.999, 1e-8
 	a.t++
 	c1 := 1 - math.Pow(b1, float64(a.t))
 	c2 := 1 - math.Pow(b2, float64(a.t))
 	ps, gs := net.params(), g.params()
+	var as [][]float32
+	if anchor != nil {
+		as = anchor.params()
+	}
 	for k, p := range ps {
 		m, v, gr := a.m[k], a.v[k], gs[k]
 		for i := range p {
 			x := float64(gr[i])
 			m[i] = float32(b1*float64(m[i]) + (1-b1)*x)
 			v[i] = float32(b2*float64(v[i]) + (1-b2)*x*x)
-			p[i] -= float32(lr*(float64(m[i])/c1)/(math.Sqrt(float64(v[i])/c2)+eps) + lr*decay*float64(p[i]))
+			toward := 0.0
+			if as != nil {
+				toward = float64(as[k][i])
+			}
+			p[i] -= float32(lr*(float64(m[i])/c1)/(math.Sqrt(float64(v[i])/c2)+eps) + lr*decay*(float64(p[i])-toward))
 		}
 	}
 }
