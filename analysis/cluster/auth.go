@@ -197,7 +197,9 @@ func InboxPrefix(pub string) string { return "_INBOX_" + pub }
 // nothing more: workers cannot publish work or touch job entries, clients
 // cannot take work or publish results, neither can purge, delete or
 // change a stream, and a worker writes only its own heartbeat key and
-// publishes only results under its own public key.
+// publishes only results under its own public key. Besides its replies, a
+// client subscribes only to JetStream's max-deliveries advisories of the
+// workers' consumer (gaveUpSubject).
 func rolePermissions(role Role, pub string) *server.Permissions {
 	if role == RoleAdmin || role == roleServer {
 		return nil
@@ -219,6 +221,9 @@ func rolePermissions(role Role, pub string) *server.Permissions {
 			"$KV."+WorkersBucket+"."+pub+".>",
 		)}}
 	}
+	// a client hears when JetStream gives up delivering a chunk (a
+	// submitter publishes it again: checkDeadlines)
+	sub = &server.SubjectPermission{Allow: append(sub.Allow, gaveUpSubject)}
 	return &server.Permissions{Subscribe: sub, Publish: &server.SubjectPermission{Allow: append(info,
 		workPrefix+">",
 		"$KV."+JobsBucket+".>",
