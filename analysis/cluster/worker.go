@@ -52,6 +52,11 @@ type Worker struct {
 	Logger  zerolog.Logger
 	// OnChunk, if set, is called when an engine starts a chunk (tests).
 	OnChunk func(job string, index int)
+	// OnStarted, if set, is called once the worker has found the
+	// cluster's streams and its consumer and written its first heartbeat,
+	// before it takes any work: credentials of the wrong role fail Run
+	// before it is called (outpost worker says "worker started" there).
+	OnStarted func()
 
 	chunks    atomic.Int64 // chunks done
 	failed    atomic.Int64 // chunks answered as failed
@@ -111,7 +116,8 @@ type slot struct {
 // chunk in progress is left unacknowledged (JetStream gives it to another
 // worker after the ack wait). A permissions violation the server reports
 // (credentials without the worker role) ends it at once with an error
-// naming the violation.
+// naming the violation, at the latest at the first heartbeat, before
+// OnStarted is called.
 func (w *Worker) Run(ctx context.Context) error {
 	gctx, stop := w.Conn.guard(ctx, RoleWorker)
 	defer stop()
@@ -153,9 +159,19 @@ func (w *Worker) run(ctx context.Context) error {
 	}
 	state := WorkerState{ID: w.ID, Host: host, Engines: w.Engines, Started: time.Now().UTC()}
 	// The first heartbeat is written before any work is taken: a worker
-	// that has done work is always listed in the cluster's status.
+	// that has done work is always listed in the cluster's status, and
+	// one whose credentials may not write it fails here, before it says
+	// it started.
 	var rate rateWindow
-	w.beat(ctx, kv, &state, &rate)
+	if err := retryTransient(ctx, func() error { return w.beat(ctx, kv, &state, &rate) }); err != nil {
+		if ctx.Err() != nil && denied(ctx) == nil {
+			return nil // stopped while starting
+		}
+		return fmt.Errorf("cluster: worker %s: first heartbeat: %w", w.ID, w.Conn.explain(err))
+	}
+	if w.OnStarted != nil {
+		w.OnStarted()
+	}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -207,21 +223,26 @@ func (w *Worker) heartbeat(ctx context.Context, kv jetstream.KeyValue, st Worker
 			return
 		case <-t.C:
 		}
-		w.beat(ctx, kv, &st, &r)
+		if err := w.beat(ctx, kv, &st, &r); err != nil && ctx.Err() == nil {
+			w.Logger.Warn().Err(err).Msg("cluster: heartbeat")
+		}
 	}
 }
 
 // beat writes the worker's state once, with its counters now.
-func (w *Worker) beat(ctx context.Context, kv jetstream.KeyValue, st *WorkerState, r *rateWindow) {
+func (w *Worker) beat(ctx context.Context, kv jetstream.KeyValue, st *WorkerState, r *rateWindow) error {
 	st.Busy = int(w.busy.Load())
 	st.Chunks, st.Failed, st.Positions, st.Nodes = w.chunks.Load(), w.failed.Load(), w.positions.Load(), w.nodes.Load()
 	st.Updated = time.Now().UTC()
 	st.Rate = r.add(st.Updated, st.Positions)
-	if b, err := json.Marshal(*st); err == nil {
-		if _, err := kv.Put(ctx, w.statusKey(), b); err != nil && ctx.Err() == nil {
-			w.Logger.Warn().Err(err).Msg("cluster: heartbeat")
-		}
+	b, err := json.Marshal(*st)
+	if err != nil {
+		return fmt.Errorf("cluster: heartbeat: %w", err)
 	}
+	if _, err := kv.Put(ctx, w.statusKey(), b); err != nil {
+		return fmt.Errorf("cluster: heartbeat %s: %w", w.statusKey(), err)
+	}
+	return nil
 }
 
 // loop is one engine's pull loop.
