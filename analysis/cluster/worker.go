@@ -115,10 +115,10 @@ type slot struct {
 // Run works until ctx ends; it returns nil then. Engines are closed and a
 // chunk still searched is left unacknowledged (JetStream gives it to
 // another worker after the ack wait); one whose search has finished is
-// answered and acked first, so it is never analysed twice. A permissions violation the server reports
-// (credentials without the worker role) ends it at once with an error
-// naming the violation, at the latest at the first heartbeat, before
-// OnStarted is called.
+// answered and acked first, so it is never analysed twice. A permissions
+// violation the server reports (credentials without the worker role) ends
+// it at once with an error naming the violation, at the latest at the
+// first heartbeat, before OnStarted is called.
 func (w *Worker) Run(ctx context.Context) error {
 	gctx, stop := w.Conn.guard(ctx, RoleWorker)
 	defer stop()
