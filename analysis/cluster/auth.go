@@ -197,7 +197,9 @@ func InboxPrefix(pub string) string { return "_INBOX_" + pub }
 // nothing more: workers cannot publish work or touch job entries, clients
 // cannot take work or publish results, neither can purge, delete or
 // change a stream, and a worker writes only its own heartbeat key and
-// publishes only results under its own public key.
+// publishes only results under its own public key. Besides its replies, a
+// client subscribes only to JetStream's max-deliveries advisories of the
+// workers' consumer (gaveUpSubject).
 func rolePermissions(role Role, pub string) *server.Permissions {
 	if role == RoleAdmin || role == roleServer {
 		return nil
@@ -219,6 +221,9 @@ func rolePermissions(role Role, pub string) *server.Permissions {
 			"$KV."+WorkersBucket+"."+pub+".>",
 		)}}
 	}
+	// a client hears when JetStream gives up delivering a chunk (a
+	// submitter publishes it again: checkDeadlines)
+	sub = &server.SubjectPermission{Allow: append(sub.Allow, gaveUpSubject)}
 	return &server.Permissions{Subscribe: sub, Publish: &server.SubjectPermission{Allow: append(info,
 		workPrefix+">",
 		"$KV."+JobsBucket+".>",
@@ -238,10 +243,13 @@ func rolePermissions(role Role, pub string) *server.Permissions {
 	)}}
 }
 
-// checkCredsMode refuses a credentials file that group or others may
+// CheckCredsMode refuses a credentials file that group or others may
 // read (on systems with Unix permissions), as the daemon refuses such a
-// token file (lichess.ReadTokenFile): its seed is the identity.
-func checkCredsMode(path string) error {
+// token file (lichess.ReadTokenFile): its seed is the identity. Connect
+// refuses such a file with this error, and `outpost config check`
+// reports it for [cluster] creds_file; a file that cannot be read is an
+// error wrapping the os error (fs.ErrNotExist when it is missing).
+func CheckCredsMode(path string) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}
@@ -265,7 +273,7 @@ var errNoSeed = errors.New("no nkey seed")
 // and whether the file holds a user JWT (an operator's setup, whose JWT
 // carries its own permissions).
 func credsIdentity(path string) (pub string, role Role, isJWT bool, err error) {
-	if err := checkCredsMode(path); err != nil {
+	if err := CheckCredsMode(path); err != nil {
 		return "", "", false, err
 	}
 	b, err := os.ReadFile(path)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -45,6 +46,11 @@ type Conn struct {
 	managed bool
 
 	violation atomic.Pointer[error] // the last permissions violation the server reported
+	// gaveUpDenied: the server refused this connection's subscription to
+	// gaveUpSubject (credentials from before it was a client's, or a
+	// user JWT without it); submitters then find chunks JetStream gave up
+	// on only when the workers' consumer is idle (checkDeadlines)
+	gaveUpDenied atomic.Bool
 	// credsFile and credsRole are the credentials file and the role it
 	// says it has ("" unknown), for a DeniedError
 	credsFile string
@@ -110,8 +116,13 @@ func (c *Conn) options(opt ConnOptions) ([]nats.Option, error) {
 		nats.ReconnectWait(500 * time.Millisecond),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 			if errors.Is(err, nats.ErrPermissionViolation) {
-				c.violation.Store(&err)
-				c.notify(err)
+				if gaveUpRefused(err) {
+					// not the role's lack: a submitter does without it
+					c.gaveUpDenied.Store(true)
+				} else {
+					c.violation.Store(&err)
+					c.notify(err)
+				}
 				if opt.OnViolation != nil {
 					opt.OnViolation(err)
 				}
@@ -145,6 +156,12 @@ func (c *Conn) options(opt ConnOptions) ([]nats.Option, error) {
 		opts = append(opts, nats.ClientCert(opt.TLSCert, opt.TLSKey))
 	}
 	return opts, nil
+}
+
+// gaveUpRefused reports a permissions violation that refused the
+// subscription to JetStream's max-deliveries advisories (gaveUpSubject).
+func gaveUpRefused(err error) bool {
+	return strings.Contains(err.Error(), "Subscription to "+strconv.Quote(gaveUpSubject))
 }
 
 // refusal explains an error that retrying does not cure ("" for others).

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/outpostchess/outpost/analysis"
@@ -73,11 +74,13 @@ func (s *submission) arm(a *assembler, now time.Time) <-chan time.Time {
 }
 
 // checkDeadlines looks at every chunk without a result whose deadline has
-// passed at now. One whose message is still in the work stream waits,
-// unless the workers' consumer has nothing waiting or in flight (JetStream
-// gave up delivering it, MaxDeliver): then, like one that left the stream
-// (acked or terminated without a valid result), it is lost and published
-// again with a new nonce, at most lostMax times before the job fails.
+// passed at now. One whose message left the work stream (acked or
+// terminated without a valid result) is lost: published again with a new
+// nonce, at most lostMax times before the job fails. One still there
+// waits another deadline, unless the workers' consumer has nothing
+// waiting or in flight: then JetStream gave up delivering it (MaxDeliver)
+// and no advisory said so (handleGaveUp, which finds it at once, busy
+// cluster or not), and it is lost too.
 func (s *submission) checkDeadlines(ctx context.Context, a *assembler, now time.Time) error {
 	var expired []int
 	for i, due := range s.due {
@@ -93,32 +96,104 @@ func (s *submission) checkDeadlines(ctx context.Context, a *assembler, now time.
 		return err
 	}
 	for _, i := range expired {
-		if waiting[workSubject(s.job, i)] > 0 && !idle {
+		// messages JetStream gave up on stay in the stream: not this one
+		n := waiting[workSubject(s.job, i)]
+		why := "taken by a worker but no valid result arrived by its deadline"
+		switch {
+		case n > uint64(s.stuck[i]) && !idle:
 			s.due[i] = now.Add(chunkDeadline(s.chunks[i], s.ackWait))
 			s.log.Debug().Int("chunk", i).Msg("cluster: chunk past its deadline still waits or is searched")
+			s.warnGaveUpDenied()
 			continue
+		case n > uint64(s.stuck[i]):
+			// idle: every message of the chunk left in the stream is stuck
+			for _, seq := range s.pubs[i] {
+				s.stuckSeq[seq] = true
+			}
+			s.stuck[i] = int(n)
+			why = "not delivered again: JetStream gave up delivering it (the workers' consumer is idle)"
 		}
-		if err := s.lose(ctx, i); err != nil {
+		if err := s.lose(ctx, i, why); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// lose publishes chunk i again after its publication was lost, or fails
-// the job after lostMax losses.
-func (s *submission) lose(ctx context.Context, i int) error {
+// warnGaveUpDenied says once per job that the server refused the
+// max-deliveries advisories, so a chunk JetStream gave up on is found
+// only when the workers' consumer is idle.
+func (s *submission) warnGaveUpDenied() {
+	if s.warnedDenied || !s.d.Conn.gaveUpDenied.Load() {
+		return
+	}
+	s.warnedDenied = true
+	s.log.Warn().Str("subject", gaveUpSubject).Msg("cluster: the server refused the subscription to JetStream's max-deliveries advisories " +
+		"(its authorization predates them, or a user JWT lacks the subject): a chunk JetStream gave up on is published again only once the workers' consumer is idle")
+}
+
+// lose publishes chunk i again after its publication was lost (why), or
+// fails the job after lostMax losses.
+func (s *submission) lose(ctx context.Context, i int, why string) error {
 	s.lost[i]++
 	bound := chunkDeadline(s.chunks[i], s.ackWait)
 	if s.lost[i] >= lostMax {
-		return fmt.Errorf("cluster: job %s chunk %d: taken %d times without a valid result within %s each (a worker acked or terminated it and sent nothing the submitter accepts)", s.job, i, s.lost[i], bound)
+		return fmt.Errorf("cluster: job %s chunk %d: taken %d times without a valid result within %s each (a worker acked or terminated it, or JetStream gave up delivering it, and sent nothing the submitter accepts); the last time %s", s.job, i, s.lost[i], bound, why)
 	}
 	s.log.Error().Int("chunk", i).Int("lost", s.lost[i]).Dur("deadline", bound).
-		Msg("cluster: chunk taken by a worker but no valid result arrived by its deadline; the chunk is published again")
+		Msg("cluster: chunk " + why + "; the chunk is published again")
 	if err := s.encode(i); err != nil {
 		return err
 	}
 	return s.publish(ctx, i)
+}
+
+// gaveUpBuffer is how many max-deliveries advisories may wait for the
+// submitter's loop (every job's advisories come to every submitter; past
+// it they are dropped, and checkDeadlines is the fallback).
+const gaveUpBuffer = 256
+
+// watchGaveUp subscribes to JetStream's max-deliveries advisories of the
+// workers' consumer and returns them, with the function that ends the
+// subscription. Without it (a failed subscription) the channel is nil,
+// and chunks JetStream gave up on are found by checkDeadlines alone.
+func (s *submission) watchGaveUp() (<-chan *nats.Msg, func()) {
+	ch := make(chan *nats.Msg, gaveUpBuffer)
+	sub, err := s.d.Conn.NC.ChanSubscribe(gaveUpSubject, ch)
+	if err != nil {
+		s.log.Warn().Err(err).Msg("cluster: subscribe to JetStream's max-deliveries advisories; a chunk JetStream gave up on is found only when the workers' consumer is idle")
+		return nil, func() {}
+	}
+	return ch, func() { _ = sub.Unsubscribe() }
+}
+
+// handleGaveUp takes one max-deliveries advisory. When it names a message
+// of one of the job's chunks, that message stays in the work stream and no
+// worker gets it again (it is counted in stuck); when it is the current
+// publication of a chunk without a result, the chunk is lost at once.
+func (s *submission) handleGaveUp(ctx context.Context, a *assembler, data []byte) error {
+	var adv struct {
+		Stream    string `json:"stream"`
+		Consumer  string `json:"consumer"`
+		StreamSeq uint64 `json:"stream_seq"`
+	}
+	if json.Unmarshal(data, &adv) != nil || adv.Stream != WorkStream || adv.Consumer != WorkConsumer || adv.StreamSeq == 0 || s.stuckSeq[adv.StreamSeq] {
+		return nil
+	}
+	for i, pubs := range s.pubs {
+		for k, seq := range pubs {
+			if seq != adv.StreamSeq {
+				continue
+			}
+			s.stuckSeq[seq] = true
+			s.stuck[i]++
+			if k < len(pubs)-1 || a.got[i] {
+				return nil // an earlier publication, or the chunk has its result
+			}
+			return s.lose(ctx, i, "not delivered again: JetStream gave up delivering it (delivered MaxDeliver times without an answer)")
+		}
+	}
+	return nil
 }
 
 // workState returns how many messages of each of the job's chunk subjects

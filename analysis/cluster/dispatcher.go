@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/rs/zerolog"
 
@@ -95,13 +96,16 @@ func (d *Dispatcher) runChunks(ctx context.Context, spec analysis.EngineSpec, ch
 	stop := context.AfterFunc(ctx, results.stop)
 	defer stop()
 	defer results.stop()
+	// hear JetStream give up on a chunk before any is published
+	gaveUp, unsubscribe := s.watchGaveUp()
+	defer unsubscribe()
 	for i := range chunks {
 		if err := s.publish(ctx, i); err != nil {
 			return nil, err
 		}
 	}
 	s.log.Debug().Int("chunks", len(chunks)).Msg("job submitted")
-	return s.collect(ctx, results, done)
+	return s.collect(ctx, results, gaveUp, done)
 }
 
 // submission is one job of RunChunks: its chunks, each with the nonces of
@@ -120,14 +124,25 @@ type submission struct {
 	lost map[int]int
 	// due is when chunk i's current publication should have its result
 	// (chunkDeadline after it was published)
-	due     []time.Time
-	ackWait time.Duration
-	log     zerolog.Logger
+	due []time.Time
+	// pubs are the work stream's sequences of chunk i's publications, the
+	// current last (JetStream's max-deliveries advisory names one)
+	pubs [][]uint64
+	// stuck counts chunk i's messages that JetStream gave up delivering:
+	// they stay in the work stream, and no worker gets them again
+	stuck []int
+	// stuckSeq are the sequences counted in stuck
+	stuckSeq map[uint64]bool
+	// warnedDenied: the log said once that the advisories are refused
+	warnedDenied bool
+	ackWait      time.Duration
+	log          zerolog.Logger
 }
 
 func newSubmission(d *Dispatcher, job string, eng EngineSettings, chunks []analysis.Chunk) *submission {
 	return &submission{d: d, job: job, eng: eng, chunks: chunks, nonces: make([][]string, len(chunks)), msgs: make([][]byte, len(chunks)),
 		refused: map[int]int{}, lost: map[int]int{}, due: make([]time.Time, len(chunks)), ackWait: d.Settings.withDefaults().AckWait,
+		pubs: make([][]uint64, len(chunks)), stuck: make([]int, len(chunks)), stuckSeq: map[uint64]bool{},
 		log: d.Logger.With().Str("job", job).Logger()}
 }
 
@@ -152,16 +167,22 @@ func (s *submission) encode(i int) error {
 	return nil
 }
 
-// publish publishes chunk i with its current nonce and sets its deadline.
+// publish publishes chunk i with its current nonce, sets its deadline
+// and records its sequence in the work stream.
 func (s *submission) publish(ctx context.Context, i int) error {
 	s.due[i] = time.Now().Add(chunkDeadline(s.chunks[i], s.ackWait))
 	nonce := s.nonces[i][len(s.nonces[i])-1]
+	var seq uint64
 	if err := retryTransient(ctx, func() error {
-		_, err := s.d.Conn.JS.Publish(ctx, workSubject(s.job, i), s.msgs[i], jetstream.WithMsgID(msgID("chunk", s.job, i, nonce)))
+		ack, err := s.d.Conn.JS.Publish(ctx, workSubject(s.job, i), s.msgs[i], jetstream.WithMsgID(msgID("chunk", s.job, i, nonce)))
+		if err == nil {
+			seq = ack.Sequence // a duplicate's is the stored message's
+		}
 		return err
 	}); err != nil {
 		return fmt.Errorf("cluster: job %s: publish chunk %d: %w", s.job, i, err)
 	}
+	s.pubs[i] = append(s.pubs[i], seq)
 	return nil
 }
 
@@ -171,8 +192,10 @@ func (s *submission) publish(ctx context.Context, i int) error {
 // verification is refused and the chunk published again with a new nonce
 // (at most refusedMax times); a chunk whose result is not in by its
 // deadline is checked, and published again when it left the work stream
-// without one (at most lostMax times: checkDeadlines).
-func (s *submission) collect(ctx context.Context, results *resultReader, done func(int)) ([][]analysis.Outcome, error) {
+// without one (at most lostMax times: checkDeadlines); a chunk JetStream
+// gave up delivering is published again as soon as its advisory comes on
+// gaveUp, whatever else the cluster does (handleGaveUp).
+func (s *submission) collect(ctx context.Context, results *resultReader, gaveUp <-chan *nats.Msg, done func(int)) ([][]analysis.Outcome, error) {
 	a := newAssembler(s.job, s.chunks, s.nonces)
 	msgs, errc, stop := s.feed(ctx, results)
 	defer stop()
@@ -188,6 +211,11 @@ func (s *submission) collect(ctx context.Context, results *resultReader, done fu
 				return nil, err
 			}
 			tick = s.arm(a, now)
+			continue
+		case m := <-gaveUp:
+			if err := s.handleGaveUp(ctx, a, m.Data); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		n, err := a.add(msg.Subject(), msg.Data())

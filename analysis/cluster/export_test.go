@@ -13,3 +13,6 @@ var ChunkDeadline = chunkDeadline
 
 // LostMax is lostMax, for the tests.
 const LostMax = lostMax
+
+// GaveUpRefused is gaveUpRefused, for the tests.
+var GaveUpRefused = gaveUpRefused

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -129,12 +130,23 @@ func TestClusterLostChunkIsPublishedAgain(t *testing.T) {
 					t.Fatalf("the job ended before its deadline: %v", r.err)
 				}
 			}
-			stop := runWorker(&cluster.Worker{Conn: w1, ID: "worker-1", Engines: 1, Start: fakeStart, Logger: zerolog.Nop()})
+			var mu sync.Mutex
+			started := map[int]int{} // chunk index: how often worker-1 started it
+			onChunk := func(_ string, index int) {
+				mu.Lock()
+				defer mu.Unlock()
+				started[index]++
+			}
+			stop := runWorker(&cluster.Worker{Conn: w1, ID: "worker-1", Engines: 1, Start: fakeStart, Logger: zerolog.Nop(), OnChunk: onChunk})
 			r := <-done
-			// the worker acks a chunk after the submitter may have read its
-			// result: stopped before, it would leave it for the next case
-			require.Eventually(t, func() bool { return streamMsgs(t, w2, cluster.WorkStream) == 0 }, answerWait, 10*time.Millisecond)
+			// stopped as soon as the job has its results (the worker may not
+			// have acked the last chunk yet): every chunk it took is acked,
+			// none is left for another worker to analyse again
 			require.NoError(t, stop())
+			require.Zero(t, streamMsgs(t, w2, cluster.WorkStream), "the stopped worker left a chunk in the work stream")
+			mu.Lock()
+			require.Equal(t, map[int]int{0: 1, 1: 1}, started, "chunks started by worker-1 (each once)")
+			mu.Unlock()
 			require.NoError(t, r.err, "the job with a chunk taken and not answered")
 			require.True(t, reflect.DeepEqual(r.out, localOutcomes(t, chunks)), "outcomes %+v, want the local ones", r.out)
 			if got := logs.String(); !strings.Contains(got, tc.want) || !strings.Contains(got, fmt.Sprintf(`"chunk":%d`, c.index)) ||

@@ -16,7 +16,8 @@ import (
 // a job submitted with a worker's, fail on the server's first permissions
 // violation with an error naming it and the role the credentials lack,
 // instead of retrying until a deadline (the deadline here only ends a
-// hung test: a violation comes within milliseconds).
+// hung test: a violation comes within milliseconds); the worker fails
+// before it says it started (OnStarted).
 func TestWrongRoleFailsAtOnce(t *testing.T) {
 	noLeaks(t)
 	e := newSecureEnv(t)
@@ -27,7 +28,12 @@ func TestWrongRoleFailsAtOnce(t *testing.T) {
 		want        []string
 	}{
 		{"worker with a client's credentials", "client", func(ctx context.Context, c *cluster.Conn) error {
-			return (&cluster.Worker{Conn: c, ID: "w", Start: fakeStart, Logger: zerolog.Nop()}).Run(ctx)
+			started := false
+			err := (&cluster.Worker{Conn: c, ID: "w", Start: fakeStart, Logger: zerolog.Nop(), OnStarted: func() { started = true }}).Run(ctx)
+			if started {
+				t.Error("the worker said it started before it failed")
+			}
+			return err
 		}, []string{"permissions violation", "worker role", "role client", "worker.creds"}},
 		{"client with a worker's credentials", "worker", func(ctx context.Context, c *cluster.Conn) error {
 			d := &cluster.Dispatcher{Conn: c, Logger: zerolog.Nop()}

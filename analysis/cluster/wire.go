@@ -22,6 +22,12 @@ const (
 	resultsPrefix = "outpost.results."
 )
 
+// gaveUpSubject is where JetStream announces a chunk of the workers'
+// consumer that reached its MaxDeliver deliveries: it stays in the work
+// stream and is never delivered again (JetStream's max-deliveries
+// advisory, whose stream_seq names the chunk's message).
+const gaveUpSubject = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + WorkStream + "." + WorkConsumer
+
 // ResultsMaxAge is how long results (and job entries and waiting chunks)
 // stay: a job lives as long as its submitter waits for it (a submitter
 // that restarts submits a new job), and a job's results are read as they

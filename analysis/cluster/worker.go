@@ -52,6 +52,11 @@ type Worker struct {
 	Logger  zerolog.Logger
 	// OnChunk, if set, is called when an engine starts a chunk (tests).
 	OnChunk func(job string, index int)
+	// OnStarted, if set, is called once the worker has found the
+	// cluster's streams and its consumer and written its first heartbeat,
+	// before it takes any work: credentials of the wrong role fail Run
+	// before it is called (outpost worker says "worker started" there).
+	OnStarted func()
 
 	chunks    atomic.Int64 // chunks done
 	failed    atomic.Int64 // chunks answered as failed
@@ -108,10 +113,12 @@ type slot struct {
 }
 
 // Run works until ctx ends; it returns nil then. Engines are closed and a
-// chunk in progress is left unacknowledged (JetStream gives it to another
-// worker after the ack wait). A permissions violation the server reports
-// (credentials without the worker role) ends it at once with an error
-// naming the violation.
+// chunk still searched is left unacknowledged (JetStream gives it to
+// another worker after the ack wait); one whose search has finished is
+// answered and acked first, so it is never analysed twice. A permissions
+// violation the server reports (credentials without the worker role) ends
+// it at once with an error naming the violation, at the latest at the
+// first heartbeat, before OnStarted is called.
 func (w *Worker) Run(ctx context.Context) error {
 	gctx, stop := w.Conn.guard(ctx, RoleWorker)
 	defer stop()
@@ -153,9 +160,19 @@ func (w *Worker) run(ctx context.Context) error {
 	}
 	state := WorkerState{ID: w.ID, Host: host, Engines: w.Engines, Started: time.Now().UTC()}
 	// The first heartbeat is written before any work is taken: a worker
-	// that has done work is always listed in the cluster's status.
+	// that has done work is always listed in the cluster's status, and
+	// one whose credentials may not write it fails here, before it says
+	// it started.
 	var rate rateWindow
-	w.beat(ctx, kv, &state, &rate)
+	if err := retryTransient(ctx, func() error { return w.beat(ctx, kv, &state, &rate) }); err != nil {
+		if ctx.Err() != nil && denied(ctx) == nil {
+			return nil // stopped while starting
+		}
+		return fmt.Errorf("cluster: worker %s: first heartbeat: %w", w.ID, w.Conn.explain(err))
+	}
+	if w.OnStarted != nil {
+		w.OnStarted()
+	}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -207,21 +224,26 @@ func (w *Worker) heartbeat(ctx context.Context, kv jetstream.KeyValue, st Worker
 			return
 		case <-t.C:
 		}
-		w.beat(ctx, kv, &st, &r)
+		if err := w.beat(ctx, kv, &st, &r); err != nil && ctx.Err() == nil {
+			w.Logger.Warn().Err(err).Msg("cluster: heartbeat")
+		}
 	}
 }
 
 // beat writes the worker's state once, with its counters now.
-func (w *Worker) beat(ctx context.Context, kv jetstream.KeyValue, st *WorkerState, r *rateWindow) {
+func (w *Worker) beat(ctx context.Context, kv jetstream.KeyValue, st *WorkerState, r *rateWindow) error {
 	st.Busy = int(w.busy.Load())
 	st.Chunks, st.Failed, st.Positions, st.Nodes = w.chunks.Load(), w.failed.Load(), w.positions.Load(), w.nodes.Load()
 	st.Updated = time.Now().UTC()
 	st.Rate = r.add(st.Updated, st.Positions)
-	if b, err := json.Marshal(*st); err == nil {
-		if _, err := kv.Put(ctx, w.statusKey(), b); err != nil && ctx.Err() == nil {
-			w.Logger.Warn().Err(err).Msg("cluster: heartbeat")
-		}
+	b, err := json.Marshal(*st)
+	if err != nil {
+		return fmt.Errorf("cluster: heartbeat: %w", err)
 	}
+	if _, err := kv.Put(ctx, w.statusKey(), b); err != nil {
+		return fmt.Errorf("cluster: heartbeat %s: %w", w.statusKey(), err)
+	}
+	return nil
 }
 
 // loop is one engine's pull loop.
@@ -261,8 +283,9 @@ func (w *Worker) loop(ctx context.Context, cons jetstream.Consumer, ackWait time
 // is answered as failed with the reason and terminated (refuse). Errors of
 // the chunk itself (a position an engine refuses) are published as the
 // result so the submitter fails at once instead of waiting; errors of this
-// worker (its engine does not start, ctx ended) leave the chunk for
-// redelivery.
+// worker (its engine does not start, ctx ended during the search) leave
+// the chunk for redelivery. A search that completed is answered even when
+// ctx ends meanwhile (answer), so the chunk is not analysed twice.
 func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait time.Duration, log zerolog.Logger) {
 	w.busy.Add(1)
 	defer w.busy.Add(-1)
@@ -285,30 +308,15 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait
 		return
 	}
 	outs, err := w.search(ctx, msg, s.eng, d.chunk, ackWait, log)
-	if ctx.Err() != nil {
-		return // shutting down: the chunk goes to another worker
+	if err != nil && ctx.Err() != nil {
+		return // stopped mid-search: the chunk goes to another worker
 	}
 	res := resultMsg{Job: d.job, Index: d.index, Worker: w.ID, Nonce: d.nonce, Engine: engineName(s.eng), Outcomes: outs}
 	if err != nil {
 		res = resultMsg{Job: d.job, Index: d.index, Worker: w.ID, Nonce: d.nonce, Err: err.Error()}
 	}
-	b, merr := json.Marshal(res)
-	if merr != nil {
-		log.Error().Err(merr).Msg("cluster: encode result")
-		_ = msg.Nak()
+	if !w.answer(ctx, msg, d, res, log) {
 		return
-	}
-	if _, perr := w.Conn.JS.Publish(ctx, resultSubject(d.job, d.index, w.Conn.resultIdentity()), b, jetstream.WithMsgID(msgID("result", d.job, d.index, d.nonce))); perr != nil {
-		log.Warn().Err(perr).Msg("cluster: publish result; chunk left for redelivery")
-		_ = msg.Nak()
-		return
-	}
-	// acknowledged even while the worker stops: the result is stored
-	ackCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refusalPublishWait)
-	defer cancel()
-	if err := msg.DoubleAck(ackCtx); err != nil {
-		// the result is stored; a redelivery's second result is ignored
-		log.Warn().Err(err).Msg("cluster: ack")
 	}
 	if res.Err != "" {
 		w.failed.Add(1)
@@ -319,6 +327,36 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg, s *slot, ackWait
 	for _, o := range outs {
 		w.nodes.Add(o.Nodes)
 	}
+}
+
+// answer publishes a chunk's result and acks the chunk; it reports
+// whether the result is stored. Both go through even while the worker
+// stops (ctx ended): a stop that came while the result was being stored
+// used to fail the publication with ctx's error and nak the stored
+// chunk, which another worker then analysed again. A publication that
+// fails on its own naks the chunk for another worker.
+func (w *Worker) answer(ctx context.Context, msg jetstream.Msg, d *decoded, res resultMsg, log zerolog.Logger) bool {
+	b, err := json.Marshal(res)
+	if err != nil {
+		log.Error().Err(err).Msg("cluster: encode result")
+		_ = msg.Nak()
+		return false
+	}
+	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerPublishWait)
+	_, err = w.Conn.JS.Publish(pubCtx, resultSubject(d.job, d.index, w.Conn.resultIdentity()), b, jetstream.WithMsgID(msgID("result", d.job, d.index, d.nonce)))
+	cancel()
+	if err != nil {
+		log.Warn().Err(err).Msg("cluster: publish result; chunk left for redelivery")
+		_ = msg.Nak()
+		return false
+	}
+	ackCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerPublishWait)
+	defer cancel()
+	if err := msg.DoubleAck(ackCtx); err != nil {
+		// the result is stored; a redelivery's second result is ignored
+		log.Warn().Err(err).Msg("cluster: ack")
+	}
+	return true
 }
 
 // engine makes s hold an engine with the settings, starting one (the name
@@ -360,9 +398,10 @@ func (w *Worker) search(ctx context.Context, msg jetstream.Msg, eng analysis.Sea
 	return analysis.RunChunk(ctx, eng, c, w.Retries, log, nil)
 }
 
-// refusalPublishWait bounds the publication of a refusal once the worker is
-// stopping: one round trip to the server, with room for a busy machine.
-const refusalPublishWait = 5 * time.Second
+// answerPublishWait bounds the publication of an answer (a result or a
+// refusal), and the ack after it, also once the worker is stopping: one
+// round trip to the server, with room for a busy machine.
+const answerPublishWait = 5 * time.Second
 
 // refuse answers a chunk this worker will not run as failed with the
 // reason, once, and terminates it, so JetStream never delivers it again;
@@ -393,7 +432,7 @@ func (w *Worker) refuse(ctx context.Context, msg jetstream.Msg, reason string, l
 	if err == nil {
 		// the answer is sent even while the worker stops: its submitter
 		// may already have read it before the acknowledgement arrives
-		pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refusalPublishWait)
+		pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerPublishWait)
 		_, err = w.Conn.JS.Publish(pubCtx, answer, b, opts...)
 		cancel()
 	}

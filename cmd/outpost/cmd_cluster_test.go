@@ -15,7 +15,8 @@ import (
 // `cluster serve` wants --auth (or an explicit --no-auth) and refuses a
 // network address without TLS; `cluster status` and `worker` without
 // --creds are refused by a server with an authorization, and status with
-// the client's credentials shows the node.
+// the client's credentials shows the node; `worker` with the client's
+// credentials fails naming the role, without saying it started.
 func TestClusterCommandsCredentials(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "auth")
 	code, out, errOut := runCLI(t, "", "cluster", "init", "--dir", dir, "--workers", "2")
@@ -42,22 +43,28 @@ func TestClusterCommandsCredentials(t *testing.T) {
 		args []string
 		code int
 		want string
+		not  string // must not be in the output
 	}{
-		{"init again", []string{"cluster", "init", "--dir", dir}, 1, "not overwritten"},
-		{"serve without auth", []string{"cluster", "serve", "--store", store}, 1, "--auth DIR is required"},
-		{"serve with results kept a second", []string{"cluster", "serve", "--store", store, "--auth", dir, "--results-max-age", "1s"}, 1, "--results-max-age 1s: want at least 1m"},
-		{"serve with no room for results", []string{"cluster", "serve", "--store", store, "--auth", dir, "--results-max-mb", "0"}, 1, "--results-max-mb 0: want 1.."},
-		{"serve both", []string{"cluster", "serve", "--store", store, "--auth", dir, "--no-auth"}, 1, "exclude each other"},
-		{"serve on the network without TLS", []string{"cluster", "serve", "--store", store, "--auth", dir, "--addr", "0.0.0.0:0"}, 1, "TLS is off"},
-		{"status without credentials", []string{"cluster", "status", "--cluster", srv.URL()}, 1, "requires credentials and none were given"},
-		{"worker without credentials", []string{"worker", "--cluster", srv.URL()}, 1, "requires credentials and none were given"},
-		{"status as client", []string{"cluster", "status", "--cluster", srv.URL(), "--creds", filepath.Join(dir, "client.creds")}, 0, "nodes: outpost (leader)"},
+		{"init again", []string{"cluster", "init", "--dir", dir}, 1, "not overwritten", ""},
+		{"serve without auth", []string{"cluster", "serve", "--store", store}, 1, "--auth DIR is required", ""},
+		{"serve with results kept a second", []string{"cluster", "serve", "--store", store, "--auth", dir, "--results-max-age", "1s"}, 1, "--results-max-age 1s: want at least 1m", ""},
+		{"serve with no room for results", []string{"cluster", "serve", "--store", store, "--auth", dir, "--results-max-mb", "0"}, 1, "--results-max-mb 0: want 1..", ""},
+		{"serve both", []string{"cluster", "serve", "--store", store, "--auth", dir, "--no-auth"}, 1, "exclude each other", ""},
+		{"serve on the network without TLS", []string{"cluster", "serve", "--store", store, "--auth", dir, "--addr", "0.0.0.0:0"}, 1, "TLS is off", ""},
+		{"status without credentials", []string{"cluster", "status", "--cluster", srv.URL()}, 1, "requires credentials and none were given", ""},
+		{"worker without credentials", []string{"worker", "--cluster", srv.URL()}, 1, "requires credentials and none were given", ""},
+		{"status as client", []string{"cluster", "status", "--cluster", srv.URL(), "--creds", filepath.Join(dir, "client.creds")}, 0, "nodes: outpost (leader)", ""},
+		{"worker as client", []string{"worker", "--cluster", srv.URL(), "--creds", filepath.Join(dir, "client.creds")}, 1,
+			"the credentials in " + filepath.Join(dir, "client.creds") + " are of role client, not the worker role", "worker started"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("OUTPOST_CONFIG", "")
 			code, out, errOut := runCLI(t, "", tc.args...)
 			if code != tc.code || !strings.Contains(out+errOut, tc.want) {
 				t.Errorf("exit %d, want %d; output does not say %q:\n%s%s", code, tc.code, tc.want, out, errOut)
+			}
+			if tc.not != "" && strings.Contains(out+errOut, tc.not) {
+				t.Errorf("output says %q:\n%s%s", tc.not, out, errOut)
 			}
 		})
 	}

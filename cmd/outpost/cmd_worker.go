@@ -36,6 +36,10 @@ func runWorker(ctx context.Context, env *Env, args []string) error {
 	defer conn.Close()
 	log := env.logger()
 	w := &cluster.Worker{Conn: conn, ID: *name, Engines: *engines, Settings: clusterconn.Settings(cfg.Cluster), Logger: log}
-	log.Info().Int("engines", *engines).Str("cluster", conn.NC.ConnectedUrlRedacted()).Msg("worker started")
+	// said once the worker may work: credentials of the wrong role fail
+	// Run before, naming the role
+	w.OnStarted = func() {
+		log.Info().Int("engines", *engines).Str("cluster", conn.NC.ConnectedUrlRedacted()).Msg("worker started")
+	}
 	return w.Run(ctx)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,8 +60,9 @@ func CheckConfigs(w io.Writer, files []string) error {
 
 // EnvironmentWarnings reports what a valid config refers to but this
 // machine lacks: a missing or group-readable Lichess token file, engines
-// that cannot be found, a missing console access-token file. They are warnings: the config may be meant for another
-// machine.
+// that cannot be found, a missing cluster credentials file, a missing
+// console access-token file. They are warnings: the config may be meant
+// for another machine.
 func EnvironmentWarnings(cfg *config.Config) []string {
 	var out []string
 	if f := cfg.Lichess.TokenFile; f != "" {
@@ -102,6 +104,9 @@ func EnvironmentWarnings(cfg *config.Config) []string {
 		if def, ok := cfg.Engines.Defs[name]; ok && def.Type == config.EngineUCI {
 			analysisEngine("engines."+name+".path", []string{def.Path})
 		}
+	}
+	if err := clusterCredsProblem(cfg.Cluster.CredsFile); errors.Is(err, fs.ErrNotExist) {
+		out = append(out, fmt.Sprintf("cluster.creds_file %q: %v", cfg.Cluster.CredsFile, unwrapPath(err)))
 	}
 	if cfg.Web.AccessTokenFile != "" {
 		if _, err := os.Stat(filepath.Clean(cfg.Web.AccessTokenFile)); err != nil {

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -10,13 +11,16 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/outpostchess/outpost/analysis/cluster"
 	"github.com/outpostchess/outpost/bots/syzygy"
 	"github.com/outpostchess/outpost/config"
 )
 
 // EnvironmentErrors reports what `outpost run` on this machine would fail
 // on, or misplay, with a valid configuration: a store whose directory is
-// missing or not writable, a [log] file that cannot be written, and Syzygy
+// missing or not writable, a [log] file that cannot be written, a
+// [cluster] creds_file that group or others may read (the cluster's own
+// check, cluster.CheckCredsMode: the cluster refuses it), and Syzygy
 // tables that libfathom cannot load (an engine whose tables do not load
 // falls back to easy in a game). Unlike EnvironmentWarnings they fail
 // `outpost config check`, each naming its key.
@@ -39,6 +43,9 @@ func EnvironmentErrors(cfg *config.Config) []string {
 	}
 	if err := tokenFileProblem(cfg.Lichess.TokenFile); err != nil {
 		out = append(out, fmt.Sprintf("lichess.token_file %q: %v", cfg.Lichess.TokenFile, err))
+	}
+	if err := clusterCredsProblem(cfg.Cluster.CredsFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		out = append(out, fmt.Sprintf("cluster.creds_file %q: %v", cfg.Cluster.CredsFile, err))
 	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Engines.Defs)) {
 		def := cfg.Engines.Defs[name]
@@ -80,6 +87,17 @@ func creatableDir(dir string) error {
 			return nil
 		}
 	}
+}
+
+// clusterCredsProblem is the cluster's own refusal of a credentials file
+// (cluster.CheckCredsMode: readable by group or others, or unreadable);
+// nil for none. A missing file wraps fs.ErrNotExist: EnvironmentWarnings
+// says so, EnvironmentErrors reports the rest.
+func clusterCredsProblem(path string) error {
+	if path == "" {
+		return nil
+	}
+	return cluster.CheckCredsMode(path)
 }
 
 // tokenFileProblem reports a token file that exists and holds no usable

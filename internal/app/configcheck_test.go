@@ -145,3 +145,38 @@ func TestEnvironmentErrorsTokenAndDirs(t *testing.T) {
 	cfg.Store.PGNDir, cfg.Records.Dir = filepath.Join(dir, "new", "pgn"), ""
 	assert.Empty(t, EnvironmentErrors(cfg), "a directory still to be made under a directory")
 }
+
+// TestCheckConfigsClusterCreds: config check fails on a [cluster]
+// creds_file that group or others may read, with the error the cluster
+// gives when it refuses the file (it said "ok", and the worker or the
+// daemon's analysis then failed); a missing one is a warning (the config
+// may be meant for another machine), a private one passes.
+func TestCheckConfigsClusterCreds(t *testing.T) {
+	dir := t.TempDir()
+	creds := filepath.Join(dir, "client.creds")
+	require.NoError(t, os.WriteFile(creds, []byte("seed"), 0o600))
+	file := filepath.Join(dir, "cfg.toml")
+	write := func(path string) {
+		t.Helper()
+		toml := "[cluster]\nurl = \"tls://127.0.0.1:4222\"\ncreds_file = \"" + path + "\"\n"
+		require.NoError(t, os.WriteFile(file, []byte(toml), 0o600))
+	}
+	write(creds)
+	var out bytes.Buffer
+	require.NoError(t, CheckConfigs(&out, []string{file}), out.String())
+	assert.Equal(t, "ok\n", out.String())
+
+	require.NoError(t, os.Chmod(creds, 0o644))
+	out.Reset()
+	assert.EqualError(t, CheckConfigs(&out, []string{file}), "1 of 1 file(s) invalid")
+	assert.Contains(t, out.String(), file+": cluster.creds_file \""+creds+"\": cluster: credentials file "+creds+
+		" has mode 0644: it must not be readable by group or others")
+	assert.Contains(t, out.String(), "chmod 600 "+creds)
+
+	missing := filepath.Join(dir, "missing.creds")
+	write(missing)
+	out.Reset()
+	require.NoError(t, CheckConfigs(&out, []string{file}), out.String())
+	assert.Contains(t, out.String(), file+": warning: cluster.creds_file \""+missing+"\": no such file or directory")
+	assert.True(t, strings.HasSuffix(out.String(), "ok\n"), out.String())
+}
