@@ -1,8 +1,10 @@
 package analysis
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/outpostchess/outpost/analysis/pgn"
 	"github.com/outpostchess/outpost/bots/board"
 	"github.com/outpostchess/outpost/bots/score"
 )
@@ -29,6 +31,31 @@ type Game struct {
 	Initial []string
 	// Lichess is Lichess's own analysis carried by the input, nil if none.
 	Lichess *LichessAnalysis
+	// Warnings are the reader's recoverable oddities of the game as
+	// written (pgn.Game.Warnings: a missing result token, a control
+	// character in a tag value): the game was kept; see WarningLines.
+	Warnings []string
+}
+
+// WarningLines are the game's Warnings as a reader of the input is told
+// them: "game 3 (Carlsen–Nakamura): no result token at the end of the
+// movetext" (a name the input lacks is "?"; a control character in a name
+// is written as pgn.CleanText writes it, so that no line carries one).
+func (g *Game) WarningLines() []string {
+	if len(g.Warnings) == 0 {
+		return nil
+	}
+	name := func(p PlayerInfo) string {
+		if p.Name == "" {
+			return "?"
+		}
+		return pgn.CleanText(p.Name)
+	}
+	lines := make([]string, len(g.Warnings))
+	for i, w := range g.Warnings {
+		lines[i] = fmt.Sprintf("game %d (%s–%s): %s", g.Index, name(g.White), name(g.Black), w)
+	}
+	return lines
 }
 
 // PlayerInfo names a player.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,7 +57,7 @@ func FromPGN(pg *pgn.Game, source string) (*analysis.Game, error) {
 	fail := func(line int, err error) error {
 		return &GameError{Source: source, Index: pg.Index, Game: pg.Describe(), Line: line, Err: err}
 	}
-	g := &analysis.Game{Index: pg.Index, Source: source, Initial: pg.Initial}
+	g := &analysis.Game{Index: pg.Index, Source: source, Initial: pg.Initial, Warnings: slices.Clone(pg.Warnings)}
 	for _, t := range pg.Tags {
 		g.Tags = append(g.Tags, analysis.Tag{Name: t.Name, Value: t.Value})
 	}

@@ -23,10 +23,37 @@ func New() *Board {
 // Castling rights whose king or rook is not on its home square are dropped;
 // an en passant square no pawn can capture on is ignored. Any other defect
 // is an error naming the field. A castling field naming rook files
-// (Shredder-FEN, "HAha") sets the board up for Chess960, as FromFEN960.
+// (Shredder-FEN, "HAha") sets the board up for Chess960, as FromFEN960,
+// and so does a K, Q, k or q right that only Chess960 castling can hold:
+// read as X-FEN and Lichess read it (the outermost rook on that side of a
+// king on its first rank), it has a rook or king off the standard squares,
+// as in a Lichess fromPosition game whose king castles with a rook on g1.
+// The position is not limited to 16 pieces or 8 pawns a side (Validate
+// is).
 func FromFEN(fen string) (*Board, error) {
 	f := strings.Fields(fen)
-	return parseFEN(fen, len(f) > 2 && strings.ContainsAny(f[2], "ABCDEFGHabcdefgh"))
+	if len(f) > 2 && strings.ContainsAny(f[2], "ABCDEFGHabcdefgh") {
+		return parseFEN(fen, true)
+	}
+	b, err := parseFEN(fen, false)
+	if err != nil || len(f) < 3 || b.castle == namedRights(f[2]) {
+		return b, err
+	}
+	if b960, err := parseFEN(fen, true); err == nil && b960.castle&^b.castle != 0 {
+		return b960, nil
+	}
+	return b, nil
+}
+
+// namedRights is the set of rights a KQkq castling field names.
+func namedRights(field string) uint8 {
+	var r uint8
+	for i, ch := range "KQkq" {
+		if strings.ContainsRune(field, ch) {
+			r |= 1 << i
+		}
+	}
+	return r
 }
 
 // FromFEN960 parses a FEN string of a Chess960 position: castling rights in
@@ -138,9 +165,6 @@ func (b *Board) parsePlacement(fen, placement string) error {
 		if n := Count(b.pieces[c][King]); n != 1 {
 			return fmt.Errorf("fen %q: %s has %d kings, want 1", fen, colorName(c), n)
 		}
-		if n := Count(b.occ[c]); n > 16 {
-			return fmt.Errorf("fen %q: %s has %d pieces, more than 16", fen, colorName(c), n)
-		}
 	}
 	return nil
 }
@@ -189,6 +213,18 @@ func (b *Board) ShredderFEN() string { return b.fen(true) }
 
 func (b *Board) fen(shredder bool) string {
 	var sb strings.Builder
+	sb.WriteString(b.placement())
+	sb.WriteByte(' ')
+	sb.WriteString(b.side.String())
+	sb.WriteByte(' ')
+	sb.WriteString(b.castlingField(shredder))
+	fmt.Fprintf(&sb, " %s %d %d", b.ep, b.halfmove, b.fullmove)
+	return sb.String()
+}
+
+// placement is the FEN's first field: the pieces, rank 8 first.
+func (b *Board) placement() string {
+	var sb strings.Builder
 	for rank := 7; rank >= 0; rank-- {
 		empty := 0
 		for file := 0; file < 8; file++ {
@@ -210,10 +246,5 @@ func (b *Board) fen(shredder bool) string {
 			sb.WriteByte('/')
 		}
 	}
-	sb.WriteByte(' ')
-	sb.WriteString(b.side.String())
-	sb.WriteByte(' ')
-	sb.WriteString(b.castlingField(shredder))
-	fmt.Fprintf(&sb, " %s %d %d", b.ep, b.halfmove, b.fullmove)
 	return sb.String()
 }

@@ -66,9 +66,17 @@ func (m Move) String() string {
 	return s
 }
 
-// MaxMoves bounds the number of legal moves in any chess position (218 is
-// the known maximum).
-const MaxMoves = 256
+// MaxMoves bounds the number of legal moves in any position a board can
+// hold, reachable or not. 218 is the most a reachable position has, but
+// Lichess makes games from any material (FromFENPlayable): queens on the
+// 28 border squares alone have 288 moves. The bound: a move to a square
+// comes from the nearest piece along one of its 8 lines or from one of 8
+// knights, so a side with s pieces has at most 16(64-s) moves, plus 3 more
+// for each of the 24 pawn moves onto the last rank that promote and 2
+// castlings; and at most 27(s-1)+10 (27 for a queen, less for any other
+// piece, 8 king moves and 2 castlings). The smaller of the two is at most
+// 682 (s = 26).
+const MaxMoves = 768
 
 // MoveList is a fixed-capacity list of moves that never allocates.
 type MoveList struct {

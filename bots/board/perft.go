@@ -12,12 +12,22 @@ func (b *Board) Perft(depth int) int64 {
 	if depth <= 0 {
 		return 1
 	}
-	var ml MoveList
-	b.GenerateMoves(&ml)
+	return b.perft(make([]MoveList, depth))
+}
+
+// perft is Perft to depth len(lists), with one move list a ply, set up
+// once: a MoveList is large (MaxMoves), and one zeroed at every node
+// would cost more than the node's moves.
+func (b *Board) perft(lists []MoveList) int64 {
+	if len(lists) == 0 {
+		return 1
+	}
+	ml := &lists[len(lists)-1]
+	b.GenerateMoves(ml)
 	var n int64
 	for _, m := range ml.Slice() {
 		b.Make(m)
-		n += b.Perft(depth - 1)
+		n += b.perft(lists[:len(lists)-1])
 		b.Unmake()
 	}
 	return n

@@ -12,9 +12,9 @@ import (
 // use); Validate is strict and says what is wrong, and every entry point
 // that takes a position from a user (PGN [FEN], Lichess JSON initialFen,
 // predict, ewr, perft, uci, the challenge policy) calls it before anything
-// else. FromFENPlayable is the same check without its material rule, for
-// positions a server makes games from (the sandbox's fromPosition, a game
-// stream's initial position), as Lichess counts no promotions.
+// else. FromFENPlayable is Lichess's own check, for positions a server
+// makes games from (the sandbox's challenges, a game stream's initial
+// position): it accepts what Lichess accepts and drops what Lichess drops.
 
 // PositionError is a FEN that no game can reach, with the problem named.
 type PositionError struct {
@@ -85,49 +85,75 @@ func ShredderCastling(fen string) bool {
 }
 
 // FromFENChecked is FromFENVariant preceded by the checks of Validate.
+// It reads castling as the standard squares have it (a K right wants the
+// king on e1 and a rook on h1) unless chess960 is set or the field names
+// rook files: it never takes up FromFEN's Chess960 reading of KQkq.
 func FromFENChecked(fen string, chess960 bool) (*Board, error) {
-	b, err := FromFENPlayable(fen, chess960)
+	fen = strings.TrimSpace(fen)
+	b, err := parseFEN(fen, chess960 || ShredderCastling(fen))
 	if err != nil {
-		return nil, err
+		return nil, &PositionError{FEN: fen, Problem: strings.TrimPrefix(err.Error(), fmt.Sprintf("fen %q: ", fen))}
 	}
-	if p := MaterialProblem(b); p != "" {
-		return nil, &PositionError{FEN: strings.TrimSpace(fen), Problem: p}
+	f := strings.Fields(fen)
+	if p := strictProblem(b, f[2], f[3]); p != "" {
+		return nil, &PositionError{FEN: fen, Problem: p}
 	}
 	return b, nil
 }
 
-// FromFENPlayable is FromFENChecked without the material check
-// (MaterialProblem): the checks that keep an engine and the move
-// generator safe, and no more. It is for positions a server makes games
-// from, which are played as they are: Lichess counts no promotions
-// (scalachess's Variant.validSide), so it starts a game from nine queens
-// and a pawn.
-func FromFENPlayable(fen string, chess960 bool) (*Board, error) {
-	fen = strings.TrimSpace(fen)
-	f := strings.Fields(fen)
-	if !chess960 && ShredderCastling(fen) {
-		chess960 = true
-	}
-	b, err := FromFENVariant(fen, chess960)
-	if err != nil {
-		return nil, &PositionError{FEN: fen, Problem: strings.TrimPrefix(err.Error(), fmt.Sprintf("fen %q: ", fen))}
-	}
-	fail := func(format string, a ...any) (*Board, error) {
-		return nil, &PositionError{FEN: fen, Problem: fmt.Sprintf(format, a...)}
-	}
+// strictProblem explains the first of Validate's problems a parsed board
+// has, or returns "".
+func strictProblem(b *Board, castling, ep string) string {
 	for c := White; c <= Black; c++ {
+		if n := Count(b.occ[c]); n > 16 {
+			return fmt.Sprintf("%s has %d pieces, more than 16", colorName(c), n)
+		}
 		if n := Count(b.pieces[c][Pawn]); n > 8 {
-			return fail("%s has %d pawns, more than 8", colorName(c), n)
+			return fmt.Sprintf("%s has %d pawns, more than 8", colorName(c), n)
 		}
 	}
 	if n := Count(b.checkers()); n > maxCheckers {
-		return fail("%s is in check by %d pieces at once, which no move can give", colorName(b.side), n)
+		return fmt.Sprintf("%s is in check by %d pieces at once, which no move can give", colorName(b.side), n)
 	}
-	if p := castlingProblem(b, f[2]); p != "" {
-		return fail("%s", p)
+	if p := castlingProblem(b, castling); p != "" {
+		return p
 	}
-	if p := enPassantProblem(b, f[3]); p != "" {
-		return fail("%s", p)
+	if p := enPassantProblem(b, ep); p != "" {
+		return p
+	}
+	return MaterialProblem(b)
+}
+
+// FromFENPlayable parses fen as Lichess accepts a challenge's position
+// (scalachess Variant.isValidInitialFen, non-strict: see lichessFEN for
+// the rules and where they are): the position a game is played from, with
+// what Lichess drops dropped. It refuses what Lichess refuses (a
+// placement it cannot read, a side without exactly one king, a pawn on the
+// first or last rank, the side not to move in check), naming the problem
+// in a *PositionError; it accepts what Lichess accepts, any material
+// included (Lichess counts neither promotions nor pieces: nine queens,
+// ten pawns and triple check make games), and drops what Lichess drops: a
+// castling right with no king on its first rank or no rook behind it, an
+// en passant square no double step produced, characters of the castling
+// field that name no rook; the side to move, half-move clock and full-move
+// number default and are bounded as Lichess has them. The board's FEN is
+// then the initialFen Lichess reports for the game (but for an en passant
+// square Lichess writes only when the capture is legal). A right Lichess
+// keeps with its rook or king off the standard squares is played with
+// Chess960 castling (see FromFEN). The one thing Lichess accepts and this
+// refuses is two rooks for one castling right ("KG" with rooks on g1 and
+// h1): a board here holds one rook a right. Lichess also refuses a
+// position that has ended (mate, stalemate, insufficient material): that
+// is for the caller to check, on the board returned.
+func FromFENPlayable(fen string, chess960 bool) (*Board, error) {
+	fen = strings.TrimSpace(fen)
+	norm, problem := lichessFEN(fen)
+	if problem != "" {
+		return nil, &PositionError{FEN: fen, Problem: problem}
+	}
+	b, err := FromFENVariant(norm, chess960)
+	if err != nil {
+		return nil, &PositionError{FEN: fen, Problem: strings.TrimPrefix(err.Error(), fmt.Sprintf("fen %q: ", norm))}
 	}
 	return b, nil
 }

@@ -412,3 +412,34 @@ func TestHistoryMalus(t *testing.T) {
 		t.Error("medium recorded history or killers")
 	}
 }
+
+// TestSearchesAnyMaterial: the engines search positions Lichess makes
+// games from whatever their material (board.FromFENPlayable): ten pawns, three
+// queens and every pawn, triple check, promotions everywhere, and 259
+// legal moves (more than a move list held before), and answer a legal
+// move.
+func TestSearchesAnyMaterial(t *testing.T) {
+	es := engines(t)
+	for _, fen := range []string{
+		"4k3/8/8/8/8/PP6/PPPPPPPP/4K3 w - - 0 1",
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNQQKQNR w KQkq - 0 1",
+		"4k3/8/3N4/1B6/8/8/4R3/6K1 b - - 0 1",
+		"4k3/PPP1P1PP/8/8/8/8/ppp1p1pp/4K3 w - - 0 1",
+		"knQQQQQQ/pp5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/QQQQQQQK b - - 0 1",
+		"kn1QQQQQ/pp5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/QQQQQQQK w - - 0 1",
+		"knQQQQQQ/pp5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/QQQQQQQK w - - 0 1",
+	} {
+		b, err := board.FromFENPlayable(fen, false)
+		if err != nil {
+			t.Fatalf("%s: %v", fen, err)
+		}
+		pos := engine.Position{StartFEN: b.FEN(), Chess960: b.Chess960()}
+		for _, e := range es {
+			m, err := e.SelectMove(context.Background(), pos, engine.Limits{Depth: 3, Nodes: 20000})
+			if err != nil {
+				t.Fatalf("%s %s: %v", e.Name(), fen, err)
+			}
+			checkLegal(t, pos, m.UCI)
+		}
+	}
+}

@@ -166,7 +166,8 @@ func (r *analyseRun) stream(ctx context.Context) (err error) {
 		}
 	}()
 	return app.StreamAnalyses(ctx, app.Stream{Sources: srcs, Out: out, Format: r.format, Options: r.opt, Finish: r.finish,
-		Skipped: func(bad error) { fmt.Fprintf(r.env.Stderr, "outpost analyse: skipped %s\n", bad) }, Logger: r.env.logger()})
+		Skipped: func(bad error) { fmt.Fprintf(r.env.Stderr, "outpost analyse: skipped %s\n", bad) },
+		Warning: r.env.analyseWarning, Logger: r.env.logger()})
 }
 
 // all reads every input, analyses every game, then writes the report: what
@@ -331,9 +332,21 @@ func readAnalyseInputs(ctx context.Context, env *Env, args []string, fetcher inp
 		for _, e := range errs {
 			skipped = append(skipped, e.Error())
 		}
+		for _, g := range gs {
+			for _, l := range g.WarningLines() {
+				env.analyseWarning(g.Source, l)
+			}
+		}
 		games = append(games, gs...)
 	}
 	return games, skipped, nil
+}
+
+// analyseWarning prints a warning of a game read (the game is kept and
+// analysed) to standard error: "outpost analyse: g.pgn: game 2 (W–B): no
+// result token at the end of the movetext".
+func (e *Env) analyseWarning(source, line string) {
+	fmt.Fprintf(e.Stderr, "outpost analyse: %s: %s\n", source, line)
 }
 
 // openAnalyseInputs resolves every input before any is read, so that a

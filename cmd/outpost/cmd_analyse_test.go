@@ -200,3 +200,26 @@ func TestAnalyseStreamsGameByGame(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalysePrintsPGNWarnings: a game the PGN reader kept with a warning
+// (here a missing result token) is analysed and its warning printed to
+// standard error, naming the input, the game and its players, both when
+// the report streams game by game and when it waits for every game
+// (--format html).
+func TestAnalysePrintsPGNWarnings(t *testing.T) {
+	game := analyseTestPGN[:strings.Index(analyseTestPGN, `[Event "bad"]`)]
+	noResult := strings.Replace(game, "3. Qh5# 1-0", "3. Qh5#", 1)
+	const want = "outpost analyse: stdin: game 2 (W–B): no result token at the end of the movetext\n"
+	for _, format := range []string{"json", "html"} {
+		code, out, stderr := runAnalyseCLI(t, game+noResult, "--offline", "--lichess-evals", "--format", format, "-")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, stderr)
+		}
+		if strings.Count(stderr, "outpost analyse: stdin: game") != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("%s: stderr %q, want the one warning %q", format, stderr, want)
+		}
+		if format == "json" && strings.Count(out, `"source": "stdin"`)+strings.Count(out, `"source":"stdin"`) != 2 {
+			t.Errorf("json: both games analysed? %s", out)
+		}
+	}
+}

@@ -28,6 +28,11 @@ type Stream struct {
 	// Skipped, when not nil, receives every game that was not analysed,
 	// with why.
 	Skipped func(error)
+	// Warning, when not nil, receives each warning of every game read
+	// (the reader kept the game: a missing result token, a control
+	// character in a tag), as the game's source and its
+	// analysis.Game.WarningLines line, before the game is analysed.
+	Warning func(source, line string)
 	// Logger receives the errors of closing the engines.
 	Logger zerolog.Logger
 }
@@ -56,6 +61,7 @@ func StreamAnalyses(ctx context.Context, s Stream) error {
 	analysed := 0
 	emit := func(g *analysis.Game, bad error) error {
 		if bad == nil {
+			warn(s.Warning, g)
 			a, err := an.Analyse(ctx, g)
 			if err != nil && !analysis.IsSkipped(err) {
 				return runError{err}
@@ -91,6 +97,16 @@ func StreamAnalyses(ctx context.Context, s Stream) error {
 		return fmt.Errorf("no game analysed (%d skipped)", len(skipped))
 	}
 	return nil
+}
+
+// warn hands g's warnings to sink (nil: nowhere).
+func warn(sink func(source, line string), g *analysis.Game) {
+	if sink == nil || g == nil {
+		return
+	}
+	for _, l := range g.WarningLines() {
+		sink(g.Source, l)
+	}
 }
 
 // eachGame reads the sources in order, calling emit with every game; an

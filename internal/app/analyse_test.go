@@ -77,3 +77,46 @@ func TestStreamAnalysesInterrupted(t *testing.T) {
 	assert.ErrorContains(t, err, "interrupted after 0 games")
 	assert.ErrorIs(t, err, context.Canceled)
 }
+
+// warnPGN is streamPGN's first game without its result token (the reader
+// keeps it with a warning) and a game whose White tag holds a control
+// character.
+const warnPGN = `[Event "t"]
+[White "W"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 { [%eval 0.2] } 1... f6 { [%eval 0.9] } 2. d4 { [%eval 0.8] } 2... g5 { [%eval #1] } 3. Qh5#
+
+[Event "u"]
+[White "X` + "\x00" + `"]
+[Black "Y"]
+[Result "1-0"]
+
+1. e4 { [%eval 0.2] } 1... f6 { [%eval 0.9] } 2. d4 { [%eval 0.8] } 2... g5 { [%eval #1] } 3. Qh5# 1-0
+`
+
+// TestStreamAnalysesWarnings: the reader's warnings of the games it kept
+// reach Stream.Warning, one line per warning naming the source, the game
+// and its players, and the games are still analysed and written.
+func TestStreamAnalysesWarnings(t *testing.T) {
+	var out bytes.Buffer
+	var warnings []string
+	s := Stream{
+		Sources: []input.GameSource{input.Bytes{Label: "w.pgn", Data: []byte(warnPGN)}},
+		Out:     &out, Format: "json",
+		Options: analysis.BatchOptions{LichessEvals: true},
+		Warning: func(source, line string) { warnings = append(warnings, source+": "+line) },
+		Logger:  zerolog.Nop(),
+	}
+	require.NoError(t, StreamAnalyses(context.Background(), s))
+	assert.Equal(t, []string{
+		"w.pgn: game 1 (W–B): no result token at the end of the movetext",
+		"w.pgn: game 2 (X\uFFFD–Y): line 9: tag White: value has control character U+0000 (written as U+FFFD)",
+	}, warnings)
+	var doc struct {
+		Games []json.RawMessage `json:"games"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &doc), out.String())
+	assert.Len(t, doc.Games, 2, "the games warned about are analysed")
+}

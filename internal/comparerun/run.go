@@ -134,6 +134,7 @@ func (c *Comparer) Run(ctx context.Context, src Source) (*RunReport, error) {
 	for _, e := range gerrs {
 		rep.Skipped = append(rep.Skipped, e.Error())
 	}
+	logWarnings(log, games)
 	var order []string
 	var pending []*analysis.Game
 	seen := map[string]bool{}
@@ -362,4 +363,14 @@ func orderedRecords(stored map[string]string, order []string) []GameRecord {
 		out = append(out, r)
 	}
 	return out
+}
+
+// logWarnings logs, at warn level, the PGN reader's warnings of the games
+// read (analysis.Game.WarningLines: the game was kept and is compared).
+func logWarnings(log zerolog.Logger, games []*analysis.Game) {
+	for _, g := range games {
+		for _, l := range g.WarningLines() {
+			log.Warn().Str("source", g.Source).Msg(l)
+		}
+	}
 }

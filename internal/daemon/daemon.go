@@ -203,6 +203,9 @@ func New(o Options) (*Daemon, error) {
 		d.blockLists = newBlockLists(src)
 	}
 	d.rec = newRecorder(o.Config, o.Store)
+	if d.rec != nil {
+		d.rec.Warn = d.recordWarning
+	}
 	if o.Config.Tournaments.Enabled {
 		d.arenas = newArenaBook()
 	}

@@ -32,6 +32,14 @@ func newRecorder(cfg *config.Config, st *store.Store) *records.Writer {
 	return w
 }
 
+// recordWarning logs, at warn level, a warning of the PGN reader about
+// Lichess's export of game id, which a record is made from (records.Writer
+// Warn): "record: Lichess's export: game 1 (outpost–Alice): no result
+// token at the end of the movetext".
+func (d *Daemon) recordWarning(id, line string) {
+	d.log.Warn().Str("game", id).Msg("record: Lichess's export: " + line)
+}
+
 // writeRecord writes the record of a finished game once. serverPGN is Lichess's
 // export ("" = take the stored one); notes are the runner's, when it ran
 // (otherwise they are read from the store, where the runner kept them).

@@ -50,12 +50,21 @@ type Game struct {
 
 // Render returns the game's record as PGN (ending with a newline).
 func Render(g Game) (string, error) {
+	text, _, err := render(g)
+	return text, err
+}
+
+// render is Render that also returns the warnings of the Lichess export
+// the record was made from (analysis.Game.WarningLines; none when it was
+// made from the moves).
+func render(g Game) (string, []string, error) {
 	ag, err := fromServer(g)
 	if err != nil {
 		if ag, err = fromMoves(g); err != nil {
-			return "", fmt.Errorf("records: game %s: %w", g.ID, err)
+			return "", nil, fmt.Errorf("records: game %s: %w", g.ID, err)
 		}
 	}
+	warnings := ag.WarningLines()
 	if ag.Tag("GameId") == "" && g.ID != "" {
 		ag.Tags = append(ag.Tags, analysis.Tag{Name: "GameId", Value: g.ID})
 	}
@@ -76,7 +85,7 @@ func Render(g Game) (string, error) {
 		}
 	}
 	opt := report.PGNOptions{Evals: true, Clocks: true, Status: true, Annotator: annotator(g.Engine)}
-	return report.RenderPGN(a, opt) + "\n", nil
+	return report.RenderPGN(a, opt) + "\n", warnings, nil
 }
 
 func annotator(engine string) string {

@@ -30,6 +30,12 @@ type Marks interface {
 // is kept in Marks once the file is written, and a file that already holds
 // the game (a crash between writing and marking) is not written again.
 type Writer struct {
+	// Warn, when not nil (set it before the first Write), receives each
+	// warning of the Lichess export a record is made from (the PGN reader
+	// kept the game: a missing result token, a control character in a
+	// tag), as the game's id and its analysis.Game.WarningLines line.
+	Warn func(gameID, line string)
+
 	dir   string
 	per   string
 	marks Marks
@@ -64,9 +70,14 @@ func (w *Writer) Write(ctx context.Context, g Game) (string, error) {
 	if done, err := w.Written(ctx, g.ID); err != nil || done {
 		return "", err
 	}
-	text, err := Render(g)
+	text, warnings, err := render(g)
 	if err != nil {
 		return "", err
+	}
+	if w.Warn != nil {
+		for _, l := range warnings {
+			w.Warn(g.ID, l)
+		}
 	}
 	if err := os.MkdirAll(w.dir, 0o755); err != nil {
 		return "", fmt.Errorf("records: directory %s: %w", w.dir, err)

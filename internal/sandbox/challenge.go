@@ -138,43 +138,99 @@ func parseChallengeForm(r *http.Request) (f challengeForm, errs fieldErrors, api
 
 // parseChallengeFEN checks a challenge's fen (empty: none) against its
 // variant as lila does and records it in f, or a field error in errs.
+// lila's API challenge form (SetupForm.api, modules/setup/src/main/
+// SetupForm.scala) trims the fen and rewrites one whose full-move number
+// is 150 or more (lila.common.Form.fen.truncateMoveNumber);
+// ApiConfig.autoVariant (modules/setup/src/main/ApiConfig.scala) makes a
+// standard challenge with any position but the start itself fromPosition;
+// ApiConfig.validFen is scalachess's Variant.isValidInitialFen: for
+// fromPosition a fen that FenReader.read reads and
+// Position.playable(strict = false) accepts (startProblem), for chess960
+// one of the 960 starts, and a fromPosition challenge needs a fen.
 func parseChallengeFEN(v string, errs fieldErrors, f *challengeForm) {
-	if v != "" && !playableVariant(f.variant) {
+	switch {
+	case v == "" && f.variant == "fromPosition":
+		errs.add("fen", "Invalid position: a fromPosition challenge needs a fen")
+		return
+	case v == "":
+		return
+	case !playableVariant(f.variant):
 		errs.add("fen", msgInvalid) // Lichess: a position only in standard, fromPosition and chess960
-	} else if v != "" {
-		if len(strings.Fields(v)) == 4 {
-			v += " 0 1"
-		}
-		// As on Lichess: any legal position makes the game fromPosition,
-		// except in Chess960, where it must be one of the 960 starts.
-		// Lichess counts no promotions (scalachess Variant.validSide), so
-		// neither does the sandbox: board.FromFENPlayable, not Validate.
-		chess960 := f.variant == "chess960"
-		var pe *board.PositionError
-		_, verr := board.FromFENPlayable(v, chess960)
-		pos, perr := newVariantPosition(v, chess960)
-		_, is960 := board.Chess960Number(v)
-		switch {
-		case errors.As(verr, &pe):
-			errs.add("fen", "Invalid position: "+pe.Problem)
-		case verr != nil || perr != nil:
-			errs.add("fen", msgInvalid)
-		case pos.ending() != ongoing:
-			// lila's Form.fen.playable wants Position.playable, which is
-			// false once the position is an end: mate, stalemate, or an
-			// automatic draw (insufficient material, fifty moves).
-			errs.add("fen", "Invalid position")
-		case chess960 && !is960:
-			errs.add("fen", "Invalid position: not a Chess960 starting position")
-		case f.rated:
-			errs.add("global", "Games from a position cannot be rated")
-		default:
-			f.fen = v
-			if !chess960 {
-				f.variant = "fromPosition"
-			}
+		return
+	}
+	v = truncateMoveNumber(v)
+	if f.variant == "standard" && v == board.StartFEN {
+		// autoVariant keeps it standard, and lila's Challenge.make keeps
+		// no position for a standard challenge.
+		return
+	}
+	if len(strings.Fields(v)) == 4 {
+		v += " 0 1"
+	}
+	// As on Lichess: any playable position makes the game fromPosition,
+	// except in Chess960, where it must be one of the 960 starts.
+	chess960 := f.variant == "chess960"
+	_, is960 := board.Chess960Number(v)
+	switch problem := startProblem(v, chess960); {
+	case problem != "":
+		errs.add("fen", problem)
+	case chess960 && !is960:
+		errs.add("fen", "Invalid position: not a Chess960 starting position")
+	case f.rated:
+		errs.add("global", "Games from a position cannot be rated")
+	default:
+		f.fen = v
+		if !chess960 {
+			f.variant = "fromPosition"
 		}
 	}
+}
+
+// startProblem is why lila refuses fen as a challenge's position, or "".
+// board.FromFENPlayable is scalachess's FenReader.read and the non-strict
+// Variant.validSide (one king a side, no pawn on the first or last rank,
+// the side not to move not in check: no limit on material, as Lichess
+// counts neither pieces nor promotions); it drops what the reader drops (a
+// castling right without its king or rook, an impossible en passant
+// square). Position.playable also wants no end: mate, stalemate or an
+// automatic draw, which for a position read without its half-move clock
+// (FenReader.read keeps none) is insufficient material, not fifty moves.
+func startProblem(fen string, chess960 bool) string {
+	b, err := board.FromFENPlayable(fen, chess960)
+	var pe *board.PositionError
+	switch {
+	case errors.As(err, &pe):
+		return "Invalid position: " + pe.Problem
+	case err != nil:
+		return msgInvalid
+	}
+	pos, err := newVariantPosition(b.FEN(), b.Chess960())
+	if err != nil {
+		return msgInvalid
+	}
+	if e := pos.ending(); e != ongoing && e != endFiftyMoves {
+		return "Invalid position"
+	}
+	return ""
+}
+
+// truncateMoveNumber is lila's Form.fen.truncateMoveNumber (modules/
+// common/src/main/Form.scala): a fen whose full-move number (read as
+// scalachess reads it, at most 500) is 150 or more is written again, as
+// scalachess's Fen.write writes the position read, with that number
+// modulo 100 ("keep the start ply low"); any other fen is left as it is.
+func truncateMoveNumber(fen string) string {
+	b, err := board.FromFENPlayable(fen, false)
+	if err != nil || b.FullmoveNumber() < 150 {
+		return fen
+	}
+	pos, err := newVariantPosition(b.FEN(), b.Chess960())
+	if err != nil {
+		return fen
+	}
+	f := strings.Fields(pos.fen())
+	f[5] = strconv.Itoa(b.FullmoveNumber() % 100)
+	return strings.Join(f, " ")
 }
 
 // parseChallengeTime reads the clock (clock.limit and clock.increment, both

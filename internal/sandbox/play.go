@@ -20,11 +20,18 @@ const errNotYourTurn = "Not your turn, or game already over"
 func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *game {
 	now := s.now()
 	s.countBotGame(whitePlayer, blackPlayer)
+	variant, initialFEN, pos, err := gameStart(c)
+	if err != nil {
+		// Challenges are validated with board.FromFENPlayable: this cannot
+		// happen, but a game must never be left without a board.
+		s.log.Error().Err(err).Str("game", c.id).Msg("invalid start position; playing from the standard one")
+		variant, initialFEN, pos = "standard", "", mustStartPosition()
+	}
 	g := &game{
 		id:           c.id,
 		players:      [2]*account{whitePlayer, blackPlayer},
-		variant:      c.variant,
-		initialFEN:   c.fen,
+		variant:      variant,
+		initialFEN:   initialFEN,
 		rated:        c.rated,
 		source:       c.source,
 		tournamentID: c.tournament,
@@ -43,16 +50,9 @@ func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *gam
 		g.source = SourceFriend
 	}
 	g.fullIDs = [2]string{g.id + s.newID(4), g.id + s.newID(4)}
-	pos, err := newVariantPosition(c.fen, c.variant == "chess960")
-	if err != nil {
-		// Challenges are validated with newPosition: this cannot happen,
-		// but a game must never be left without a board.
-		s.log.Error().Err(err).Str("game", g.id).Msg("invalid start position; playing from the standard one")
-		pos, _ = newPosition("")
-	}
 	g.pos = pos
-	if c.fen != "" {
-		g.startPly = fenPly(c.fen)
+	if initialFEN != "" {
+		g.startPly = fenPly(initialFEN)
 	}
 	if g.clock != nil {
 		// A zero-minute clock starts with the increment, at least 3 s.
@@ -72,6 +72,45 @@ func (s *Server) startGame(c *challenge, whitePlayer, blackPlayer *account) *gam
 	}
 	s.arm(g)
 	return g
+}
+
+// gameStart is the variant, initialFen ("" for the standard start) and
+// position of the game challenge c makes, as lila's
+// ChallengeJoiner.gameSetup (modules/challenge/src/main/
+// ChallengeJoiner.scala) makes it: the challenge's fen read as
+// scalachess's Fen.readWithMoveNumber reads it (board.FromFENPlayable:
+// castling rights without their king or rook and an impossible en passant
+// square dropped, the move numbers bounded), the game's initialFen that
+// position written again (lila's GameRepo.insertDenormalized stores
+// scalachess's Fen.write of the new game: X-FEN castling, an en passant
+// square only when the capture is legal), and a fromPosition game whose
+// position is then the standard start a standard game.
+func gameStart(c *challenge) (variant, initialFEN string, pos *position, err error) {
+	if c.fen == "" {
+		pos, err = newVariantPosition("", c.variant == "chess960")
+		return c.variant, "", pos, err
+	}
+	b, err := board.FromFENPlayable(c.fen, c.variant == "chess960")
+	if err != nil {
+		return "", "", nil, fmt.Errorf("sandbox: challenge %s: start position: %w", c.id, err)
+	}
+	if pos, err = newVariantPosition(b.FEN(), b.Chess960()); err != nil {
+		return "", "", nil, fmt.Errorf("sandbox: challenge %s: %w", c.id, err)
+	}
+	initialFEN = pos.fen()
+	if c.variant == "fromPosition" && initialFEN == board.StartFEN {
+		return "standard", "", mustStartPosition(), nil
+	}
+	return c.variant, initialFEN, pos, nil
+}
+
+// mustStartPosition is the standard start position.
+func mustStartPosition() *position {
+	pos, err := newPosition("")
+	if err != nil {
+		panic("sandbox: the start position is refused: " + err.Error()) // unreachable: constant input
+	}
+	return pos
 }
 
 // fenPly is the ply number of a FEN's position (0 for white's first move).

@@ -6,17 +6,38 @@ import (
 	"github.com/outpostchess/outpost/bots/board"
 )
 
+// startPosition is a game's initialFen as Lichess reads it.
+type startPosition struct {
+	fen      string // the position as the board has it ("" for the standard start): what engines are given
+	chess960 bool   // played with Chess960 castling
+}
+
+// readStart reads a gameFull's initialFen ("" = standard start) as Lichess
+// reads a position it makes a game from (board.FromFENPlayable: any
+// material, since Lichess counts neither pieces nor promotions; castling
+// rights without their king or rook and an impossible en passant square
+// dropped): a position Lichess refuses (the side not to move in check, a
+// side without exactly one king, …) is a *board.PositionError and never
+// reaches the engine, and what Lichess drops never reaches it either,
+// since engines are given the FEN the board writes, not the server's.
+// (Lichess writes its initialFen without such rights; a server that sends
+// them is played as Lichess would have played the position.)
+func readStart(fen string, chess960 bool) (startPosition, error) {
+	if fen == "" {
+		return startPosition{}, nil
+	}
+	b, err := newBoard(fen, chess960)
+	if err != nil {
+		return startPosition{}, err
+	}
+	return startPosition{fen: b.FEN(), chess960: b.Chess960()}, nil
+}
+
 // newBoard returns a board at fen ("" = standard start), with Chess960
-// castling when chess960 is set (or the castling field has rook-file
-// letters), after the position check that keeps an engine safe
-// (board.FromFENPlayable: castling rights backed by king and rook, the
-// side not to move not in check, …): an illegal start position is a
-// *board.PositionError and never reaches the engine. It is the strict
-// check without its material rule: a game Lichess started from more
-// promoted pieces than missing pawns (Lichess counts no promotions) is
-// played, not aborted. The runner keeps one board per game and
-// plays each new server move onto it, so that a game state costs one move's
-// work, not a replay of the whole game.
+// castling when chess960 is set or the position needs it, read as
+// readStart reads it. The runner keeps one board per game and plays each
+// new server move onto it, so that a game state costs one move's work,
+// not a replay of the whole game.
 func newBoard(fen string, chess960 bool) (*board.Board, error) {
 	if fen == "" {
 		fen = board.StartFEN

@@ -197,28 +197,35 @@ func TestCanonicalChess960(t *testing.T) {
 	}
 }
 
-// TestNewBoardPlaysWhatLichessStarts: the runner refuses the positions no
-// engine may see, but plays a game Lichess started from more promoted
-// pieces than missing pawns (Lichess counts no promotions; trial 19, D7),
-// which the strict check of analysis refuses.
+// TestNewBoardPlaysWhatLichessStarts: the runner refuses the positions
+// Lichess refuses, but plays a game Lichess started from any material
+// (Lichess counts neither promotions nor pieces; trial 19, D7), which the
+// strict check of analysis refuses, and gives engines the position with
+// what Lichess drops dropped (want: the engine's start FEN).
 func TestNewBoardPlaysWhatLichessStarts(t *testing.T) {
 	tests := []struct {
 		name, fen string
+		want      string // the start engines get
+		want960   bool
 		wantErr   string // "" = played
 	}{
-		{"nine queens and a pawn", "8/8/8/8/7k/4Q3/QQQQ3P/QQQQ2K1 w - - 0 1", ""},
-		{"three black rooks and eight pawns", "rrr1k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1", ""},
-		{"castling without a rook", "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", "no white rook on h1"},
-		{"side not to move in check", "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "the side not to move (black) is in check"},
+		{"nine queens and a pawn", "8/8/8/8/7k/4Q3/QQQQ3P/QQQQ2K1 w - - 0 1", "8/8/8/8/7k/4Q3/QQQQ3P/QQQQ2K1 w - - 0 1", false, ""},
+		{"three black rooks and eight pawns", "rrr1k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1", "rrr1k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1", false, ""},
+		{"ten pawns", "4k3/8/8/8/8/PP6/PPPPPPPP/4K3 w - - 0 1", "4k3/8/8/8/8/PP6/PPPPPPPP/4K3 w - - 0 1", false, ""},
+		{"castling without a rook", "4k3/8/8/8/8/8/8/R3K3 w KQkq - 0 1", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", false, ""},
+		{"Shredder letters, black's rooks missing", "4k3/8/8/8/8/8/8/R3K2R w HAha - 0 1", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", false, ""},
+		{"castling with the g1 rook", "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", "4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", true, ""},
+		{"side not to move in check", "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "", false, "the side not to move (black) is in check"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := newBoard(tc.fen, false)
-			if tc.wantErr == "" {
-				require.NoError(t, err)
+			start, err := readStart(tc.fen, false)
+			if tc.wantErr != "" {
+				require.ErrorContains(t, err, tc.wantErr)
 				return
 			}
-			require.ErrorContains(t, err, tc.wantErr)
+			require.NoError(t, err)
+			assert.Equal(t, startPosition{fen: tc.want, chess960: tc.want960}, start)
 		})
 	}
 }

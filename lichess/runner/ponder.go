@@ -48,7 +48,7 @@ func (r *Runner) startPonder(ctx context.Context, ply int, uci string, mv engine
 	}
 	r.stopPonder()
 	moves := append(append(slices.Clone(r.gameMoves), uci), reply.String())
-	pos := engine.Position{StartFEN: r.full.StartFEN(), Moves: moves, Chess960: r.chess960()}
+	pos := engine.Position{StartFEN: r.start.fen, Moves: moves, Chess960: r.chess960()}
 	lim := r.clockLimits(r.sinceState())
 	pctx, cancel := context.WithCancel(ctx)
 	ps := &pondering{moves: moves, cancel: cancel, started: make(chan struct{})}

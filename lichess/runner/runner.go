@@ -96,6 +96,7 @@ type Runner struct {
 	log     zerolog.Logger
 
 	full      *lichess.GameFull
+	start     startPosition // full's initialFen as Lichess reads it
 	color     lichess.Color
 	state     *lichess.GameState
 	stateAt   time.Time
@@ -287,11 +288,12 @@ func (r *Runner) onFull(ctx context.Context, f *lichess.GameFull) error {
 	if !ok {
 		return fmt.Errorf("we (%s) play neither side of game %s", r.cfg.Me, f.ID)
 	}
-	if _, err := newBoard(f.StartFEN(), f.Variant.Key == "chess960"); err != nil {
+	start, err := readStart(f.StartFEN(), f.Variant.Key == "chess960")
+	if err != nil {
 		return err
 	}
 	first := r.full == nil
-	r.full, r.color = f, color
+	r.full, r.start, r.color = f, start, color
 	r.out.Color, r.out.Full, r.out.InitialFEN = color, f, f.StartFEN()
 	// After a reconnection the server's state is the truth: a move we sent
 	// at the current ply evidently did not land, so it may be sent again
@@ -372,7 +374,7 @@ func (r *Runner) syncBoard(moves []string) error {
 		extends = moves[i] == r.gameMoves[i]
 	}
 	if !extends {
-		g, err := newBoard(r.full.StartFEN(), r.chess960())
+		g, err := newBoard(r.start.fen, r.chess960())
 		if err != nil {
 			return err
 		}
@@ -388,8 +390,12 @@ func (r *Runner) syncBoard(moves []string) error {
 	return nil
 }
 
-// chess960 reports whether the game is Chess960 (castling king takes rook).
-func (r *Runner) chess960() bool { return r.full != nil && r.full.Variant.Key == "chess960" }
+// chess960 reports whether the game is played with Chess960 castling
+// (king takes rook): a Chess960 game, or a start position whose castling
+// rights Lichess keeps with a king or rook off the standard squares.
+func (r *Runner) chess960() bool {
+	return r.full != nil && (r.full.Variant.Key == "chess960" || r.start.chess960)
+}
 
 func (r *Runner) ourTurn() bool {
 	if r.game == nil {
@@ -457,7 +463,7 @@ func (r *Runner) clockLimits(elapsed time.Duration) engine.Limits {
 
 // think starts the engine on the current position in the background.
 func (r *Runner) think(ctx context.Context, ply int) {
-	pos := engine.Position{StartFEN: r.full.StartFEN(), Moves: append([]string(nil), r.gameMoves...), Chess960: r.chess960()}
+	pos := engine.Position{StartFEN: r.start.fen, Moves: append([]string(nil), r.gameMoves...), Chess960: r.chess960()}
 	lim := r.limits()
 	tctx, cancel := context.WithCancel(ctx)
 	r.thinkGen++

@@ -626,17 +626,19 @@ func TestRunnerGreetingRetriedAfter502(t *testing.T) {
 	assert.Equal(t, 1, w.srv.Faults().Fired(sandbox.FaultServerError))
 }
 
-// TestRunnerRefusesIllegalStartPosition: a gameFull whose initialFen is no
-// legal position (castling rights without their rooks, sent by a faulty
-// server through the sandbox's initial-fen fault over loopback HTTP) is
-// not played: the engine is never asked, no move is sent, the game is
-// aborted and Run says why. Before, the lenient board dropped the rights,
-// the engine got the raw FEN (Stockfish crashed on it) and the bot moved.
+// TestRunnerRefusesIllegalStartPosition: a gameFull whose initialFen is a
+// position Lichess refuses (sent by a faulty server through the sandbox's
+// initial-fen fault over loopback HTTP) is not played: the engine is never
+// asked, no move is sent, the game is aborted and Run says why. (What
+// Lichess drops instead, castling rights without their rooks: see
+// TestRunnerPlaysWhatLichessDrops.)
 func TestRunnerRefusesIllegalStartPosition(t *testing.T) {
 	for _, fen := range []string{
-		"4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",   // castling rights without rooks
-		"4k3/8/8/8/8/8/8/R3K2R w HAha - 0 1", // Shredder letters, black's rooks missing
-		"4k3/8/8/8/8/8/4q3/4K3 b - - 0 1",    // the side not to move in check
+		"4k3/8/8/8/8/8/4q3/4K3 b - - 0 1",  // the side not to move in check
+		"k3k3/8/8/8/8/8/8/R3K3 w - - 0 1",  // two black kings
+		"4k3/8/8/8/8/8/8/R3KX2 w - - 0 1",  // no piece
+		"4k3/8/8/8/8/8/8/P3K3 w - - 0 1",   // a pawn on the first rank
+		"4k3/8/8/8/8/8/8/4K1RR w GK - 0 1", // two rooks for one right
 	} {
 		t.Run(fen, func(t *testing.T) {
 			w := newWorld(t, sandbox.Config{})
@@ -657,5 +659,45 @@ func TestRunnerRefusesIllegalStartPosition(t *testing.T) {
 			assert.Equal(t, "aborted", g.Status)
 			assert.Empty(t, g.Moves, "a move was sent")
 		})
+	}
+}
+
+// recording is a scripted engine that keeps the start positions it was
+// given.
+type recording struct {
+	scripted
+	mu     sync.Mutex
+	starts []string
+}
+
+func (e *recording) SelectMove(ctx context.Context, pos engine.Position, lim engine.Limits) (engine.Move, error) {
+	e.mu.Lock()
+	e.starts = append(e.starts, pos.StartFEN)
+	e.mu.Unlock()
+	return e.scripted.SelectMove(ctx, pos, lim)
+}
+
+// TestRunnerPlaysWhatLichessDrops: a gameFull whose initialFen holds
+// castling rights without their rooks and an en passant square no double
+// step made (a faulty server: Lichess writes neither) is played as Lichess
+// plays the position, those dropped, and the engine is given the position
+// without them (before issue 18 the raw FEN reached Stockfish, which
+// crashed); the right that stands is castled.
+func TestRunnerPlaysWhatLichessDrops(t *testing.T) {
+	const played = "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1"
+	w := newWorld(t, sandbox.Config{})
+	_, err := w.srv.Faults().Add(sandbox.Fault{Kind: sandbox.FaultInitialFEN, Path: "/api/bot/game/stream/",
+		FEN: "r3k3/8/8/8/8/8/8/4K2R w KQkq e6 0 1"})
+	require.NoError(t, err)
+	eng := &recording{scripted: scripted{moves: []string{"e1g1"}}}
+	id, ctx, done := w.playGame(t, lichess.ChallengeParams{Days: 1, Color: lichess.Black, FEN: played}, eng, gameCfg(), nil)
+	waitFor(t, "bot's first move", func() bool { return w.movesIn(id) == 1 })
+	res := w.aliceResigns(t, ctx, id, done)
+	assert.Equal(t, []string{"e1g1"}, res.Moves)
+	eng.mu.Lock()
+	defer eng.mu.Unlock()
+	require.NotEmpty(t, eng.starts)
+	for _, s := range eng.starts {
+		assert.Equal(t, played, s, "the engine's start position")
 	}
 }
