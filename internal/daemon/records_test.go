@@ -3,8 +3,8 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,30 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/outpostchess/outpost/internal/records"
+	"github.com/outpostchess/outpost/internal/store"
 )
-
-// marks is an in-memory records.Marks.
-type marks struct {
-	mu sync.Mutex
-	m  map[string][]byte
-}
-
-func (m *marks) CacheGet(_ context.Context, kind, key string) ([]byte, bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	v, ok := m.m[kind+"/"+key]
-	return v, ok, nil
-}
-
-func (m *marks) CachePut(_ context.Context, kind, key string, v []byte) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.m == nil {
-		m.m = map[string][]byte{}
-	}
-	m.m[kind+"/"+key] = v
-	return nil
-}
 
 // TestRecordLogsExportWarnings: a record made from a Lichess export that
 // the PGN reader kept with a warning (no result token) is written, and
@@ -45,7 +23,10 @@ func (m *marks) CachePut(_ context.Context, kind, key string, v []byte) error {
 func TestRecordLogsExportWarnings(t *testing.T) {
 	var logs bytes.Buffer
 	d := &Daemon{log: zerolog.New(&logs)}
-	w, err := records.NewWriter(t.TempDir(), records.PerGame, &marks{})
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "outpost.db"))
+	require.NoError(t, err)
+	defer st.Close()
+	w, err := records.NewWriter(t.TempDir(), records.PerGame, st)
 	require.NoError(t, err)
 	w.Warn = d.recordWarning
 	export := "[Event \"Casual game\"]\n[White \"outpost\"]\n[Black \"Alice\"]\n[GameId \"abcdefgh\"]\n\n1. e4 e5\n"
